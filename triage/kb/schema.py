@@ -1,0 +1,141 @@
+"""The shape of every node kind: required fields, types and allowed values.
+
+`triage kb check` reports every deviation with the file and line; the rest of the code can
+then rely on these fields being present and well-typed.
+"""
+
+from __future__ import annotations
+
+import re
+
+START = "Q-start"
+DOMAIN_QUESTION = "Q-domain"
+
+FAMILIES = {
+    "llm", "vision", "diffusion", "rl", "vlm", "convergence", "stability", "playbook",
+    "memory", "distributed", "checkpoint", "data", "precision", "ops",
+}
+DOMAINS = {
+    "any", "llm", "dpo", "rlhf", "vision-cls", "detection", "segmentation", "diffusion",
+    "rl", "vlm", "distillation", "other",
+}
+PRIORS = {"common": 3.0, "uncommon": 1.0, "rare": 0.35}
+
+SEED_ID = re.compile(r"^(L([1-9]|10)|V[1-7]|DF[1-7]|R[1-6]|X[1-5]|O([1-9]|1[0-9]|2[0-6]))$")
+FAMILY_ID = re.compile(r"^(S|PB|M|D|C|DP)-[a-z0-9]+(-[a-z0-9]+)*$")
+SYMPTOM_ID = re.compile(r"^Q-[a-z0-9]+(-[a-z0-9]+)*$")
+DETECTOR_ID = re.compile(r"^det-[a-z0-9]+(-[a-z0-9]+)*$")
+PLAIN_NAME = re.compile(r"^[a-z0-9]+([_-][a-z0-9]+)*$")
+ANSWER_VALUE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+# The IDs every build of the knowledge base must contain (DESIGN.md section 3).
+REQUIRED_IDS = (
+    [f"L{i}" for i in range(1, 11)]
+    + [f"V{i}" for i in range(1, 8)]
+    + [f"DF{i}" for i in range(1, 8)]
+    + [f"R{i}" for i in range(1, 7)]
+    + [f"X{i}" for i in range(1, 6)]
+    + [f"O{i}" for i in range(1, 27)]
+    + [
+        "S-plateau", "S-spike", "S-overfit", "S-nan", "S-gradnorm-unstable", "S-oom", "S-ram",
+        "S-nccl", "S-ddp-hang", "S-deepspeed-single-gpu", "S-checkpoint-reentrant",
+        "S-grpo-reward-zero", "S-entropy-collapse", "S-is-ratio", "S-completions-clipped",
+        "S-length-hacking",
+        "PB-modal-collapse", "PB-output-scale", "PB-two-stage-distillation",
+        "PB-post-warmup-plateau", "PB-leaky-split", "PB-interpolated-inputs",
+        "PB-pretrained-assumptions", "PB-tokenizer-mismatch", "PB-slow-storage",
+        "PB-shared-gpu", "PB-loss-metric-mismatch", "PB-fresh-optimizer-finetune",
+    ]
+)
+
+# field -> (type, required); "str" means a non-empty string
+CAUSE_FIELDS: dict[str, tuple[str, bool]] = {
+    "id": ("str", True),
+    "kind": ("str", True),
+    "title": ("str", True),
+    "family": ("str", True),
+    "domains": ("list[str]", True),
+    "prior": ("str", True),
+    "symptoms": ("list[str]", True),
+    "why": ("str", True),
+    "fix": ("list[dict]", True),
+    "verify": ("str", True),
+    "next_if_not": ("str", False),
+    "links": ("list[str]", False),
+    "probes": ("list[str]", False),
+    "errors": ("list[str]", False),
+    "signs": ("dict", True),
+    "aliases": ("list[str]", False),
+    "precedent": ("list[dict]", False),
+    "sources": ("list[dict]", False),
+}
+SYMPTOM_FIELDS: dict[str, tuple[str, bool]] = {
+    "id": ("str", True),
+    "kind": ("str", True),
+    "question": ("str", True),
+    "help": ("str", True),
+    "when": ("dict", False),
+    "default": ("str", False),
+    "answers": ("list[dict]", True),
+}
+DETECTOR_FIELDS: dict[str, tuple[str, bool]] = {
+    "id": ("str", True),
+    "kind": ("str", True),
+    "title": ("str", True),
+    "answers": ("dict", True),
+    "metric": ("list[str]", True),
+    "check": ("str", True),
+    "params": ("dict", False),
+    "summary": ("str", False),
+    "causes": ("list[str]", False),
+}
+PROBE_FIELDS: dict[str, tuple[str, bool]] = {
+    "id": ("str", True),
+    "kind": ("str", True),
+    "title": ("str", True),
+    "checks": ("str", True),
+    "needs": ("list[str]", False),
+    "answers": ("list[str]", True),
+}
+CHECKLIST_FIELDS: dict[str, tuple[str, bool]] = {
+    "id": ("str", True),
+    "kind": ("str", True),
+    "title": ("str", True),
+    "description": ("str", False),
+    "sections": ("list[dict]", True),
+}
+FIX_FIELDS: dict[str, tuple[str, bool]] = {
+    "id": ("str", True),
+    "kind": ("str", True),
+    "title": ("str", True),
+    "knob": ("str", True),
+    "range": ("str", True),
+    "expect": ("str", True),
+}
+DEPRECATED_FIELDS: dict[str, tuple[str, bool]] = {
+    "id": ("str", True),
+    "kind": ("str", True),
+    "replaced_by": ("str", True),
+}
+
+FIELDS_BY_KIND = {
+    "cause": CAUSE_FIELDS,
+    "symptom": SYMPTOM_FIELDS,
+    "detector": DETECTOR_FIELDS,
+    "probe": PROBE_FIELDS,
+    "checklist": CHECKLIST_FIELDS,
+    "fix": FIX_FIELDS,
+    "deprecated": DEPRECATED_FIELDS,
+}
+
+# Detector checks implemented in code (triage.detect); the knowledge only picks and tunes them.
+KNOWN_CHECKS: set[str] = set()
+
+
+def normalise_answer(value: object) -> str:
+    """YAML reads bare yes/no/on/off as booleans; answers are always strings."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value).strip()

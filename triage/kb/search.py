@@ -1,0 +1,153 @@
+"""Rank knowledge nodes against free text: a field-weighted BM25 plus error-pattern matches.
+
+Used by `triage search`, and by `scan` to turn a plain-language description ("my DPO rewards
+are stuck at zero") or a pasted traceback into evidence.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from triage.kb.base import KnowledgeBase, _as_list
+from triage.kb.loader import Node
+
+_WORD = re.compile(r"[a-z0-9]+(?:[._/-][a-z0-9]+)*")
+_STOP = frozenset(
+    "a an and are as at be but by do does for from has have how i if in into is it its my no not "
+    "of on or our so than that the their then there these this to too up was we were what when "
+    "which while why will with you your".split()
+)
+# field -> weight (title and symptom wording matter most; mechanism text least)
+FIELD_WEIGHTS = {
+    "id": 4.0,
+    "title": 3.0,
+    "question": 2.5,
+    "symptoms": 2.0,
+    "aliases": 1.0,
+    "knobs": 1.5,
+    "errors": 1.5,
+    "why": 1.0,
+    "expect": 0.7,
+    "help": 0.7,
+    "verify": 0.5,
+    "answers": 0.8,
+}
+K1 = 1.2
+B = 0.6
+ERROR_MATCH_BONUS = 12.0
+
+
+def tokens(text: str) -> list[str]:
+    out: list[str] = []
+    for word in _WORD.findall(text.lower()):
+        parts = re.split(r"[._/-]", word)
+        candidates = [word, *parts] if len(parts) > 1 else [word]
+        for tok in candidates:
+            if tok in _STOP or not tok:
+                continue
+            if len(tok) > 4 and tok.endswith("s") and not tok.endswith("ss"):
+                tok = tok[:-1]
+            out.append(tok)
+    return out
+
+
+def _regex_words(pattern: str) -> str:
+    """The literal words inside an error regex, for the text index."""
+    return re.sub(r"\\.|[\[\](){}^$*+?|]", " ", pattern)
+
+
+def node_fields(node: Node) -> dict[str, str]:
+    d = node.data
+    fix = [f for f in _as_list(d.get("fix")) if isinstance(f, dict)]
+    answers = [a for a in _as_list(d.get("answers")) if isinstance(a, dict)]
+    return {
+        "id": node.id.replace("-", " ") + " " + node.id,
+        "title": str(d.get("title") or ""),
+        "question": str(d.get("question") or ""),
+        "symptoms": " ".join(str(s) for s in _as_list(d.get("symptoms"))),
+        "aliases": " ".join(str(s) for s in _as_list(d.get("aliases"))),
+        "knobs": " ".join(str(f.get("knob", "")) for f in fix) + " " + str(d.get("knob") or ""),
+        "errors": " ".join(_regex_words(str(p)) for p in _as_list(d.get("errors"))),
+        "why": str(d.get("why") or d.get("checks") or ""),
+        "expect": " ".join(str(f.get("expect", "")) for f in fix),
+        "help": str(d.get("help") or ""),
+        "verify": str(d.get("verify") or ""),
+        "answers": " ".join(str(a.get("label", "")) for a in answers),
+    }
+
+
+@dataclass
+class Hit:
+    node: Node
+    score: float
+    terms: list[str] = field(default_factory=list)
+    error_match: str | None = None
+
+
+class SearchIndex:
+    def __init__(self, kb: KnowledgeBase, kinds: tuple[str, ...] = ("cause", "symptom", "probe")):
+        self.kb = kb
+        self.docs: list[tuple[Node, Counter, float]] = []
+        df: Counter = Counter()
+        total = 0.0
+        for node in kb.nodes.values():
+            if node.kind not in kinds:
+                continue
+            tf: Counter = Counter()
+            length = 0.0
+            for name, text in node_fields(node).items():
+                weight = FIELD_WEIGHTS[name]
+                toks = tokens(text)
+                length += weight * len(toks)
+                for tok in toks:
+                    tf[tok] += weight
+            self.docs.append((node, tf, length))
+            df.update(tf.keys())
+            total += length
+        self.n = len(self.docs)
+        self.avg = total / self.n if self.n else 1.0
+        self.idf = {t: math.log(1 + (self.n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
+        self._patterns: list[tuple[Node, re.Pattern]] = []
+        for node in kb.causes:
+            for pattern in _as_list(node.get("errors")):
+                try:
+                    self._patterns.append((node, re.compile(str(pattern))))
+                except re.error:
+                    continue
+
+    def error_matches(self, text: str) -> dict[str, str]:
+        """Cause ID -> the first error pattern that matches somewhere in `text`."""
+        out: dict[str, str] = {}
+        for node, pattern in self._patterns:
+            if node.id not in out and pattern.search(text):
+                out[node.id] = pattern.pattern
+        return out
+
+    def search(self, text: str, limit: int = 10, kinds: tuple[str, ...] | None = None) -> list[Hit]:
+        query = Counter(tokens(text))
+        errors = self.error_matches(text)
+        hits: list[Hit] = []
+        for node, tf, length in self.docs:
+            if kinds and node.kind not in kinds:
+                continue
+            score = 0.0
+            matched = []
+            for tok, qn in query.items():
+                f = tf.get(tok)
+                if not f:
+                    continue
+                idf = self.idf.get(tok, 0.0)
+                score += qn * idf * f * (K1 + 1) / (f + K1 * (1 - B + B * length / self.avg))
+                matched.append(tok)
+            err = errors.get(node.id)
+            if err:
+                score += ERROR_MATCH_BONUS
+            if node.id.lower() == text.strip().lower():
+                score += 50.0
+            if score > 0:
+                hits.append(Hit(node, round(score, 3), matched, err))
+        hits.sort(key=lambda h: (-h.score, h.node.id))
+        return hits[:limit]

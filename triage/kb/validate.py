@@ -1,0 +1,336 @@
+"""`triage kb check`: every structural problem of the knowledge base, with file and line.
+
+Errors make the check fail; warnings (look-alike causes) are reported but do not.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from triage.kb import schema
+from triage.kb.base import ANY, KnowledgeBase, _as_list
+from triage.kb.loader import Node
+from triage.kb.schema import normalise_answer
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    line: int
+    node: str
+    message: str
+    severity: str = "error"
+
+    def format(self) -> str:
+        where = _display_path(self.path)
+        loc = f"{where}:{self.line}" if self.line else where
+        who = f" {self.node}:" if self.node else ""
+        tag = "" if self.severity == "error" else " warning:"
+        return f"{loc}:{tag}{who} {self.message}"
+
+
+def _display_path(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return rel if not rel.startswith("..") else path
+
+
+class Checker:
+    def __init__(self, kb: KnowledgeBase):
+        self.kb = kb
+        self.problems: list[Problem] = []
+
+    # -- reporting -------------------------------------------------------------------------
+    def err(self, node: Node, key: str | None, message: str) -> None:
+        self.problems.append(Problem(node.path, node.line(key), node.id, message))
+
+    def warn(self, node: Node, key: str | None, message: str) -> None:
+        self.problems.append(Problem(node.path, node.line(key), node.id, message, "warning"))
+
+    # -- entry point -----------------------------------------------------------------------
+    def run(self, graph: bool = True) -> list[Problem]:
+        kb = self.kb
+        for exc in kb.problems:
+            self.problems.append(Problem(exc.path, exc.line, "", exc.message))
+        for first, dup in kb.duplicates:
+            self.problems.append(Problem(
+                dup.path, dup.line("id"), dup.id,
+                f"duplicate ID: also defined in {_display_path(first.path)}:{first.line('id')}",
+            ))
+        for node in kb.nodes.values():
+            self.check_node(node)
+        for node_id in schema.REQUIRED_IDS:
+            if node_id not in kb.nodes and kb.result.roots:
+                root = kb.result.roots[0]
+                self.problems.append(Problem(root, 0, node_id, "required node is missing"))
+        if schema.START not in kb.nodes:
+            self.problems.append(Problem(kb.result.roots[0] if kb.result.roots else "knowledge", 0,
+                                         schema.START, "the start question is missing"))
+        if graph:
+            self.check_graph()
+        self.check_lookalikes()
+        return self.problems
+
+    # -- per node --------------------------------------------------------------------------
+    def check_node(self, node: Node) -> None:
+        fields = schema.FIELDS_BY_KIND.get(node.kind)
+        if fields is None:
+            self.err(node, "kind", f"unknown kind {node.kind!r} (expected one of {', '.join(sorted(schema.FIELDS_BY_KIND))})")
+            return
+        stem = Path(node.path).stem
+        if stem != node.id:
+            self.err(node, "id", f"file name {stem!r} does not match the ID {node.id!r}")
+        for key, (typ, required) in fields.items():
+            value = node.get(key)
+            if value is None or (typ == "str" and isinstance(value, str) and not value.strip()):
+                if required:
+                    self.err(node, None, f"missing field `{key}`")
+                continue
+            self.check_type(node, key, value, typ)
+        unknown = sorted(set(node.data) - set(fields))
+        for key in unknown:
+            self.err(node, key, f"unknown field `{key}` for a {node.kind} (allowed: {', '.join(fields)})")
+        getattr(self, f"check_{node.kind}", lambda n: None)(node)
+
+    def check_type(self, node: Node, key: str, value: object, typ: str) -> None:
+        ok = {
+            "str": isinstance(value, str) or (key == "default" and isinstance(value, (bool, int, float))),
+            "dict": isinstance(value, dict),
+            "list[str]": isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value),
+            "list[dict]": isinstance(value, list) and all(isinstance(v, dict) for v in value),
+        }[typ]
+        if not ok:
+            self.err(node, key, f"`{key}` must be {_TYPE_WORDS[typ]}")
+
+    def check_exists(self, node: Node, key: str, target: object, kinds: set[str] | None = None) -> None:
+        target = str(target)
+        other = self.kb.get(target)
+        if other is None:
+            hint = self.kb.close_matches(target, 3)
+            extra = f" (did you mean {', '.join(hint)}?)" if hint else ""
+            self.err(node, key, f"`{key}` points to unknown ID {target!r}{extra}")
+        elif kinds and other.kind not in kinds:
+            self.err(node, key, f"`{key}` points to {target!r}, a {other.kind}, not a {' or '.join(sorted(kinds))}")
+
+    def check_cause(self, node: Node) -> None:
+        if not (schema.SEED_ID.match(node.id) or schema.FAMILY_ID.match(node.id)):
+            self.err(node, "id", "cause IDs are seed IDs (L1, O9, ...) or S-/PB-/M-/D-/C-/DP- followed by lower-case words")
+        family = node.get("family")
+        if isinstance(family, str) and family not in schema.FAMILIES:
+            self.err(node, "family", f"unknown family {family!r} (one of {', '.join(sorted(schema.FAMILIES))})")
+        prior = node.get("prior")
+        if isinstance(prior, str) and prior not in schema.PRIORS:
+            self.err(node, "prior", f"prior must be one of {', '.join(schema.PRIORS)}")
+        for d in _as_list(node.get("domains")):
+            if str(d) not in schema.DOMAINS:
+                self.err(node, "domains", f"unknown domain {d!r} (one of {', '.join(sorted(schema.DOMAINS))})")
+        fixes = node.get("fix")
+        if isinstance(fixes, list):
+            if not fixes:
+                self.err(node, "fix", "a cause needs at least one concrete knob in `fix`")
+            for i, item in enumerate(fixes):
+                if not isinstance(item, dict):
+                    continue
+                for key in ("knob", "range", "expect"):
+                    value = item.get(key)
+                    if not isinstance(value, str) or not value.strip():
+                        self.err(node, "fix", f"fix[{i}] needs a non-empty `{key}`")
+                knob = item.get("knob")
+                if isinstance(knob, str) and knob.strip() and not _looks_concrete(knob):
+                    self.err(node, "fix", f"fix[{i}].knob is not a concrete setting or code line: {knob.strip()[:60]!r}")
+        for key in ("links", "aliases"):
+            for target in _as_list(node.get(key)):
+                self.check_exists(node, key, target)
+                if str(target) == node.id:
+                    self.err(node, key, f"`{key}` points to the node itself")
+        nxt = node.get("next_if_not")
+        if isinstance(nxt, str) and nxt.strip():
+            self.check_exists(node, "next_if_not", nxt)
+            if nxt == node.id:
+                self.err(node, "next_if_not", "`next_if_not` points to the node itself")
+        for probe in _as_list(node.get("probes")):
+            self.check_exists(node, "probes", probe, {"probe"})
+        self.check_regexes(node)
+        self.check_refs(node, "sources")
+        self.check_refs(node, "precedent")
+        signs = node.get("signs")
+        if isinstance(signs, dict):
+            if schema.START not in signs:
+                self.err(node, "signs", f"`signs` needs a {schema.START} answer so the questions can reach this cause")
+            for qid, values in signs.items():
+                self.check_answer_ref(node, "signs", str(qid), values)
+
+    def check_regexes(self, node: Node) -> None:
+        for pattern in _as_list(node.get("errors")):
+            try:
+                re.compile(str(pattern))
+            except re.error as exc:
+                self.err(node, "errors", f"regex {str(pattern)!r} does not compile: {exc}")
+
+    def check_refs(self, node: Node, key: str) -> None:
+        for i, ref in enumerate(_as_list(node.get(key))):
+            if not isinstance(ref, dict) or not isinstance(ref.get("url"), str) or not ref["url"].startswith(("http://", "https://")):
+                self.err(node, key, f"{key}[{i}] needs a `url` (http or https) and a `title`")
+            elif not isinstance(ref.get("title"), str) or not ref["title"].strip():
+                self.err(node, key, f"{key}[{i}] needs a `title`")
+
+    def check_answer_ref(self, node: Node, key: str, qid: str, values: object, allow_any: bool = False) -> None:
+        question = self.kb.get(qid)
+        if question is None or question.kind != "symptom":
+            self.check_exists(node, key, qid, {"symptom"})
+            return
+        valid = set(self.kb.answer_values(question))
+        for value in _as_list(values):
+            value = normalise_answer(value)
+            if allow_any and value == ANY:
+                continue
+            if value not in valid:
+                self.err(node, key, f"{qid} has no answer {value!r} (answers: {', '.join(sorted(valid))})")
+
+    def check_symptom(self, node: Node) -> None:
+        if not schema.SYMPTOM_ID.match(node.id):
+            self.err(node, "id", "symptom IDs look like Q-<lower-case-words>")
+        answers = node.get("answers")
+        values: list[str] = []
+        if isinstance(answers, list):
+            if len(answers) < 2:
+                self.err(node, "answers", "a question needs at least two answers")
+            for i, answer in enumerate(answers):
+                if not isinstance(answer, dict):
+                    continue
+                if "value" not in answer or not str(answer.get("label", "")).strip():
+                    self.err(node, "answers", f"answers[{i}] needs a `value` and a `label`")
+                    continue
+                value = normalise_answer(answer["value"])
+                if not schema.ANSWER_VALUE.match(value):
+                    self.err(node, "answers", f"answer value {value!r} must be lower-case words joined by '-'")
+                if value in values:
+                    self.err(node, "answers", f"answer value {value!r} appears twice")
+                values.append(value)
+                for key in ("next", "favours", "rules_out"):
+                    for target in _as_list(answer.get(key)):
+                        self.check_exists(node, "answers", target)
+                extra = set(answer) - {"value", "label", "next", "favours", "rules_out", "help"}
+                if extra:
+                    self.err(node, "answers", f"answers[{i}] has unknown fields: {', '.join(sorted(extra))}")
+        default = node.get("default")
+        if default is not None and values and normalise_answer(default) not in values:
+            self.err(node, "default", f"default {normalise_answer(default)!r} is not one of the answers")
+        when = node.get("when")
+        if node.id == schema.START:
+            if when:
+                self.err(node, "when", "the start question cannot have a `when` gate")
+        elif not when:
+            self.err(node, None, "missing field `when` (the answer after which this question is asked)")
+        elif isinstance(when, dict):
+            for qid, allowed in when.items():
+                if str(qid) == node.id:
+                    self.err(node, "when", "a question cannot be gated on itself")
+                    continue
+                self.check_answer_ref(node, "when", str(qid), allowed, allow_any=True)
+
+    def check_detector(self, node: Node) -> None:
+        if not schema.DETECTOR_ID.match(node.id):
+            self.err(node, "id", "detector IDs look like det-<lower-case-words>")
+        answers = node.get("answers")
+        if isinstance(answers, dict):
+            qid = answers.get("symptom")
+            if not qid or "answer" not in answers:
+                self.err(node, "answers", "`answers` needs `symptom` and `answer`")
+            else:
+                self.check_answer_ref(node, "answers", str(qid), answers["answer"])
+        check = node.get("check")
+        if schema.KNOWN_CHECKS and isinstance(check, str) and check not in schema.KNOWN_CHECKS:
+            self.err(node, "check", f"unknown check {check!r} (known: {', '.join(sorted(schema.KNOWN_CHECKS))})")
+        for target in _as_list(node.get("causes")):
+            self.check_exists(node, "causes", target, {"cause"})
+        fixtures = Path(node.path).parent / "fixtures" / node.id
+        for which in ("fire", "quiet"):
+            if not any(fixtures.glob(f"{which}.*")) if fixtures.is_dir() else True:
+                self.err(node, None, f"missing fixture {_display_path(str(fixtures))}/{which}.* (a log where it must {'fire' if which == 'fire' else 'stay quiet'})")
+
+    def check_probe(self, node: Node) -> None:
+        if not schema.PLAIN_NAME.match(node.id):
+            self.err(node, "id", "probe names are lower-case words joined by '_'")
+        for qid in _as_list(node.get("answers")):
+            self.check_exists(node, "answers", qid, {"symptom"})
+
+    def check_checklist(self, node: Node) -> None:
+        if not schema.PLAIN_NAME.match(node.id):
+            self.err(node, "id", "checklist names are lower-case words joined by '-'")
+        for s, section in enumerate(_as_list(node.get("sections"))):
+            if not isinstance(section, dict) or not section.get("title"):
+                self.err(node, "sections", f"sections[{s}] needs a `title`")
+                continue
+            items = section.get("items")
+            if not isinstance(items, list) or not items:
+                self.err(node, "sections", f"sections[{s}] needs a non-empty `items` list")
+                continue
+            for i, item in enumerate(items):
+                if not isinstance(item, dict) or not str(item.get("text", "")).strip():
+                    self.err(node, "sections", f"sections[{s}].items[{i}] needs a `text`")
+                    continue
+                links = _as_list(item.get("links"))
+                if not links:
+                    self.err(node, "sections", f"sections[{s}].items[{i}] must link to at least one node ID")
+                for target in links:
+                    self.check_exists(node, "sections", target)
+
+    def check_deprecated(self, node: Node) -> None:
+        target = node.get("replaced_by")
+        if isinstance(target, str):
+            self.check_exists(node, "replaced_by", target)
+
+    # -- whole graph -----------------------------------------------------------------------
+    def check_graph(self) -> None:
+        from triage.kb.graph import DecisionGraph  # networkx only when checking
+
+        graph = DecisionGraph(self.kb)
+        for cycle in graph.question_cycles():
+            first = self.kb[cycle[0]]
+            self.err(first, "when", "cycle in the question graph: " + " -> ".join([*cycle, cycle[0]]))
+        if schema.START in self.kb.nodes:
+            for cid in graph.unreachable_causes():
+                self.err(self.kb[cid], "signs", f"cause is unreachable from {schema.START}: no reachable question indicates it (add `signs`)")
+            reach = graph.reachable()
+            for qid in graph.dead_end_questions():
+                self.err(self.kb[qid], "answers", "question with no way out: no answer leads to a follow-up question or a cause")
+            for sym in self.kb.symptoms:
+                if sym.id not in reach and sym.id not in graph.dead_end_questions():
+                    self.err(sym, "when", f"question is unreachable from {schema.START}")
+
+    def check_lookalikes(self) -> None:
+        groups: dict[tuple, list[Node]] = {}
+        for cause in self.kb.causes:
+            signs = self.kb.signs(cause)
+            key = tuple(sorted((q, tuple(sorted(v))) for q, v in signs.items()))
+            groups.setdefault(key, []).append(cause)
+        for members in groups.values():
+            if len(members) > 1:
+                ids = ", ".join(m.id for m in members)
+                for m in members:
+                    self.warn(m, "signs", f"answers every question like {ids}: add a sign that tells them apart")
+
+
+_TYPE_WORDS = {
+    "str": "a non-empty string",
+    "dict": "a mapping",
+    "list[str]": "a list of strings",
+    "list[dict]": "a list of mappings",
+}
+
+_CONCRETE = re.compile(r"[=(){}\[\]:`_./]|--|\d|[a-z][A-Z]")
+
+
+def _looks_concrete(knob: str) -> bool:
+    """A knob names an exact setting or code: it has code-like punctuation, a number or an identifier."""
+    return bool(_CONCRETE.search(knob))
+
+
+def check(kb: KnowledgeBase, graph: bool = True) -> list[Problem]:
+    return Checker(kb).run(graph=graph)
