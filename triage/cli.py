@@ -6,7 +6,6 @@ Exit codes: 0 ok / nothing found, 1 `scan` found problems, 2 usage, input or kno
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import IntEnum
 from typing import List, Optional
@@ -69,6 +68,8 @@ def _kb():
 
 
 def _print_json(doc) -> None:
+    import json
+
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
 

@@ -36,8 +36,8 @@ class KnowledgeBase:
             self.nodes[node.id] = node
 
     @classmethod
-    def load(cls, extra_roots: list[str] | None = None, use_cache: bool = True) -> KnowledgeBase:
-        return cls(load(extra_roots, use_cache=use_cache))
+    def load(cls, extra_roots: list[str] | None = None, use_cache: bool = True, builtin: bool = True) -> KnowledgeBase:
+        return cls(load(extra_roots, use_cache=use_cache, builtin=builtin))
 
     @property
     def problems(self) -> list[KnowledgeError]:

@@ -35,10 +35,12 @@ class DecisionGraph:
         kb, g = self.kb, self.g
         for node in kb.nodes.values():
             g.add_node(node.id, kind=node.kind, title=node.title)
+        valid = {sym.id: set(kb.answer_values(sym)) | {ANY} for sym in kb.symptoms}
         for sym in kb.symptoms:
             for parent, values in kb.gates(sym).items():
-                if parent in kb.nodes:
-                    g.add_edge(parent, sym.id, rel="asks", answers=sorted(values))
+                ok = values & valid.get(parent, set())
+                if ok:
+                    g.add_edge(parent, sym.id, rel="asks", answers=sorted(ok))
             for answer in _as_list(sym.get("answers")):
                 if not isinstance(answer, dict):
                     continue
@@ -49,8 +51,9 @@ class DecisionGraph:
                             g.add_edge(sym.id, str(target), rel=rel, answers=[value])
         for cause in kb.causes:
             for qid, values in kb.signs(cause).items():
-                if qid in kb.nodes:
-                    g.add_edge(qid, cause.id, rel="indicates", answers=sorted(values))
+                ok = values & valid.get(qid, set())
+                if ok:
+                    g.add_edge(qid, cause.id, rel="indicates", answers=sorted(ok))
             for target in _as_list(cause.get("links")):
                 if str(target) in kb.nodes:
                     g.add_edge(cause.id, str(target), rel="link")

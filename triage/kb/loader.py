@@ -10,19 +10,10 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-from yaml.nodes import ScalarNode
-
 from triage import __version__
-
-try:  # libyaml is several times faster; fall back to the pure-Python parser
-    from yaml import CSafeLoader as _BaseLoader
-except ImportError:  # pragma: no cover - depends on the PyYAML build
-    from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
 
 KB_ENV = "TRIAGE_KB_PATH"
 CACHE_ENV = "TRIAGE_CACHE_DIR"
@@ -59,22 +50,38 @@ def _make_linedict(data: dict, line: int, lines: dict) -> LineDict:
     return d
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
-    pass
+_LOADER = None
 
 
-def _construct_map(loader: _Loader, node):  # type: ignore[no-untyped-def]
-    data = LineDict()
-    data.line = node.start_mark.line + 1
-    data.lines = {}
-    yield data
-    data.update(loader.construct_mapping(node))
-    for key_node, _ in node.value:
-        if isinstance(key_node, ScalarNode):
-            data.lines[key_node.value] = key_node.start_mark.line + 1
+def _yaml_loader():
+    """A safe YAML loader whose mappings are LineDicts (built on first use: yaml is not
+    imported at all when the cache is warm)."""
+    global _LOADER
+    if _LOADER is None:
+        import yaml
+        from yaml.nodes import ScalarNode
 
+        try:  # libyaml is several times faster; fall back to the pure-Python parser
+            base = yaml.CSafeLoader
+        except AttributeError:  # pragma: no cover - depends on the PyYAML build
+            base = yaml.SafeLoader
 
-_Loader.add_constructor("tag:yaml.org,2002:map", _construct_map)
+        class Loader(base):  # type: ignore[misc, valid-type]
+            pass
+
+        def construct_map(loader, node):  # type: ignore[no-untyped-def]
+            data = LineDict()
+            data.line = node.start_mark.line + 1
+            data.lines = {}
+            yield data
+            data.update(loader.construct_mapping(node))
+            for key_node, _ in node.value:
+                if isinstance(key_node, ScalarNode):
+                    data.lines[key_node.value] = key_node.start_mark.line + 1
+
+        Loader.add_constructor("tag:yaml.org,2002:map", construct_map)
+        _LOADER = Loader
+    return _LOADER
 
 
 class KnowledgeError(Exception):
@@ -116,6 +123,7 @@ class LoadResult:
     nodes: list[Node] = field(default_factory=list)
     problems: list[KnowledgeError] = field(default_factory=list)
     roots: list[str] = field(default_factory=list)
+    builtin: str | None = None  # the built-in root, when it was loaded
     extras: dict = field(default_factory=dict)  # other data files, e.g. metrics.yaml
 
 
@@ -139,13 +147,25 @@ def user_roots(extra: list[str] | None = None) -> list[Path]:
     return roots
 
 
+def _walk(folder: str, out: list[str]) -> None:
+    try:
+        entries = os.scandir(folder)
+    except OSError:
+        return
+    with entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=True):
+                if entry.name != "fixtures":
+                    _walk(entry.path, out)
+            elif entry.name.endswith(".yaml"):
+                out.append(entry.path)
+
+
 def _yaml_files(root: Path) -> list[Path]:
-    files: list[Path] = []
+    files: list[str] = []
     for sub in KIND_DIRS:
-        base = root / sub
-        if base.is_dir():
-            files.extend(p for p in base.rglob("*.yaml") if "fixtures" not in p.parts)
-    return sorted(files)
+        _walk(os.path.join(root, sub), files)
+    return [Path(p) for p in sorted(files)]
 
 
 def parse_file(path: Path) -> LineDict:
@@ -154,8 +174,10 @@ def parse_file(path: Path) -> LineDict:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise KnowledgeError(path, 1, f"cannot read file: {exc}") from None
+    import yaml
+
     try:
-        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - safe loader subclass
+        data = yaml.load(text, Loader=_yaml_loader())  # noqa: S506 - safe loader subclass
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
@@ -211,12 +233,16 @@ def _cache_dir() -> Path:
     return Path(base) / "triage"
 
 
-def load(extra_roots: list[str] | None = None, use_cache: bool = True) -> LoadResult:
-    """Load the built-in knowledge plus the user's folders (TRIAGE_KB_PATH, --kb)."""
-    builtin = builtin_root()
-    extra = user_roots(extra_roots)
-    roots = [builtin, *extra]
-    result = LoadResult(roots=[str(r) for r in roots])
+def load(extra_roots: list[str] | None = None, use_cache: bool = True, builtin: bool = True) -> LoadResult:
+    """Load the built-in knowledge plus the user's folders (TRIAGE_KB_PATH, --kb).
+
+    With builtin=False only `extra_roots` are read (no environment): used to check a
+    stand-alone knowledge folder.
+    """
+    base = builtin_root() if builtin else None
+    extra = user_roots(extra_roots) if builtin else [Path(r) for r in extra_roots or []]
+    roots = ([base] if base else []) + extra
+    result = LoadResult(roots=[str(r) for r in roots], builtin=str(base) if base else None)
     missing = [
         KnowledgeError(root, 0, "knowledge folder does not exist")
         for root in extra
@@ -238,11 +264,13 @@ def load(extra_roots: list[str] | None = None, use_cache: bool = True) -> LoadRe
             pass
 
     for root in existing:
-        _load_root(root, root == builtin, result)
+        _load_root(root, root == base, result)
 
     if cache_file is not None:
         try:
             cache_file.parent.mkdir(parents=True, exist_ok=True)
+            import tempfile
+
             fd, tmp = tempfile.mkstemp(dir=cache_file.parent, suffix=".tmp")
             with os.fdopen(fd, "wb") as fh:
                 pickle.dump(result, fh, protocol=pickle.HIGHEST_PROTOCOL)

@@ -64,10 +64,10 @@ class Checker:
             ))
         for node in kb.nodes.values():
             self.check_node(node)
-        for node_id in schema.REQUIRED_IDS:
-            if node_id not in kb.nodes and kb.result.roots:
-                root = kb.result.roots[0]
-                self.problems.append(Problem(root, 0, node_id, "required node is missing"))
+        if kb.result.builtin:
+            for node_id in schema.REQUIRED_IDS:
+                if node_id not in kb.nodes:
+                    self.problems.append(Problem(kb.result.builtin, 0, node_id, "required node is missing"))
         if schema.START not in kb.nodes:
             self.problems.append(Problem(kb.result.roots[0] if kb.result.roots else "knowledge", 0,
                                          schema.START, "the start question is missing"))

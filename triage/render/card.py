@@ -6,12 +6,12 @@ from rich.console import Console, Group, RenderableType
 from rich.markup import escape
 from rich.padding import Padding
 from rich.panel import Panel
-from rich.syntax import Syntax
 from rich.text import Text
 
 from triage.kb.base import KnowledgeBase, _as_list
 from triage.kb.loader import Node
 from triage.kb.schema import normalise_answer
+from triage.render.code import highlight
 
 
 def _plain(value):
@@ -86,7 +86,7 @@ def cause_card(kb: KnowledgeBase, node: Node) -> RenderableType:
     for i, fix in enumerate(f for f in _as_list(node.get("fix")) if isinstance(f, dict)):
         knob = str(fix.get("knob", "")).strip()
         knobs.append(Text(f"{i + 1}.", style="bold"))
-        knobs.append(Padding(Syntax(knob, "python", theme="ansi_dark", word_wrap=True, background_color="default"), (0, 0, 0, 3)))
+        knobs.append(Padding(highlight(knob), (0, 0, 0, 3)))
         if fix.get("range"):
             knobs.append(Padding(Text.assemble(("range  ", "dim"), str(fix["range"]).strip()), (0, 0, 0, 3)))
         if fix.get("expect"):

@@ -1,0 +1,299 @@
+"""Map source keys to canonical metric names with the tables in ``knowledge/metrics.yaml``.
+
+The resolution rules are documented at the top of that file. Everything here is pure Python and
+cached: a run has tens of distinct keys, so resolution cost never matters, only correctness.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+KB_ENV = "TRIAGE_KB_PATH"
+
+# Matching quality: lower wins when two keys of one run land on the same canonical name.
+EXACT, NORMALISED, PATTERN, PREFIXED, FORKED, UNKNOWN = 0, 1, 2, 3, 4, 9
+
+
+@dataclass(frozen=True)
+class Resolved:
+    name: str  # canonical name, e.g. loss, eval/loss, eval/g0/loss
+    split: str  # train | eval | eval:<set>
+    source_key: str
+    negate: bool = False
+    scale: float = 1.0
+    quality: int = UNKNOWN
+    order: int = 1 << 30  # position of the alias in metrics.yaml (earlier wins ties)
+
+    @property
+    def known(self) -> bool:
+        return self.quality != UNKNOWN
+
+
+def normalise(key: str) -> str:
+    """The name an unknown key is kept under: stripped, whitespace runs turned into '_'."""
+    return re.sub(r"\s+", "_", str(key).strip())
+
+
+def _fold(key: str) -> str:
+    """Loose form used for the second matching pass."""
+    k = str(key).strip().lower().replace("-", "_").replace(" ", "_")
+    return re.sub(r"_+", "_", k)
+
+
+def knowledge_roots() -> list[Path]:
+    """Built-in knowledge folder (wheel or source tree) followed by the user's folders."""
+    here = Path(__file__).resolve().parent.parent
+    shipped = here / "_knowledge"
+    roots = [shipped if shipped.is_dir() else here.parent / "knowledge"]
+    for part in os.environ.get(KB_ENV, "").split(os.pathsep):
+        if part.strip():
+            roots.append(Path(part.strip()).expanduser())
+    return roots
+
+
+def _load_yaml(path: Path) -> dict:
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    with open(path, encoding="utf-8") as fh:
+        data = yaml.load(fh, Loader=loader)  # noqa: S506 - safe loader
+    return data if isinstance(data, dict) else {}
+
+
+class AliasTable:
+    """Lookup tables built from one or more metrics.yaml documents."""
+
+    def __init__(self, docs: Iterable[dict] = ()):
+        self.exact: dict[str, list[tuple[str, dict, int]]] = {}
+        self.folded: dict[str, list[tuple[str, dict, int]]] = {}
+        self.canonical: set[str] = set()
+        self.axes: dict[str, list[str]] = {"step": [], "epoch": [], "wall": [], "ignore": []}
+        self.eval_prefixes: list[str] = []
+        self.test_prefixes: list[str] = []
+        self.train_prefixes: list[str] = []
+        self.docs: dict[str, str] = {}
+        self.sources: list[str] = []
+        order = 0
+        for doc in docs:
+            order = self._add_doc(doc, order)
+        # longest prefix first
+        for lst in (self.eval_prefixes, self.test_prefixes, self.train_prefixes):
+            lst.sort(key=len, reverse=True)
+        self.axis_keys = {k for v in self.axes.values() for k in v}
+
+    def _add_doc(self, doc: dict, order: int) -> int:
+        axes = doc.get("axes") or {}
+        for kind in ("step", "epoch", "wall", "ignore"):
+            for k in axes.get(kind) or []:
+                if str(k) not in self.axes[kind]:
+                    self.axes[kind].append(str(k))
+        splits = doc.get("splits") or {}
+        for kind, lst in (("eval", self.eval_prefixes), ("test", self.test_prefixes), ("train", self.train_prefixes)):
+            for p in splits.get(kind) or []:
+                if str(p) not in lst:
+                    lst.append(str(p))
+        user_first = bool(self.exact)  # a later document (user's) wins conflicts
+        for name, entry in (doc.get("metrics") or {}).items():
+            name = str(name)
+            self.canonical.add(name)
+            entry = entry or {}
+            if entry.get("doc"):
+                self.docs[name] = str(entry["doc"])
+            aliases = list(entry.get("aliases") or [])
+            if name not in [a if isinstance(a, str) else a.get("key") for a in aliases]:
+                aliases.insert(0, name)
+            for alias in aliases:
+                spec = {"key": alias} if not isinstance(alias, dict) else dict(alias)
+                key = str(spec.get("key", "")).strip()
+                if not key:
+                    continue
+                src = spec.get("source")
+                if isinstance(src, str):
+                    src = [src]
+                spec["source"] = [str(s) for s in src] if src else None
+                rec = (name, spec, -1 if user_first else order)
+                order += 1
+                for table, k in ((self.exact, key), (self.folded, _fold(key))):
+                    bucket = table.setdefault(k, [])
+                    if user_first:
+                        bucket.insert(0, rec)
+                    else:
+                        bucket.append(rec)
+        return order
+
+    # ------------------------------------------------------------------ lookup
+    @staticmethod
+    def _pick(bucket: list | None, source: str | None):
+        if not bucket:
+            return None
+        general = None
+        for rec in bucket:
+            srcs = rec[1]["source"]
+            if srcs is None:
+                if general is None:
+                    general = rec
+            elif source is not None and source in srcs:
+                return rec
+        return general
+
+    def _direct(self, key: str, source: str | None) -> tuple[str, dict, int, int] | None:
+        rec = self._pick(self.exact.get(key), source)
+        if rec:
+            return rec[0], rec[1], rec[2], EXACT
+        rec = self._pick(self.folded.get(_fold(key)), source)
+        if rec:
+            return rec[0], rec[1], rec[2], NORMALISED
+        m = _LR_MONITOR.match(key)
+        if m:  # Lightning LearningRateMonitor lr-<Optimizer>[/pg<k>]
+            group = m.group(2)
+            if group and group not in ("pg0", "pg1", "group0"):
+                return f"learning_rate/{group}", {}, 1 << 29, PATTERN
+            return "learning_rate", {}, 1 << 29, PATTERN
+        m = _LR_PG.match(key)
+        if m and m.group(1) != "0":
+            return f"learning_rate/pg{m.group(1)}", {}, 1 << 29, PATTERN
+        return None
+
+    def resolve(self, key: str, source: str | None = None) -> Resolved:
+        return _resolve_cached(self, str(key), source)
+
+    def _resolve(self, key: str, source: str | None) -> Resolved:
+        k = key.strip()
+        hit = self._direct(k, source)
+        if hit:
+            return self._make(hit, key)
+        # split prefixes
+        for p in self.test_prefixes:
+            if k.startswith(p) and len(k) > len(p):
+                inner = self._direct(k[len(p):], source)
+                if inner and not inner[0].startswith("eval/"):
+                    return Resolved(f"eval/test/{inner[0]}", "eval:test", key, *self._xf(inner[1]), PREFIXED, inner[2])
+                return Resolved(f"eval/test/{normalise(k[len(p):])}", "eval:test", key)
+        for p in self.eval_prefixes:
+            if k.startswith(p) and len(k) > len(p):
+                rest = k[len(p):]
+                inner = self._direct(rest, source) or self._fork(rest, source) or self._train_stripped(rest, source)
+                if inner:
+                    base = inner[0][5:] if inner[0].startswith("eval/") else inner[0]
+                    return Resolved(f"eval/{base}", "eval", key, *self._xf(inner[1]), PREFIXED, inner[2])
+                named = self._eval_set(rest, source) if p in ("eval_", "eval/") else None
+                if named:
+                    return Resolved(named.name, named.split, key, named.negate, named.scale, named.quality, named.order)
+                return Resolved(f"eval/{normalise(rest)}", "eval", key)
+        for p in self.train_prefixes:
+            if k.startswith(p) and len(k) > len(p):
+                rest = k[len(p):]
+                inner = self._direct(rest, source) or self._fork(rest, source)
+                if inner:
+                    return self._make((inner[0], inner[1], inner[2], PREFIXED), key)
+                if p.endswith("/"):  # train/foo -> foo (HF rewrite_logs, SB3 groups); train_foo stays
+                    if rest in self.axis_keys:
+                        break
+                    return Resolved(normalise(rest), "train", key)
+        fork = self._fork(k, source)
+        if fork:
+            return self._make(fork, key)
+        return Resolved(normalise(k), "train", key)
+
+    def _train_stripped(self, key: str, source: str | None):
+        for p in self.train_prefixes:
+            if key.startswith(p) and len(key) > len(p):
+                inner = self._direct(key[len(p):], source)
+                if inner:
+                    return inner
+        return None
+
+    def _fork(self, key: str, source: str | None):
+        """Lightning's on_step/on_epoch forks: name_step -> name, name_epoch -> name_epoch."""
+        for suffix, extra in (("_step", ""), ("_epoch", "_epoch")):
+            if key.endswith(suffix) and len(key) > len(suffix):
+                base = key[: -len(suffix)]
+                inner = self._direct(base, source)
+                if inner is None:
+                    for p in self.train_prefixes:
+                        if base.startswith(p) and len(base) > len(p):
+                            inner = self._direct(base[len(p):], source)
+                            if inner:
+                                break
+                if inner is None:
+                    for p in self.eval_prefixes:
+                        if base.startswith(p) and len(base) > len(p):
+                            inner = self._direct(base[len(p):], source)
+                            if inner:
+                                b = inner[0][5:] if inner[0].startswith("eval/") else inner[0]
+                                inner = (f"eval/{b}", inner[1], inner[2], inner[3])
+                                break
+                if inner:
+                    return inner[0] + extra, inner[1], inner[2], FORKED
+        return None
+
+    def _eval_set(self, rest: str, source: str | None) -> Resolved | None:
+        """eval_<set>_<metric> (several HF eval datasets) -> eval/<set>/<metric>, split eval:<set>."""
+        for i, ch in enumerate(rest):
+            if ch in "_/" and 0 < i < len(rest) - 1:
+                head, tail = rest[:i], rest[i + 1:]
+                inner = self._direct(tail, source)
+                if inner and not inner[0].startswith("eval/"):
+                    ds = normalise(head)
+                    return Resolved(f"eval/{ds}/{inner[0]}", f"eval:{ds}", rest, *self._xf(inner[1]), PREFIXED, inner[2])
+        m = _DATALOADER_IDX.search(rest)
+        if m:
+            inner = self._direct(rest[: m.start()], source)
+            if inner:
+                ds = f"dl{m.group(1)}"
+                return Resolved(f"eval/{ds}/{inner[0]}", f"eval:{ds}", rest, *self._xf(inner[1]), PREFIXED, inner[2])
+        return None
+
+    @staticmethod
+    def _xf(spec: dict) -> tuple[bool, float]:
+        return bool(spec.get("negate", False)), float(spec.get("scale", 1.0) or 1.0)
+
+    def _make(self, hit, key: str) -> Resolved:
+        name, spec, order, quality = hit
+        if name.startswith("eval/"):
+            split = "eval"
+        else:
+            split = "train"
+        negate, scale = self._xf(spec)
+        return Resolved(name, split, key, negate, scale, quality, order)
+
+    def is_axis(self, key: str, kind: str) -> bool:
+        return key in self.axes.get(kind, ())
+
+
+_LR_MONITOR = re.compile(r"^lr-([A-Za-z][\w.]*)(?:/(\w+))?$")
+_LR_PG = re.compile(r"^lr/pg(\d+)$")
+_DATALOADER_IDX = re.compile(r"/dataloader_idx_(\d+)$")
+
+
+@lru_cache(maxsize=8192)
+def _resolve_cached(table: AliasTable, key: str, source: str | None) -> Resolved:
+    return table._resolve(key, source)
+
+
+_TABLE: AliasTable | None = None
+_TABLE_KEY: tuple | None = None
+
+
+def table() -> AliasTable:
+    """The alias table of the built-in metrics.yaml plus the user's (TRIAGE_KB_PATH)."""
+    global _TABLE, _TABLE_KEY
+    paths = [r / "metrics.yaml" for r in knowledge_roots()]
+    key = tuple((str(p), p.stat().st_mtime_ns) for p in paths if p.is_file())
+    if _TABLE is None or key != _TABLE_KEY:
+        docs = []
+        for p in paths:
+            if p.is_file():
+                try:
+                    docs.append(_load_yaml(p))
+                except Exception:  # a broken user file must not stop reading logs; `kb check` reports it
+                    continue
+        _TABLE = AliasTable(docs)
+        _TABLE_KEY = key
+        _resolve_cached.cache_clear()
+    return _TABLE

@@ -1,0 +1,14 @@
+"""Errors raised by the readers. Kept free of heavy imports: the CLI imports this at start-up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class IngestError(Exception):
+    """A file (or directory) that cannot be read as a run. ``str()`` is one line: ``PATH: reason``."""
+
+    def __init__(self, path: str | Path, reason: str):
+        self.path = str(path)
+        self.reason = " ".join(str(reason).split())  # always one line
+        super().__init__(f"{self.path}: {self.reason}")
