@@ -87,6 +87,7 @@ DETECTOR_FIELDS: dict[str, tuple[str, bool]] = {
     "check": ("str", True),
     "params": ("dict", False),
     "summary": ("str", False),
+    "category": ("str", False),
     "causes": ("list[str]", False),
 }
 PROBE_FIELDS: dict[str, tuple[str, bool]] = {
@@ -102,8 +103,12 @@ CHECKLIST_FIELDS: dict[str, tuple[str, bool]] = {
     "kind": ("str", True),
     "title": ("str", True),
     "description": ("str", False),
+    "domains": ("list[str]", False),
     "sections": ("list[dict]", True),
 }
+# inside a checklist: sections hold items; every value here is a string except `items`/`links`
+CHECKLIST_SECTION_FIELDS = {"title", "note", "items"}
+CHECKLIST_ITEM_FIELDS = {"text", "links", "why", "check", "range"}  # why: reason, check: how to verify, range: healthy range
 FIX_FIELDS: dict[str, tuple[str, bool]] = {
     "id": ("str", True),
     "kind": ("str", True),
@@ -128,8 +133,6 @@ FIELDS_BY_KIND = {
     "deprecated": DEPRECATED_FIELDS,
 }
 
-# Detector checks implemented in code (triage.detect); the knowledge only picks and tunes them.
-KNOWN_CHECKS: set[str] = set()
 
 
 def normalise_answer(value: object) -> str:

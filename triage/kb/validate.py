@@ -215,7 +215,10 @@ class Checker:
                 for key in ("next", "favours", "rules_out"):
                     for target in _as_list(answer.get(key)):
                         self.check_exists(node, "answers", target)
-                extra = set(answer) - {"value", "label", "next", "favours", "rules_out", "help"}
+                extra = set(answer) - {"value", "label", "next", "favours", "rules_out", "help", "weight"}
+                weight = answer.get("weight")
+                if weight is not None and (not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight <= 0):
+                    self.err(node, "answers", f"answers[{i}].weight must be a positive number (the answer's background share)")
                 if extra:
                     self.err(node, "answers", f"answers[{i}] has unknown fields: {', '.join(sorted(extra))}")
         default = node.get("default")
@@ -245,8 +248,14 @@ class Checker:
             else:
                 self.check_answer_ref(node, "answers", str(qid), answers["answer"])
         check = node.get("check")
-        if schema.KNOWN_CHECKS and isinstance(check, str) and check not in schema.KNOWN_CHECKS:
-            self.err(node, "check", f"unknown check {check!r} (known: {', '.join(sorted(schema.KNOWN_CHECKS))})")
+        from triage.detect.checks import CHECKS
+
+        if isinstance(check, str) and check not in CHECKS:
+            self.err(node, "check", f"unknown check {check!r} (known: {', '.join(sorted(CHECKS))})")
+        category = node.get("category")
+        start = self.kb.get(schema.START)
+        if category is not None and start is not None and normalise_answer(category) not in self.kb.answer_values(start):
+            self.err(node, "category", f"category must be a {schema.START} answer (one of {', '.join(self.kb.answer_values(start))})")
         for target in _as_list(node.get("causes")):
             self.check_exists(node, "causes", target, {"cause"})
         fixtures = Path(node.path).parent / "fixtures" / node.id
@@ -263,10 +272,16 @@ class Checker:
     def check_checklist(self, node: Node) -> None:
         if not schema.PLAIN_NAME.match(node.id):
             self.err(node, "id", "checklist names are lower-case words joined by '-'")
+        for d in _as_list(node.get("domains")):
+            if str(d) not in schema.DOMAINS:
+                self.err(node, "domains", f"unknown domain {d!r} (one of {', '.join(sorted(schema.DOMAINS))})")
         for s, section in enumerate(_as_list(node.get("sections"))):
             if not isinstance(section, dict) or not section.get("title"):
                 self.err(node, "sections", f"sections[{s}] needs a `title`")
                 continue
+            extra = sorted(set(section) - schema.CHECKLIST_SECTION_FIELDS)
+            if extra:
+                self.err(node, "sections", f"sections[{s}] has unknown fields: {', '.join(extra)} (allowed: {', '.join(sorted(schema.CHECKLIST_SECTION_FIELDS))})")
             items = section.get("items")
             if not isinstance(items, list) or not items:
                 self.err(node, "sections", f"sections[{s}] needs a non-empty `items` list")
@@ -275,6 +290,12 @@ class Checker:
                 if not isinstance(item, dict) or not str(item.get("text", "")).strip():
                     self.err(node, "sections", f"sections[{s}].items[{i}] needs a `text`")
                     continue
+                extra = sorted(set(item) - schema.CHECKLIST_ITEM_FIELDS)
+                if extra:
+                    self.err(node, "sections", f"sections[{s}].items[{i}] has unknown fields: {', '.join(extra)} (allowed: {', '.join(sorted(schema.CHECKLIST_ITEM_FIELDS))})")
+                for key in ("why", "check", "range"):
+                    if key in item and (not isinstance(item[key], str) or not item[key].strip()):
+                        self.err(node, "sections", f"sections[{s}].items[{i}].{key} must be a non-empty string")
                 links = _as_list(item.get("links"))
                 if not links:
                     self.err(node, "sections", f"sections[{s}].items[{i}] must link to at least one node ID")
@@ -324,7 +345,7 @@ _TYPE_WORDS = {
     "list[dict]": "a list of mappings",
 }
 
-_CONCRETE = re.compile(r"[=(){}\[\]:`_./]|--|\d|[a-z][A-Z]")
+_CONCRETE = re.compile(r"[=(){}\[\]:`_./]|--|(^|\s)-[A-Za-z]|\d|[a-z][A-Z]")
 
 
 def _looks_concrete(knob: str) -> bool:

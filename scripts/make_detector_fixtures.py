@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""Write the `fire` and `quiet` fixture logs beside every detector.
+
+    python scripts/make_detector_fixtures.py        # (re)writes knowledge/detectors/fixtures/
+
+Each fixture is a small JSONL log shaped like a real run (noisy decaying loss, warmup, eval
+rows every N steps) with exactly the pattern its detector looks for (fire) or a healthy run
+that looks closest to it, including the benign look-alikes that must stay quiet: early
+GradScaler back-offs, one small recovered spike, NaN explained variance, a critic loss that
+never reaches 0. Deterministic: a fixed seed per fixture.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent / "knowledge" / "detectors" / "fixtures"
+
+
+def rng(name: str) -> np.random.Generator:
+    return np.random.default_rng(zlib.crc32(name.encode()))
+
+
+def decay(n: int, start: float = 2.3, end: float = 0.4, tau: float = 0.25, noise: float = 0.03, r=None) -> np.ndarray:
+    t = np.arange(n) / n
+    y = end + (start - end) * np.exp(-t / tau)
+    return y * (1 + noise * (r or rng("d")).standard_normal(n))
+
+
+def lr_schedule(n: int, peak: float = 3e-4, warmup: int = 50) -> np.ndarray:
+    steps = np.arange(n)
+    warm = peak * (steps + 1) / warmup
+    prog = np.clip((steps - warmup) / max(1, n - warmup), 0, 1)
+    cos = peak * 0.5 * (1 + np.cos(math.pi * prog))
+    return np.where(steps < warmup, warm, cos)
+
+
+def rows(**series) -> list[dict]:
+    n = max(len(v) for v in series.values())
+    out = []
+    for i in range(n):
+        row = {"step": i + 1}
+        for k, v in series.items():
+            if i < len(v) and v[i] is not None:
+                x = float(v[i])
+                row[k] = float(f"{x:.5g}") if math.isfinite(x) else x
+        out.append(row)
+    return out
+
+
+def eval_rows(every: int, values, key: str = "eval_loss") -> list[dict]:
+    return [{"step": (i + 1) * every, key: float(f"{float(v):.5g}")} for i, v in enumerate(values)]
+
+
+def write(det: str, which: str, records: list[dict]) -> None:
+    folder = ROOT / det
+    folder.mkdir(parents=True, exist_ok=True)
+    records = sorted(records, key=lambda r: r.get("step", 0))
+    with open(folder / f"{which}.jsonl", "w", encoding="utf-8") as fh:
+        for r in records:
+            fh.write(json.dumps(r, allow_nan=True) + "\n")
+
+
+def healthy(name: str, n: int = 400) -> dict:
+    r = rng(name)
+    return {
+        "loss": decay(n, r=r),
+        "grad_norm": 1.0 + 0.3 * np.abs(r.standard_normal(n)),
+        "learning_rate": lr_schedule(n),
+    }
+
+
+def main() -> None:
+    F: dict[str, tuple[list[dict], list[dict]]] = {}
+    CONFIGS: dict[str, tuple[dict, dict]] = {}  # a config beside the log: <name>.config.json
+
+    def pair(det: str, fire: list[dict], quiet: list[dict]) -> None:
+        F[det] = (fire, quiet)
+
+    # NaN family
+    h = healthy("nan")
+    late = h["loss"].copy(); late[300:] = np.nan
+    gn = h["grad_norm"].copy(); gn[290:300] = np.linspace(5, 900, 10); gn[300:] = np.nan
+    pair("det-loss-nan", rows(loss=late, grad_norm=gn, learning_rate=h["learning_rate"]), rows(**h))
+    early = h["loss"].copy(); early[3:] = np.nan
+    pair("det-loss-nan-early", rows(loss=early, learning_rate=h["learning_rate"]), rows(**h))
+    pair("det-gradnorm-nan", rows(loss=late, grad_norm=gn), rows(**h))
+    hidden = h["grad_norm"].copy(); hidden[120::37] = np.nan
+    pair("det-gradnorm-nan-hidden", rows(loss=h["loss"], grad_norm=hidden), rows(**h))
+    ev = decay(10, 2.2, 0.6, r=rng("ev")); ev_bad = ev.copy(); ev_bad[6:] = np.nan
+    pair("det-eval-nan", rows(**h) + eval_rows(40, ev_bad), rows(**h) + eval_rows(40, ev))
+    div = h["loss"].copy(); div[250:] = div[250:] * 0 + 7.5 + 0.2 * rng("div").standard_normal(150)
+    one = h["loss"].copy(); one[200] *= 2.5  # one recovered spike: benign
+    pair("det-divergence", rows(loss=div), rows(loss=one))
+
+    # won't learn
+    r = rng("flat")
+    flat = 2.303 + 0.01 * r.standard_normal(400)
+    pair("det-loss-flat", rows(loss=flat, learning_rate=lr_schedule(400)), rows(**healthy("flat2")))
+    near = 2.30 + 0.02 * rng("lnc").standard_normal(400)
+    pair("det-loss-near-ln-c", rows(loss=near), rows(loss=decay(400, 2.3, 0.3, r=rng("lnc2"))))
+    CONFIGS["det-loss-near-ln-c"] = ({"num_classes": 10}, {"num_classes": 10})
+    t = np.arange(400)
+    crawl = 2.30 - 0.12 * t / 400 + 0.004 * rng("crawl").standard_normal(400)
+    pair("det-loss-crawl", rows(loss=crawl), rows(loss=decay(400, r=rng("crawlq"))))
+    neg = decay(400, 0.8, -0.6, r=rng("neg"), noise=0.0) + 0.01 * rng("neg2").standard_normal(400)
+    pair("det-loss-negative", rows(loss=neg), rows(loss=decay(400, r=rng("negq"))))
+    low = np.abs(0.001 + 0.0005 * rng("low").standard_normal(400))
+    pair("det-loss-low-start", rows(loss=low), rows(loss=decay(400, r=rng("lowq"))))
+
+    # spikes and grad norm
+    sp = decay(400, r=rng("sp"))
+    for i in (120, 220, 320):
+        sp[i] *= 4.0
+    pair("det-loss-spikes", rows(loss=sp), rows(loss=one))
+    gh = 1.0 + 0.3 * np.abs(rng("gh").standard_normal(400)); gh[100:300] = 15 + 30 * np.abs(rng("gh2").standard_normal(200))
+    pair("det-gradnorm-high", rows(loss=h["loss"], grad_norm=gh), rows(**h))
+    gs = h["grad_norm"].copy(); gs[150] = 812.0; gs[260] = 240.0
+    gq = h["grad_norm"].copy(); gq[150] = 9.0
+    pair("det-gradnorm-spikes", rows(loss=h["loss"], grad_norm=gs), rows(loss=h["loss"], grad_norm=gq))
+    gz = np.zeros(400)
+    grpo_gn = 0.05 + 0.02 * np.abs(rng("gz").standard_normal(400)); grpo_gn[::25] = 0.0  # occasional 0: zero-advantage skip
+    pair("det-gradnorm-zero", rows(loss=flat, grad_norm=gz), rows(loss=h["loss"], grad_norm=grpo_gn))
+    grow = np.exp(np.linspace(0, 4, 400)) * (1 + 0.05 * rng("grow").standard_normal(400))
+    pair("det-gradnorm-growing", rows(loss=h["loss"], grad_norm=grow), rows(**h))
+    van = 1e-6 * (1 + np.abs(rng("van").standard_normal(400)))
+    pair("det-gradnorm-vanishing", rows(loss=flat, grad_norm=van), rows(**h))
+
+    # learning rate
+    lz = np.zeros(400)
+    pair("det-lr-zero", rows(loss=flat, learning_rate=lz), rows(**h))
+    lc = lr_schedule(400, warmup=10); lc[40:] = 1e-9
+    pair("det-lr-collapse", rows(loss=h["loss"], learning_rate=lc), rows(**h))
+    const = np.full(400, 3e-4)
+    pair("det-lr-flat-scheduled", rows(loss=h["loss"], learning_rate=const), rows(loss=h["loss"], learning_rate=const))
+    CONFIGS["det-lr-flat-scheduled"] = ({"lr_scheduler_type": "cosine", "warmup_steps": 50}, {"lr_scheduler_type": "constant"})
+    nw = decay(400, r=rng("nw")); nw[5:12] *= 3.0
+    pair("det-lr-no-warmup-spike", rows(loss=nw, learning_rate=np.full(400, 1e-3)), rows(**h))
+    pw_lr = lr_schedule(400, warmup=100)
+    pw = np.concatenate([decay(100, 2.3, 1.2, tau=0.5, r=rng("pw")), 1.25 + 0.05 * np.linspace(0, 1, 300) + 0.01 * rng("pw2").standard_normal(300)])
+    pair("det-post-warmup-plateau", rows(loss=pw, learning_rate=pw_lr), rows(loss=decay(400, r=rng("pwq")), learning_rate=pw_lr))
+
+    # loss scale
+    scale_bad = 65536.0 / 2.0 ** np.minimum(np.arange(400) // 20, 18)
+    scale_ok = np.full(400, 65536.0); scale_ok[:6] = 65536.0 * 2.0 ** -np.arange(6)  # early calibration back-offs
+    scale_ok[6:] = 2048.0
+    pair("det-loss-scale-collapse", rows(loss=h["loss"], loss_scale=scale_bad), rows(loss=h["loss"], loss_scale=scale_ok))
+    # overflow lines: written as text logs
+    folder = ROOT / "det-overflow-lines"
+    folder.mkdir(parents=True, exist_ok=True)
+    fire_lines, quiet_lines = [], []
+    s = 65536.0
+    for step in range(1, 301):
+        if step <= 8:
+            fire_lines.append(f"[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: {s:.0f}, reducing to {s / 2:.0f}")
+            quiet_lines.append(f"[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: {s:.0f}, reducing to {s / 2:.0f}")
+            s /= 2
+        elif step % 15 == 0:
+            fire_lines.append(f"[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: {s:.0f}, reducing to {s / 2:.0f}")
+            s = max(s / 2, 1.0)
+        fire_lines.append(f"{{'loss': {2.3 * math.exp(-step / 120) + 0.4:.4f}, 'learning_rate': 0.0002, 'epoch': {step / 300:.3f}}}")
+        quiet_lines.append(f"{{'loss': {2.3 * math.exp(-step / 120) + 0.4:.4f}, 'learning_rate': 0.0002, 'epoch': {step / 300:.3f}}}")
+    (folder / "fire.log").write_text("\n".join(fire_lines) + "\n")
+    (folder / "quiet.log").write_text("\n".join(quiet_lines) + "\n")
+
+    # generalisation
+    train = decay(400, 2.0, 0.1, r=rng("of"))
+    ev_over = np.array([1.9, 1.2, 0.9, 0.8, 0.82, 0.9, 1.0, 1.1, 1.25, 1.4])
+    ev_ok = decay(10, 2.0, 0.3, r=rng("ofq"), noise=0.01)
+    pair("det-overfit", rows(loss=train) + eval_rows(40, ev_over), rows(loss=train) + eval_rows(40, ev_ok))
+    pair(
+        "det-metric-zero",
+        rows(loss=h["loss"]) + eval_rows(40, np.zeros(10), "eval_map"),
+        rows(loss=h["loss"]) + eval_rows(40, np.linspace(0.05, 0.42, 10), "eval_map"),
+    )
+    pair(
+        "det-majority-collapse",
+        rows(loss=h["loss"]) + [dict(a, eval_accuracy=0.9) for a in eval_rows(40, np.full(10, 0.0), "eval_macro_f1")],
+        rows(loss=h["loss"]) + [dict(a, eval_accuracy=0.9) for a in eval_rows(40, np.linspace(0.3, 0.8, 10), "eval_macro_f1")],
+    )
+
+    # GRPO
+    n = 60
+    g = rng("grpo")
+    rew_ok = np.clip(np.linspace(0.02, 0.6, n) + 0.05 * g.standard_normal(n), 0, 1)
+    std_ok = 0.2 + 0.05 * np.abs(g.standard_normal(n))
+    ent_ok = np.linspace(0.5, 0.2, n)
+    kl_ok = np.linspace(0.0, 0.3, n)
+    base_ok = dict(reward=rew_ok, reward_std=std_ok, entropy=ent_ok, kl=kl_ok)
+    pair("det-grpo-reward-zero", rows(reward=np.zeros(n), reward_std=np.zeros(n), kl=kl_ok), rows(**base_ok))
+    pair("det-grpo-reward-std-zero", rows(reward=rew_ok, reward_std=np.where(np.arange(n) % 10 == 0, 0.1, 0.0)), rows(**base_ok))
+    pair("det-grpo-frac-zero-std", rows(reward=rew_ok, frac_reward_zero_std=np.full(n, 0.95)), rows(reward=rew_ok, frac_reward_zero_std=np.full(n, 0.3)))
+    pair("det-grpo-entropy-collapse", rows(reward=rew_ok, entropy=np.concatenate([np.linspace(0.5, 0.05, n // 2), np.full(n - n // 2, 0.004)])), rows(**base_ok))
+    pair("det-grpo-kl-high", rows(reward=rew_ok, kl=np.linspace(0.1, 6.0, n)), rows(**base_ok))
+    pair("det-grpo-kl-climbing", rows(reward=rew_ok, kl=np.exp(np.linspace(-6, 0.5, n))), rows(**base_ok))
+    pair("det-grpo-clip-ratio", rows(reward=rew_ok, clip_ratio=np.full(n, 0.45)), rows(reward=rew_ok, clip_ratio=np.full(n, 0.05)))
+    pair(
+        "det-grpo-completions-clipped",
+        rows(reward=rew_ok, **{"completions/clipped_ratio": np.linspace(0.5, 1.0, n)}),
+        rows(reward=rew_ok, **{"completions/clipped_ratio": np.full(n, 0.1)}),
+    )
+    pair(
+        "det-grpo-length-climbing",
+        rows(reward=rew_ok, **{"completions/mean_length": np.linspace(180, 1024, n)}),
+        rows(reward=rew_ok, **{"completions/mean_length": 200 + 10 * g.standard_normal(n)}),
+    )
+    pair("det-grpo-is-ratio", rows(reward=rew_ok, is_ratio_min=np.linspace(0.5, 0.0, n) ** 3), rows(reward=rew_ok, is_ratio_min=np.full(n, 0.6)))
+    pair("det-grpo-logp-diff", rows(reward=rew_ok, logp_diff=np.linspace(0.05, 3.0, n)), rows(reward=rew_ok, logp_diff=np.full(n, 0.03)))
+
+    # DPO
+    m = 200
+    d = rng("dpo")
+    dpo_ok = {
+        "loss": 0.693 * np.exp(-np.arange(m) / 120) + 0.25,
+        "rewards/margins": np.linspace(0, 2.5, m) + 0.1 * d.standard_normal(m),
+        "rewards/accuracies": np.clip(np.linspace(0.5, 0.85, m) + 0.03 * d.standard_normal(m), 0, 1),
+        "logps/chosen": -250 - np.linspace(0, 8, m),
+        "logps/rejected": -260 - np.linspace(0, 40, m),
+    }
+    stuck = dict(dpo_ok, loss=0.6931 + 0.002 * d.standard_normal(m), **{"rewards/margins": 0.01 * d.standard_normal(m)})
+    pair("det-dpo-loss-stuck", rows(**stuck), rows(**dpo_ok))
+    pair("det-dpo-margins-flat", rows(**stuck), rows(**dpo_ok))
+    pair("det-dpo-accuracies-chance", rows(**dict(stuck, **{"rewards/accuracies": 0.5 + 0.03 * d.standard_normal(m)})), rows(**dpo_ok))
+    collapse = dict(stuck, **{"logps/chosen": -250 - np.linspace(0, 120, m), "logps/rejected": -260 - np.linspace(0, 121, m)})
+    pair("det-dpo-logps-collapse", rows(**collapse), rows(**dpo_ok))
+
+    # PPO / SB3 (the quiet runs carry the benign NaN explained variance and a critic loss that never hits 0)
+    k = 100
+    p = rng("ppo")
+    ppo_ok = {
+        "approx_kl": 0.01 + 0.005 * np.abs(p.standard_normal(k)),
+        "clip_fraction": 0.1 + 0.02 * p.standard_normal(k),
+        "explained_variance": np.where(np.arange(k) < 5, np.nan, np.linspace(0.1, 0.9, k)),
+        "value_loss": 5 + np.abs(p.standard_normal(k)),
+        "episode_reward": np.linspace(-200, 150, k),
+    }
+    pair("det-ppo-approx-kl", rows(**dict(ppo_ok, approx_kl=np.linspace(0.01, 2.0, k))), rows(**ppo_ok))
+    pair("det-ppo-clip-fraction", rows(**dict(ppo_ok, clip_fraction=np.full(k, 0.55))), rows(**ppo_ok))
+    pair("det-ppo-explained-variance", rows(**dict(ppo_ok, explained_variance=-0.5 + 0.1 * p.standard_normal(k))), rows(**ppo_ok))
+
+    # systems
+    tp_ok = 1200 + 20 * rng("tp").standard_normal(400)
+    pair("det-throughput-drop", rows(loss=h["loss"], throughput=np.linspace(1200, 500, 400)), rows(loss=h["loss"], throughput=tp_ok))
+    mem_ok = 20.0 + 0.05 * rng("mem").standard_normal(400)
+    pair("det-memory-creep", rows(loss=h["loss"], memory=np.linspace(20, 70, 400)), rows(loss=h["loss"], memory=mem_ok))
+    pair("det-dead-activations", rows(loss=h["loss"], dead_fraction=np.linspace(0.05, 0.7, 400)), rows(loss=h["loss"], dead_fraction=np.full(400, 0.08)))
+    pair("det-update-ratio", rows(loss=h["loss"], update_ratio=np.full(400, 0.05)), rows(loss=h["loss"], update_ratio=np.full(400, 0.0012)))
+
+    for det, (fire, quiet) in F.items():
+        write(det, "fire", fire)
+        write(det, "quiet", quiet)
+    for det, (fire_cfg, quiet_cfg) in CONFIGS.items():
+        (ROOT / det / "fire.config.json").write_text(json.dumps(fire_cfg) + "\n")
+        (ROOT / det / "quiet.config.json").write_text(json.dumps(quiet_cfg) + "\n")
+    print(f"wrote fixtures for {len(F) + 1} detectors under {ROOT}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""Detectors: answer questions automatically from a `Run`.
+
+A detector is knowledge (knowledge/detectors/<id>.yaml): which metric, which generic check
+(triage.detect.checks), which thresholds, and which question it answers. This module only
+runs them and turns hits into `Finding`s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from triage.detect.checks import CHECKS, Ctx
+from triage.kb.base import KnowledgeBase, _as_list
+from triage.kb.schema import normalise_answer
+
+
+@dataclass
+class Finding:
+    detector: str
+    symptom: str
+    answer: str
+    metric: str
+    summary: str
+    first_step: float | None = None
+    last_step: float | None = None
+    category: str | None = None  # the Q-start answer this finding implies
+    title: str = ""
+    numbers: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {
+            "detector": self.detector,
+            "symptom": self.symptom,
+            "answer": self.answer,
+            "metric": self.metric,
+            "first_step": _step(self.first_step),
+            "last_step": _step(self.last_step),
+            "summary": self.summary,
+        }
+
+
+def _step(x):
+    if x is None:
+        return None
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return None
+    if x != x:  # NaN
+        return None
+    return int(x) if x.is_integer() else x
+
+
+def detectors(kb: KnowledgeBase) -> list:
+    return sorted(kb.by_kind("detector"), key=lambda n: n.id)
+
+
+def _pick_series(run, names: list[str]):
+    for name in names:
+        s = run.get(name)
+        if s is not None and len(s):
+            return s
+    return None
+
+
+def applies(node, run) -> bool:
+    """`requires` / `unless` metric lists gate a detector on what else the run logs."""
+    params = node.get("params") or {}
+    for name in _as_list(params.get("requires")):
+        if run.get(str(name)) is None:
+            return False
+    for name in _as_list(params.get("unless")):
+        if run.get(str(name)) is not None:
+            return False
+    any_of = _as_list(params.get("requires_any"))
+    if any_of and not any(run.get(str(name)) is not None for name in any_of):
+        return False
+    return True
+
+
+def run_detector(node, run) -> Finding | None:
+    check = CHECKS.get(str(node.get("check")))
+    if check is None or not applies(node, run):
+        return None
+    params = dict(node.get("params") or {})
+    metrics = [str(m) for m in _as_list(node.get("metric"))]
+    series = _pick_series(run, metrics) if metrics else None
+    if metrics and series is None:
+        return None
+    import numpy as np
+
+    steps = series.steps if series is not None else np.empty(0)
+    values = series.values if series is not None else np.empty(0)
+    name = series.name if series is not None else "log"
+    hit = check(Ctx(run, name, steps, values, params))
+    if hit is None:
+        return None
+    answers = node.get("answers") or {}
+    summary = hit.summary
+    template = node.get("summary")
+    if isinstance(template, str) and template.strip():
+        summary = f"{template.strip()}: {hit.summary}"
+    return Finding(
+        detector=node.id,
+        symptom=str(answers.get("symptom")),
+        answer=normalise_answer(hit.answer or answers.get("answer")),
+        metric=name,
+        summary=summary,
+        first_step=hit.first_step,
+        last_step=hit.last_step,
+        category=str(node.get("category")) if node.get("category") else None,
+        title=node.title,
+        numbers=hit.numbers,
+    )
+
+
+def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[Finding]:
+    """Every detector that fires on `run`, in a stable order (by first step, then ID)."""
+    found = []
+    for node in detectors(kb):
+        if only and node.id not in only:
+            continue
+        try:
+            finding = run_detector(node, run)
+        except (ValueError, ZeroDivisionError, FloatingPointError, IndexError) as exc:  # a check must never crash a scan
+            run.warn(f"detector {node.id} skipped: {exc}") if hasattr(run, "warn") else None
+            continue
+        if finding is not None:
+            found.append(finding)
+    found.sort(key=lambda f: (f.first_step if f.first_step is not None and f.first_step == f.first_step else float("inf"), f.detector))
+    return found
+
+
+__all__ = ["CHECKS", "Finding", "detectors", "run_detector", "run_detectors"]

@@ -1,0 +1,347 @@
+"""The diagnosis engine: a differential over causes, narrowed by answers from any source.
+
+Model (naive Bayes over the knowledge graph):
+  score(cause) = prior(cause) x product over answered questions of P(answer | cause)
+                 x the weight of matching text evidence (error lines, a description).
+P(answer | cause) comes from the cause's `signs`: a cause that names the answer makes it likely,
+a cause that names another answer makes it unlikely, and a cause that says nothing about the
+question follows the question's background (the healthy `default` answer is the common one).
+"Don't know" changes nothing. The next question is the eligible one with the highest expected
+information gain over the current differential; questions already answered by a log, a probe
+or the user are never asked again.
+
+The same `Diagnosis` serves `triage ask` (interactive), `ask --answers` (replay) and
+`triage scan` (answers from evidence only).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from triage.kb.base import ANY, KnowledgeBase, _as_list
+from triage.kb.loader import Node
+from triage.kb.schema import DOMAIN_QUESTION, PRIORS, START, normalise_answer
+
+UNKNOWN = "unknown"
+SOURCES = ("you", "log", "probe", "replay", "text")
+
+P_SIGN = 0.9  # probability mass a cause puts on the answers it names
+P_DEFAULT = 0.7  # background probability of a question's healthy answer
+P_RULED_OUT = 0.02
+ERROR_MATCH = 40.0  # likelihood ratio of an error line matching a cause's pattern
+MIN_GAIN = 0.02  # bits: below this, a question is not worth asking
+
+
+@dataclass
+class Answer:
+    question: str
+    value: str
+    source: str = "you"
+    evidence: str = ""
+
+    def to_dict(self) -> dict:
+        return {"question": self.question, "answer": self.value, "source": self.source, "evidence": self.evidence}
+
+
+@dataclass
+class TextEvidence:
+    cause: str
+    weight: float  # likelihood ratio (> 1 favours the cause)
+    evidence: str
+    source: str = "text"
+
+
+@dataclass
+class Candidate:
+    node: Node
+    probability: float
+    log_score: float
+    support: list[str] = field(default_factory=list)  # the evidence lines for it
+    against: list[str] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.node.id
+
+
+class Model:
+    """The knowledge base compiled into lookup tables the engine uses on every step."""
+
+    def __init__(self, kb: KnowledgeBase):
+        self.kb = kb
+        self.causes: list[Node] = sorted(kb.causes, key=lambda c: c.id)
+        self.questions: dict[str, Node] = {q.id: q for q in kb.symptoms}
+        self.values: dict[str, list[str]] = {q: kb.answer_values(n) for q, n in self.questions.items()}
+        self.defaults: dict[str, str | None] = {
+            q: (normalise_answer(n.get("default")) if n.get("default") is not None else None)
+            for q, n in self.questions.items()
+        }
+        self.labels: dict[str, dict[str, str]] = {
+            q: {normalise_answer(a.get("value", "")): str(a.get("label", "")) for a in _as_list(n.get("answers")) if isinstance(a, dict)}
+            for q, n in self.questions.items()
+        }
+        # background shares of answers (optional `weight` on answers), used for silent causes
+        self.weights: dict[str, dict[str, float]] = {}
+        for q, n in self.questions.items():
+            w = {
+                normalise_answer(a.get("value", "")): float(a["weight"])
+                for a in _as_list(n.get("answers"))
+                if isinstance(a, dict) and isinstance(a.get("weight"), (int, float)) and a["weight"] > 0
+            }
+            if w and len(w) == len(self.values[q]):
+                self.weights[q] = w
+        self.gates: dict[str, dict[str, set[str]]] = {q: kb.gates(n) for q, n in self.questions.items()}
+        self.signs: dict[str, dict[str, set[str]]] = {c.id: kb.signs(c) for c in self.causes}
+        self.prior: dict[str, float] = {c.id: PRIORS.get(str(c.get("prior")), 1.0) for c in self.causes}
+        # explicit favours / rules_out on answers
+        self.favours: dict[tuple[str, str], set[str]] = {}
+        self.rules_out: dict[tuple[str, str], set[str]] = {}
+        for q, node in self.questions.items():
+            for a in _as_list(node.get("answers")):
+                if not isinstance(a, dict):
+                    continue
+                v = normalise_answer(a.get("value", ""))
+                self.favours[(q, v)] = {str(x) for x in _as_list(a.get("favours"))}
+                self.rules_out[(q, v)] = {str(x) for x in _as_list(a.get("rules_out"))}
+        # which causes care about which question (for speed in the gain computation)
+        self.cares: dict[str, set[str]] = {q: set() for q in self.questions}
+        for cid, signs in self.signs.items():
+            for q in signs:
+                if q in self.cares:
+                    self.cares[q].add(cid)
+        for (q, _), ids in list(self.favours.items()) + list(self.rules_out.items()):
+            self.cares.setdefault(q, set()).update(ids)
+        self._lik: dict[tuple[str, str], dict[str, float]] = {}
+
+    def likelihood(self, cause_id: str, question: str, value: str) -> float:
+        """P(answer = value | cause)."""
+        table = self._lik.get((cause_id, question))
+        if table is None:
+            table = self._table(cause_id, question)
+            self._lik[(cause_id, question)] = table
+        return table.get(value, 1e-6)
+
+    def _table(self, cause_id: str, question: str) -> dict[str, float]:
+        values = self.values.get(question, [])
+        n = len(values)
+        if n == 0:
+            return {}
+        named = set(self.signs.get(cause_id, {}).get(question, set()))
+        for v in values:
+            if cause_id in self.favours.get((question, v), ()):
+                named.add(v)
+        named &= set(values)
+        if named and len(named) < n:
+            table = {v: (P_SIGN / len(named) if v in named else (1 - P_SIGN) / (n - len(named))) for v in values}
+        elif question in self.weights:
+            w = self.weights[question]
+            table = {v: w[v] for v in values}
+        else:
+            default = self.defaults.get(question)
+            if default in values and n > 1:
+                table = {v: (P_DEFAULT if v == default else (1 - P_DEFAULT) / (n - 1)) for v in values}
+            else:
+                table = {v: 1.0 / n for v in values}
+        for v in values:
+            if cause_id in self.rules_out.get((question, v), ()):
+                table[v] = P_RULED_OUT
+        total = sum(table.values())
+        return {v: p / total for v, p in table.items()}
+
+    def names_answer(self, cause_id: str, question: str, value: str) -> bool:
+        """Does the cause itself say this answer is what a person would see?"""
+        return value in self.signs.get(cause_id, {}).get(question, ()) or cause_id in self.favours.get((question, value), ())
+
+
+class Diagnosis:
+    """The state of one diagnosis: answers with their sources, text evidence, the differential."""
+
+    def __init__(self, kb: KnowledgeBase, model: Model | None = None):
+        self.kb = kb
+        self.model = model or Model(kb)
+        self.answers: dict[str, Answer] = {}
+        self.order: list[str] = []
+        self.text: list[TextEvidence] = []
+        self.excluded: set[str] = set()  # causes the user said "not it" to
+
+    # -- recording evidence ----------------------------------------------------------------
+    def answer(self, question: str, value: str, source: str = "you", evidence: str = "") -> Answer:
+        if question not in self.model.questions:
+            raise KeyError(f"unknown question {question!r}")
+        value = normalise_answer(value)
+        if value not in (*self.model.values[question], UNKNOWN):
+            raise ValueError(f"{question} has no answer {value!r} (answers: {', '.join(self.model.values[question])})")
+        ans = Answer(question, value, source, evidence)
+        if question in self.answers:
+            self.order.remove(question)
+        self.answers[question] = ans
+        self.order.append(question)
+        return ans
+
+    def undo(self) -> Answer | None:
+        """Take back the last answer the person gave (evidence from logs and probes stays)."""
+        for qid in reversed(self.order):
+            if self.answers[qid].source in ("you", "replay"):
+                self.order.remove(qid)
+                return self.answers.pop(qid)
+        return None
+
+    def add_text(self, cause: str, weight: float, evidence: str, source: str = "text") -> None:
+        if cause in self.kb.nodes:
+            self.text.append(TextEvidence(cause, weight, evidence, source))
+
+    def exclude(self, cause: str) -> None:
+        self.excluded.add(cause)
+
+    # -- the differential ------------------------------------------------------------------
+    def _log_scores(self, causes: list[Node] | None = None) -> dict[str, float]:
+        m = self.model
+        scores: dict[str, float] = {}
+        known = [(q, a.value) for q, a in self.answers.items() if a.value != UNKNOWN]
+        text: dict[str, float] = {}
+        for t in self.text:
+            text[t.cause] = text.get(t.cause, 0.0) + math.log(max(t.weight, 1e-9))
+        for c in causes or m.causes:
+            if c.id in self.excluded:
+                continue
+            s = math.log(m.prior[c.id])
+            for q, v in known:
+                s += math.log(m.likelihood(c.id, q, v))
+            s += text.get(c.id, 0.0)
+            scores[c.id] = s
+        return scores
+
+    def ranking(self, limit: int | None = None, with_evidence_only: bool = False) -> list[Candidate]:
+        scores = self._log_scores()
+        if not scores:
+            return []
+        top = max(scores.values())
+        weights = {cid: math.exp(s - top) for cid, s in scores.items()}
+        total = sum(weights.values())
+        out = []
+        for cid, w in sorted(weights.items(), key=lambda kv: (-kv[1], kv[0])):
+            support, against = self.explain(cid)
+            if with_evidence_only and not support:
+                continue
+            out.append(Candidate(self.kb[cid], w / total, scores[cid], support, against))
+            if limit and len(out) >= limit:
+                break
+        return out
+
+    def explain(self, cause_id: str) -> tuple[list[str], list[str]]:
+        """Why a cause is (or is not) in the differential, as evidence lines."""
+        m = self.model
+        support, against = [], []
+        for q in self.order:
+            a = self.answers[q]
+            if a.value == UNKNOWN:
+                continue
+            lik = m.likelihood(cause_id, q, a.value)
+            line = a.evidence or f"{m.questions[q].title} → {m.labels[q].get(a.value, a.value)}"
+            if m.names_answer(cause_id, q, a.value) and q not in (START, DOMAIN_QUESTION):
+                support.append(f"{line} ({a.source})")
+            elif m.names_answer(cause_id, q, a.value):
+                pass  # the category and the domain narrow the field but are not evidence by themselves
+            elif lik < 0.2 and q in m.signs.get(cause_id, {}):
+                against.append(f"{line} ({a.source})")
+        for t in self.text:
+            if t.cause == cause_id:
+                (support if t.weight > 1 else against).append(f"{t.evidence} ({t.source})")
+        return support, against
+
+    # -- choosing the next question -------------------------------------------------------
+    def eligible(self) -> list[str]:
+        out = []
+        for q, gates in self.model.gates.items():
+            if q in self.answers:
+                continue
+            if not gates:
+                if q == START:
+                    out.append(q)
+                continue
+            ok = True
+            for parent, allowed in gates.items():
+                a = self.answers.get(parent)
+                if a is None:
+                    ok = False
+                    break
+                if a.value == UNKNOWN or ANY in allowed or a.value in allowed:
+                    continue
+                ok = False
+                break
+            if ok:
+                out.append(q)
+        return out
+
+    def next_question(self, candidates: int = 60) -> str | None:
+        """The eligible question that best separates the current differential."""
+        eligible = self.eligible()
+        if not eligible:
+            return None
+        if START in eligible:
+            return START
+        ranked = self.ranking()
+        pool = ranked[:candidates]
+        mass = sum(c.probability for c in pool) or 1.0
+        probs = {c.id: c.probability / mass for c in pool}
+        best, best_gain = None, MIN_GAIN
+        h0 = _entropy(probs.values())
+        for q in eligible:
+            cares = self.model.cares.get(q, set())
+            if q != DOMAIN_QUESTION and not (cares & probs.keys()):
+                continue
+            gain = h0 - self._expected_entropy(q, probs)
+            if gain > best_gain + 1e-12 or (best is not None and abs(gain - best_gain) < 1e-12 and q < best):
+                best, best_gain = q, gain
+        return best
+
+    def _expected_entropy(self, q: str, probs: dict[str, float]) -> float:
+        m = self.model
+        exp = 0.0
+        for v in m.values[q]:
+            joint = {cid: p * m.likelihood(cid, q, v) for cid, p in probs.items()}
+            pa = sum(joint.values())
+            if pa <= 0:
+                continue
+            exp += pa * _entropy(x / pa for x in joint.values())
+        return exp
+
+    def unanswered(self, limit: int = 5) -> list[str]:
+        """Questions still worth answering, best first (used by `scan` to say what to check)."""
+        out: list[str] = []
+        shadow = Diagnosis(self.kb, self.model)
+        shadow.answers = dict(self.answers)
+        shadow.order = list(self.order)
+        shadow.text = list(self.text)
+        for _ in range(limit):
+            q = shadow.next_question()
+            if q is None:
+                break
+            out.append(q)
+            shadow.answers[q] = Answer(q, UNKNOWN, "shadow")
+        return out
+
+    # -- serialisation ---------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {
+            "answers": [self.answers[q].to_dict() for q in self.order],
+            "text": [t.__dict__ for t in self.text],
+            "excluded": sorted(self.excluded),
+        }
+
+    def load_dict(self, data: dict) -> None:
+        for a in data.get("answers", []):
+            self.answer(a["question"], a["answer"], a.get("source", "you"), a.get("evidence", ""))
+        for t in data.get("text", []):
+            self.add_text(t["cause"], float(t["weight"]), t.get("evidence", ""), t.get("source", "text"))
+        for cid in data.get("excluded", []):
+            self.exclude(cid)
+
+
+def _entropy(ps) -> float:
+    h = 0.0
+    for p in ps:
+        if p > 0:
+            h -= p * math.log2(p)
+    return h

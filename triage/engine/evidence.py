@@ -1,0 +1,157 @@
+"""Turn what was read (findings, error lines, descriptions, probe results) into engine evidence.
+
+Shared by `triage scan` (evidence only) and `triage ask --log/--evidence` (evidence first,
+then questions).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from triage.engine.diagnosis import ERROR_MATCH, Diagnosis
+from triage.kb.schema import DOMAIN_QUESTION, START
+
+# Domain hints from what a run logs: the first rule whose metric is present wins.
+DOMAIN_HINTS = (
+    ("rewards/margins", "dpo"),
+    ("logps/chosen", "dpo"),
+    ("frac_reward_zero_std", "rlhf"),
+    ("completions/clipped_ratio", "rlhf"),
+    ("completions/mean_length", "rlhf"),
+    ("reward_std", "rlhf"),
+    ("eval/miou", "segmentation"),
+    ("miou", "segmentation"),
+    ("eval/map", "detection"),
+    ("map", "detection"),
+    ("map50", "detection"),
+    ("explained_variance", "rl"),
+    ("episode_reward", "rl"),
+    ("approx_kl", "rl"),
+)
+FORMAT_DOMAINS = {"sb3_progress": "rl", "sb3_monitor": "rl", "ultralytics": "detection"}
+PROBE_KEYS = {"probe", "status", "answers"}
+
+
+@dataclass
+class Applied:
+    """What was fed to the engine, for display and JSON."""
+
+    findings: list = field(default_factory=list)
+    errors: list[dict] = field(default_factory=list)  # {"cause", "pattern", "line", "text"}
+    described: list[dict] = field(default_factory=list)  # {"cause", "score"}
+    probes: list[dict] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def start_order(diag: Diagnosis) -> list[str]:
+    return diag.model.values.get(START, [])
+
+
+def apply_findings(diag: Diagnosis, findings: list, applied: Applied) -> None:
+    order = start_order(diag)
+    categories = [f.category for f in findings if f.category in order]
+    for f in findings:
+        applied.findings.append(f)
+        if f.symptom not in diag.model.questions:
+            continue
+        prev = diag.answers.get(f.symptom)
+        if prev is not None and prev.source == "log":
+            continue  # the earliest finding answers; later ones stay as evidence lines
+        diag.answer(f.symptom, f.answer, "log", f.summary)
+    if categories and START not in diag.answers:
+        best = min(categories, key=order.index)
+        summary = next(f.summary for f in findings if f.category == best)
+        diag.answer(START, best, "log", summary)
+
+
+def infer_domain(diag: Diagnosis, run, applied: Applied) -> None:
+    if DOMAIN_QUESTION in diag.answers or DOMAIN_QUESTION not in diag.model.questions:
+        return
+    domain = FORMAT_DOMAINS.get(getattr(run, "format", ""))
+    reason = f"read as {getattr(run, 'format', '')}"
+    if domain is None:
+        for metric, dom in DOMAIN_HINTS:
+            if run.get(metric) is not None:
+                domain, reason = dom, f"the log has {metric}"
+                break
+    if domain and domain in diag.model.values[DOMAIN_QUESTION]:
+        diag.answer(DOMAIN_QUESTION, domain, "log", f"domain {domain} ({reason})")
+
+
+def apply_text(diag: Diagnosis, index, lines: list[tuple[int | None, str]], applied: Applied, source: str = "log") -> int:
+    """Match error patterns against text lines; returns the number of matches."""
+    seen: set[str] = set()
+    for lineno, text in lines:
+        for cause_id, pattern in index.error_matches(text).items():
+            if cause_id in seen:
+                continue
+            seen.add(cause_id)
+            first = _first_line(text, pattern)
+            where = f"line {lineno}: " if lineno else ""
+            diag.add_text(cause_id, ERROR_MATCH, f"error text {where}{first[:160]}", source)
+            applied.errors.append({"cause": cause_id, "pattern": pattern, "line": lineno, "text": first[:300]})
+    if seen and START not in diag.answers and "error" in diag.model.values.get(START, []):
+        diag.answer(START, "error", source, f"error text in the input ({len(seen)} pattern(s) matched)")
+    return len(seen)
+
+
+def _first_line(text: str, pattern: str) -> str:
+    try:
+        rx = re.compile(pattern, re.MULTILINE)
+    except re.error:
+        return text.strip().splitlines()[0] if text.strip() else ""
+    for line in text.splitlines():
+        if rx.search(line):
+            return line.strip()
+    return text.strip().splitlines()[-1] if text.strip() else ""
+
+
+def apply_description(diag: Diagnosis, index, text: str, applied: Applied, limit: int = 5) -> None:
+    """A description in plain words ("my DPO rewards are stuck at zero"): ranked by search."""
+    hits = [h for h in index.search(text, limit=limit * 3) if h.node.kind == "cause"][:limit]
+    if not hits:
+        return
+    top = hits[0].score
+    for h in hits:
+        weight = 1.0 + 8.0 * (h.score / top) ** 2
+        diag.add_text(h.node.id, weight, f"description matches: {', '.join(h.terms[:6])}", "text")
+        applied.described.append({"cause": h.node.id, "score": h.score})
+
+
+def is_probe_result(path: str) -> dict | None:
+    if path == "-" or not path.endswith(".json"):
+        return None
+    try:
+        p = Path(path)
+        if p.stat().st_size > 5_000_000:
+            return None
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeError):
+        return None
+    if isinstance(data, dict) and PROBE_KEYS <= set(data) and isinstance(data.get("answers"), dict):
+        return data
+    return None
+
+
+def apply_probe(diag: Diagnosis, result: dict, applied: Applied, origin: str = "") -> None:
+    name = str(result.get("probe", "probe"))
+    status = str(result.get("status", ""))
+    message = str(result.get("message", "")).strip()
+    if status in ("error", "inconclusive"):
+        applied.notes.append(f"probe {name} was {status}: its answers are ignored{': ' + message if message else ''}")
+        return
+    used = {}
+    for qid, value in (result.get("answers") or {}).items():
+        if qid not in diag.model.questions:
+            applied.notes.append(f"probe {name}: unknown question {qid} ignored")
+            continue
+        value = str(value).lower() if not isinstance(value, bool) else ("yes" if value else "no")
+        if value not in diag.model.values[qid]:
+            applied.notes.append(f"probe {name}: {qid} has no answer {value!r}; ignored")
+            continue
+        diag.answer(qid, value, "probe", f"probe {name} ({status}){': ' + message if message else ''}")
+        used[qid] = value
+    applied.probes.append({"probe": name, "status": status, "answers": used, "message": message, "path": origin})

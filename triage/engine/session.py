@@ -1,0 +1,724 @@
+"""`triage ask`: the guided differential diagnosis, one question at a time.
+
+The loop lives in `Session`; it talks to the person only through a small `Prompter`
+interface, so the same session runs
+  - interactively (`QuestionaryPrompter`: questionary + prompt_toolkit, imported only then),
+  - from an answers file (`AnswersPrompter`: `triage ask --answers FILE`, never prompts),
+  - from a script in tests (`ScriptedPrompter`).
+
+Flow: evidence from `--log` (detectors) and `--evidence` (probe results) is recorded first and
+shown as evidence lines, never asked; `--domain` answers Q-domain. Then the engine picks the next
+question (expected information gain) until it has no useful question left or the top cause is
+clearly ahead: probability >= STOP_PROBABILITY (0.6) and at least STOP_RATIO (3x) the runner-up.
+The end shows the top causes as cards (`triage.render.card.cause_card`) with the probe commands;
+"not it" rules the top cause out and goes on with the rest.
+
+After every answer the transcript is saved atomically (`--save FILE`, plus the .json beside a
+.md/.html for `--resume`); Ctrl-C saves and prints the `triage ask --resume FILE` command.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+from typing import Protocol
+
+from triage.engine.diagnosis import ERROR_MATCH, UNKNOWN, Answer, Candidate, Diagnosis, Model
+from triage.kb.base import KnowledgeBase, _as_list
+from triage.kb.schema import DOMAIN_QUESTION, START, normalise_answer
+
+# -- when to stop asking (documented in the module docstring and `triage ask --help`) -------------
+STOP_PROBABILITY = 0.6  # the top cause holds at least this share of the differential ...
+STOP_RATIO = 3.0  # ... and is at least this many times as likely as the runner-up
+MAX_CARDS = 3  # cards shown at the end: the top cause, plus runners-up above CARD_MIN_PROBABILITY
+CARD_MIN_PROBABILITY = 0.1
+ALSO_POSSIBLE = 5  # the end lists this many candidates in all (cards + one-liners)
+
+# control choices offered beside the answers (answer values are [a-z0-9-], so no clash)
+BACK, CANDIDATES, FINISH, QUIT, NOT_IT, DONE = ":back", ":candidates", ":finish", ":quit", ":not-it", ":done"
+DONT_KNOW_WORDS = {"unknown", "don't know", "dont know", "dont-know", "don-t-know", "?", "idk", "not sure", "n/a"}
+
+# --domain synonyms -> Q-domain answers (answers themselves are accepted as they are)
+DOMAIN_SYNONYMS = {
+    "grpo": "rlhf", "ppo-llm": "rlhf", "rloo": "rlhf", "reinforce": "rlhf", "rl-llm": "rlhf", "rlvr": "rlhf",
+    "dpo": "dpo", "ipo": "dpo", "orpo": "dpo", "kto": "dpo", "simpo": "dpo", "preference": "dpo",
+    "sft": "llm", "lm": "llm", "language-model": "llm", "pretraining": "llm", "pretrain": "llm", "nlp": "llm",
+    "gpt": "llm", "transformer": "llm",
+    "classification": "vision-cls", "image-classification": "vision-cls", "cls": "vision-cls",
+    "vision": "vision-cls", "cnn": "vision-cls", "imagenet": "vision-cls", "cifar": "vision-cls",
+    "det": "detection", "object-detection": "detection", "yolo": "detection", "detr": "detection",
+    "seg": "segmentation", "semantic-segmentation": "segmentation", "instance-segmentation": "segmentation",
+    "unet": "segmentation", "mask-rcnn": "segmentation",
+    "sd": "diffusion", "stable-diffusion": "diffusion", "image-generation": "diffusion", "ddpm": "diffusion",
+    "flow-matching": "diffusion", "generative": "diffusion",
+    "sb3": "rl", "dqn": "rl", "sac": "rl", "ppo": "rl", "gym": "rl", "gymnasium": "rl", "reinforcement-learning": "rl",
+    "llava": "vlm", "vision-language": "vlm", "multimodal": "vlm",
+    "kd": "distillation", "distill": "distillation", "knowledge-distillation": "distillation",
+    "audio": "other", "speech": "other", "asr": "other", "tabular": "other", "tts": "other",
+}
+
+
+class AskError(Exception):
+    """A user-facing problem with the session's inputs: one line, exit code 2."""
+
+
+class SessionInterrupted(Exception):
+    """Ctrl-C (or the end of input): the session was saved to `path` (None if it could not be)."""
+
+    def __init__(self, path: str | None):
+        super().__init__(path or "")
+        self.path = path
+
+
+# -- prompters -----------------------------------------------------------------------------------
+class Option:
+    """One choice in a menu: an answer value (or a control such as BACK) and its label."""
+
+    __slots__ = ("value", "label", "control")
+
+    def __init__(self, value: str, label: str, control: bool = False):
+        self.value, self.label, self.control = value, label, control
+
+    def __repr__(self) -> str:
+        return f"Option({self.value!r}, {self.label!r}{', control=True' if self.control else ''})"
+
+
+class Prompter(Protocol):
+    """How a session asks. `interactive` prompters get the views printed before each prompt."""
+
+    interactive: bool
+
+    def ask(self, question: str, message: str, options: list[Option]) -> str:
+        """The value of the chosen option (an answer value, UNKNOWN or a control such as BACK)."""
+
+    def finish(self, top: list[Candidate], options: list[Option]) -> str:
+        """At the end: NOT_IT, DONE, BACK, CANDIDATES or QUIT."""
+
+
+class QuestionaryPrompter:
+    """Arrow-key menus in the terminal. `input`/`output` go to prompt_toolkit (tests pass a pipe
+    input and a DummyOutput)."""
+
+    interactive = True
+
+    def __init__(self, input=None, output=None):  # noqa: A002 - prompt_toolkit's names
+        import questionary  # only here: it costs ~60 ms to import and is useless without a terminal
+
+        self.q = questionary
+        self.kwargs = {k: v for k, v in (("input", input), ("output", output)) if v is not None}
+
+    def _select(self, message: str, options: list[Option]) -> str:
+        choices: list = []
+        seen_control = False
+        for o in options:
+            if o.control and not seen_control:
+                choices.append(self.q.Separator("  ─────"))
+                seen_control = True
+            choices.append(self.q.Choice(title=o.label, value=o.value))
+        n = sum(1 for o in options)
+        value = self.q.select(
+            message, choices=choices, use_shortcuts=n <= 36, use_jk_keys=False,
+            instruction="(↑/↓ or the number, then Enter)" if n <= 36 else "(↑/↓, then Enter)",
+            **self.kwargs,
+        ).unsafe_ask()
+        if value is None:  # pragma: no cover - unsafe_ask raises instead
+            raise KeyboardInterrupt
+        return value
+
+    def ask(self, question: str, message: str, options: list[Option]) -> str:
+        return self._select(message, options)
+
+    def finish(self, top: list[Candidate], options: list[Option]) -> str:
+        return self._select("Is it one of these?", options)
+
+
+class Replay:
+    """An answers file: question ID -> answer, and the causes the person said "not it" to."""
+
+    def __init__(self, answers: dict[str, str] | None = None, not_it: list[str] | None = None,
+                 expect: dict | None = None, path: str = ""):
+        self.answers = dict(answers or {})
+        self.not_it = list(not_it or [])
+        self.expect = dict(expect or {})  # free-form, for test replays (ignored by the CLI)
+        self.path = path
+
+
+class AnswersPrompter:
+    """Answers from a `Replay`; a question the file does not answer gets "don't know"."""
+
+    interactive = False
+
+    def __init__(self, replay: Replay):
+        self.replay = replay
+        self.used: set[str] = set()
+        self.not_it_left = list(replay.not_it)
+
+    def ask(self, question: str, message: str, options: list[Option]) -> str:
+        if question in self.replay.answers:
+            self.used.add(question)
+            return self.replay.answers[question]
+        return UNKNOWN
+
+    def finish(self, top: list[Candidate], options: list[Option]) -> str:
+        if top and top[0].id in self.not_it_left:
+            self.not_it_left.remove(top[0].id)
+            return NOT_IT
+        return DONE
+
+    def unused(self) -> list[str]:
+        return [q for q in self.replay.answers if q not in self.used]
+
+
+class ScriptedPrompter:
+    """Replies from a list, in order (tests). Running out raises EOFError, like closed input."""
+
+    interactive = False
+
+    def __init__(self, replies: list[str]):
+        self.replies = list(replies)
+        self.asked: list[str] = []
+
+    def _next(self) -> str:
+        if not self.replies:
+            raise EOFError("no more scripted replies")
+        return self.replies.pop(0)
+
+    def ask(self, question: str, message: str, options: list[Option]) -> str:
+        self.asked.append(question)
+        return self._next()
+
+    def finish(self, top: list[Candidate], options: list[Option]) -> str:
+        self.asked.append(":finish")
+        return self._next()
+
+
+# -- inputs: domain, answers file, probe results, logs -------------------------------------------
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", str(text).strip().lower()).strip("-")
+
+
+def resolve_domain(model: Model, text: str) -> str:
+    values = model.values.get(DOMAIN_QUESTION, [])
+    slug = _slug(text)
+    if slug in values:
+        return slug
+    mapped = DOMAIN_SYNONYMS.get(slug)
+    if mapped in values:
+        return mapped
+    import difflib
+
+    hint = difflib.get_close_matches(slug, values + list(DOMAIN_SYNONYMS), n=1, cutoff=0.6)
+    did = f"; did you mean {hint[0]}?" if hint else ""
+    raise AskError(f"unknown domain {text!r}{did} (domains: {', '.join(values)}; also e.g. grpo, sft, classification, yolo)")
+
+
+def _answer_value(model: Model, qid: str, raw: object, where: str) -> str:
+    if raw is None:
+        return UNKNOWN
+    value = normalise_answer(raw)
+    if value.lower() in DONT_KNOW_WORDS:
+        return UNKNOWN
+    values = model.values[qid]
+    if value in values:
+        return value
+    if qid == DOMAIN_QUESTION:
+        try:
+            return resolve_domain(model, value)
+        except AskError:
+            pass
+    if _slug(value) in values:
+        return _slug(value)
+    raise AskError(f"{where}: {qid} has no answer {value!r}; valid answers: {', '.join(values)}, or \"don't know\"")
+
+
+def _unknown_question(model: Model, qid: str, where: str) -> AskError:
+    import difflib
+
+    hint = difflib.get_close_matches(qid, list(model.questions), n=3, cutoff=0.6)
+    did = f"; did you mean {', '.join(hint)}?" if hint else ""
+    return AskError(f"{where}: unknown question {qid!r}{did} (`triage kb list --kind symptom` lists them)")
+
+
+REPLAY_KEYS = {"answers", "not_it", "not-it", "expect", "description", "title", "domain", "notes"}
+
+
+def load_answers_file(path: str | os.PathLike, model: Model) -> Replay:
+    """Read `--answers FILE`: YAML (or JSON) `Q-id: answer`, optional `not_it: [IDs]`.
+
+    Also accepted: the same under an `answers:` key, `domain: grpo` for Q-domain, and a saved
+    `.json` transcript (its answers and "not it"s are replayed in order).
+    """
+    import json
+
+    p = Path(path)
+    where = str(p)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise AskError(f"no such answers file: {where!r}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AskError(f"cannot read answers file {where!r}: {exc}") from None
+    try:
+        if p.suffix.lower() == ".json":
+            data = json.loads(text)
+        else:
+            import yaml
+
+            data = yaml.safe_load(text)
+    except Exception as exc:  # yaml.YAMLError, json.JSONDecodeError
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise AskError(f"answers file {where!r} is not valid YAML/JSON: {first}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise AskError(f"answers file {where!r} must be a mapping of question IDs to answers (e.g. 'Q-start: nan')")
+    replay = Replay(path=where)
+    if isinstance(data.get("answers"), list):  # a saved transcript
+        raw = {}
+        for a in data["answers"]:
+            if isinstance(a, dict) and "question" in a and "answer" in a:
+                if a.get("source", "you") in ("you", "replay"):
+                    raw[str(a["question"])] = a["answer"]
+        not_it = data.get("excluded") or []
+    else:
+        nested = data.get("answers")
+        if nested is not None and not isinstance(nested, dict):
+            raise AskError(f"{where}: 'answers' must be a mapping of question IDs to answers")
+        raw = dict(nested or {})
+        for key, value in data.items():
+            if key in REPLAY_KEYS:
+                continue
+            raw[str(key)] = value
+        not_it = data.get("not_it", data.get("not-it")) or []
+        if "domain" in data and data["domain"] is not None:
+            raw.setdefault(DOMAIN_QUESTION, data["domain"])
+        exp = data.get("expect")
+        replay.expect = dict(exp) if isinstance(exp, dict) else {}
+    for key, value in raw.items():
+        if key not in model.questions:
+            if not key.startswith("Q-"):
+                raise AskError(f"{where}: unknown key {key!r} (expected question IDs like Q-start, or: {', '.join(sorted(REPLAY_KEYS))})")
+            raise _unknown_question(model, key, where)
+        replay.answers[key] = _answer_value(model, key, value, where)
+    if not isinstance(not_it, list):
+        not_it = [not_it]
+    cause_ids = {c.id for c in model.causes}
+    for cid in not_it:
+        cid = str(cid)
+        if cid not in cause_ids:
+            import difflib
+
+            hint = difflib.get_close_matches(cid, sorted(cause_ids), n=3, cutoff=0.6)
+            did = f"; did you mean {', '.join(hint)}?" if hint else ""
+            raise AskError(f"{where}: not_it names {cid!r}, which is not a cause{did}")
+        replay.not_it.append(cid)
+    return replay
+
+
+PROBE_STATUSES = ("pass", "fail", "inconclusive", "error")
+
+
+def load_evidence(path: str | os.PathLike, model: Model) -> tuple[list[Answer], list[str]]:
+    """A probe result (DESIGN.md section 6) -> answers with source "probe", and notes.
+
+    Results with status error or inconclusive say nothing reliable: their answers are ignored
+    with a note.
+    """
+    import json
+
+    p = Path(path)
+    where = str(p)
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise AskError(f"no such evidence file: {where!r}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise AskError(f"evidence file {where!r} is not a JSON probe result: {exc}") from None
+    if not isinstance(doc, dict):
+        raise AskError(f"evidence file {where!r} must hold one JSON object (a probe result)")
+    probe = str(doc.get("probe") or p.stem)
+    status = doc.get("status")
+    if status not in PROBE_STATUSES:
+        raise AskError(f"{where}: 'status' must be one of {', '.join(PROBE_STATUSES)} (got {status!r})")
+    answers = doc.get("answers", {})
+    if answers is None:
+        answers = {}
+    if not isinstance(answers, dict):
+        raise AskError(f"{where}: 'answers' must map question IDs to answers")
+    message = str(doc.get("message") or "").strip()
+    if status in ("error", "inconclusive"):
+        why = f": {message}" if message else ""
+        return [], [f"probe {probe} ({where}) ended with status {status}; its answers are ignored{why}"]
+    from triage.render.session import answer_label, question_text
+
+    out: list[Answer] = []
+    for qid, raw in answers.items():
+        qid = str(qid)
+        if qid not in model.questions:
+            raise _unknown_question(model, qid, where)
+        value = _answer_value(model, qid, raw, where)
+        if value == UNKNOWN:
+            continue
+        line = f"probe {probe} ({status}): {question_text(model, qid)} → {answer_label(model, qid, value)}"
+        if message:
+            line += f" — {message}"
+        out.append(Answer(qid, value, "probe", line))
+    return out, []
+
+
+class LogEvidence:
+    def __init__(self):
+        self.answers: list[Answer] = []
+        self.text: list[tuple[str, float, str]] = []  # (cause, weight, evidence)
+        self.notes: list[str] = []
+
+
+def detectors_available() -> bool:
+    import importlib.util
+
+    try:
+        return (importlib.util.find_spec("triage.detect") is not None
+                and importlib.util.find_spec("triage.ingest") is not None
+                and _log_api() is not None)
+    except Exception:
+        return False
+
+
+def _log_api():
+    try:
+        from triage.detect import run_detectors
+        from triage.ingest import read_run
+    except ImportError:
+        return None
+    return read_run, run_detectors
+
+
+def load_logs(paths: list[str], kb: KnowledgeBase, model: Model) -> LogEvidence:
+    """Read each log, run the detectors, and match error text against the causes' `errors`."""
+    api = _log_api()
+    if api is None:
+        raise AskError("--log needs the log readers and detectors (triage.ingest.read_run, triage.detect.run_detectors), "
+                       "which this build does not have yet; answer the questions instead, or pass probe results with --evidence")
+    read_run, run_detectors = api
+    out = LogEvidence()
+    patterns: list[tuple[str, re.Pattern]] = []
+    for cause in model.causes:
+        for rx in _as_list(cause.get("errors")):
+            try:
+                patterns.append((cause.id, re.compile(str(rx))))
+            except re.error:
+                continue
+    for path in paths:
+        if not Path(path).exists():
+            raise AskError(f"no such log: {path!r}")
+        try:
+            run = read_run(path)
+        except Exception as exc:  # IngestError and friends carry a one-line message
+            raise AskError(f"cannot read log {path!r}: {exc}") from None
+        for f in run_detectors(run, kb):
+            qid, value = str(getattr(f, "symptom", "")), normalise_answer(getattr(f, "answer", ""))
+            if qid not in model.questions or value not in model.values[qid]:
+                out.notes.append(f"detector {getattr(f, 'detector', '?')} answered {qid}={value}, which this knowledge base does not know")
+                continue
+            summary = str(getattr(f, "summary", "") or "").strip() or f"{qid} = {value}"
+            out.answers.append(Answer(qid, value, "log", summary))
+        matched: set[str] = set()
+        for ev in getattr(run, "events", []) or []:
+            if getattr(ev, "kind", "") not in ("traceback", "error", "warning"):
+                continue
+            text = str(getattr(ev, "text", ""))
+            for cid, rx in patterns:
+                if cid not in matched and rx.search(text):
+                    matched.add(cid)
+                    line = text.strip().splitlines()[-1] if text.strip() else text
+                    where = f" (line {ev.line})" if getattr(ev, "line", None) else ""
+                    out.text.append((cid, ERROR_MATCH, f"error text in the log{where}: {line[:160]}"))
+    return out
+
+
+# -- the session ---------------------------------------------------------------------------------
+def clearly_ahead(ranked: list[Candidate]) -> bool:
+    """The stopping rule: the top cause holds >= 60% and is >= 3x the runner-up."""
+    if not ranked:
+        return False
+    top = ranked[0].probability
+    second = ranked[1].probability if len(ranked) > 1 else 0.0
+    return top >= STOP_PROBABILITY and top >= STOP_RATIO * second
+
+
+class Outcome:
+    """How a session ended: status done | quit | empty, the top candidates, the session file."""
+
+    def __init__(self, status: str, top: list[Candidate], session_file: str | None = None, questions: int = 0):
+        self.status, self.top, self.session_file, self.questions = status, top, session_file, questions
+
+    def __repr__(self) -> str:
+        return f"Outcome({self.status!r}, top={[c.id for c in self.top]}, questions={self.questions})"
+
+
+def default_session_dir() -> Path:
+    base = os.environ.get("TRIAGE_SESSION_DIR")
+    if base:
+        return Path(base)
+    xdg = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(xdg) / "triage" / "sessions"
+
+
+class Session:
+    def __init__(self, kb: KnowledgeBase, prompter: Prompter, console, *, diagnosis: Diagnosis | None = None,
+                 save: str | os.PathLike | None = None, session_file: str | os.PathLike | None = None,
+                 notes: list[str] | None = None, command: str | None = None):
+        self.kb = kb
+        self.diag = diagnosis or Diagnosis(kb)
+        self.model = self.diag.model
+        self.prompter = prompter
+        self.console = console
+        self.save = Path(save) if save else None
+        self.session_file = Path(session_file) if session_file else None
+        self.notes = list(notes or [])
+        self.command = command
+        self.created = time.time()
+        self.finishing = False
+        self.asked = 0
+        self._save_warned = False
+
+    # -- saving ------------------------------------------------------------------------------
+    def targets(self) -> list[Path]:
+        out = []
+        for p in (self.save, self.session_file):
+            if p is not None and p not in out:
+                out.append(p)
+        return out
+
+    def autosave(self, status: str = "in-progress", final: bool = False) -> None:
+        targets = self.targets()
+        if not targets:
+            return
+        from triage.engine import transcript
+
+        doc = transcript.build(self.diag, status=status, notes=self.notes, command=self.command,
+                               created=self.created, full_env=final)
+        for path in targets:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                transcript.write(doc, path)
+            except (transcript.TranscriptError, OSError) as exc:
+                if not self._save_warned:
+                    self._save_warned = True
+                    self.console.print(f"[yellow]warning:[/] could not save the session: {exc}", highlight=False)
+
+    # -- printing ----------------------------------------------------------------------------
+    def print(self, renderable) -> None:
+        if renderable is not None:
+            self.console.print(renderable)
+
+    def _intro(self) -> None:
+        from triage.render.session import answered_line, evidence_block, question_text
+
+        evidence = [self.diag.answers[q] for q in self.diag.order if self.diag.answers[q].source not in ("you", "replay")]
+        self.print(evidence_block(self.model, evidence, self.notes))
+        for t in self.diag.text:
+            self.console.print(f"[green]✓[/] [bold]{t.source}:[/] {t.evidence}  [dim](points to {t.cause})[/]", highlight=False)
+        mine = [self.diag.answers[q] for q in self.diag.order if self.diag.answers[q].source in ("you", "replay")]
+        if mine:
+            self.console.print(f"[bold cyan]Answered already[/] ({len(mine)})", highlight=False)
+            for a in mine:
+                self.console.print(f"  [dim]{a.question}[/] {question_text(self.model, a.question)}", highlight=False)
+                self.print(answered_line(self.model, a))
+        if self.diag.excluded:
+            self.console.print(f"[dim]ruled out (not it): {', '.join(sorted(self.diag.excluded))}[/]", highlight=False)
+
+    # -- the loop ----------------------------------------------------------------------------
+    def next_question(self) -> str | None:
+        if self.finishing:
+            return None
+        q = self.diag.next_question()
+        if q is None or q == START:
+            return q
+        if clearly_ahead(self.diag.ranking(limit=2)):
+            return None
+        return q
+
+    def question_options(self, qid: str) -> list[Option]:
+        from triage.render.session import answer_label
+
+        opts = [Option(v, answer_label(self.model, qid, v)) for v in self.model.values[qid]]
+        opts.append(Option(UNKNOWN, "Don't know (keeps every branch open)", control=True))
+        opts.append(Option(BACK, "Back: undo my last answer", control=True))
+        opts.append(Option(CANDIDATES, "Show the candidates so far, and why", control=True))
+        opts.append(Option(FINISH, "Stop asking: show the top causes now", control=True))
+        opts.append(Option(QUIT, "Quit (the session is saved; resume later)", control=True))
+        return opts
+
+    def run(self) -> Outcome:
+        try:
+            return self._run()
+        except (KeyboardInterrupt, EOFError):
+            self.autosave("interrupted", final=True)
+            path = str(self.session_file) if self.session_file else None
+            raise SessionInterrupted(path) from None
+
+    def _run(self) -> Outcome:
+        from triage.render.session import answered_line, differential, question_header, question_text
+
+        self._intro()
+        while True:
+            qid = self.next_question()
+            if qid is not None:
+                number = sum(1 for a in self.diag.answers.values() if a.source in ("you", "replay")) + 1
+                self.print(question_header(self.model, qid, number))
+                if not self.prompter.interactive:
+                    self.console.print(f"[bold]? {question_text(self.model, qid)}[/]", highlight=False)
+                choice = self.prompter.ask(qid, question_text(self.model, qid), self.question_options(qid))
+                if choice == BACK:
+                    self._back()
+                elif choice == CANDIDATES:
+                    self.print(differential(self.diag))
+                elif choice == FINISH:
+                    self.finishing = True
+                elif choice == QUIT:
+                    return self._quit()
+                else:
+                    source = "you" if self.prompter.interactive else "replay"
+                    ans = self.diag.answer(qid, choice, source)
+                    self.asked += 1
+                    if not self.prompter.interactive:
+                        self.print(answered_line(self.model, ans))
+                    self.autosave()
+                continue
+            # the end: the top causes as cards
+            ranked = self.diag.ranking(limit=ALSO_POSSIBLE)
+            if not ranked:
+                self.console.print("[yellow]No candidate causes left: every cause was ruled out.[/] "
+                                   "Try `triage search WORDS` with the error text or what you see.", highlight=False)
+                self.autosave("done", final=True)
+                return Outcome("empty", [], self._session_path(), self.asked)
+            self._show_end(ranked)
+            while True:
+                choice = self.prompter.finish(ranked, self._end_options(ranked[0]))
+                if choice == CANDIDATES:
+                    self.print(differential(self.diag))
+                    continue
+                break
+            if choice == NOT_IT:
+                self.diag.exclude(ranked[0].id)
+                self.console.print(f"[dim]{ranked[0].id} ruled out; going on with the remaining candidates.[/]", highlight=False)
+                self.finishing = False
+                self.autosave()
+                continue
+            if choice == BACK:
+                self._back()
+                self.finishing = False
+                continue
+            if choice == QUIT:
+                return self._quit()
+            self.autosave("done", final=True)
+            if self.session_file is not None and self.save is not None and self.session_file != self.save:
+                self.console.print(f"[dim]saved: {self.save} (and {self.session_file})[/]", highlight=False)
+            elif self.save is not None:
+                self.console.print(f"[dim]saved: {self.save}[/]", highlight=False)
+            return Outcome("done", ranked, self._session_path(), self.asked)
+
+    def _session_path(self) -> str | None:
+        return str(self.session_file) if self.session_file else None
+
+    def _back(self) -> None:
+        from triage.render.session import answer_label
+
+        undone = self.diag.undo()
+        if undone is None:
+            self.console.print("[yellow]Nothing to take back.[/]", highlight=False)
+        else:
+            self.console.print(f"[dim]took back: {undone.question} = {answer_label(self.model, undone.question, undone.value)}[/]", highlight=False)
+            self.autosave()
+
+    def _quit(self) -> Outcome:
+        from triage.render.session import resume_hint
+
+        self.autosave("quit", final=True)
+        top = self.diag.ranking(limit=3)
+        if top:
+            self.console.print("[bold]So far:[/] " + ", ".join(f"{c.id} {c.probability:.0%}" for c in top), highlight=False)
+        if self.session_file:
+            self.print(resume_hint(str(self.session_file)))
+        return Outcome("quit", top, self._session_path(), self.asked)
+
+    def _end_options(self, top: Candidate) -> list[Option]:
+        return [
+            Option(DONE, f"Done: I'll try {top.id}"),
+            Option(NOT_IT, f"Not it: {top.id} is ruled out, go on with the remaining candidates"),
+            Option(CANDIDATES, "Show all candidates, and why", control=True),
+            Option(BACK, "Back: undo my last answer", control=True),
+            Option(QUIT, "Quit (the session is saved; resume later)", control=True),
+        ]
+
+    def _show_end(self, ranked: list[Candidate]) -> None:
+        from triage.render.session import final_view
+
+        cards = [ranked[0]] + [c for c in ranked[1:MAX_CARDS] if c.probability >= CARD_MIN_PROBABILITY]
+        rest = ranked[len(cards):ALSO_POSSIBLE]
+        self.print(final_view(self.kb, cards, rest))
+
+
+# -- the whole `triage ask` ----------------------------------------------------------------------
+def prepare(kb: KnowledgeBase, *, logs: list[str] | None = None, evidence: list[str] | None = None,
+            domain: str | None = None, resume: str | None = None, model: Model | None = None
+            ) -> tuple[Diagnosis, list[str]]:
+    """A Diagnosis with everything known before the first question, and notes for the person."""
+    diag = Diagnosis(kb, model)
+    notes: list[str] = []
+    if resume:
+        from triage.engine import transcript
+
+        try:
+            doc = transcript.read(resume)
+        except transcript.TranscriptError as exc:
+            raise AskError(str(exc)) from None
+        try:
+            diag.load_dict(doc)
+        except (KeyError, ValueError) as exc:
+            msg = exc.args[0] if exc.args else exc
+            raise AskError(f"cannot resume {resume!r} with this knowledge base: {msg}") from None
+    if logs:
+        found = load_logs(logs, kb, diag.model)
+        for a in found.answers:
+            diag.answer(a.question, a.value, a.source, a.evidence)
+        for cid, weight, line in found.text:
+            if not any(t.cause == cid and t.evidence == line for t in diag.text):
+                diag.add_text(cid, weight, line, "log")
+        notes.extend(found.notes)
+        if not found.answers and not found.text:
+            notes.append("the detectors found nothing in the log; the questions will tell")
+    for path in evidence or []:
+        answers, more = load_evidence(path, diag.model)
+        for a in answers:
+            diag.answer(a.question, a.value, a.source, a.evidence)
+        notes.extend(more)
+    if domain:
+        value = resolve_domain(diag.model, domain)
+        if DOMAIN_QUESTION not in diag.answers or diag.answers[DOMAIN_QUESTION].source in ("you", "replay"):
+            diag.answer(DOMAIN_QUESTION, value, "you", f"--domain {domain}")
+    return diag, notes
+
+
+def session_file_for(save: str | None, resume: str | None, interactive: bool) -> str | None:
+    """Where the resumable .json transcript goes: --save X.json itself, the .json beside a
+    .md/.html --save, the --resume file, or (interactive only) a new file in the state folder."""
+    if save:
+        p = Path(save)
+        return str(p) if p.suffix.lower() == ".json" else str(p.with_suffix(".json"))
+    if resume:
+        return str(resume)
+    if interactive:
+        return str(default_session_dir() / time.strftime("ask-%Y%m%d-%H%M%S.json"))
+    return None
+
+
+__all__ = [
+    "AskError", "SessionInterrupted", "Session", "Outcome", "Option", "Prompter", "QuestionaryPrompter",
+    "AnswersPrompter", "ScriptedPrompter", "Replay", "load_answers_file", "load_evidence", "load_logs",
+    "prepare", "resolve_domain", "clearly_ahead", "session_file_for", "detectors_available",
+    "STOP_PROBABILITY", "STOP_RATIO", "BACK", "CANDIDATES", "FINISH", "QUIT", "NOT_IT", "DONE", "UNKNOWN",
+]

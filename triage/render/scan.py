@@ -1,0 +1,116 @@
+"""The human view of `triage scan`: what was read, findings, a chart, ranked causes."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from triage.render.chart import line_chart
+from triage.render.code import highlight
+
+KEY_SERIES = ("loss", "grad_norm", "reward", "rewards/margins", "eval/loss", "learning_rate")
+
+
+def _step(x) -> str:
+    if x is None:
+        return "?"
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+def chart_target(doc: dict):
+    """The series to draw and the span to mark: the first finding's metric, else the loss."""
+    run = doc.get("_run")
+    if run is None or not getattr(run, "series", None):
+        return None, None
+    for f in doc.get("findings", []):
+        s = run.get(f["metric"])
+        if s is not None and len(s) > 1:
+            return s, (f.get("first_step"), f.get("last_step"))
+    for name in KEY_SERIES:
+        s = run.get(name)
+        if s is not None and len(s) > 1:
+            return s, None
+    return None, None
+
+
+def render_scan(console: Console, doc: dict, verbose: bool = False) -> None:
+    for src in doc["sources"]:
+        metrics = src.get("metrics") or []
+        shown = ", ".join(metrics[:8]) + (f", +{len(metrics) - 8} more" if len(metrics) > 8 else "")
+        skipped = f", {src['skipped']:,} skipped" if src.get("skipped") else ""
+        console.print(
+            f"[bold]{escape(str(src['path']))}[/]  [dim]{escape(str(src.get('format')))}, {src.get('rows', 0):,} rows{skipped}"
+            + (f"; {escape(shown)}" if shown else "") + "[/]",
+            highlight=False,
+        )
+    applied = doc.get("_applied")
+    run = doc.get("_run")
+    if run is not None:
+        for w in (run.meta.get("warnings") or [])[:5]:
+            console.print(f"[yellow]warning:[/] {escape(str(w))}", highlight=False)
+    if applied is not None:
+        for note in applied.notes:
+            console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
+    console.print()
+
+    if doc["healthy"]:
+        console.print("[bold green]No problems found.[/] Every detector stayed quiet and no error text matched.")
+        if run is not None and getattr(run, "series", None):
+            s, _ = chart_target(doc)
+            if s is not None:
+                console.print(line_chart(s.steps, s.values, title=s.name))
+        return
+
+    findings = doc.get("findings", [])
+    if findings:
+        console.print(f"[bold]Findings[/] ({len(findings)})")
+        for f in findings:
+            where = ""
+            if f.get("first_step") is not None:
+                where = f"  [dim]steps {_step(f['first_step'])}-{_step(f.get('last_step'))}[/]" if f.get("last_step") not in (None, f["first_step"]) else f"  [dim]step {_step(f['first_step'])}[/]"
+            console.print(f"  [red]●[/] {escape(f['summary'])}{where}", highlight=False)
+        console.print()
+    if applied is not None and applied.errors:
+        console.print(f"[bold]Error text[/] ({len(applied.errors)} match{'es' if len(applied.errors) != 1 else ''})")
+        for e in applied.errors[:8]:
+            line = f"line {e['line']}: " if e.get("line") else ""
+            console.print(f"  [red]●[/] {escape(line + e['text'][:140])}  [dim]→ {e['cause']}[/]", highlight=False)
+        console.print()
+    series, mark = chart_target(doc)
+    if series is not None:
+        console.print(line_chart(series.steps, series.values, title=series.name, mark=mark,
+                                 log=series.name in ("grad_norm", "loss_scale", "learning_rate") and (series.values[series.values == series.values] > 0).all()))
+
+    causes = doc.get("causes", [])
+    if causes:
+        console.print(f"[bold]Most likely causes[/]")
+        for i, c in enumerate(causes[:5 if not verbose else len(causes)]):
+            console.print(Text.assemble((f" {i + 1}. ", "bold"), (c["id"], "bold cyan"), f"  {c['title']}  ", (f"{c['score']:.0%}", "dim")))
+            for ev in c["evidence"][:3]:
+                console.print(f"      [dim]because[/] {escape(ev)}", highlight=False)
+            if c["fix"]:
+                knob = c["fix"][0]["knob"].strip().splitlines()
+                console.print(Text("      knob  ", style="dim") + highlight(knob[0] + (" …" if len(knob) > 1 else "")))
+                if c["fix"][0].get("expect"):
+                    console.print(f"      [dim]expect[/] {escape(c['fix'][0]['expect'])}", highlight=False)
+            console.print(f"      [dim]more: triage explain {c['id']}[/]", highlight=False)
+        console.print()
+    unanswered = doc.get("unanswered", [])
+    if unanswered:
+        console.print("[bold]To narrow it down, check[/]")
+        for q in unanswered[:3]:
+            console.print(f"  [dim]?[/] {escape(q['question'])}  [dim]({q['id']})[/]", highlight=False)
+        console.print("  [dim]or answer them interactively: triage ask --log <this log>[/]")
+
+
+def summary_line(doc: dict) -> str:
+    src = doc["sources"][0] if doc.get("sources") else {"path": "?"}
+    if doc.get("error"):
+        return f"{src['path']}: error: {doc['error']}"
+    if doc["healthy"]:
+        return f"{src['path']}: healthy ({src.get('rows', 0):,} rows)"
+    top = doc["causes"][0] if doc.get("causes") else None
+    nf = len(doc.get("findings", []))
+    cause = f"; top cause {top['id']} ({top['title']})" if top else ""
+    return f"{src['path']}: {nf} finding(s){cause}"
