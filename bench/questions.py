@@ -21,9 +21,16 @@ import time
 
 from triage.engine.diagnosis import UNKNOWN, Diagnosis, Model
 from triage.kb.base import KnowledgeBase
+from triage.kb.schema import normalise_answer
 
 
 def truthful_answer(model: Model, cause_id: str, question: str) -> str:
+    """The cause's own first-listed answer (its main presentation), else its domain."""
+    raw = (model.kb[cause_id].get("signs") or {}).get(question)
+    if raw is not None:
+        first = normalise_answer(raw[0] if isinstance(raw, list) and raw else raw)
+        if first in model.values[question]:
+            return first
     named = model.signs.get(cause_id, {}).get(question)
     if named:
         values = [v for v in model.values[question] if v in named]
@@ -35,8 +42,8 @@ def truthful_answer(model: Model, cause_id: str, question: str) -> str:
     return UNKNOWN
 
 
-def simulate(kb: KnowledgeBase, model: Model, cause_id: str, max_questions: int) -> tuple[int | None, bool, list[str]]:
-    """(questions until first, first at the end, the questions asked)."""
+def simulate(kb: KnowledgeBase, model: Model, cause_id: str, max_questions: int) -> tuple[int | None, bool, list[str], str]:
+    """(questions until first, first at the end, the questions asked with answers, the final leader)."""
     diag = Diagnosis(kb, model)
     asked: list[str] = []
     first_at = None
@@ -49,13 +56,14 @@ def simulate(kb: KnowledgeBase, model: Model, cause_id: str, max_questions: int)
             break
         if n == max_questions:
             break
-        diag.answer(q, truthful_answer(model, cause_id, q), source="replay")
-        asked.append(q)
+        value = truthful_answer(model, cause_id, q)
+        diag.answer(q, value, source="replay")
+        asked.append(f"{q}={value}" if value != UNKNOWN else q)
     top = diag.ranking(limit=1)
     final_first = bool(top) and top[0].id == cause_id
     if final_first and first_at is None:
         first_at = len(asked)
-    return first_at, final_first, asked
+    return first_at, final_first, asked, (top[0].id if top else "")
 
 
 def time_to_first_question() -> float:
@@ -73,7 +81,7 @@ def time_to_first_question() -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--max-questions", type=int, default=25)
+    parser.add_argument("--max-questions", type=int, default=60)
     parser.add_argument("--verbose", "-v", action="store_true")
     args = parser.parse_args()
 
@@ -85,7 +93,7 @@ def main() -> None:
     worst = (0, "")
     t0 = time.perf_counter()
     for cause in model.causes:
-        first_at, final_first, asked = simulate(kb, model, cause.id, args.max_questions)
+        first_at, final_first, asked, leader = simulate(kb, model, cause.id, args.max_questions)
         if final_first:
             first_final += 1
         if first_at is None:
@@ -95,8 +103,8 @@ def main() -> None:
             if first_at > worst[0]:
                 worst = (first_at, cause.id)
         if args.verbose:
-            status = "first" if final_first else "NOT FIRST"
-            print(f"{cause.id:32} {status:10} after {first_at if first_at is not None else '-'}: {' '.join(asked)}")
+            status = "first" if final_first else f"NOT FIRST (leader {leader})"
+            print(f"{cause.id:26} {status:34} after {first_at if first_at is not None else '-'}: {' '.join(asked)}")
     elapsed = time.perf_counter() - t0
     n = len(model.causes)
     startup = min(time_to_first_question() for _ in range(3))

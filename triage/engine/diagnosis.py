@@ -31,6 +31,10 @@ P_DEFAULT = 0.7  # background probability of a question's healthy answer
 P_RULED_OUT = 0.02
 ERROR_MATCH = 40.0  # likelihood ratio of an error line matching a cause's pattern
 MIN_GAIN = 0.02  # bits: below this, a question is not worth asking
+# Chance that a person cannot answer a question: high when their cause says nothing about it,
+# low when it does. Used only to choose questions; a "don't know" never moves the differential.
+P_UNKNOWN_SILENT = 0.5
+P_UNKNOWN_NAMED = 0.1
 
 
 @dataclass
@@ -97,6 +101,7 @@ class Model:
         # explicit favours / rules_out on answers
         self.favours: dict[tuple[str, str], set[str]] = {}
         self.rules_out: dict[tuple[str, str], set[str]] = {}
+        self.unlocks: dict[str, set[tuple[str, str]]] = {}  # question -> answers whose `next` lists it
         for q, node in self.questions.items():
             for a in _as_list(node.get("answers")):
                 if not isinstance(a, dict):
@@ -104,6 +109,8 @@ class Model:
                 v = normalise_answer(a.get("value", ""))
                 self.favours[(q, v)] = {str(x) for x in _as_list(a.get("favours"))}
                 self.rules_out[(q, v)] = {str(x) for x in _as_list(a.get("rules_out"))}
+                for target in _as_list(a.get("next")):
+                    self.unlocks.setdefault(str(target), set()).add((q, v))
         # which causes care about which question (for speed in the gain computation)
         self.cares: dict[str, set[str]] = {q: set() for q in self.questions}
         for cid, signs in self.signs.items():
@@ -252,9 +259,14 @@ class Diagnosis:
 
     # -- choosing the next question -------------------------------------------------------
     def eligible(self) -> list[str]:
+        """Questions that may be asked now: their `when` gate holds (a "don't know" on the
+        gating question keeps it open), or an answer given so far lists them in `next`."""
         out = []
         for q, gates in self.model.gates.items():
             if q in self.answers:
+                continue
+            if any(self._given(pq, pv) for pq, pv in self.model.unlocks.get(q, ())):
+                out.append(q)
                 continue
             if not gates:
                 if q == START:
@@ -296,11 +308,20 @@ class Diagnosis:
                 best, best_gain = q, gain
         return best
 
+    def _given(self, question: str, value: str) -> bool:
+        a = self.answers.get(question)
+        return a is not None and a.value in (value, UNKNOWN)
+
     def _expected_entropy(self, q: str, probs: dict[str, float]) -> float:
+        """Expected entropy of the differential after asking q, counting the chance that the
+        person cannot answer (which leaves the differential as it is)."""
         m = self.model
-        exp = 0.0
+        cares = m.cares.get(q, set())
+        known = {cid: p * (1 - (P_UNKNOWN_NAMED if cid in cares else P_UNKNOWN_SILENT)) for cid, p in probs.items()}
+        p_unknown = 1.0 - sum(known.values())
+        exp = p_unknown * _entropy(probs.values())
         for v in m.values[q]:
-            joint = {cid: p * m.likelihood(cid, q, v) for cid, p in probs.items()}
+            joint = {cid: p * m.likelihood(cid, q, v) for cid, p in known.items()}
             pa = sum(joint.values())
             if pa <= 0:
                 continue
