@@ -71,18 +71,28 @@ def graph(kb: KnowledgeBase):
 MAX_TEXT_LINES = 20_000
 
 
-def _read_text_input(path: str) -> tuple[str, list[tuple[int | None, str]]]:
-    """The raw text of a small text input, for error matching when no reader applies."""
+def _stdin_to_file() -> str:
+    """Stdin, saved to a temporary file so every reader (and the raw-text pass) can use it."""
     import sys
+    import tempfile
+
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+    fd, tmp = tempfile.mkstemp(prefix="triage-stdin-")
+    with open(fd, "wb") as fh:
+        fh.write(data)
+    return tmp
+
+
+def _raw_lines(path: str, limit_bytes: int = 5_000_000) -> list[tuple[int | None, str]]:
     from pathlib import Path
 
-    if path == "-":
-        data = sys.stdin.read() if not sys.stdin.isatty() else ""
-    else:
-        raw = Path(path).read_bytes()[:5_000_000]
-        data = raw.decode("utf-8", errors="replace")
-    lines = [(i + 1, line) for i, line in enumerate(data.splitlines()[:MAX_TEXT_LINES])]
-    return data, lines
+    p = Path(path)
+    if not p.is_file():
+        return []
+    with open(p, "rb") as fh:
+        raw = fh.read(limit_bytes)
+    text = raw.decode("utf-8", errors="replace")
+    return [(i + 1, line) for i, line in enumerate(text.splitlines()[:MAX_TEXT_LINES])]
 
 
 def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, describe: str | None = None,
@@ -107,29 +117,45 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
         source = {"path": path, "format": "probe-result", "rows": 0, "skipped": 0, "metrics": []}
         run = None
     else:
+        read_path = path
         if run is None:
             from triage.ingest import IngestError, read_run
             from triage.ingest.sidecar import attach
 
+            if path == "-":
+                read_path = _stdin_to_file()
             try:
-                run = read_run(path, fmt)
+                run = read_run(read_path, fmt)
             except IngestError as exc:
-                raise TriageError(str(exc)) from None
+                raise TriageError(str(exc).replace(read_path, path)) from None
+            finally:
+                if read_path != path:
+                    import os
+
+                    raw = _raw_lines(read_path)
+                    os.unlink(read_path)
+            if read_path == path:
+                raw = None
+            run.path = path
             attach(run, path)
+        else:
+            raw = None
         from triage.detect import run_detectors
         from triage.render.inspect import sources_block
 
         source = sources_block(run)
         findings = run_detectors(run, kb)
         text_lines = [(e.line, e.text) for e in run.events if e.kind in ("traceback", "error", "warning")]
-        if not run.series and not text_lines and run.events:
-            text_lines = [(e.line, e.text) for e in run.events]
+        if not run.series:  # a pasted traceback or a note: look at every line of it
+            if raw is None:
+                raw = _raw_lines(read_path)
+            text_lines = text_lines + raw
         matched = apply_text(diag, index, text_lines, applied)
         apply_findings(diag, findings, applied)
         infer_domain(diag, run, applied)
         if not run.series and not matched and not findings and describe is None:
-            # neither metrics nor a known error: treat the text as a description in words
-            text = "\n".join(e.text for e in run.events)
+            # neither metrics nor a known error: read the text as a description in words
+            text = "\n".join(line for _, line in (raw or []))[:20_000]
             if text.strip():
                 apply_description(diag, index, text, applied)
     if describe:
@@ -180,3 +206,62 @@ def diagnosis_document(kb: KnowledgeBase, diag, applied, sources: list[dict], ve
 def public(doc: dict) -> dict:
     """The contract part of a scan document (drops the private renderer keys)."""
     return {k: v for k, v in doc.items() if not k.startswith("_")}
+
+
+def report_series(doc: dict, limit: int = 6, max_points: int = 4000) -> dict:
+    """The series a report charts: the metrics of the findings first, then the key ones."""
+    run = doc.get("_run")
+    if run is None or not getattr(run, "series", None):
+        return {}
+    names: list[str] = []
+    for f in doc.get("findings", []):
+        if f.get("metric") in run.series and f["metric"] not in names:
+            names.append(f["metric"])
+    for key in ("loss", "eval/loss", "grad_norm", "learning_rate", "reward", "rewards/margins"):
+        if key in run.series and key not in names:
+            names.append(key)
+    out = {}
+    for name in names[:limit]:
+        s = run.series[name]
+        step = max(1, len(s) // max_points)
+        xs, ys = s.steps[::step], s.values[::step]
+        if step > 1:  # keep the non-finite points and the extremes that thinning would drop
+            import numpy as np
+
+            keep = np.flatnonzero(~np.isfinite(s.values))[:200]
+            fin = np.isfinite(s.values)
+            if fin.any():
+                keep = np.concatenate([keep, [int(np.nanargmax(np.where(fin, s.values, np.nan))),
+                                              int(np.nanargmin(np.where(fin, s.values, np.nan)))]])
+            idx = np.union1d(np.arange(0, len(s), step), keep.astype(int))
+            xs, ys = s.steps[idx], s.values[idx]
+        out[name] = [(float(x), float(y)) for x, y in zip(xs, ys)]
+    return out
+
+
+def write_report(doc: dict, target: str, kb: KnowledgeBase | None = None) -> str:
+    """Write a scan document as an offline HTML page or Markdown, chosen by the file name."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    path = Path(target)
+    suffix = path.suffix.lower()
+    if suffix in (".html", ".htm"):
+        from triage.render.html import render_report_html
+
+        text = render_report_html(public(doc), report_series(doc), kb=kb)
+    elif suffix in (".md", ".markdown"):
+        from triage.render.markdown import render_report_md
+
+        text = render_report_md(public(doc), report_series(doc), kb=kb)
+    else:
+        raise TriageError(f"{target}: a report is .html or .md")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise TriageError(f"{target}: folder {folder} does not exist")
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".triage-", suffix=suffix)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+    return str(path)

@@ -63,13 +63,14 @@ def render_scan(console: Console, doc: dict, verbose: bool = False) -> None:
         return
 
     findings = doc.get("findings", [])
+    numbered = {f["summary"]: i + 1 for i, f in enumerate(findings)}
     if findings:
         console.print(f"[bold]Findings[/] ({len(findings)})")
-        for f in findings:
+        for i, f in enumerate(findings):
             where = ""
             if f.get("first_step") is not None:
                 where = f"  [dim]steps {_step(f['first_step'])}-{_step(f.get('last_step'))}[/]" if f.get("last_step") not in (None, f["first_step"]) else f"  [dim]step {_step(f['first_step'])}[/]"
-            console.print(f"  [red]●[/] {escape(f['summary'])}{where}", highlight=False)
+            console.print(f"  [red]{i + 1}.[/] {escape(f['summary'])}{where}", highlight=False)
         console.print()
     if applied is not None and applied.errors:
         console.print(f"[bold]Error text[/] ({len(applied.errors)} match{'es' if len(applied.errors) != 1 else ''})")
@@ -87,7 +88,16 @@ def render_scan(console: Console, doc: dict, verbose: bool = False) -> None:
         console.print(f"[bold]Most likely causes[/]")
         for i, c in enumerate(causes[:5 if not verbose else len(causes)]):
             console.print(Text.assemble((f" {i + 1}. ", "bold"), (c["id"], "bold cyan"), f"  {c['title']}  ", (f"{c['score']:.0%}", "dim")))
-            for ev in c["evidence"][:3]:
+            refs, others = [], []
+            for ev in c["evidence"]:
+                base = ev.rsplit(" (", 1)[0]
+                if base in numbered:
+                    refs.append(numbered[base])
+                else:
+                    others.append(ev)
+            if refs:
+                console.print(f"      [dim]because of finding {', '.join(str(r) for r in sorted(set(refs)))}[/]", highlight=False)
+            for ev in others[:3]:
                 console.print(f"      [dim]because[/] {escape(ev)}", highlight=False)
             if c["fix"]:
                 knob = c["fix"][0]["knob"].strip().splitlines()

@@ -1,0 +1,115 @@
+"""Every detector fires on its `fire` fixture and stays quiet on its `quiet` fixture.
+
+The fixtures (knowledge/detectors/fixtures/<id>/) are read through the real readers, exactly
+as `triage scan` reads a user's log.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from triage.detect import detectors, run_detector, run_detectors
+from triage.detect.checks import CHECKS, Ctx
+from triage.kb.base import KnowledgeBase
+
+KB = KnowledgeBase.load()
+DETECTORS = detectors(KB)
+
+
+def fixture(node, which: str) -> Path:
+    folder = Path(node.path).parent / "fixtures" / node.id
+    files = [p for p in folder.glob(f"{which}.*") if ".config." not in p.name]
+    assert len(files) == 1, f"expected one {which} fixture in {folder}"
+    return files[0]
+
+
+def read(path: Path):
+    from triage.ingest import read_run
+    from triage.ingest.sidecar import attach
+
+    run = read_run(str(path))
+    attach(run, path)
+    return run
+
+
+@pytest.mark.parametrize("node", DETECTORS, ids=lambda n: n.id)
+def test_fires_on_fire_fixture(node):
+    finding = run_detector(node, read(fixture(node, "fire")))
+    assert finding is not None, f"{node.id} stayed quiet on its fire fixture"
+    answers = node.get("answers")
+    assert finding.symptom == answers["symptom"]
+    assert finding.answer in KB.answer_values(KB[finding.symptom])
+    assert any(ch.isdigit() for ch in finding.summary), "a finding states its numbers"
+
+
+@pytest.mark.parametrize("node", DETECTORS, ids=lambda n: n.id)
+def test_quiet_on_quiet_fixture(node):
+    finding = run_detector(node, read(fixture(node, "quiet")))
+    assert finding is None, f"{node.id} fired on its quiet fixture: {finding.summary}"
+
+
+def test_every_check_is_used_and_known():
+    used = {str(n.get("check")) for n in DETECTORS}
+    assert used <= set(CHECKS)
+
+
+def _ctx(values, steps=None, **params):
+    from triage.ingest.run import Run, Series
+
+    v = np.asarray(values, dtype=float)
+    s = np.arange(1, len(v) + 1, dtype=float) if steps is None else np.asarray(steps, dtype=float)
+    run = Run("mem", "test")
+    run.series["loss"] = Series("loss", "train", s, v)
+    return Ctx(run, "loss", s, v, params)
+
+
+def test_one_small_recovered_spike_is_benign():
+    rng = np.random.default_rng(0)
+    y = 2.0 * np.exp(-np.arange(300) / 100) + 0.5 + 0.01 * rng.standard_normal(300)
+    y[150] *= 2.5
+    assert CHECKS["spike"](_ctx(y, factor=2.0, min_spikes=2)) is None
+    y[200] *= 3.0
+    hit = CHECKS["spike"](_ctx(y, factor=2.0, min_spikes=2))
+    assert hit is not None and hit.numbers["spikes"] == 2
+    assert "all recovered" in hit.summary
+
+
+def test_nan_reports_first_step_and_share():
+    y = np.linspace(3, 1, 100)
+    y[60:] = np.nan
+    hit = CHECKS["nonfinite"](_ctx(y))
+    assert hit.first_step == 61 and "40 of 100" in hit.summary and "first at step 61" in hit.summary
+
+
+def test_threshold_summary_reads_like_a_person_wrote_it():
+    y = np.ones(1000)
+    y[300:710] = 50.0
+    y[500] = 812.0
+    hit = CHECKS["threshold"](_ctx(y, op=">", value=10, min_share=0.2))
+    assert hit.summary == "loss > 10 on 41% of 1,000 points (steps 301-710), max 812 at step 501"
+
+
+def test_long_series_are_reduced_not_lost():
+    """A spike inside a million points still shows after block reduction."""
+    y = np.full(1_000_000, 1.0)
+    y[::97] = 1.05
+    y[654_321] = 40.0
+    y[854_321] = 40.0
+    hit = CHECKS["spike"](_ctx(y, factor=3.0, min_spikes=2))
+    assert hit is not None and hit.numbers["spikes"] == 2
+
+
+def test_run_detectors_orders_by_first_step(tmp_path):
+    rows = []
+    for i in range(1, 301):
+        loss = 2.3 if i < 250 else float("nan")
+        rows.append(f'{{"step": {i}, "loss": {"NaN" if loss != loss else loss}, "grad_norm": {0.0}}}')
+    path = tmp_path / "run.jsonl"
+    path.write_text("\n".join(rows) + "\n")
+    found = run_detectors(read(path), KB)
+    ids = [f.detector for f in found]
+    assert "det-loss-nan" in ids and "det-gradnorm-zero" in ids
+    assert ids.index("det-gradnorm-zero") < ids.index("det-loss-nan")
