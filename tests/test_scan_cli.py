@@ -157,3 +157,17 @@ def test_watch_reports_new_findings_once_from_a_growing_log(tmp_path):
     assert proc.returncode == 1, err
     assert out.count("loss is NaN") == 1, out
     assert "summary" in err
+
+
+def test_merge_scans_a_resumed_run_as_one(tmp_path):
+    full = write_jsonl(tmp_path / "full.jsonl", n=300, nan_from=260).read_text().splitlines()
+    first = tmp_path / "part1.jsonl"
+    second = tmp_path / "part2.jsonl"
+    first.write_text("\n".join(full[:200]) + "\n")
+    second.write_text("\n".join(full[180:]) + "\n")  # the resumed job repeats steps 181-200
+    result, doc = scan_json(str(first), str(second), "--merge")
+    assert isinstance(doc, dict), "one document for one merged run"
+    assert doc["sources"][0]["rows"] == 320
+    nan = [f for f in doc["findings"] if f["detector"] == "det-loss-nan"]
+    assert nan and nan[0]["first_step"] == 260
+    assert result.exit_code == 1

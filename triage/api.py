@@ -265,3 +265,38 @@ def write_report(doc: dict, target: str, kb: KnowledgeBase | None = None) -> str
         fh.write(text)
     os.replace(tmp, path)
     return str(path)
+
+
+def merge_runs(runs: list, label: str | None = None):
+    """One run split over several files (a resumed job, shards of a log): series with the same
+    name are joined and ordered by step; a step logged twice keeps its later value, and the
+    repeats are counted as duplicates."""
+    import numpy as np
+
+    from triage.ingest.run import Run, Series
+
+    merged = Run(label or "+".join(r.path for r in runs), "+".join(sorted({r.format for r in runs})))
+    for key in ("rows", "restarts", "duplicates"):
+        merged.meta[key] = int(sum(int(r.meta.get(key, 0) or 0) for r in runs))
+    skipped: dict = {}
+    for r in runs:
+        for reason, n in (r.meta.get("skipped") or {}).items():
+            skipped[reason] = skipped.get(reason, 0) + int(n)
+        merged.meta["warnings"].extend(f"{r.path}: {w}" for w in r.meta.get("warnings") or [])
+        merged.events.extend(r.events)
+        if r.meta.get("config"):
+            merged.meta.setdefault("config", {}).update(r.meta["config"])
+    merged.meta["skipped"] = skipped
+    names = {n for r in runs for n in r.series}
+    for name in sorted(names):
+        parts = [r.series[name] for r in runs if name in r.series]
+        steps = np.concatenate([p.steps for p in parts])
+        values = np.concatenate([p.values for p in parts])
+        order = np.argsort(steps, kind="stable")
+        steps, values = steps[order], values[order]
+        if len(steps) > 1 and np.isfinite(steps).all():
+            last = np.r_[steps[1:] != steps[:-1], True]  # keep the last value of each step
+            merged.meta["duplicates"] += int((~last).sum())
+            steps, values = steps[last], values[last]
+        merged.series[name] = Series(name, parts[0].split, steps, values, source_key=parts[0].source_key)
+    return merged

@@ -270,6 +270,7 @@ def scan(
     describe: Optional[str] = typer.Option(None, "--describe", "-d", help="Add what you see in plain words, e.g. 'DPO margins stuck at zero'."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every ranked cause, and full views for several paths."),
     report: Optional[str] = typer.Option(None, "--report", metavar="FILE", help="Also write a shareable report: FILE.html (offline, with charts) or FILE.md."),
+    merge: bool = typer.Option(False, "--merge", help="The PATHs are one run split over files (e.g. a resumed job): scan them as one."),
 ) -> None:
     """Read training logs, run the detectors, match error text and rank the likely causes.
 
@@ -282,10 +283,25 @@ def scan(
         raise fail(f"--report {report}: use a .html or .md file name")
     if "-" in paths and len(paths) > 1:
         raise fail("'-' (stdin) can only be scanned on its own")
+    merged = None
+    if merge and len(paths) > 1:
+        from triage.ingest import IngestError, read_run
+        from triage.ingest.sidecar import attach
+
+        runs = []
+        for p in paths:
+            try:
+                r = read_run(p, fmt)
+            except IngestError as exc:
+                raise fail(str(exc)) from None
+            attach(r, p)
+            runs.append(r)
+        merged = api.merge_runs(runs)
+        paths = [merged.path]
     if len(paths) == 1:
         path = paths[0]
         try:
-            doc = api.scan(path, kb=kb, fmt=fmt, describe=describe)
+            doc = api.scan(path, kb=kb, fmt=fmt, describe=describe, run=merged)
         except api.TriageError as exc:
             raise fail(str(exc)) from None
         except OSError as exc:
@@ -475,12 +491,14 @@ def probe_show(
         raise _probe_error(exc) from None
     if as_json:
         _print_json({"name": info.name, "title": info.title, "checks": info.checks, "needs": info.needs,
-                     "answers": info.answers, "script": str(info.path), "usage": info.usage})
+                     "optional": info.optional, "answers": info.answers, "script": str(info.path), "usage": info.usage})
         return
     out = _out()
     out.print(f"[bold]{info.name}[/] - {info.title}", highlight=False, soft_wrap=True)
     out.print(f"checks:  {info.checks}", highlight=False, markup=False, soft_wrap=True)
-    out.print(f"needs:   {', '.join(info.needs) or '-'} (from make_setup())", highlight=False, markup=False, soft_wrap=True)
+    out.print(f"needs:   {', '.join(info.needs) or '-'} (keys of the dict make_setup() returns)", highlight=False, markup=False, soft_wrap=True)
+    if info.optional:
+        out.print(f"uses:    {', '.join(info.optional)} when present", highlight=False, markup=False, soft_wrap=True)
     out.print(f"answers: {', '.join(info.answers) or '-'}", highlight=False, markup=False, soft_wrap=True)
     out.print(f"script:  {info.path}", highlight=False, markup=False, soft_wrap=True)
     out.print(f"run:     triage probe run {info.name} --setup my_setup.py:make_setup --out {info.name}.json", highlight=False, markup=False, soft_wrap=True)
