@@ -25,8 +25,8 @@ import time
 from pathlib import Path
 from typing import Protocol
 
-from triage.engine.diagnosis import ERROR_MATCH, UNKNOWN, Answer, Candidate, Diagnosis, Model
-from triage.kb.base import KnowledgeBase, _as_list
+from triage.engine.diagnosis import UNKNOWN, Answer, Candidate, Diagnosis, Model
+from triage.kb.base import KnowledgeBase
 from triage.kb.schema import DOMAIN_QUESTION, START, normalise_answer
 
 # -- when to stop asking (documented in the module docstring and `triage ask --help`) -------------
@@ -323,8 +323,9 @@ PROBE_STATUSES = ("pass", "fail", "inconclusive", "error")
 def load_evidence(path: str | os.PathLike, model: Model) -> tuple[list[Answer], list[str]]:
     """A probe result (DESIGN.md section 6) -> answers with source "probe", and notes.
 
-    Results with status error or inconclusive say nothing reliable: their answers are ignored
-    with a note.
+    A file that is not a probe result fails (AskError). Results with status error or
+    inconclusive say nothing reliable: their answers are ignored with a note, and so is an
+    answer to a question or with a value this knowledge base does not know (as `triage scan`).
     """
     import json
 
@@ -354,88 +355,71 @@ def load_evidence(path: str | os.PathLike, model: Model) -> tuple[list[Answer], 
     from triage.render.session import answer_label, question_text
 
     out: list[Answer] = []
+    notes: list[str] = []
     for qid, raw in answers.items():
         qid = str(qid)
         if qid not in model.questions:
-            raise _unknown_question(model, qid, where)
-        value = _answer_value(model, qid, raw, where)
+            notes.append(f"probe {probe} ({where}): unknown question {qid} ignored")
+            continue
+        try:
+            value = _answer_value(model, qid, raw, where)
+        except AskError as exc:
+            notes.append(f"probe {probe}: {exc}; ignored")
+            continue
         if value == UNKNOWN:
             continue
         line = f"probe {probe} ({status}): {question_text(model, qid)} → {answer_label(model, qid, value)}"
         if message:
             line += f" — {message}"
         out.append(Answer(qid, value, "probe", line))
-    return out, []
-
-
-class LogEvidence:
-    def __init__(self):
-        self.answers: list[Answer] = []
-        self.text: list[tuple[str, float, str]] = []  # (cause, weight, evidence)
-        self.notes: list[str] = []
+    return out, notes
 
 
 def detectors_available() -> bool:
-    import importlib.util
-
+    """Are the log readers and detectors (`triage.ingest`, `triage.detect`) in this build?"""
     try:
-        return (importlib.util.find_spec("triage.detect") is not None
-                and importlib.util.find_spec("triage.ingest") is not None
-                and _log_api() is not None)
-    except Exception:
-        return False
-
-
-def _log_api():
-    try:
-        from triage.detect import run_detectors
-        from triage.ingest import read_run
+        from triage.detect import run_detectors  # noqa: F401
+        from triage.engine import evidence  # noqa: F401
+        from triage.ingest import read_run  # noqa: F401
     except ImportError:
-        return None
-    return read_run, run_detectors
+        return False
+    return True
 
 
-def load_logs(paths: list[str], kb: KnowledgeBase, model: Model) -> LogEvidence:
-    """Read each log, run the detectors, and match error text against the causes' `errors`."""
-    api = _log_api()
-    if api is None:
+def apply_logs(diag: Diagnosis, paths: list[str], kb: KnowledgeBase) -> list[str]:
+    """Read each log, run the detectors and match its error text, exactly as `triage scan`
+    does (triage.engine.evidence); the answers land in `diag` with source "log". Returns notes."""
+    if not detectors_available():
         raise AskError("--log needs the log readers and detectors (triage.ingest.read_run, triage.detect.run_detectors), "
-                       "which this build does not have yet; answer the questions instead, or pass probe results with --evidence")
-    read_run, run_detectors = api
-    out = LogEvidence()
-    patterns: list[tuple[str, re.Pattern]] = []
-    for cause in model.causes:
-        for rx in _as_list(cause.get("errors")):
-            try:
-                patterns.append((cause.id, re.compile(str(rx))))
-            except re.error:
-                continue
+                       "which this build does not have; answer the questions instead, or pass probe results with --evidence")
+    from triage.detect import run_detectors
+    from triage.engine.evidence import Applied, apply_findings, apply_text, infer_domain
+    from triage.ingest import read_run
+    from triage.kb.search import SearchIndex
+
+    index = SearchIndex(kb)
+    applied = Applied()
     for path in paths:
-        if not Path(path).exists():
+        if path != "-" and not Path(path).exists():
             raise AskError(f"no such log: {path!r}")
         try:
             run = read_run(path)
         except Exception as exc:  # IngestError and friends carry a one-line message
-            raise AskError(f"cannot read log {path!r}: {exc}") from None
-        for f in run_detectors(run, kb):
-            qid, value = str(getattr(f, "symptom", "")), normalise_answer(getattr(f, "answer", ""))
-            if qid not in model.questions or value not in model.values[qid]:
-                out.notes.append(f"detector {getattr(f, 'detector', '?')} answered {qid}={value}, which this knowledge base does not know")
-                continue
-            summary = str(getattr(f, "summary", "") or "").strip() or f"{qid} = {value}"
-            out.answers.append(Answer(qid, value, "log", summary))
-        matched: set[str] = set()
-        for ev in getattr(run, "events", []) or []:
-            if getattr(ev, "kind", "") not in ("traceback", "error", "warning"):
-                continue
-            text = str(getattr(ev, "text", ""))
-            for cid, rx in patterns:
-                if cid not in matched and rx.search(text):
-                    matched.add(cid)
-                    line = text.strip().splitlines()[-1] if text.strip() else text
-                    where = f" (line {ev.line})" if getattr(ev, "line", None) else ""
-                    out.text.append((cid, ERROR_MATCH, f"error text in the log{where}: {line[:160]}"))
-    return out
+            raise AskError(f"cannot read log: {exc}") from None
+        try:
+            from triage.ingest.sidecar import attach
+
+            attach(run, path)
+        except ImportError:  # pragma: no cover - older ingest
+            pass
+        findings = run_detectors(run, kb)
+        lines = [(e.line, e.text) for e in getattr(run, "events", []) if e.kind in ("traceback", "error", "warning")]
+        apply_text(diag, index, lines, applied)
+        apply_findings(diag, findings, applied)
+        infer_domain(diag, run, applied)
+        if not findings and not lines:
+            applied.notes.append(f"the detectors found nothing in {path}; the questions will tell")
+    return applied.notes
 
 
 # -- the session ---------------------------------------------------------------------------------
@@ -556,9 +540,15 @@ class Session:
         try:
             return self._run()
         except (KeyboardInterrupt, EOFError):
-            self.autosave("interrupted", final=True)
-            path = str(self.session_file) if self.session_file else None
+            path = None
+            if self.has_state():
+                self.autosave("interrupted", final=True)
+                path = str(self.session_file) if self.session_file else None
             raise SessionInterrupted(path) from None
+
+    def has_state(self) -> bool:
+        """Anything worth saving (an interrupt before the first answer saves nothing)."""
+        return bool(self.diag.order or self.diag.text or self.diag.excluded)
 
     def _run(self) -> Outcome:
         from triage.render.session import answered_line, differential, question_header, question_text
@@ -567,7 +557,8 @@ class Session:
         while True:
             qid = self.next_question()
             if qid is not None:
-                number = sum(1 for a in self.diag.answers.values() if a.source in ("you", "replay")) + 1
+                number = 1 + sum(1 for a in self.diag.answers.values()
+                                 if a.source in ("you", "replay") and not a.evidence.startswith("--domain"))
                 self.print(question_header(self.model, qid, number))
                 if not self.prompter.interactive:
                     self.console.print(f"[bold]? {question_text(self.model, qid)}[/]", highlight=False)
@@ -628,6 +619,10 @@ class Session:
         from triage.render.session import answer_label
 
         undone = self.diag.undo()
+        if undone is not None and undone.evidence.startswith("--domain"):
+            # the --domain flag is not an answer to take back: put it back
+            self.diag.answer(undone.question, undone.value, undone.source, undone.evidence)
+            undone = None
         if undone is None:
             self.console.print("[yellow]Nothing to take back.[/]", highlight=False)
         else:
@@ -637,11 +632,13 @@ class Session:
     def _quit(self) -> Outcome:
         from triage.render.session import resume_hint
 
-        self.autosave("quit", final=True)
+        saved = self.has_state()
+        if saved:
+            self.autosave("quit", final=True)
         top = self.diag.ranking(limit=3)
-        if top:
+        if top and self.diag.order:
             self.console.print("[bold]So far:[/] " + ", ".join(f"{c.id} {c.probability:.0%}" for c in top), highlight=False)
-        if self.session_file:
+        if self.session_file and saved:
             self.print(resume_hint(str(self.session_file)))
         return Outcome("quit", top, self._session_path(), self.asked)
 
@@ -682,15 +679,7 @@ def prepare(kb: KnowledgeBase, *, logs: list[str] | None = None, evidence: list[
             msg = exc.args[0] if exc.args else exc
             raise AskError(f"cannot resume {resume!r} with this knowledge base: {msg}") from None
     if logs:
-        found = load_logs(logs, kb, diag.model)
-        for a in found.answers:
-            diag.answer(a.question, a.value, a.source, a.evidence)
-        for cid, weight, line in found.text:
-            if not any(t.cause == cid and t.evidence == line for t in diag.text):
-                diag.add_text(cid, weight, line, "log")
-        notes.extend(found.notes)
-        if not found.answers and not found.text:
-            notes.append("the detectors found nothing in the log; the questions will tell")
+        notes.extend(apply_logs(diag, logs, kb))
     for path in evidence or []:
         answers, more = load_evidence(path, diag.model)
         for a in answers:
@@ -712,13 +701,13 @@ def session_file_for(save: str | None, resume: str | None, interactive: bool) ->
     if resume:
         return str(resume)
     if interactive:
-        return str(default_session_dir() / time.strftime("ask-%Y%m%d-%H%M%S.json"))
+        return str(default_session_dir() / f"ask-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.json")
     return None
 
 
 __all__ = [
     "AskError", "SessionInterrupted", "Session", "Outcome", "Option", "Prompter", "QuestionaryPrompter",
-    "AnswersPrompter", "ScriptedPrompter", "Replay", "load_answers_file", "load_evidence", "load_logs",
+    "AnswersPrompter", "ScriptedPrompter", "Replay", "load_answers_file", "load_evidence", "apply_logs",
     "prepare", "resolve_domain", "clearly_ahead", "session_file_for", "detectors_available",
     "STOP_PROBABILITY", "STOP_RATIO", "BACK", "CANDIDATES", "FINISH", "QUIT", "NOT_IT", "DONE", "UNKNOWN",
 ]

@@ -291,6 +291,37 @@ def html_renderer():
     return getattr(html_mod, "render_report_html", None)
 
 
+def report_doc(doc: dict, top: int = 5) -> dict:
+    """The transcript in the shape of a `scan --json` document, for the HTML report renderer:
+    every answer becomes a finding (its source in the detector column), causes keep their
+    support as evidence and their probability as score."""
+    findings = []
+    for a in doc["answers"]:
+        summary = a.get("evidence") or f"{a['text']} → {a['label']}"
+        findings.append({"detector": f"answered by {a['source']}", "symptom": a["question"], "answer": a["answer"],
+                         "metric": None, "first_step": None, "last_step": None, "summary": summary})
+    for t in doc.get("text") or []:
+        findings.append({"detector": f"error text ({t.get('source')})", "symptom": None, "answer": None,
+                         "metric": None, "first_step": None, "last_step": None, "summary": t.get("evidence")})
+    causes = [{"id": c["id"], "title": c["title"], "score": c["probability"], "aliases": [],
+               "evidence": c["support"] + [f"against: {x}" for x in c["against"]], "fix": c["fix"]}
+              for c in doc["causes"][:top]]
+    return {"version": doc.get("triage"), "sources": [], "findings": findings, "causes": causes,
+            "unanswered": [], "healthy": False}
+
+
+def to_html(doc: dict, renderer) -> str:
+    import html as _html
+
+    page = renderer(report_doc(doc), title=f"triage ask: session transcript ({doc['status']})")
+    env = "\n".join(_env_lines(doc.get("environment") or {}))
+    extra = (f"<section>\n<h2 id=\"environment\">Environment</h2>\n<pre>{_html.escape(env)}</pre>\n"
+             + (f"<p class=\"meta\">command: <code>{_html.escape(doc['command'])}</code></p>\n" if doc.get("command") else "")
+             + "</section>\n")
+    cut = page.rfind("<footer>")
+    return page[:cut] + extra + page[cut:] if cut >= 0 else page + extra
+
+
 # -- writing and reading -------------------------------------------------------------------------
 def render(doc: dict, path: str | os.PathLike) -> str:
     suffix = Path(path).suffix.lower()
@@ -302,7 +333,7 @@ def render(doc: dict, path: str | os.PathLike) -> str:
         fn = html_renderer()
         if fn is None:
             raise TranscriptError("HTML transcripts need triage.render.html.render_report_html, which this build lacks; save as .md or .json")
-        return fn(doc)
+        return to_html(doc, fn)
     raise TranscriptError(f"cannot save a transcript as {suffix or 'a file without suffix'!r}: use .md, .json or .html")
 
 
