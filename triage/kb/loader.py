@@ -93,6 +93,9 @@ class KnowledgeError(Exception):
         self.line = line
         self.message = message
 
+    def __reduce__(self):  # pickle (the cache) must rebuild it from its three parts
+        return (KnowledgeError, (self.path, self.line, self.message))
+
 
 @dataclass
 class Node:
@@ -260,7 +263,7 @@ def load(extra_roots: list[str] | None = None, use_cache: bool = True, builtin: 
             if isinstance(cached, LoadResult):
                 cached.problems = cached.problems + missing
                 return cached
-        except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError):
+        except Exception:  # a stale, partial or foreign cache is simply rebuilt
             pass
 
     for root in existing:

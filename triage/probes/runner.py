@@ -1,0 +1,241 @@
+"""The probe registry behind `triage probe list | show | export | run`, and the result loader."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from triage.api import TriageError
+
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
+RESULT_STATUSES = ("pass", "fail", "inconclusive", "error")
+RESULT_FIELDS = ("probe", "version", "status", "answers", "measurements", "message")
+
+
+class ProbeError(TriageError):
+    """Unknown probe, bad arguments, a run that produced no result: one line, exit 2."""
+
+
+class ProbeResultError(ProbeError):
+    """A file that is not a valid probe result."""
+
+
+@dataclass
+class ProbeInfo:
+    name: str
+    title: str
+    checks: str
+    needs: list[str]
+    answers: list[str]
+    path: Path
+    usage: str = ""
+    optional: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RunOutcome:
+    name: str
+    returncode: int
+    result: dict | None
+    out: Path | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def script_path(name: str) -> Path:
+    return SCRIPTS / f"probe_{name}.py"
+
+
+def names() -> list[str]:
+    return sorted(p.stem[len("probe_"):] for p in SCRIPTS.glob("probe_*.py"))
+
+
+def _metadata(kb_dirs: list[str] | None) -> dict:
+    try:
+        from triage import api
+
+        kb = api.load_kb(kb_dirs or [])
+        return {n.id: n for n in kb.by_kind("probe")}
+    except Exception:  # noqa: BLE001 - a broken knowledge base must not stop the probes: use the docstrings
+        return {}
+
+
+def _docstring(path: Path) -> str:
+    import ast
+
+    try:
+        return ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    except (OSError, SyntaxError):
+        return ""
+
+
+def script_constants(path: Path) -> dict:
+    """The literal module-level constants of a probe script (NAME, VERSION, NEEDS, OPTIONAL), read without running it."""
+    import ast
+
+    found = {}
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return found
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                continue
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found[target.id] = value
+                elif isinstance(target, ast.Tuple) and isinstance(value, tuple):
+                    for t, v in zip(target.elts, value):
+                        if isinstance(t, ast.Name):
+                            found[t.id] = v
+    return found
+
+
+def _info(name: str, meta) -> ProbeInfo:
+    path = script_path(name)
+    doc = _docstring(path)
+    consts = script_constants(path)
+    usage = next((line.split(":", 1)[1].strip() for line in doc.splitlines() if line.startswith("Usage:")), "")
+    needs, optional = list(consts.get("NEEDS", ())), list(consts.get("OPTIONAL", ()))
+    if meta is not None:
+        return ProbeInfo(name, meta.title, str(meta.get("checks") or ""), [str(x) for x in meta.get("needs") or needs],
+                         [str(x) for x in meta.get("answers") or []], path, usage, optional)
+    first = doc.split("\n\n")[0].replace("\n", " ")
+    return ProbeInfo(name, first.split(":")[0], first, needs, [], path, usage, optional)
+
+
+def list_probes(kb_dirs: list[str] | None = None) -> list[ProbeInfo]:
+    meta = _metadata(kb_dirs)
+    return [_info(n, meta.get(n)) for n in names()]
+
+
+def get(name: str, kb_dirs: list[str] | None = None) -> ProbeInfo:
+    name = name.strip().removeprefix("probe_").removesuffix(".py")
+    if name not in names():
+        close = difflib.get_close_matches(name, names(), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise ProbeError(f"unknown probe {name!r}{hint} (`triage probe list` shows them all)")
+    return _info(name, _metadata(kb_dirs).get(name))
+
+
+def export(name: str | None, dest: str | os.PathLike = ".") -> list[Path]:
+    """Copy one standalone probe file (or all of them when name is None or 'all') into dest."""
+    targets = names() if name in (None, "all") else [get(name).name]
+    folder = Path(dest)
+    if folder.exists() and not folder.is_dir():
+        raise ProbeError(f"{folder} is not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    copied = []
+    for n in targets:
+        copied.append(Path(shutil.copy2(script_path(n), folder / script_path(n).name)))
+    return copied
+
+
+def run(name: str, setup: str, out: str | os.PathLike | None = None, max_steps: int | None = None,
+        timeout: float | None = None, device: str | None = None, capture: bool = False) -> RunOutcome:
+    """Run the standalone script in a subprocess with this interpreter; return its exit code and result.
+
+    The script prints its verdict on stdout and its one-line errors on stderr (passed through unless
+    `capture`). Exit codes: 0 pass / inconclusive, 1 fail, 2 setup or probe error.
+    """
+    info = get(name)
+    if ":" not in setup or not setup.rsplit(":", 1)[0] or not setup.rsplit(":", 1)[1]:
+        raise ProbeError(f"--setup must look like FILE.py:FUNC, got {setup!r}")
+    tmp = None
+    if out is None:
+        fd, tmp = tempfile.mkstemp(prefix=f"probe_{info.name}_", suffix=".json")
+        os.close(fd)
+        os.unlink(tmp)
+        out = tmp
+    cmd = [sys.executable, str(info.path), "--setup", setup, "--out", str(out)]
+    if max_steps is not None:
+        cmd += ["--max-steps", str(max_steps)]
+    if timeout is not None:
+        cmd += ["--timeout", str(timeout)]
+    if device:
+        cmd += ["--device", device]
+    try:
+        proc = subprocess.run(cmd, capture_output=capture, text=True,
+                              timeout=(timeout or 300.0) + 60.0)
+    except subprocess.TimeoutExpired:
+        raise ProbeError(f"probe {info.name} did not finish within {(timeout or 300.0) + 60:g}s and was stopped") from None
+    result = None
+    if Path(out).exists():
+        try:
+            result = load_result(out)
+        except ProbeResultError:
+            result = None
+    if tmp and Path(tmp).exists():
+        os.unlink(tmp)
+    extra = {"stdout": proc.stdout, "stderr": proc.stderr} if capture else {}
+    return RunOutcome(info.name, proc.returncode, result, None if tmp else Path(out), extra)
+
+
+def _check_finite(obj, where: str) -> None:
+    if isinstance(obj, float) and not math.isfinite(obj):
+        raise ProbeResultError(f"{where}: non-finite number {obj!r} (probe results write them as strings)")
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            _check_finite(v, f"{where}.{k}")
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            _check_finite(v, f"{where}[{i}]")
+
+
+def load_result(path: str | os.PathLike) -> dict:
+    """Read and validate one probe result (DESIGN.md section 6); raise ProbeResultError naming the problem."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ProbeResultError(f"cannot read probe result {p}: {exc.strerror or exc}") from None
+
+    def no_constants(token: str):
+        raise ValueError(f"bare {token} is not JSON")
+
+    try:
+        doc = json.loads(text, parse_constant=no_constants)
+    except ValueError as exc:
+        raise ProbeResultError(f"{p} is not valid JSON: {exc}") from None
+    if not isinstance(doc, dict):
+        raise ProbeResultError(f"{p}: a probe result is a JSON object with {', '.join(RESULT_FIELDS)}")
+    missing = [k for k in RESULT_FIELDS if k not in doc]
+    if missing:
+        raise ProbeResultError(f"{p}: not a probe result, missing {', '.join(missing)}")
+    if not isinstance(doc["probe"], str) or not doc["probe"]:
+        raise ProbeResultError(f"{p}: 'probe' must be the probe name")
+    if not isinstance(doc["version"], (str, int)):
+        raise ProbeResultError(f"{p}: 'version' must be a string")
+    if doc["status"] not in RESULT_STATUSES:
+        raise ProbeResultError(f"{p}: 'status' is {doc['status']!r}; expected one of {', '.join(RESULT_STATUSES)}")
+    answers = doc["answers"]
+    if not isinstance(answers, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in answers.items()):
+        raise ProbeResultError(f"{p}: 'answers' must map question IDs to answer values (strings)")
+    if not isinstance(doc["measurements"], dict):
+        raise ProbeResultError(f"{p}: 'measurements' must be an object")
+    if not isinstance(doc["message"], str):
+        raise ProbeResultError(f"{p}: 'message' must be a string")
+    _check_finite(doc["measurements"], "measurements")
+    return doc
+
+
+def check_answers(result: dict, kb) -> list[str]:
+    """Problems with a result's answers against a knowledge base: unknown question IDs or answer values."""
+    problems = []
+    for qid, value in result.get("answers", {}).items():
+        node = kb.get(qid)
+        if node is None or node.kind != "symptom":
+            problems.append(f"unknown question {qid}")
+        elif value not in kb.answer_values(node):
+            problems.append(f"{qid}: {value!r} is not one of {', '.join(kb.answer_values(node))}")
+    return problems

@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+"""Input statistics: per-channel mean and std of the batch as it enters the model, its range
+(raw [0, 255] pixels vs [0, 1] vs standardised), non-finite values, constant channels, and, when
+the setup gives eval_batch=(inputs, targets), whether evaluation inputs are prepared the same way.
+
+Answers Q-vis-input-stats (normal | off-scale | mismatch) and Q-eval-pipeline (differs).
+Usage: python probe_input_stats.py --setup my_setup.py:make_setup [--out result.json]
+"""
+NAME, VERSION = "input_stats", "1"
+NEEDS = ("batch",)
+OPTIONAL = ('eval_batch',)
+
+# ---- common block: identical in every probe_*.py; edit triage/probes/common_block.py, then
+# ---- run `python -m triage.probes.sync` (tests/probes/test_registry.py checks the copies).
+import argparse
+import contextlib
+import copy
+import importlib.util
+import json
+import math
+import os
+import signal
+import sys
+import time
+
+try:
+    import torch
+except ImportError:  # pragma: no cover - the probe cannot run at all
+    sys.stderr.write("error: this probe needs PyTorch (pip install torch)\n")
+    sys.exit(2)
+
+SETUP_KEYS = ("model, optimizer, loss_fn(outputs, targets), batch=(inputs, targets) "
+              "[+ scheduler, scaler, num_classes, device, tokenizer, dataloader, train_step(batch)]")
+
+
+class SetupError(Exception):
+    """The setup could not be imported or returned the wrong shape: one line, exit 2."""
+
+
+class ProbeTimeout(Exception):
+    pass
+
+
+def load_setup(spec, needs):
+    path, sep, func = spec.rpartition(":")
+    if not sep or not path or not func:
+        raise SetupError(f"--setup must look like FILE.py:FUNC, got {spec!r}")
+    if not os.path.isfile(path):
+        raise SetupError(f"setup file not found: {path}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    try:
+        mspec = importlib.util.spec_from_file_location(f"_probe_setup_{abs(hash(path))}", path)
+        module = importlib.util.module_from_spec(mspec)
+        mspec.loader.exec_module(module)
+    except BaseException as exc:  # noqa: BLE001 - any import failure is a setup error
+        raise SetupError(f"could not import {path}: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+    fn = getattr(module, func, None)
+    if not callable(fn):
+        raise SetupError(f"{path} has no function {func}(); expected {func}() returning a dict with {SETUP_KEYS}")
+    try:
+        setup = fn()
+    except Exception as exc:  # noqa: BLE001
+        raise SetupError(f"{func}() raised {type(exc).__name__}: {exc}".splitlines()[0]) from None
+    if not isinstance(setup, dict):
+        raise SetupError(f"{func}() returned {type(setup).__name__}; expected a dict with {SETUP_KEYS}")
+    missing = [k for k in needs if setup.get(k) is None]
+    if missing:
+        raise SetupError(f"{func}() returned a dict without {', '.join(missing)}; expected {SETUP_KEYS}")
+    checks = {"model": lambda v: isinstance(v, torch.nn.Module),
+              "optimizer": lambda v: isinstance(v, torch.optim.Optimizer),
+              "loss_fn": callable, "train_step": callable,
+              "batch": lambda v: isinstance(v, (tuple, list)) and len(v) == 2}
+    for key, ok in checks.items():
+        if setup.get(key) is not None and not ok(setup[key]):
+            want = {"model": "a torch.nn.Module", "optimizer": "a torch.optim.Optimizer",
+                    "batch": "a pair (inputs, targets)"}.get(key, "a callable")
+            raise SetupError(f"setup[{key!r}] is {type(setup[key]).__name__}; expected {want}")
+    return setup
+
+
+def to_device(obj, device):
+    if torch.is_tensor(obj):
+        return obj.to(device)
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(to_device(v, device) for v in obj)
+    if isinstance(obj, dict) or hasattr(obj, "keys"):  # dict or a transformers BatchEncoding
+        return {k: to_device(obj[k], device) for k in obj.keys()}
+    return obj
+
+
+def forward(model, inputs):
+    if isinstance(inputs, dict) or hasattr(inputs, "keys"):
+        return model(**inputs)
+    if isinstance(inputs, (tuple, list)):
+        return model(*inputs)
+    return model(inputs)
+
+
+def logits_of(out):
+    if torch.is_tensor(out):
+        return out
+    if getattr(out, "logits", None) is not None:
+        return out.logits
+    if isinstance(out, dict):
+        return out.get("logits", next((v for v in out.values() if torch.is_tensor(v)), None))
+    if isinstance(out, (tuple, list)):
+        return next((v for v in out if torch.is_tensor(v)), None)
+    return None
+
+
+class Ctx:
+    """What a probe body gets: the setup, the device, the arguments, the deadline, the measurements."""
+
+    def __init__(self, setup, device, args):
+        self.setup, self.device, self.args = setup, device, args
+        self.model, self.opt = setup.get("model"), setup.get("optimizer")
+        self.loss_fn, self.sched, self.scaler = setup.get("loss_fn"), setup.get("scheduler"), setup.get("scaler")
+        batch = setup.get("batch") or (None, None)
+        self.inputs, self.targets = batch[0], batch[1]
+        self.deadline = time.monotonic() + args.timeout
+        self.meas = {}
+
+    def check_time(self):
+        if time.monotonic() > self.deadline:
+            raise ProbeTimeout()
+
+    def loss(self, inputs=None, targets=None):
+        inputs = self.inputs if inputs is None else inputs
+        targets = self.targets if targets is None else targets
+        out = forward(self.model, inputs)
+        return out, self.loss_fn(out, targets)
+
+    def step(self, zero=True):
+        """One plain optimisation step on the fixed batch; returns the loss before the step."""
+        if zero:
+            self.opt.zero_grad(set_to_none=True)
+        _, loss = self.loss()
+        if self.scaler is not None:
+            self.scaler.scale(loss).backward()
+            self.scaler.step(self.opt)
+            self.scaler.update()
+        else:
+            loss.backward()
+            self.opt.step()
+        return float(loss.detach())
+
+    def trainable(self):
+        return [(n, p) for n, p in self.model.named_parameters() if p.requires_grad]
+
+
+@contextlib.contextmanager
+def preserved(ctx):
+    """Restore weights, grads, modes, requires_grad, optimizer/scheduler/scaler state and RNG."""
+    model, saved = ctx.model, {}
+    if model is not None:
+        saved["model"] = {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
+        saved["modes"] = [m.training for m in model.modules()]
+        saved["req"] = [p.requires_grad for p in model.parameters()]
+        saved["grads"] = [None if p.grad is None else p.grad.detach().clone() for p in model.parameters()]
+    for key, obj in (("opt", ctx.opt), ("sched", ctx.sched), ("scaler", ctx.scaler)):
+        if obj is not None and hasattr(obj, "state_dict"):
+            saved[key] = copy.deepcopy(obj.state_dict())
+    rng = torch.get_rng_state()
+    cuda_rng = torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None
+    try:
+        yield
+    finally:
+        if model is not None:
+            model.load_state_dict(saved["model"])
+            for m, mode in zip(model.modules(), saved["modes"]):
+                m.training = mode
+            for p, req, g in zip(model.parameters(), saved["req"], saved["grads"]):
+                p.requires_grad_(req)
+                p.grad = g
+        for key, obj in (("opt", ctx.opt), ("sched", ctx.sched), ("scaler", ctx.scaler)):
+            if key in saved:
+                obj.load_state_dict(saved[key])
+        torch.set_rng_state(rng)
+        if cuda_rng is not None:
+            torch.cuda.set_rng_state_all(cuda_rng)
+
+
+def _clean(obj):
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else ("nan" if obj != obj else ("inf" if obj > 0 else "-inf"))
+    if isinstance(obj, dict):
+        return {str(k): _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if torch.is_tensor(obj):
+        return _clean(obj.tolist())
+    if obj is None or isinstance(obj, (bool, int, str)):
+        return obj
+    return str(obj)
+
+
+def _alarm(signum, frame):
+    raise ProbeTimeout()
+
+
+def run_probe(name, version, doc, needs, default_steps, body, argv=None):
+    """Parse arguments, load the setup, run body(ctx) -> (status, answers, message), report."""
+    ap = argparse.ArgumentParser(prog=f"probe_{name}.py", description=doc)
+    ap.add_argument("--setup", required=True, metavar="FILE.py:FUNC", help="function returning the setup dict")
+    ap.add_argument("--out", metavar="FILE", help="write the JSON result here")
+    ap.add_argument("--max-steps", type=int, default=default_steps, help=f"step budget (default {default_steps})")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds before giving up (default 300)")
+    ap.add_argument("--device", help="override the device (default: setup['device'], else cuda if available, else cpu)")
+    args = ap.parse_args(argv)
+    started = time.monotonic()
+
+    def report(status, answers, meas, message):
+        meas = dict(meas, seconds=round(time.monotonic() - started, 3), torch=torch.__version__)
+        result = _clean({"probe": name, "version": version, "status": status, "answers": answers,
+                         "measurements": meas, "message": message})
+        if status != "error":  # errors went to stderr as one line already
+            print(f"{name}: {status.upper()} - {message}")
+            for qid, value in answers.items():
+                print(f"  {qid} = {value}")
+        if args.out:
+            with open(args.out, "w", encoding="utf-8") as fh:
+                json.dump(result, fh, indent=2, allow_nan=False)
+                fh.write("\n")
+        return {"pass": 0, "inconclusive": 0, "fail": 1}.get(status, 2)
+
+    try:
+        setup = load_setup(args.setup, needs)
+    except SetupError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        if args.out:
+            report("error", {}, {}, str(exc))
+        return 2
+    device = torch.device(args.device or setup.get("device") or ("cuda" if torch.cuda.is_available() else "cpu"))
+    if setup.get("model") is not None:
+        setup["model"].to(device)
+    if setup.get("batch") is not None:
+        setup["batch"] = to_device(tuple(setup["batch"]), device)
+    ctx = Ctx(setup, device, args)
+    ctx.meas["device"] = str(device)
+    use_alarm = hasattr(signal, "SIGALRM") and args.timeout > 0
+    if use_alarm:
+        try:
+            old = signal.signal(signal.SIGALRM, _alarm)
+            signal.setitimer(signal.ITIMER_REAL, args.timeout + 1.0)
+        except ValueError:  # not the main thread
+            use_alarm = False
+    try:
+        with preserved(ctx):
+            status, answers, message = body(ctx)
+    except ProbeTimeout:
+        status, answers = "inconclusive", {}
+        message = f"timed out after {args.timeout:g}s; raise --timeout or lower --max-steps"
+    except Exception as exc:  # noqa: BLE001 - the user's code failed inside the probe
+        status, answers = "error", {}
+        message = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        sys.stderr.write(f"error: {message}\n")
+    finally:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+    return report(status, answers, ctx.meas, message)
+# ---- end of common block
+
+
+def _tensor(inputs):
+    if torch.is_tensor(inputs):
+        return inputs
+    if isinstance(inputs, dict) or hasattr(inputs, "keys"):
+        for key in ("pixel_values", "images", "image", "x", "inputs"):
+            if torch.is_tensor(inputs.get(key)):
+                return inputs[key]
+        inputs = list(inputs.values())
+    if isinstance(inputs, (tuple, list)):
+        floats = [v for v in inputs if torch.is_tensor(v) and v.is_floating_point()]
+        return floats[0] if floats else next((v for v in inputs if torch.is_tensor(v)), None)
+    return None
+
+
+def _stats(x):
+    x = x.detach()
+    cdim = 1 if x.dim() in (4, 5) and (x.shape[1] <= 4 or x.shape[-1] > 4) else x.dim() - 1
+    if x.dim() == 4 and x.shape[1] > 4 and x.shape[-1] <= 4:
+        cdim = 3  # channels-last images
+    xf = x.float().movedim(cdim, -1).reshape(-1, x.shape[cdim]) if x.dim() > 1 else x.float().reshape(-1, 1)
+    return {"mean": xf.mean(0)[:64].tolist(), "std": xf.std(0, unbiased=False)[:64].tolist(),
+            "min": float(xf.min()), "max": float(xf.max()), "channel_dim": cdim,
+            "integral": bool((xf == xf.round()).all())}
+
+
+def body(ctx):
+    x = _tensor(ctx.inputs)
+    if x is None:
+        return "inconclusive", {}, "no input tensor found in the batch"
+    ctx.meas.update(dtype=str(x.dtype), shape=list(x.shape))
+    if not (x.is_floating_point() or x.dtype == torch.uint8):
+        return "inconclusive", {}, f"inputs are {x.dtype} (token ids or indices); nothing to normalise"
+    if x.is_floating_point() and not bool(torch.isfinite(x).all()):
+        return "fail", {"Q-vis-input-stats": "off-scale"}, "the inputs contain NaN or Inf"
+    s = _stats(x)
+    ctx.meas.update(s)
+    means, stds = s["mean"], s["std"]
+    raw = x.dtype == torch.uint8 or (s["min"] >= 0 and 1.5 < s["max"] <= 255 and (s["integral"] or max(means) > 10))
+    answers, problems = {}, []
+    if raw:
+        answers["Q-vis-input-stats"] = "off-scale"
+        problems.append(f"inputs look like raw 0-255 values (range [{s['min']:.3g}, {s['max']:.3g}], channel means "
+                        + ", ".join(f"{m:.3g}" for m in means[:4]) + "): divide by 255 and normalise")
+    elif any(abs(m) > 3 for m in means) or any(v > 5 for v in stds):
+        answers["Q-vis-input-stats"] = "off-scale"
+        problems.append("channel mean/std far from 0/1: means " + ", ".join(f"{m:.3g}" for m in means[:4])
+                        + "; stds " + ", ".join(f"{v:.3g}" for v in stds[:4]))
+    else:
+        answers["Q-vis-input-stats"] = "normal"
+    constant = [i for i, v in enumerate(stds) if v == 0]
+    if constant and x.shape[0] > 1:
+        ctx.meas["constant_channels"] = constant[:20]
+    eval_batch = ctx.setup.get("eval_batch")
+    if eval_batch is not None:
+        e = _tensor(to_device(eval_batch[0] if isinstance(eval_batch, (tuple, list)) else eval_batch, ctx.device))
+        if torch.is_tensor(e) and (e.is_floating_point() or e.dtype == torch.uint8):
+            es = _stats(e)
+            ctx.meas["eval"] = es
+            if len(es["mean"]) == len(means):
+                scale = [max(a, b, 1e-6) for a, b in zip(stds, es["std"])]
+                gap = max(abs(a - b) / c for a, b, c in zip(means, es["mean"], scale))
+                ratio = max(max(a, 1e-6) / max(b, 1e-6) for a, b in zip(stds + es["std"], es["std"] + stds))
+                ctx.meas.update(train_eval_mean_gap=gap, train_eval_std_ratio=ratio)
+                if gap > 0.5 or ratio > 2:
+                    answers["Q-vis-input-stats"] = "mismatch"
+                    answers["Q-eval-pipeline"] = "differs"
+                    problems.append(f"train and eval inputs are prepared differently (mean gap {gap:.2g} std, std ratio {ratio:.2g})")
+    if problems:
+        return "fail", answers, "; ".join(problems)
+    lo01 = s["min"] >= 0 and s["max"] <= 1
+    note = "; inputs in [0, 1] and not standardised (a pretrained backbone expects its mean/std)" if lo01 else ""
+    return "pass", answers, ("per-channel means " + ", ".join(f"{m:.2g}" for m in means[:4]) + ", stds "
+                             + ", ".join(f"{v:.2g}" for v in stds[:4]) + note)
+
+
+def main(argv=None):
+    return run_probe(NAME, VERSION, __doc__, NEEDS, 1, body, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

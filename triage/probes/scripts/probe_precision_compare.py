@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""fp32 vs bf16 on one batch: run forward and backward on copies of the model, once in fp32 and
+once under bf16 autocast (fp16 on GPUs without bf16; the model as stored when its weights are
+already half precision), and compare the loss and the gradients (relative error, cosine). A loss
+that turns non-finite or moves by more than 5%, or gradients whose cosine to fp32 falls below 0.95, mean the model
+is numerically fragile in low precision. The user's model is never touched (copies only).
+
+Answers Q-ops-param-dtype (fp32 | half), Q-precision (bf16 | fp16, when the weights are stored so)
+and Q-stab-fp32-rerun (fixed, when low precision breaks what fp32 computes).
+Usage: python probe_precision_compare.py --setup my_setup.py:make_setup [--out result.json]
+"""
+NAME, VERSION = "precision_compare", "1"
+NEEDS = ("model", "loss_fn", "batch")
+OPTIONAL = ('device',)
+
+# ---- common block: identical in every probe_*.py; edit triage/probes/common_block.py, then
+# ---- run `python -m triage.probes.sync` (tests/probes/test_registry.py checks the copies).
+import argparse
+import contextlib
+import copy
+import importlib.util
+import json
+import math
+import os
+import signal
+import sys
+import time
+
+try:
+    import torch
+except ImportError:  # pragma: no cover - the probe cannot run at all
+    sys.stderr.write("error: this probe needs PyTorch (pip install torch)\n")
+    sys.exit(2)
+
+SETUP_KEYS = ("model, optimizer, loss_fn(outputs, targets), batch=(inputs, targets) "
+              "[+ scheduler, scaler, num_classes, device, tokenizer, dataloader, train_step(batch)]")
+
+
+class SetupError(Exception):
+    """The setup could not be imported or returned the wrong shape: one line, exit 2."""
+
+
+class ProbeTimeout(Exception):
+    pass
+
+
+def load_setup(spec, needs):
+    path, sep, func = spec.rpartition(":")
+    if not sep or not path or not func:
+        raise SetupError(f"--setup must look like FILE.py:FUNC, got {spec!r}")
+    if not os.path.isfile(path):
+        raise SetupError(f"setup file not found: {path}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    try:
+        mspec = importlib.util.spec_from_file_location(f"_probe_setup_{abs(hash(path))}", path)
+        module = importlib.util.module_from_spec(mspec)
+        mspec.loader.exec_module(module)
+    except BaseException as exc:  # noqa: BLE001 - any import failure is a setup error
+        raise SetupError(f"could not import {path}: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+    fn = getattr(module, func, None)
+    if not callable(fn):
+        raise SetupError(f"{path} has no function {func}(); expected {func}() returning a dict with {SETUP_KEYS}")
+    try:
+        setup = fn()
+    except Exception as exc:  # noqa: BLE001
+        raise SetupError(f"{func}() raised {type(exc).__name__}: {exc}".splitlines()[0]) from None
+    if not isinstance(setup, dict):
+        raise SetupError(f"{func}() returned {type(setup).__name__}; expected a dict with {SETUP_KEYS}")
+    missing = [k for k in needs if setup.get(k) is None]
+    if missing:
+        raise SetupError(f"{func}() returned a dict without {', '.join(missing)}; expected {SETUP_KEYS}")
+    checks = {"model": lambda v: isinstance(v, torch.nn.Module),
+              "optimizer": lambda v: isinstance(v, torch.optim.Optimizer),
+              "loss_fn": callable, "train_step": callable,
+              "batch": lambda v: isinstance(v, (tuple, list)) and len(v) == 2}
+    for key, ok in checks.items():
+        if setup.get(key) is not None and not ok(setup[key]):
+            want = {"model": "a torch.nn.Module", "optimizer": "a torch.optim.Optimizer",
+                    "batch": "a pair (inputs, targets)"}.get(key, "a callable")
+            raise SetupError(f"setup[{key!r}] is {type(setup[key]).__name__}; expected {want}")
+    return setup
+
+
+def to_device(obj, device):
+    if torch.is_tensor(obj):
+        return obj.to(device)
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(to_device(v, device) for v in obj)
+    if isinstance(obj, dict) or hasattr(obj, "keys"):  # dict or a transformers BatchEncoding
+        return {k: to_device(obj[k], device) for k in obj.keys()}
+    return obj
+
+
+def forward(model, inputs):
+    if isinstance(inputs, dict) or hasattr(inputs, "keys"):
+        return model(**inputs)
+    if isinstance(inputs, (tuple, list)):
+        return model(*inputs)
+    return model(inputs)
+
+
+def logits_of(out):
+    if torch.is_tensor(out):
+        return out
+    if getattr(out, "logits", None) is not None:
+        return out.logits
+    if isinstance(out, dict):
+        return out.get("logits", next((v for v in out.values() if torch.is_tensor(v)), None))
+    if isinstance(out, (tuple, list)):
+        return next((v for v in out if torch.is_tensor(v)), None)
+    return None
+
+
+class Ctx:
+    """What a probe body gets: the setup, the device, the arguments, the deadline, the measurements."""
+
+    def __init__(self, setup, device, args):
+        self.setup, self.device, self.args = setup, device, args
+        self.model, self.opt = setup.get("model"), setup.get("optimizer")
+        self.loss_fn, self.sched, self.scaler = setup.get("loss_fn"), setup.get("scheduler"), setup.get("scaler")
+        batch = setup.get("batch") or (None, None)
+        self.inputs, self.targets = batch[0], batch[1]
+        self.deadline = time.monotonic() + args.timeout
+        self.meas = {}
+
+    def check_time(self):
+        if time.monotonic() > self.deadline:
+            raise ProbeTimeout()
+
+    def loss(self, inputs=None, targets=None):
+        inputs = self.inputs if inputs is None else inputs
+        targets = self.targets if targets is None else targets
+        out = forward(self.model, inputs)
+        return out, self.loss_fn(out, targets)
+
+    def step(self, zero=True):
+        """One plain optimisation step on the fixed batch; returns the loss before the step."""
+        if zero:
+            self.opt.zero_grad(set_to_none=True)
+        _, loss = self.loss()
+        if self.scaler is not None:
+            self.scaler.scale(loss).backward()
+            self.scaler.step(self.opt)
+            self.scaler.update()
+        else:
+            loss.backward()
+            self.opt.step()
+        return float(loss.detach())
+
+    def trainable(self):
+        return [(n, p) for n, p in self.model.named_parameters() if p.requires_grad]
+
+
+@contextlib.contextmanager
+def preserved(ctx):
+    """Restore weights, grads, modes, requires_grad, optimizer/scheduler/scaler state and RNG."""
+    model, saved = ctx.model, {}
+    if model is not None:
+        saved["model"] = {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
+        saved["modes"] = [m.training for m in model.modules()]
+        saved["req"] = [p.requires_grad for p in model.parameters()]
+        saved["grads"] = [None if p.grad is None else p.grad.detach().clone() for p in model.parameters()]
+    for key, obj in (("opt", ctx.opt), ("sched", ctx.sched), ("scaler", ctx.scaler)):
+        if obj is not None and hasattr(obj, "state_dict"):
+            saved[key] = copy.deepcopy(obj.state_dict())
+    rng = torch.get_rng_state()
+    cuda_rng = torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None
+    try:
+        yield
+    finally:
+        if model is not None:
+            model.load_state_dict(saved["model"])
+            for m, mode in zip(model.modules(), saved["modes"]):
+                m.training = mode
+            for p, req, g in zip(model.parameters(), saved["req"], saved["grads"]):
+                p.requires_grad_(req)
+                p.grad = g
+        for key, obj in (("opt", ctx.opt), ("sched", ctx.sched), ("scaler", ctx.scaler)):
+            if key in saved:
+                obj.load_state_dict(saved[key])
+        torch.set_rng_state(rng)
+        if cuda_rng is not None:
+            torch.cuda.set_rng_state_all(cuda_rng)
+
+
+def _clean(obj):
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else ("nan" if obj != obj else ("inf" if obj > 0 else "-inf"))
+    if isinstance(obj, dict):
+        return {str(k): _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if torch.is_tensor(obj):
+        return _clean(obj.tolist())
+    if obj is None or isinstance(obj, (bool, int, str)):
+        return obj
+    return str(obj)
+
+
+def _alarm(signum, frame):
+    raise ProbeTimeout()
+
+
+def run_probe(name, version, doc, needs, default_steps, body, argv=None):
+    """Parse arguments, load the setup, run body(ctx) -> (status, answers, message), report."""
+    ap = argparse.ArgumentParser(prog=f"probe_{name}.py", description=doc)
+    ap.add_argument("--setup", required=True, metavar="FILE.py:FUNC", help="function returning the setup dict")
+    ap.add_argument("--out", metavar="FILE", help="write the JSON result here")
+    ap.add_argument("--max-steps", type=int, default=default_steps, help=f"step budget (default {default_steps})")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds before giving up (default 300)")
+    ap.add_argument("--device", help="override the device (default: setup['device'], else cuda if available, else cpu)")
+    args = ap.parse_args(argv)
+    started = time.monotonic()
+
+    def report(status, answers, meas, message):
+        meas = dict(meas, seconds=round(time.monotonic() - started, 3), torch=torch.__version__)
+        result = _clean({"probe": name, "version": version, "status": status, "answers": answers,
+                         "measurements": meas, "message": message})
+        if status != "error":  # errors went to stderr as one line already
+            print(f"{name}: {status.upper()} - {message}")
+            for qid, value in answers.items():
+                print(f"  {qid} = {value}")
+        if args.out:
+            with open(args.out, "w", encoding="utf-8") as fh:
+                json.dump(result, fh, indent=2, allow_nan=False)
+                fh.write("\n")
+        return {"pass": 0, "inconclusive": 0, "fail": 1}.get(status, 2)
+
+    try:
+        setup = load_setup(args.setup, needs)
+    except SetupError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        if args.out:
+            report("error", {}, {}, str(exc))
+        return 2
+    device = torch.device(args.device or setup.get("device") or ("cuda" if torch.cuda.is_available() else "cpu"))
+    if setup.get("model") is not None:
+        setup["model"].to(device)
+    if setup.get("batch") is not None:
+        setup["batch"] = to_device(tuple(setup["batch"]), device)
+    ctx = Ctx(setup, device, args)
+    ctx.meas["device"] = str(device)
+    use_alarm = hasattr(signal, "SIGALRM") and args.timeout > 0
+    if use_alarm:
+        try:
+            old = signal.signal(signal.SIGALRM, _alarm)
+            signal.setitimer(signal.ITIMER_REAL, args.timeout + 1.0)
+        except ValueError:  # not the main thread
+            use_alarm = False
+    try:
+        with preserved(ctx):
+            status, answers, message = body(ctx)
+    except ProbeTimeout:
+        status, answers = "inconclusive", {}
+        message = f"timed out after {args.timeout:g}s; raise --timeout or lower --max-steps"
+    except Exception as exc:  # noqa: BLE001 - the user's code failed inside the probe
+        status, answers = "error", {}
+        message = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        sys.stderr.write(f"error: {message}\n")
+    finally:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+    return report(status, answers, ctx.meas, message)
+# ---- end of common block
+
+
+def _run(ctx, model, dtype):
+    model.zero_grad(set_to_none=True)
+    torch.manual_seed(0)
+    if dtype is None:
+        out = forward(model, ctx.inputs)
+    else:
+        with torch.autocast(device_type=ctx.device.type, dtype=dtype):
+            out = forward(model, ctx.inputs)
+    loss = ctx.loss_fn(out, ctx.targets).float()
+    if loss.requires_grad:
+        loss.backward()
+    grads = {n: p.grad.detach().float().reshape(-1) for n, p in model.named_parameters() if p.grad is not None}
+    return float(loss.detach()), grads
+
+
+def body(ctx):
+    model = ctx.model
+    dtypes = {p.dtype for p in model.parameters() if p.requires_grad} or {p.dtype for p in model.parameters()}
+    half = next((d for d in dtypes if d in (torch.bfloat16, torch.float16)), None)
+    low = torch.bfloat16
+    if ctx.device.type == "cuda" and not torch.cuda.is_bf16_supported():
+        low = torch.float16
+    ref = copy.deepcopy(model).float()
+    test = copy.deepcopy(model)
+    l32, g32 = _run(ctx, ref, None)
+    llow, glow = _run(ctx, test, None if half is not None else low)
+    name = {torch.bfloat16: "bf16", torch.float16: "fp16"}[half or low]
+    answers = {"Q-ops-param-dtype": "half" if half is not None else "fp32"}
+    if half is not None:
+        answers["Q-precision"] = name
+    common = [n for n in g32 if n in glow]
+    if common:
+        a = torch.cat([g32[n] for n in common])
+        b = torch.cat([glow[n] for n in common])
+        cos = float(torch.nn.functional.cosine_similarity(a, b, dim=0)) if a.norm() > 0 and b.norm() > 0 else 1.0
+        rel = float((a - b).norm() / a.norm()) if a.norm() > 0 else 0.0
+        worst = min(common, key=lambda n: float(torch.nn.functional.cosine_similarity(g32[n], glow[n], dim=0))
+                    if g32[n].norm() > 0 and glow[n].norm() > 0 else 1.0)
+    else:
+        cos, rel, worst = 1.0, 0.0, None
+    dl = abs(llow - l32) / max(abs(l32), 1e-8) if math.isfinite(llow) else float("inf")
+    ctx.meas.update(low_precision=name, weights=sorted(str(d) for d in dtypes), loss_fp32=l32, loss_low=llow,
+                    loss_rel_diff=dl, grad_cosine=cos, grad_rel_error=rel, least_similar_tensor=worst)
+    text = f"loss fp32 {l32:.5g} vs {name} {llow:.5g} (rel diff {dl:.2g}), gradient cosine {cos:.4f}"
+    if not math.isfinite(l32):
+        return "inconclusive", answers, "the fp32 loss itself is not finite; fix that first"
+    if not math.isfinite(llow) or dl > 0.05 or cos < 0.95:
+        answers["Q-stab-fp32-rerun"] = "fixed"
+        why = f"{name} loss is not finite" if not math.isfinite(llow) else "low precision changes the result"
+        return "fail", answers, f"{why}: {text}; keep the sensitive ops (loss, softmax, norms, large offsets) in fp32"
+    return "pass", answers, text
+
+
+def main(argv=None):
+    return run_probe(NAME, VERSION, __doc__, NEEDS, 1, body, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+"""Tokenizer checks (for a transformers tokenizer, or any object with pad_token / pad_token_id /
+padding_side): is a pad token set, does it fit the model's embedding table and config, which side
+pads for this phase (setup['phase']: 'train' | 'sft' | 'generate' | 'dpo'; decoder-only models want
+right padding to train and left padding to generate / for DPO), and in the batch (inputs with
+input_ids / attention_mask, targets = labels) what share of labels is masked with -100, whether
+padding positions are masked and, for SFT, whether the prompt is.
+
+Answers Q-llm-pad-token (set | unset | zero | new-token), Q-llm-padding-side (per-phase |
+right-for-generation | left-for-training), Q-llm-labels-masked (both | prompt-scored | pad-scored |
+none) and Q-error-kind (pad-token | device-assert).
+Usage: python probe_tokenizer.py --setup my_setup.py:make_setup [--out result.json]
+"""
+NAME, VERSION = "tokenizer", "1"
+NEEDS = ("tokenizer",)
+OPTIONAL = ('batch', 'model', 'phase', 'causal_lm')
+
+# ---- common block: identical in every probe_*.py; edit triage/probes/common_block.py, then
+# ---- run `python -m triage.probes.sync` (tests/probes/test_registry.py checks the copies).
+import argparse
+import contextlib
+import copy
+import importlib.util
+import json
+import math
+import os
+import signal
+import sys
+import time
+
+try:
+    import torch
+except ImportError:  # pragma: no cover - the probe cannot run at all
+    sys.stderr.write("error: this probe needs PyTorch (pip install torch)\n")
+    sys.exit(2)
+
+SETUP_KEYS = ("model, optimizer, loss_fn(outputs, targets), batch=(inputs, targets) "
+              "[+ scheduler, scaler, num_classes, device, tokenizer, dataloader, train_step(batch)]")
+
+
+class SetupError(Exception):
+    """The setup could not be imported or returned the wrong shape: one line, exit 2."""
+
+
+class ProbeTimeout(Exception):
+    pass
+
+
+def load_setup(spec, needs):
+    path, sep, func = spec.rpartition(":")
+    if not sep or not path or not func:
+        raise SetupError(f"--setup must look like FILE.py:FUNC, got {spec!r}")
+    if not os.path.isfile(path):
+        raise SetupError(f"setup file not found: {path}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    try:
+        mspec = importlib.util.spec_from_file_location(f"_probe_setup_{abs(hash(path))}", path)
+        module = importlib.util.module_from_spec(mspec)
+        mspec.loader.exec_module(module)
+    except BaseException as exc:  # noqa: BLE001 - any import failure is a setup error
+        raise SetupError(f"could not import {path}: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+    fn = getattr(module, func, None)
+    if not callable(fn):
+        raise SetupError(f"{path} has no function {func}(); expected {func}() returning a dict with {SETUP_KEYS}")
+    try:
+        setup = fn()
+    except Exception as exc:  # noqa: BLE001
+        raise SetupError(f"{func}() raised {type(exc).__name__}: {exc}".splitlines()[0]) from None
+    if not isinstance(setup, dict):
+        raise SetupError(f"{func}() returned {type(setup).__name__}; expected a dict with {SETUP_KEYS}")
+    missing = [k for k in needs if setup.get(k) is None]
+    if missing:
+        raise SetupError(f"{func}() returned a dict without {', '.join(missing)}; expected {SETUP_KEYS}")
+    checks = {"model": lambda v: isinstance(v, torch.nn.Module),
+              "optimizer": lambda v: isinstance(v, torch.optim.Optimizer),
+              "loss_fn": callable, "train_step": callable,
+              "batch": lambda v: isinstance(v, (tuple, list)) and len(v) == 2}
+    for key, ok in checks.items():
+        if setup.get(key) is not None and not ok(setup[key]):
+            want = {"model": "a torch.nn.Module", "optimizer": "a torch.optim.Optimizer",
+                    "batch": "a pair (inputs, targets)"}.get(key, "a callable")
+            raise SetupError(f"setup[{key!r}] is {type(setup[key]).__name__}; expected {want}")
+    return setup
+
+
+def to_device(obj, device):
+    if torch.is_tensor(obj):
+        return obj.to(device)
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(to_device(v, device) for v in obj)
+    if isinstance(obj, dict) or hasattr(obj, "keys"):  # dict or a transformers BatchEncoding
+        return {k: to_device(obj[k], device) for k in obj.keys()}
+    return obj
+
+
+def forward(model, inputs):
+    if isinstance(inputs, dict) or hasattr(inputs, "keys"):
+        return model(**inputs)
+    if isinstance(inputs, (tuple, list)):
+        return model(*inputs)
+    return model(inputs)
+
+
+def logits_of(out):
+    if torch.is_tensor(out):
+        return out
+    if getattr(out, "logits", None) is not None:
+        return out.logits
+    if isinstance(out, dict):
+        return out.get("logits", next((v for v in out.values() if torch.is_tensor(v)), None))
+    if isinstance(out, (tuple, list)):
+        return next((v for v in out if torch.is_tensor(v)), None)
+    return None
+
+
+class Ctx:
+    """What a probe body gets: the setup, the device, the arguments, the deadline, the measurements."""
+
+    def __init__(self, setup, device, args):
+        self.setup, self.device, self.args = setup, device, args
+        self.model, self.opt = setup.get("model"), setup.get("optimizer")
+        self.loss_fn, self.sched, self.scaler = setup.get("loss_fn"), setup.get("scheduler"), setup.get("scaler")
+        batch = setup.get("batch") or (None, None)
+        self.inputs, self.targets = batch[0], batch[1]
+        self.deadline = time.monotonic() + args.timeout
+        self.meas = {}
+
+    def check_time(self):
+        if time.monotonic() > self.deadline:
+            raise ProbeTimeout()
+
+    def loss(self, inputs=None, targets=None):
+        inputs = self.inputs if inputs is None else inputs
+        targets = self.targets if targets is None else targets
+        out = forward(self.model, inputs)
+        return out, self.loss_fn(out, targets)
+
+    def step(self, zero=True):
+        """One plain optimisation step on the fixed batch; returns the loss before the step."""
+        if zero:
+            self.opt.zero_grad(set_to_none=True)
+        _, loss = self.loss()
+        if self.scaler is not None:
+            self.scaler.scale(loss).backward()
+            self.scaler.step(self.opt)
+            self.scaler.update()
+        else:
+            loss.backward()
+            self.opt.step()
+        return float(loss.detach())
+
+    def trainable(self):
+        return [(n, p) for n, p in self.model.named_parameters() if p.requires_grad]
+
+
+@contextlib.contextmanager
+def preserved(ctx):
+    """Restore weights, grads, modes, requires_grad, optimizer/scheduler/scaler state and RNG."""
+    model, saved = ctx.model, {}
+    if model is not None:
+        saved["model"] = {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
+        saved["modes"] = [m.training for m in model.modules()]
+        saved["req"] = [p.requires_grad for p in model.parameters()]
+        saved["grads"] = [None if p.grad is None else p.grad.detach().clone() for p in model.parameters()]
+    for key, obj in (("opt", ctx.opt), ("sched", ctx.sched), ("scaler", ctx.scaler)):
+        if obj is not None and hasattr(obj, "state_dict"):
+            saved[key] = copy.deepcopy(obj.state_dict())
+    rng = torch.get_rng_state()
+    cuda_rng = torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None
+    try:
+        yield
+    finally:
+        if model is not None:
+            model.load_state_dict(saved["model"])
+            for m, mode in zip(model.modules(), saved["modes"]):
+                m.training = mode
+            for p, req, g in zip(model.parameters(), saved["req"], saved["grads"]):
+                p.requires_grad_(req)
+                p.grad = g
+        for key, obj in (("opt", ctx.opt), ("sched", ctx.sched), ("scaler", ctx.scaler)):
+            if key in saved:
+                obj.load_state_dict(saved[key])
+        torch.set_rng_state(rng)
+        if cuda_rng is not None:
+            torch.cuda.set_rng_state_all(cuda_rng)
+
+
+def _clean(obj):
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else ("nan" if obj != obj else ("inf" if obj > 0 else "-inf"))
+    if isinstance(obj, dict):
+        return {str(k): _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if torch.is_tensor(obj):
+        return _clean(obj.tolist())
+    if obj is None or isinstance(obj, (bool, int, str)):
+        return obj
+    return str(obj)
+
+
+def _alarm(signum, frame):
+    raise ProbeTimeout()
+
+
+def run_probe(name, version, doc, needs, default_steps, body, argv=None):
+    """Parse arguments, load the setup, run body(ctx) -> (status, answers, message), report."""
+    ap = argparse.ArgumentParser(prog=f"probe_{name}.py", description=doc)
+    ap.add_argument("--setup", required=True, metavar="FILE.py:FUNC", help="function returning the setup dict")
+    ap.add_argument("--out", metavar="FILE", help="write the JSON result here")
+    ap.add_argument("--max-steps", type=int, default=default_steps, help=f"step budget (default {default_steps})")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds before giving up (default 300)")
+    ap.add_argument("--device", help="override the device (default: setup['device'], else cuda if available, else cpu)")
+    args = ap.parse_args(argv)
+    started = time.monotonic()
+
+    def report(status, answers, meas, message):
+        meas = dict(meas, seconds=round(time.monotonic() - started, 3), torch=torch.__version__)
+        result = _clean({"probe": name, "version": version, "status": status, "answers": answers,
+                         "measurements": meas, "message": message})
+        if status != "error":  # errors went to stderr as one line already
+            print(f"{name}: {status.upper()} - {message}")
+            for qid, value in answers.items():
+                print(f"  {qid} = {value}")
+        if args.out:
+            with open(args.out, "w", encoding="utf-8") as fh:
+                json.dump(result, fh, indent=2, allow_nan=False)
+                fh.write("\n")
+        return {"pass": 0, "inconclusive": 0, "fail": 1}.get(status, 2)
+
+    try:
+        setup = load_setup(args.setup, needs)
+    except SetupError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        if args.out:
+            report("error", {}, {}, str(exc))
+        return 2
+    device = torch.device(args.device or setup.get("device") or ("cuda" if torch.cuda.is_available() else "cpu"))
+    if setup.get("model") is not None:
+        setup["model"].to(device)
+    if setup.get("batch") is not None:
+        setup["batch"] = to_device(tuple(setup["batch"]), device)
+    ctx = Ctx(setup, device, args)
+    ctx.meas["device"] = str(device)
+    use_alarm = hasattr(signal, "SIGALRM") and args.timeout > 0
+    if use_alarm:
+        try:
+            old = signal.signal(signal.SIGALRM, _alarm)
+            signal.setitimer(signal.ITIMER_REAL, args.timeout + 1.0)
+        except ValueError:  # not the main thread
+            use_alarm = False
+    try:
+        with preserved(ctx):
+            status, answers, message = body(ctx)
+    except ProbeTimeout:
+        status, answers = "inconclusive", {}
+        message = f"timed out after {args.timeout:g}s; raise --timeout or lower --max-steps"
+    except Exception as exc:  # noqa: BLE001 - the user's code failed inside the probe
+        status, answers = "error", {}
+        message = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        sys.stderr.write(f"error: {message}\n")
+    finally:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+    return report(status, answers, ctx.meas, message)
+# ---- end of common block
+
+
+def _embedding_rows(model):
+    try:
+        emb = model.get_input_embeddings()
+        return emb.num_embeddings if emb is not None else None
+    except Exception:  # noqa: BLE001 - not a transformers model
+        return None
+
+
+def _pad_side(mask):
+    """'left', 'right' or None from an attention mask [B, T]."""
+    if not torch.is_tensor(mask) or mask.dim() != 2 or bool(mask.all()):
+        return None
+    if bool((mask[:, 0] == 0).any()) and not bool((mask[:, -1] == 0).any()):
+        return "left"
+    if bool((mask[:, -1] == 0).any()):
+        return "right"
+    return None
+
+
+def body(ctx):
+    tok, model, setup = ctx.setup["tokenizer"], ctx.model, ctx.setup
+    phase = str(setup.get("phase", "train")).lower()
+    generating = phase in ("generate", "generation", "dpo", "eval-generate", "inference")
+    pad, pad_id = getattr(tok, "pad_token", None), getattr(tok, "pad_token_id", None)
+    vocab = len(tok) if hasattr(tok, "__len__") else None
+    rows = _embedding_rows(model) if model is not None else None
+    cfg_pad = getattr(getattr(model, "config", None), "pad_token_id", None)
+    ctx.meas.update(pad_token=pad, pad_token_id=pad_id, eos_token=getattr(tok, "eos_token", None), tokenizer_len=vocab,
+                    embedding_rows=rows, config_pad_token_id=cfg_pad, phase=phase,
+                    padding_side=getattr(tok, "padding_side", None), tokenizer=type(tok).__name__)
+    answers, problems = {}, []
+    inputs = ctx.inputs if isinstance(ctx.inputs, dict) or hasattr(ctx.inputs, "keys") else {"input_ids": ctx.inputs}
+    ids, mask = inputs.get("input_ids"), inputs.get("attention_mask")
+    if pad is None or pad_id is None:
+        answers.update({"Q-llm-pad-token": "unset", "Q-error-kind": "pad-token"})
+        problems.append("the tokenizer has no pad token: batching with padding=True fails ('Asking to pad but the "
+                        "tokenizer does not have a padding token'); set tokenizer.pad_token (e.g. a dedicated token, "
+                        "or eos with the labels of padding masked)")
+    elif rows is not None and vocab is not None and vocab > rows:
+        answers.update({"Q-llm-pad-token": "new-token", "Q-error-kind": "device-assert"})
+        problems.append(f"the tokenizer has {vocab} tokens but the model's embedding has {rows} rows: "
+                        "call model.resize_token_embeddings(len(tokenizer)) after adding the pad token")
+    else:
+        padded_with = None
+        if torch.is_tensor(ids) and torch.is_tensor(mask) and ids.shape == mask.shape and bool((mask == 0).any()):
+            padded_with = sorted(set(ids[mask == 0].tolist()))
+            ctx.meas["ids_at_padding"] = padded_with[:10]
+        special = set(getattr(tok, "all_special_ids", []) or [])
+        if padded_with and padded_with != [pad_id] and 0 in padded_with and 0 not in special:
+            answers["Q-llm-pad-token"] = "zero"
+            problems.append("padding positions hold id 0, which is a real token, not the pad token")
+        else:
+            answers["Q-llm-pad-token"] = "set"
+        if cfg_pad is not None and cfg_pad != pad_id:
+            ctx.meas["note"] = f"model.config.pad_token_id={cfg_pad} differs from tokenizer.pad_token_id={pad_id}"
+    side = _pad_side(mask) or getattr(tok, "padding_side", None)
+    ctx.meas["observed_padding_side"] = side
+    causal = setup.get("causal_lm", True if model is None else
+                       not getattr(getattr(model, "config", None), "is_encoder_decoder", False)
+                       and any(k in type(model).__name__ for k in ("CausalLM", "LMHead", "GPT", "Llama", "Causal")))
+    if causal and side in ("left", "right"):
+        if generating and side == "right":
+            answers["Q-llm-padding-side"] = "right-for-generation"
+            problems.append(f"right padding in the '{phase}' phase: batched generation / DPO of a decoder-only model "
+                            "needs padding_side='left'")
+        elif not generating and side == "left" and phase in ("sft", "train", "pretrain"):
+            answers["Q-llm-padding-side"] = "left-for-training"
+            problems.append("left padding while training a decoder-only model: use padding_side='right' for training")
+        else:
+            answers["Q-llm-padding-side"] = "per-phase"
+    labels = ctx.targets
+    has_padding = torch.is_tensor(mask) and bool((mask == 0).any())
+    if (torch.is_tensor(labels) and torch.is_tensor(ids) and labels.shape == ids.shape and not generating
+            and (has_padding or phase == "sft")):
+        masked = labels == -100
+        ctx.meas["masked_share"] = float(masked.float().mean())
+        pad_pos = (mask == 0) if torch.is_tensor(mask) and mask.shape == labels.shape else torch.zeros_like(masked)
+        scored_pad = bool((pad_pos & ~masked).any())
+        ctx.meas["padding_positions_scored"] = int((pad_pos & ~masked).sum())
+        if not bool(masked.any()) and bool(pad_pos.any()):
+            answers["Q-llm-labels-masked"] = "none"
+            problems.append("no label is -100: padding (and prompt) tokens are trained on")
+        elif scored_pad:
+            answers["Q-llm-labels-masked"] = "pad-scored"
+            problems.append(f"{ctx.meas['padding_positions_scored']} padding positions carry real label ids; set them to -100")
+        elif phase == "sft" and bool((labels[~pad_pos] == ids[~pad_pos]).all()):
+            answers["Q-llm-labels-masked"] = "prompt-scored"
+            problems.append("SFT labels equal input_ids on every non-padding position: the prompt is trained on too")
+        else:
+            answers["Q-llm-labels-masked"] = "both"
+    if problems:
+        return "fail", answers, "; ".join(problems)
+    extra = f", {ctx.meas['masked_share']:.0%} of labels masked" if "masked_share" in ctx.meas else ""
+    return "pass", answers, f"pad token {pad!r} (id {pad_id}), padding side {side} for phase '{phase}'{extra}"
+
+
+def main(argv=None):
+    return run_probe(NAME, VERSION, __doc__, NEEDS, 1, body, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
