@@ -127,6 +127,9 @@ def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[
             continue
         if finding is not None:
             found.append(finding)
+    fired = {f.detector for f in found}
+    hidden = {str(h) for n in detectors(kb) if n.id in fired for h in _as_list(n.get("supersedes"))}
+    found = [f for f in found if f.detector not in hidden]  # a more specific finding says it better
     found.sort(key=lambda f: (f.first_step if f.first_step is not None and f.first_step == f.first_step else float("inf"), f.detector))
     return found
 

@@ -88,6 +88,7 @@ DETECTOR_FIELDS: dict[str, tuple[str, bool]] = {
     "params": ("dict", False),
     "summary": ("str", False),
     "category": ("str", False),
+    "supersedes": ("list[str]", False),
     "causes": ("list[str]", False),
 }
 PROBE_FIELDS: dict[str, tuple[str, bool]] = {

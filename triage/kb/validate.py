@@ -258,6 +258,8 @@ class Checker:
             self.err(node, "category", f"category must be a {schema.START} answer (one of {', '.join(self.kb.answer_values(start))})")
         for target in _as_list(node.get("causes")):
             self.check_exists(node, "causes", target, {"cause"})
+        for target in _as_list(node.get("supersedes")):
+            self.check_exists(node, "supersedes", target, {"detector"})
         fixtures = Path(node.path).parent / "fixtures" / node.id
         for which in ("fire", "quiet"):
             if not any(fixtures.glob(f"{which}.*")) if fixtures.is_dir() else True:
