@@ -35,7 +35,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 kb_app = typer.Typer(help="Check, list and draw the knowledge base.", no_args_is_help=True)
-app.add_typer(kb_app, name="kb")
+app.add_typer(kb_app, name="kb", short_help="Check, list and draw the knowledge base.")
 
 _state: dict = {"kb_dirs": []}
 
@@ -447,7 +447,7 @@ probe_app = typer.Typer(
     help="Standalone checks to run against your own training code (list, show, export, run).",
     no_args_is_help=True,
 )
-app.add_typer(probe_app, name="probe")
+app.add_typer(probe_app, name="probe", short_help="Scripts for the GPU box that answer what logs cannot.")
 
 
 def _probe_error(exc) -> typer.Exit:
@@ -624,6 +624,29 @@ def kb_graph(
     if fmt not in ("mermaid", "dot", "json"):
         raise fail(f"unknown graph format {fmt!r}: use mermaid, dot or json")
     sys.stdout.write(api.graph(_kb()).dumps(fmt))
+
+
+# -- help listing: the order a person reaches for them, one short line each -------------------
+_SHORT = {
+    "scan": "Read logs, find problems, rank the likely causes.",
+    "ask": "Guided questions that end at the knob.",
+    "watch": "Follow a live log and report new findings.",
+    "inspect": "Show what was read from a log.",
+    "explain": "One cause as a card: why, knob, expect, next.",
+    "search": "Find causes by words or an error line.",
+    "checklist": "Printable pre-flight and per-domain checklists.",
+}
+_ORDER = list(_SHORT)
+
+
+def _command_name(info) -> str:
+    return info.name or (info.callback.__name__.replace("_", "-") if info.callback else "")
+
+
+for _info in app.registered_commands:
+    if _command_name(_info) in _SHORT and not _info.short_help:
+        _info.short_help = _SHORT[_command_name(_info)]
+app.registered_commands.sort(key=lambda i: _ORDER.index(_command_name(i)) if _command_name(i) in _ORDER else len(_ORDER))
 
 
 def main() -> None:
