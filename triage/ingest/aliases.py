@@ -181,14 +181,14 @@ class AliasTable:
                 if inner:
                     base = inner[0][5:] if inner[0].startswith("eval/") else inner[0]
                     return Resolved(f"eval/{base}", "eval", key, *self._xf(inner[1]), PREFIXED, inner[2])
-                named = self._eval_set(rest, source) if p in ("eval_", "eval/") else None
+                named = self._eval_set(rest, source, by_name=p in ("eval_", "eval/"))
                 if named:
                     return Resolved(named.name, named.split, key, named.negate, named.scale, named.quality, named.order)
                 return Resolved(f"eval/{normalise(rest)}", "eval", key)
         for p in self.train_prefixes:
             if k.startswith(p) and len(k) > len(p):
                 rest = k[len(p):]
-                inner = self._direct(rest, source) or self._fork(rest, source)
+                inner = self._direct(rest, source) or self._fork(rest, source) or self._train_stripped(rest, source)
                 if inner:
                     return self._make((inner[0], inner[1], inner[2], PREFIXED), key)
                 if p.endswith("/"):  # train/foo -> foo (HF rewrite_logs, SB3 groups); train_foo stays
@@ -232,9 +232,10 @@ class AliasTable:
                     return inner[0] + extra, inner[1], inner[2], FORKED
         return None
 
-    def _eval_set(self, rest: str, source: str | None) -> Resolved | None:
-        """eval_<set>_<metric> (several HF eval datasets) -> eval/<set>/<metric>, split eval:<set>."""
-        for i, ch in enumerate(rest):
+    def _eval_set(self, rest: str, source: str | None, by_name: bool = True) -> Resolved | None:
+        """eval_<set>_<metric> (several HF eval datasets) -> eval/<set>/<metric>, split eval:<set>;
+        <metric>/dataloader_idx_<k> (Lightning, several val loaders) -> eval/dl<k>/<metric>."""
+        for i, ch in enumerate(rest if by_name else ""):
             if ch in "_/" and 0 < i < len(rest) - 1:
                 head, tail = rest[:i], rest[i + 1:]
                 inner = self._direct(tail, source)

@@ -74,7 +74,8 @@ def to_float(v: Any, null: float | None = None) -> float | None:
 class _Column:
     """Points of one source key: numpy blocks (fast path) and Python lists (slow path)."""
 
-    __slots__ = ("blocks", "rows", "steps", "values", "epochs", "walls", "source", "split_hint")
+    __slots__ = ("blocks", "rows", "steps", "values", "epochs", "walls", "source", "split_hint",
+                 "last_row", "ordered")
 
     def __init__(self, source: str | None, split_hint: str | None):
         self.blocks: list[tuple] = []
@@ -85,37 +86,62 @@ class _Column:
         self.walls: list[float] = []
         self.source = source
         self.split_hint = split_hint
+        self.last_row = -1
+        self.ordered = True  # blocks arrived in file order
 
-    def arrays(self):
-        parts_r, parts_s, parts_v, parts_e, parts_w = [], [], [], [], []
-        for rows, steps, values, epochs, walls in self.blocks:
-            n = len(values)
-            parts_r.append(rows)
-            parts_s.append(steps)
-            parts_v.append(values)
-            parts_e.append(epochs if epochs is not None else np.full(n, NAN))
-            parts_w.append(walls if walls is not None else np.full(n, NAN))
+    def add_block(self, block: tuple) -> None:
+        rows = block[0]
+        if len(rows):
+            if self.ordered and (rows[0] <= self.last_row or (len(rows) > 1 and rows[-1] < rows[0])):
+                self.ordered = False
+            self.last_row = max(self.last_row, int(rows[-1]))
+        self.blocks.append(block)
+
+    def compact(self, cache: dict | None = None):
+        """(rows|None, steps, values, epochs|None, walls|None) in file order.
+
+        ``cache`` shares concatenated axis arrays between keys that were logged in the same rows.
+        """
+        blocks = list(self.blocks)
         if self.values:
-            parts_r.append(np.asarray(self.rows, dtype=np.int64))
-            parts_s.append(np.asarray(self.steps, dtype=np.float64))
-            parts_v.append(np.asarray(self.values, dtype=np.float64))
-            parts_e.append(np.asarray(self.epochs, dtype=np.float64))
-            parts_w.append(np.asarray(self.walls, dtype=np.float64))
-        if len(parts_v) == 1:
-            r, s, v, e, w = parts_r[0], parts_s[0], parts_v[0], parts_e[0], parts_w[0]
+            blocks.append((np.asarray(self.rows, dtype=np.int64), np.asarray(self.steps, dtype=np.float64),
+                           np.asarray(self.values, dtype=np.float64), np.asarray(self.epochs, dtype=np.float64),
+                           np.asarray(self.walls, dtype=np.float64)))
+            if self.blocks:
+                self.ordered = False
+        if len(blocks) == 1:
+            r, s, v, e, w = blocks[0]
         else:
-            r = np.concatenate(parts_r)
-            s = np.concatenate(parts_s)
-            v = np.concatenate(parts_v)
-            e = np.concatenate(parts_e)
-            w = np.concatenate(parts_w)
-            if len(r) > 1 and not (np.diff(r) >= 0).all():
-                order = np.argsort(r, kind="stable")
-                r, s, v, e, w = r[order], s[order], v[order], e[order], w[order]
+            sizes = [len(b[2]) for b in blocks]
+            r = _cat(cache, [b[0] for b in blocks], sizes) if not self.ordered else None
+            s = _cat(cache, [b[1] for b in blocks], sizes)
+            v = np.concatenate([b[2] for b in blocks])
+            e = _cat(cache, [b[3] for b in blocks], sizes)
+            w = _cat(cache, [b[4] for b in blocks], sizes)
+        if not self.ordered and r is not None and len(r) > 1 and not (r[1:] >= r[:-1]).all():
+            order = np.argsort(r, kind="stable")
+            r, s, v = r[order], s[order], v[order]
+            e = None if e is None else e[order]
+            w = None if w is None else w[order]
         return r, s, v, e, w
 
     def __len__(self) -> int:
         return sum(len(b[2]) for b in self.blocks) + len(self.values)
+
+
+def _cat(cache: dict | None, parts: list, sizes: list[int]):
+    """Concatenate optional arrays (None = all NaN); None when every part is None."""
+    if all(p is None for p in parts):
+        return None
+    key = tuple(id(p) for p in parts)
+    if cache is not None:
+        hit = cache.get(key)
+        if hit is not None:
+            return hit[0]
+    out = np.concatenate([np.full(n, NAN) if p is None else p for p, n in zip(parts, sizes)])
+    if cache is not None:
+        cache[key] = (out, parts)  # keep the parts alive so their ids stay unique
+    return out
 
 
 class RunBuilder:
@@ -177,7 +203,7 @@ class RunBuilder:
                   epochs: np.ndarray | None = None, walls: np.ndarray | None = None,
                   source: str | None = None) -> None:
         col = self.column(key, source)
-        col.blocks.append((rows, steps, values, epochs, walls))
+        col.add_block((rows, steps, values, epochs, walls))
 
     # ------------------------------------------------------------------ build
     def _row_step_array(self) -> np.ndarray:
@@ -212,14 +238,17 @@ class RunBuilder:
 
         series: dict[str, Series] = {}
         duplicates = 0
+        restarts = 0
+        cache: dict = {}
         for key, (name, split) in names.items():
             col = self.cols[key]
             res = resolved[key]
-            r, s, v, e, w = col.arrays()
+            r, s, v, e, w = col.compact(cache)
             if res.negate:
                 v = -v
             if res.scale != 1.0:
                 v = v * res.scale
+            restarts = max(restarts, _restarts(s))
             s, v, e, w, dropped = _dedupe(s, v, e, w)
             duplicates += dropped
             if col.split_hint:
@@ -227,9 +256,7 @@ class RunBuilder:
             series[name] = Series(name=name, split=split, steps=s, values=v,
                                   epochs=e, wall=w, source_key=key)
         self.meta["duplicates"] = int(self.meta.get("duplicates", 0)) + duplicates
-        rs = self._row_step_array()
-        if len(rs) > 1:
-            self.meta["restarts"] = int(self.meta.get("restarts", 0)) + int(np.count_nonzero(np.diff(rs) < 0))
+        self.meta["restarts"] = int(self.meta.get("restarts", 0)) + restarts
         if self.summary:
             self.meta["summary"] = dict(self.summary)
         self.meta["rows"] = int(self.meta.get("rows") or 0)
@@ -238,13 +265,49 @@ class RunBuilder:
         return run
 
 
-def _dedupe(s: np.ndarray, v: np.ndarray, e: np.ndarray, w: np.ndarray):
-    """Sort by step (stable) and keep the last point of each repeated step; NaN steps are all kept."""
+def _restarts(s: np.ndarray, window: int = 4) -> int:
+    """Times the step goes back in file order (a resumed run), ignoring interleaved writers.
+
+    A drop counts when the new step is below every one of the `window` steps before it (a resume
+    from an older checkpoint), or when the points after it replay steps already seen, in order,
+    without passing the old maximum (a resume one or two logging intervals back). Two processes
+    appending to one file (1010, 1020, 1010, 1030, ...) do neither. Drops closer than `window`
+    rows count once.
+    """
+    s = s[np.isfinite(s)]
     n = len(s)
     if n < 2:
-        return s, v, e, w, 0
-    d = np.diff(s)
-    if (d > 0).all():
+        return 0
+    drops = np.flatnonzero(s[1:] < s[:-1]) + 1
+    if not len(drops):
+        return 0
+    runmax = np.maximum.accumulate(s)
+    count = 0
+    last = -window - 1
+    for i in drops.tolist():
+        if i - last <= window:
+            continue
+        lo = max(0, i - window)
+        real = bool(s[i] < s[lo:i].min())
+        if not real:
+            nxt = s[i + 1:i + 3]
+            if len(nxt):
+                seen = set(s[:i].tolist())
+                chain = np.concatenate(([s[i]], nxt))
+                real = bool((np.diff(chain) > 0).all() and (nxt <= runmax[i - 1]).all()
+                            and all(x in seen for x in nxt.tolist()))
+            else:
+                real = True  # the last point goes back: nothing says it is a writer's jitter
+        if real:
+            count += 1
+            last = i
+    return count
+
+
+def _dedupe(s: np.ndarray, v: np.ndarray, e, w):
+    """Sort by step (stable) and keep the last point of each repeated step; NaN steps are all kept."""
+    n = len(s)
+    if n < 2 or bool(np.all(s[1:] > s[:-1])):
         return s, v, e, w, 0
     if np.isnan(s).all():
         return s, v, e, w, 0
@@ -253,4 +316,4 @@ def _dedupe(s: np.ndarray, v: np.ndarray, e: np.ndarray, w: np.ndarray):
     keep = np.ones(n, dtype=bool)
     keep[:-1] = ss[1:] != ss[:-1]  # NaN != NaN: every NaN step is kept
     idx = order[keep]
-    return s[idx], v[idx], e[idx], w[idx], int(n - len(idx))
+    return (s[idx], v[idx], None if e is None else e[idx], None if w is None else w[idx], int(n - len(idx)))

@@ -1,0 +1,76 @@
+"""Canonical names: knowledge/metrics.yaml resolution, version variants, user extensions."""
+
+from __future__ import annotations
+
+import pytest
+
+from triage.ingest import aliases
+
+CASES = [
+    ("loss", None, "loss", "train"),
+    ("train/loss", None, "loss", "train"),
+    ("eval_loss", None, "eval/loss", "eval"),
+    ("eval/loss", None, "eval/loss", "eval"),
+    ("val_loss", None, "eval/loss", "eval"),
+    ("epoch_val_loss", None, "eval/loss", "eval"),
+    ("lm loss validation", None, "eval/loss", "eval"),
+    ("eval_g0_loss", None, "eval/g0/loss", "eval:g0"),
+    ("eval_my_set_accuracy", None, "eval/my_set/accuracy", "eval:my_set"),
+    ("test_loss", None, "eval/test/loss", "eval:test"),
+    ("val_loss/dataloader_idx_1", None, "eval/dl1/loss", "eval:dl1"),
+    ("train_loss_step", "lightning_csv", "loss", "train"),
+    ("train_loss_epoch", "lightning_csv", "loss_epoch", "train"),
+    ("lr-AdamW", None, "learning_rate", "train"),
+    ("lr-AdamW/pg2", None, "learning_rate/pg2", "train"),
+    ("grad norm", "megatron", "grad_norm", "train"),
+    ("trl", "llmc", "loss", "train"),
+    ("tel", "llmc", "eval/loss", "eval"),
+    ("completion_length", None, "completions/mean_length", "train"),
+    ("clip_ratio/region_mean", None, "clip_ratio", "train"),
+    ("sampling/importance_sampling_ratio/min", None, "is_ratio_min", "train"),
+    ("memory/max_allocated (GiB)", None, "memory", "train"),
+    ("memory/max_mem_allocated(gib)", None, "memory", "train"),
+    ("memory/max_memory_allocated", None, "memory", "train"),
+    ("rollout/ep_rew_mean", None, "episode_reward", "train"),
+    ("charts/episodic_return", None, "episode_reward", "train"),
+    ("metrics/mAP50-95(B)", None, "map", "train"),
+    ("eval_rewards/margins", None, "eval/rewards/margins", "eval"),
+    ("Learning-Rate", None, "learning_rate", "train"),
+    ("some custom key", None, "some_custom_key", "train"),
+    ("train/box_loss", None, "box_loss", "train"),
+]
+
+
+@pytest.mark.parametrize("key, source, name, split", CASES)
+def test_resolve(key, source, name, split):
+    r = aliases.table().resolve(key, source)
+    assert (r.name, r.split) == (name, split)
+
+
+def test_source_restricted_aliases_do_not_leak():
+    assert aliases.table().resolve("trl", "jsonl").name == "trl"
+    assert aliases.table().resolve("r", "csv").name == "r"
+    assert aliases.table().resolve("r", "sb3_monitor").name == "episode_reward"
+
+
+def test_transforms():
+    t = aliases.table()
+    assert t.resolve("train/entropy_loss", "sb3_progress").negate
+    assert t.resolve("mem-max-allocated-bytes", None).scale == pytest.approx(2 ** -30)
+
+
+def test_user_metrics_yaml_extends_and_wins(tmp_path, monkeypatch):
+    (tmp_path / "metrics.yaml").write_text("metrics:\n  loss:\n    aliases: [my_weird_loss]\n"
+                                           "  grad_norm:\n    aliases: [loss_scale]\n")
+    monkeypatch.setenv("TRIAGE_KB_PATH", str(tmp_path))
+    t = aliases.table()
+    assert t.resolve("my_weird_loss").name == "loss"
+    assert t.resolve("loss_scale").name == "grad_norm"
+    monkeypatch.delenv("TRIAGE_KB_PATH")
+    assert aliases.table().resolve("loss_scale").name == "loss_scale"
+
+
+def test_every_canonical_name_resolves_to_itself():
+    t = aliases.table()
+    for name in t.canonical:
+        assert t.resolve(name).name == name, name

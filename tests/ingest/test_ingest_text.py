@@ -1,0 +1,109 @@
+"""Text readers: dialect lines, redraws, events (tracebacks, errors, warnings, loss-scale overflow)."""
+
+from __future__ import annotations
+
+import math
+
+from triage.ingest import read_run
+
+
+def _read(tmp_path, text: str, name: str = "train.log", fmt=None):
+    p = tmp_path / name
+    p.write_text(text)
+    return read_run(p, fmt)
+
+
+def test_pasted_traceback_is_a_run_with_only_events(tmp_path):
+    run = _read(tmp_path, "\n".join([
+        "Traceback (most recent call last):",
+        '  File "train.py", line 3, in <module>',
+        "    loss.backward()",
+        "RuntimeError: CUDA error: device-side assert triggered",
+        "",
+        "During handling of the above exception, another exception occurred:",
+        "",
+        "Traceback (most recent call last):",
+        '  File "train.py", line 5, in <module>',
+        "ValueError: boom",
+        "some unrelated line",
+    ]), "paste.txt")
+    assert run.format == "text" and not run.series
+    tb = [e for e in run.events if e.kind == "traceback"]
+    assert len(tb) == 1 and "device-side assert" in tb[0].text and "ValueError: boom" in tb[0].text
+    assert tb[0].line == 1
+
+
+def test_rank_prefixed_traceback(tmp_path):
+    run = _read(tmp_path, "\n".join([
+        "[rank0]: Traceback (most recent call last):",
+        '[rank0]:   File "x.py", line 1, in <module>',
+        "[rank0]: torch.OutOfMemoryError: CUDA out of memory.",
+        "done"]))
+    tb = [e for e in run.events if e.kind == "traceback"]
+    assert len(tb) == 1 and "OutOfMemoryError" in tb[0].text
+
+
+def test_overflow_lines_all_variants(tmp_path):
+    run = _read(tmp_path, "\n".join([
+        "[deepscale] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768",
+        "[deepspeed] fp16 dynamic loss scale overflow! Skipping step. Attempted loss scale: 32768.0, reducing to 16384.0",
+        "[Rank 0] Overflow detected. Skipping step. Attempted loss scale: 16384.0, reducing to 8192.0",
+        "[fused_optimizer.py:362:_update_scale] Reducing dynamic loss scale from 8192.0 to 4096.0",
+        "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 2048.0",
+    ]))
+    assert [e.value for e in run.events if e.kind == "overflow"] == [32768, 16384, 8192, 4096, 2048]
+
+
+def test_hf_dicts_glued_to_tqdm_and_eval_steps(tmp_path):
+    run = _read(tmp_path, "\n".join([
+        "  1%|          | 10/1000 [00:01<01:39,  9.9it/s]\r  2%|▏         | 20/1000 [00:02<01:39,  9.9it/s]"
+        "{'loss': 2.1, 'grad_norm': inf, 'learning_rate': 2e-05, 'epoch': 0.02}",
+        "\r  0%|          | 0/8 [00:00<?, ?it/s]\r100%|██████████| 8/8 [00:00<00:00, 40.0it/s]",
+        "{'eval_loss': nan, 'eval_runtime': 0.2, 'epoch': 0.02}",
+        "[default0]:{'loss': -nan, 'learning_rate': 1e-05, 'epoch': 0.03}",
+        "{'train_runtime': 10.0, 'train_loss': 2.0, 'epoch': 1.0}",
+    ]))
+    assert run.format == "hf_stdout"
+    assert run.get("loss").steps[0] == 20
+    assert run.get("grad_norm").values[0] == math.inf
+    assert math.isnan(run.get("eval/loss").values[0]) and run.get("eval/loss").steps[0] == 20
+    assert run.meta["summary"]["train_loss"] == 2.0
+
+
+def test_keras3_and_keras2_lines(tmp_path):
+    run = _read(tmp_path, "\n".join([
+        "Epoch 1/2",
+        "\x1b[1m32/32\x1b[0m ━━━━━━━━━━━━━━━━━━━━ 1s 3ms/step - accuracy: 0.8700 - loss: 0.4100 - val_accuracy: 0.8800 - val_loss: 0.3900",
+        "Epoch 2/2",
+        "1875/1875 [==============================] - 5s 2ms/step - loss: nan - accuracy: 0.1000 - val_loss: nan",
+    ]))
+    assert run.format == "keras_stdout"
+    assert run.get("loss").values[0] == 0.41 and math.isnan(run.get("loss").values[1])
+    assert run.get("eval/loss").steps.tolist() == [1, 2]
+
+
+def test_error_and_warning_lines(tmp_path):
+    run = _read(tmp_path, "\n".join([
+        "step 1 ok",
+        "/usr/lib/python3/torch/nn/modules/module.py:1: UserWarning: something deprecated",
+        "NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, unhandled system error",
+        "Killed",
+        "Resuming training from checkpoint-500",
+    ]))
+    kinds = [(e.kind, e.line) for e in run.events]
+    assert kinds == [("warning", 2), ("error", 3), ("error", 4), ("info", 5)]
+
+
+def test_megatron_prefixes_and_units(tmp_path):
+    run = _read(tmp_path, "\n".join([
+        "511:  iteration      100/    1000 | consumed samples:         3200 | elapsed time per iteration (s): 1.2 | "
+        "learning rate: 3.000000E-04 | lm loss: nan | loss scale: 1.0 | number of skipped iterations:   0 | "
+        "number of nan iterations:   1 |",
+    ]))
+    assert run.format == "megatron"
+    assert math.isnan(run.get("loss").values[0]) and run.get("nan_iterations").values[0] == 1
+
+
+def test_unknown_text_is_not_an_error(tmp_path):
+    run = _read(tmp_path, "just some notes\nnothing to see\n", "notes.txt")
+    assert run.format == "text" and not run.series and not run.events

@@ -1,0 +1,155 @@
+"""Whole-document JSON logs: HF ``trainer_state.json`` (and TRL/axolotl/LLaMA-Factory/Unsloth variants),
+Megatron CI golden values, a JSON array of row objects, or a dict of equal-length columns.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from triage.ingest import jsonl as _jsonl
+from triage.ingest.builder import NAN, RunBuilder, to_float
+from triage.ingest.errors import IngestError
+from triage.ingest.run import Run
+from triage.ingest.source import Source, strip_bom
+
+_STATE_META = ("global_step", "max_steps", "logging_steps", "eval_steps", "save_steps", "num_train_epochs",
+               "train_batch_size", "best_metric", "best_global_step", "best_model_checkpoint", "epoch",
+               "num_input_tokens_seen", "total_flos")
+
+
+def load(src: Source):
+    data = strip_bom(src.read_bytes())
+    if not data.strip():
+        raise IngestError(src.path, "empty file")
+    try:
+        return _jsonl._loads_fast(_jsonl._quote_nonfinite(data)) if _jsonl._orjson else json.loads(data)
+    except (ValueError, RecursionError):
+        pass
+    try:
+        return json.loads(data.decode("utf-8", "replace"))
+    except RecursionError:
+        raise IngestError(src.path, "JSON nested too deeply") from None
+    except ValueError as exc:
+        raise IngestError(src.path, f"not valid JSON ({exc.__class__.__name__}: {exc})") from None
+
+
+def kind_of(doc) -> str | None:
+    if isinstance(doc, dict):
+        if isinstance(doc.get("log_history"), list):
+            return "hf_state"
+        if doc and all(isinstance(v, dict) and isinstance(v.get("values"), dict) for v in doc.values()):
+            return "megatron_golden"
+        if doc and all(isinstance(v, list) for v in doc.values()):
+            lens = {len(v) for v in doc.values()}
+            if len(lens) == 1:
+                return "json_columns"
+        return None
+    if isinstance(doc, list) and doc and sum(isinstance(r, dict) for r in doc[:100]) > 0:
+        return "json_rows"
+    return None
+
+
+def read(src: Source, fmt: str | None = None, doc=None) -> Run:
+    if doc is None:
+        doc = load(src)
+    kind = kind_of(doc)
+    if fmt == "hf_state" and kind != "hf_state":
+        raise IngestError(src.path, "not a trainer_state.json (no log_history list)")
+    if kind == "hf_state":
+        return read_state(src, doc)
+    if kind == "megatron_golden":
+        return read_golden(src, doc)
+    if kind == "json_rows":
+        b = RunBuilder(src.path, "json", source="jsonl")
+        ctx = _jsonl._Ctx(b, null_is_nan=False)
+        _jsonl._emit(ctx, doc, 1)
+        ctx.finish()
+        return b.build()
+    if kind == "json_columns":
+        rows = [dict(zip(doc, vals)) for vals in zip(*doc.values())]
+        b = RunBuilder(src.path, "json", source="jsonl")
+        ctx = _jsonl._Ctx(b, null_is_nan=False)
+        _jsonl._emit(ctx, rows, 1)
+        ctx.finish()
+        return b.build()
+    if isinstance(doc, dict):
+        # a single JSON object: one row
+        b = RunBuilder(src.path, "json", source="jsonl")
+        ctx = _jsonl._Ctx(b, null_is_nan=False)
+        _jsonl._emit(ctx, [doc], 1)
+        ctx.finish()
+        run = b.build()
+        if run.series:
+            return run
+    raise IngestError(src.path, "JSON document with no metrics (expected trainer_state.json, rows or columns)")
+
+
+def read_state(src: Source, doc: dict) -> Run:
+    """HF ``trainer_state.json``: ``log_history`` rows; the summary row goes to meta, not to series.
+
+    TRL >= 1.0 writes ``null`` for a metric that was NaN on every process, so null is read as NaN here.
+    """
+    b = RunBuilder(src.path, "hf_state", source="hf_state")
+    rows = doc.get("log_history") or []
+    keep = []
+    for r in rows:
+        if not isinstance(r, dict):
+            b.skip("not an object")
+            continue
+        if _is_summary(r):
+            for k, v in r.items():
+                f = to_float(v)
+                if f is not None and k not in ("step", "epoch"):
+                    b.summary[str(k)] = f
+            b.skip("summary row")
+            continue
+        keep.append(r)
+    ctx = _jsonl._Ctx(b, null_is_nan=True)
+    if keep:
+        _jsonl._emit(ctx, keep, 1)
+    ctx.finish()
+    b.meta["state"] = {k: _plain(doc.get(k)) for k in _STATE_META if k in doc}
+    b.meta["x_axis"] = "optimizer_step"
+    run = b.build()
+    return run
+
+
+def _plain(v):
+    if isinstance(v, float) and not math.isfinite(v):
+        return str(v)
+    return v if isinstance(v, (int, float, str, bool)) or v is None else str(v)
+
+
+def _is_summary(r: dict) -> bool:
+    if "loss" in r:
+        return False
+    if "train_runtime" in r or "train_samples_per_second" in r:
+        return True
+    return "train_loss" in r and "total_flos" in r
+
+
+def read_golden(src: Source, doc: dict) -> Run:
+    """Megatron CI golden values: ``{"lm loss": {"start_step", "end_step", "step_interval", "values": {...}}}``.
+
+    The string ``"nan"`` is a placeholder for a step with no golden value, not a NaN loss: skipped, counted.
+    """
+    b = RunBuilder(src.path, "megatron_golden", source="megatron_golden")
+    steps_seen: set[float] = set()
+    for name, spec in doc.items():
+        vals = spec.get("values") or {}
+        for k, v in vals.items():
+            step = to_float(k)
+            if isinstance(v, str) and v.strip().lower() == "nan":
+                b.skip("golden-value placeholder")
+                continue
+            f = to_float(v)
+            if f is None:
+                b.skip("non-numeric value")
+                continue
+            b.add(str(name), f, NAN if step is None else step)
+            if step is not None:
+                steps_seen.add(step)
+    b.meta["rows"] = len(steps_seen)
+    b.meta["x_axis"] = "iteration"
+    return b.build()

@@ -1,0 +1,665 @@
+"""JSON Lines / NDJSON (plain, gzip or stdin): generic metric logs, W&B legacy history, LLaMA-Factory
+``trainer_log.jsonl``, torchtune/mmengine JSONL, verl's nested file logger, mmdet 2.x ``log.json``.
+
+Fast path: the file is read in blocks; each block is parsed by orjson as one JSON array (bare
+``NaN``/``Infinity`` are quoted first, since orjson rejects them), rows are grouped by their key
+layout and every group becomes a float64 matrix in one numpy call. Anything the fast path does not
+like (a bad line, a truncated last line, strings, nulls, nested objects) falls back to a careful
+per-line / per-column path, so nothing is lost and nothing crashes; skipped lines are counted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque as _consume
+from operator import itemgetter
+from typing import Any
+
+import numpy as np
+
+from triage.ingest import aliases as _aliases
+from triage.ingest.builder import NAN, RunBuilder, to_float
+from triage.ingest.run import Run
+from triage.ingest.source import Source
+
+try:  # optional accelerator (about 4x faster than json on this work); stdlib json is the fallback
+    import orjson as _orjson
+
+    _loads_fast = _orjson.loads
+    _FastError: type[Exception] = _orjson.JSONDecodeError
+except ImportError:  # pragma: no cover - exercised when orjson is absent
+    _orjson = None
+    _loads_fast = json.loads
+    _FastError = ValueError
+
+BLOCK = 4 << 20  # bytes per block
+MAX_LINE = 32 << 20  # longer lines are skipped (counted), not parsed
+MAX_SPLITS = 8  # bad lines per block before the block is parsed line by line
+CONTAINER_KEYS = ("data", "metrics", "scalars", "logs")  # nested payloads flattened without a prefix
+
+
+class _Ctx:
+    """State shared across blocks of one file."""
+
+    def __init__(self, b: RunBuilder, null_is_nan: bool):
+        t = _aliases.table()
+        self.b = b
+        self.null_is_nan = null_is_nan
+        self.step_keys = t.axes["step"]
+        self.epoch_keys = t.axes["epoch"]
+        self.wall_keys = t.axes["wall"]
+        self.ignore = set(t.axes["ignore"]) | set(self.step_keys) | set(self.epoch_keys) | set(self.wall_keys)
+        self.layouts: dict[tuple, tuple] = {}
+        self.non_numeric: set[str] = set()
+        self.bad_lines: list[tuple[int | None, str]] = []
+        self.mm = _MMDet2()
+        self.mmdet = False
+        self.row = 0  # records seen (file order)
+
+    def bad(self, reason: str, lineno: int | None) -> None:
+        self.b.skip(reason)
+        if len(self.bad_lines) < 5:
+            self.bad_lines.append((lineno, reason))
+
+    def finish(self) -> None:
+        for ln, reason in self.bad_lines[:5]:
+            self.b.warn(f"line {ln}: {reason}" if ln is not None else reason)
+        if self.non_numeric:
+            self.b.meta["non_numeric_keys"] = sorted(self.non_numeric)
+
+    # -------------------------------------------------------------- layout of a group of rows
+    def layout(self, keys: tuple, first: dict):
+        lay = self.layouts.get(keys)
+        if lay is None:
+            lay = self.layouts[keys] = self._make_layout(keys, first)
+        return lay
+
+    def _make_layout(self, keys: tuple, first: dict):
+        kset = set(keys)
+        step_k = next((k for k in self.step_keys if k in kset), None)
+        epoch_k = next((k for k in self.epoch_keys if k in kset), None)
+        wall_k = next((k for k in self.wall_keys if k in kset), None)
+        metrics = []
+        nested = False
+        for k in keys:
+            if k in self.ignore:
+                continue
+            v = first[k]
+            tv = type(v)
+            if tv is dict:
+                nested = True
+            elif tv is bool or tv is list:
+                self.non_numeric.add(k)
+            else:
+                metrics.append(k)
+        return step_k, epoch_k, wall_k, tuple(metrics), nested
+
+
+PARALLEL_MIN = 48 << 20  # files at least this big are split over the CPUs (fork only)
+
+
+def read(src: Source, fmt: str = "jsonl", null_is_nan: bool | None = None) -> Run:
+    b = RunBuilder(src.path, fmt, source=fmt)
+    ctx = _Ctx(b, bool(null_is_nan))
+    ranges = _plan_ranges(src)
+    if len(ranges) > 1:
+        _read_parallel(src, ranges, ctx)
+    else:
+        stream = src.open()
+        try:
+            _read_stream(ctx, stream, None, first_line=1, last=True)
+        finally:
+            stream.close()
+    ctx.finish()
+    return b.build()
+
+
+def _read_stream(ctx: _Ctx, stream, limit: int | None, first_line: int, last: bool) -> int:
+    """Read `limit` bytes (or to EOF) of complete lines; returns the number of lines read."""
+    carry = b""
+    lineno = first_line
+    first = first_line == 1
+    left = limit
+    while True:
+        want = BLOCK if left is None else min(BLOCK, left)
+        chunk = stream.read(want) if want > 0 else b""
+        if left is not None:
+            left -= len(chunk)
+        eof = not chunk
+        data = carry + chunk if carry else chunk
+        if first and data:
+            if data.startswith(b"\xef\xbb\xbf"):
+                data = data[3:]
+            first = False
+        if eof:
+            if data:
+                lineno += _block(ctx, data, lineno, last=last)
+            return lineno - first_line
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            if len(data) > MAX_LINE:  # one enormous line: skip it up to its end
+                ctx.bad("line too long", lineno)
+                carry = _skip_to_newline(stream)
+                lineno += 1
+                continue
+            carry = data
+            continue
+        if cut == len(data) - 1:
+            body, carry = data, b""
+        else:
+            body, carry = data[: cut + 1], data[cut + 1:]
+        lineno += _block(ctx, body, lineno, last=False)
+
+
+def _plan_ranges(src: Source) -> list[tuple[int, int]]:
+    """Byte ranges (start, end) cut at line ends, one per CPU, for big plain files; else one range."""
+    import multiprocessing as mp
+    import os
+
+    size = src.size() or 0
+    if src.data is not None or src.gz or src.fs_path is None or size < PARALLEL_MIN:
+        return [(0, size)]
+    if "fork" not in mp.get_all_start_methods() or os.environ.get("TRIAGE_NO_PARALLEL"):
+        return [(0, size)]
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    k = max(1, min(cpus, 8, size // (PARALLEL_MIN // 2)))
+    if k < 2:
+        return [(0, size)]
+    cuts = [0]
+    with open(src.fs_path, "rb") as fh:
+        for i in range(1, k):
+            pos = size * i // k
+            fh.seek(pos)
+            tail = fh.read(1 << 20)
+            j = tail.find(b"\n")
+            if j < 0:
+                continue
+            c = pos + j + 1
+            if c > cuts[-1] and c < size:
+                cuts.append(c)
+    cuts.append(size)
+    return [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
+
+
+def _worker(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: bool):
+    """Child process: read one byte range and send back the builder's raw columns."""
+    b = RunBuilder(path, fmt, source=fmt)
+    ctx = _Ctx(b, null_is_nan)
+    with open(path, "rb") as fh:
+        fh.seek(start)
+        nlines = _read_stream(ctx, fh, end - start, first_line=0 if start else 1, last=last)
+    # raw blocks, not concatenated: arrays shared by the keys of one row group are pickled once
+    cols = {key: (col.blocks, (col.rows, col.steps, col.values, col.epochs, col.walls))
+            for key, col in b.cols.items()}
+    return {"cols": cols, "meta": b.meta, "row_steps": b._row_step_array(), "rows": ctx.row,
+            "lines": nlines, "bad": ctx.bad_lines, "non_numeric": ctx.non_numeric, "mmdet": ctx.mmdet}
+
+
+def _read_parallel(src: Source, ranges: list[tuple[int, int]], ctx: _Ctx) -> None:
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    path = str(src.fs_path)
+    mpctx = mp.get_context("fork")
+    results = [None] * len(ranges)
+    with ProcessPoolExecutor(max_workers=len(ranges) - 1, mp_context=mpctx) as pool:
+        futs = {i: pool.submit(_worker, path, s, e, ctx.null_is_nan, ctx.b.format, i == len(ranges) - 1)
+                for i, (s, e) in enumerate(ranges) if i > 0}
+        s, e = ranges[0]
+        results[0] = _worker(path, s, e, ctx.null_is_nan, ctx.b.format, False)
+        for i, f in futs.items():
+            results[i] = f.result()
+    if any(r["mmdet"] for r in results):  # stateful format: read it in one piece
+        stream = src.open()
+        try:
+            _read_stream(ctx, stream, None, first_line=1, last=True)
+        finally:
+            stream.close()
+        return
+    b = ctx.b
+    row_off = 0
+    line_off = 0
+    for r in results:
+        shifted: dict[int, np.ndarray] = {}
+        for key, (blocks, lists) in r["cols"].items():
+            for rows, steps, values, epochs, walls in blocks:
+                rr = shifted.get(id(rows))
+                if rr is None:
+                    rr = shifted[id(rows)] = rows + row_off
+                b.add_block(key, rr, steps, values, epochs, walls)
+            lrows, lsteps, lvalues, lepochs, lwalls = lists
+            for i in range(len(lvalues)):
+                b.add(key, lvalues[i], lsteps[i], lepochs[i], lwalls[i], row=lrows[i] + row_off)
+        m = r["meta"]
+        b.meta["rows"] += m["rows"]
+        for reason, cnt in m["skipped"].items():
+            b.skip(reason, cnt)
+        for w in m["warnings"]:
+            b.warn(w)
+        if len(r["row_steps"]):
+            b.note_steps(r["row_steps"])
+        for ln, reason in r["bad"]:
+            ctx.bad_lines.append((ln + line_off if ln is not None else None, reason))
+        ctx.non_numeric |= r["non_numeric"]
+        row_off += r["rows"]
+        line_off += r["lines"]
+    ctx.row = row_off
+
+
+def _skip_to_newline(stream) -> bytes:
+    """Discard bytes up to the next newline; return what follows it."""
+    while True:
+        c = stream.read(BLOCK)
+        if not c:
+            return b""
+        i = c.find(b"\n")
+        if i >= 0:
+            return c[i + 1:]
+
+
+def _quote_nonfinite(body: bytes) -> bytes:
+    """Quote bare NaN / Infinity / -Infinity (Python's json writes them; orjson rejects them).
+
+    A quoted token inside a string makes that line invalid JSON, and such a line is re-read by the
+    careful path from its original bytes, so this never changes what a valid line means.
+    """
+    hits = []
+    for token, repl in ((b"NaN", b'"NaN"'), (b"Infinity", b'"Inf"')):
+        i = body.find(token)
+        while i >= 0:
+            if token == b"Infinity" and i > 0 and body[i - 1] == 45:  # '-Infinity'
+                hits.append((i - 1, i + 8, b'"-Inf"'))
+            else:
+                hits.append((i, i + len(token), repl))
+            i = body.find(token, i + len(token))
+    if not hits:
+        return body
+    hits.sort()
+    parts = []
+    prev = 0
+    for s, e, r in hits:
+        parts.append(body[prev:s])
+        parts.append(r)
+        prev = e
+    parts.append(body[prev:])
+    return b"".join(parts)
+
+
+def _block(ctx: _Ctx, body: bytes, lineno: int, last: bool) -> int:
+    """Parse a run of complete lines (the last block may end without a newline); returns its line count."""
+    nlines = body.count(b"\n") + (0 if body.endswith(b"\n") else 1)
+    if ctx.mmdet:
+        _per_line(ctx, body, lineno, last)
+        return nlines
+    text = _quote_nonfinite(body)
+    splits = 0
+    start = 0  # offset into text
+    line0 = lineno
+    n = len(text)
+    while start < n:
+        seg = text[start:] if start else text
+        stripped = seg.rstrip(b"\n\r\t ")
+        if not stripped:
+            ctx.b.skip("blank line", seg.count(b"\n"))
+            break
+        try:
+            rows = _loads_fast(b"[" + stripped.replace(b"\n", b",") + b"]")
+        except (_FastError, ValueError, RecursionError) as exc:
+            pos = getattr(exc, "pos", None)
+            splits += 1
+            if pos is None or splits > MAX_SPLITS:
+                _per_line(ctx, _unquote(seg), line0, last)
+                break
+            # the array text is '[' + seg with '\n' -> ','; pos - 1 is about the offset in seg (orjson
+            # may count characters, not bytes: a wrong guess only sends more lines the careful way)
+            off = max(0, min(pos - 1, len(seg) - 1))
+            ls = seg.rfind(b"\n", 0, off) + 1 if off > 0 else 0
+            le = seg.find(b"\n", off)
+            le = len(seg) if le < 0 else le + 1
+            if ls > 0:
+                _fast_rows(ctx, seg[:ls], line0)
+            bad_line_no = line0 + seg.count(b"\n", 0, ls)
+            is_last = last and le >= len(seg)
+            _per_line(ctx, _unquote(seg[ls:le]), bad_line_no, is_last)
+            line0 = bad_line_no + 1
+            start += le
+            continue
+        blank = seg.count(b"\n", len(stripped)) - 1
+        if blank > 0:
+            ctx.b.skip("blank line", blank)
+        _emit(ctx, rows, line0)
+        break
+    return nlines
+
+
+def _unquote(t: bytes) -> bytes:
+    if b'"NaN"' in t or b'"Inf"' in t or b'"-Inf"' in t:
+        t = t.replace(b'"-Inf"', b"-Infinity").replace(b'"Inf"', b"Infinity").replace(b'"NaN"', b"NaN")
+    return t
+
+
+def _fast_rows(ctx: _Ctx, seg: bytes, line0: int) -> None:
+    stripped = seg.rstrip(b"\n\r\t ")
+    if not stripped:
+        return
+    try:
+        rows = _loads_fast(b"[" + stripped.replace(b"\n", b",") + b"]")
+    except (_FastError, ValueError, RecursionError):
+        _per_line(ctx, _unquote(seg), line0, False)
+        return
+    _emit(ctx, rows, line0)
+
+
+def _per_line(ctx: _Ctx, body: bytes, lineno: int, last: bool) -> None:
+    lines = body.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+        ends_with_newline = True
+    else:
+        ends_with_newline = False
+    rows: list[Any] = []
+    for i, raw in enumerate(lines):
+        ln = lineno + i
+        line = raw.strip()
+        if not line:
+            ctx.b.skip("blank line")
+            continue
+        if len(line) > MAX_LINE:
+            ctx.bad("line too long", ln)
+            continue
+        obj = _parse_line(line)
+        if obj is _BAD:
+            if last and i == len(lines) - 1 and not ends_with_newline:
+                ctx.bad("truncated last line", ln)
+            else:
+                ctx.bad("not JSON", ln)
+            continue
+        if type(obj) is not dict:
+            ctx.bad("not an object", ln)
+            continue
+        rows.append(obj)
+    if rows:
+        _emit(ctx, rows, lineno)
+
+
+_BAD = object()
+
+
+def _parse_line(line: bytes):
+    try:
+        return _loads_fast(line)
+    except (_FastError, ValueError, RecursionError):
+        pass
+    try:
+        return json.loads(line)  # accepts NaN / Infinity
+    except (ValueError, RecursionError):
+        pass
+    except UnicodeDecodeError:
+        try:
+            return json.loads(line.decode("utf-8", "replace"))
+        except (ValueError, RecursionError):
+            pass
+    if line.startswith(b"{'") or line.startswith(b"{ '"):
+        from triage.ingest.textlog import parse_pydict
+
+        d = parse_pydict(line.decode("utf-8", "replace"))
+        if d is not None:
+            return d
+    return _BAD
+
+
+# ---------------------------------------------------------------------------------- rows -> columns
+def _emit(ctx: _Ctx, rows: list, line0: int) -> None:
+    """Group parsed rows by key layout and add them to the builder as numpy blocks."""
+    b = ctx.b
+    base = ctx.row
+    n = len(rows)
+    ctx.row = base + n
+    if not n:
+        return
+    types = set(map(type, rows))
+    if types != {dict}:
+        keep = [i for i, r in enumerate(rows) if type(r) is dict]
+        b.skip("not an object", n - len(keep))
+        index = np.asarray(keep, dtype=np.int64)
+        rows = [rows[i] for i in keep]
+        n = len(rows)
+        if not n:
+            return
+    else:
+        index = None
+    if not ctx.mmdet and base < 10:
+        for r in rows[:5]:
+            if "mode" in r and "iter" in r and isinstance(r.get("mode"), str):
+                ctx.mmdet = True  # mmdet 2.x log.json: stateful steps, read row by row
+                break
+    if ctx.mmdet:
+        for i, r in enumerate(rows):
+            _slow_row(ctx, r, base + (i if index is None else int(index[i])))
+        return
+    steps_by_row = np.full(n, NAN)
+    lens = np.fromiter(map(len, rows), dtype=np.int64, count=n)
+    lo, hi = int(lens.min()), int(lens.max())
+    if lo == hi:
+        parts = [(None, rows)]
+    else:
+        parts = []
+        for ln in np.unique(lens):
+            idx = np.flatnonzero(lens == ln)
+            parts.append((idx, list(map(rows.__getitem__, idx.tolist()))))
+    for idx, grp in parts:
+        try:
+            _group(ctx, grp, idx, base, index, steps_by_row, check=True)
+        except KeyError:  # same length, different keys: group exactly by key layout
+            exact: dict[tuple, list[int]] = {}
+            for j, r in enumerate(grp):
+                exact.setdefault(tuple(r), []).append(j)
+            for jdx in exact.values():
+                sub_idx = np.asarray(jdx, dtype=np.int64) if idx is None else idx[jdx]
+                _group(ctx, [grp[j] for j in jdx], sub_idx, base, index, steps_by_row, check=False)
+    b.note_steps(steps_by_row[~np.isnan(steps_by_row)])
+
+
+def _group(ctx: _Ctx, grp: list, idx, base: int, index, steps_by_row: np.ndarray, check: bool) -> None:
+    """Rows sharing one key set -> numpy blocks. Raises KeyError (before adding anything) when they don't."""
+    b = ctx.b
+    first = grp[0]
+    keys = tuple(first)
+    step_k, epoch_k, wall_k, metrics, nested = ctx.layout(keys, first)
+    n = len(grp)
+    local = np.arange(n, dtype=np.int64) if idx is None else np.asarray(idx, dtype=np.int64)
+    if nested:
+        for j, r in enumerate(grp):
+            li = int(local[j])
+            row = base + (li if index is None else int(index[li]))
+            _slow_row(ctx, r, row, record_step=False)
+            steps_by_row[li] = _num_or_nan(r.get(step_k)) if step_k else NAN
+        return
+    # extract everything before adding anything: a KeyError means the rows differ in keys
+    if check and n > 1:
+        extracted = set(metrics) | {step_k, epoch_k, wall_k}
+        others = [k for k in keys if k not in extracted]
+        if others:
+            _consume(map(itemgetter(*others), grp), maxlen=0)
+    if not metrics:
+        b.skip("no metrics", n)
+        if step_k is not None:
+            steps_by_row[local] = _axis(_extract(grp, step_k, True), n)
+        return
+    steps = _axis(_extract(grp, step_k, True), n) if step_k is not None else np.full(n, NAN)
+    epochs = _axis(_extract(grp, epoch_k, True), n) if epoch_k is not None else None
+    walls = _axis(_extract(grp, wall_k, True), n) if wall_k is not None else None
+    cols = [(k, _extract(grp, k, ctx.null_is_nan)) for k in metrics]
+    rows_idx = (local if index is None else index[local]) + base
+    steps_by_row[local] = steps
+    any_metric = False
+    for k, (v, present) in cols:
+        if v is None:
+            ctx.non_numeric.add(k)
+            continue
+        if present is not None:
+            b.add_block(k, rows_idx[present], steps[present], v[present],
+                        None if epochs is None else epochs[present],
+                        None if walls is None else walls[present])
+        else:
+            b.add_block(k, rows_idx, steps, v, epochs, walls)
+        any_metric = True
+    if any_metric:
+        b.meta["rows"] += n
+    else:
+        b.skip("no metrics", n)
+
+
+def _axis(col, n: int) -> np.ndarray:
+    arr = col[0]
+    return np.full(n, NAN) if arr is None else arr
+
+
+def _num_or_nan(v) -> float:
+    f = to_float(v)
+    return NAN if f is None else f
+
+
+def _extract(grp: list, key: str, null_is_nan: bool):
+    """(float64 values or None when the key holds no numbers, present-mask or None)."""
+    n = len(grp)
+    if type(grp[0][key]) is bool:
+        return None, None
+    try:
+        arr = np.fromiter(map(itemgetter(key), grp), dtype=np.float64, count=n)
+        if arr.shape != (n,):  # list values make fromiter build rows
+            raise ValueError
+    except (TypeError, ValueError, OverflowError):
+        return _column(list(map(itemgetter(key), grp)), null_is_nan)
+    if not null_is_nan and np.isnan(arr).any():  # fromiter reads None as NaN: tell them apart
+        col = list(map(itemgetter(key), grp))
+        if None in col:
+            return _column(col, null_is_nan)
+    return arr, None
+
+
+def _column(col: list, null_is_nan: bool):
+    """(values, present-mask or None); values None when the column holds no numbers at all."""
+    null = NAN if null_is_nan else None
+    try:
+        if None in col and not null_is_nan:
+            raise TypeError
+        if any(type(x) is bool for x in col[:1]):
+            return None, None
+        if any(type(x) in (list, dict, tuple) for x in col):
+            raise TypeError
+        arr = np.array(col, dtype=np.float64)
+        if arr.shape == (len(col),):
+            return arr, None
+    except (ValueError, TypeError, OverflowError):
+        pass
+    vals = [to_float(x, null) for x in col]
+    mask = np.fromiter((x is not None for x in vals), dtype=bool, count=len(vals))
+    if not mask.any():
+        return None, None
+    arr = np.fromiter((NAN if x is None else x for x in vals), dtype=np.float64, count=len(vals))
+    return arr, (None if mask.all() else mask)
+
+
+def _flatten(d: dict, prefix: str, out: dict) -> None:
+    for k, v in d.items():
+        if type(v) is dict:
+            if "_type" in v:  # W&B media / tables
+                continue
+            sub = "" if (not prefix and k in CONTAINER_KEYS) else f"{prefix}{k}/"
+            _flatten(v, sub, out)
+        else:
+            out[f"{prefix}{k}"] = v
+
+
+def _slow_row(ctx: _Ctx, r: dict, row: int, record_step: bool = True) -> None:
+    """One record, any shape: nested payloads, mmdet 2.x train/val rows."""
+    b = ctx.b
+    flat: dict[str, Any] = {}
+    nested = any(type(v) is dict for v in r.values())
+    _flatten(r, "", flat)
+    null = NAN if (ctx.null_is_nan or (nested and "data" in r)) else None  # verl (orjson) writes NaN as null
+    step = epoch = wall = NAN
+    for k in ctx.step_keys:
+        if k in flat:
+            step = _num_or_nan(flat[k])
+            break
+    for k in ctx.epoch_keys:
+        if k in flat:
+            epoch = _num_or_nan(flat[k])
+            break
+    for k in ctx.wall_keys:
+        if k in flat:
+            wall = _num_or_nan(flat[k])
+            break
+    prefix = ""
+    if ctx.mmdet:
+        mode = flat.get("mode")
+        step = ctx.mm.step(mode, flat)
+        if isinstance(mode, str) and mode.lower() in ("val", "eval", "test"):
+            prefix = "val_"
+    got = False
+    for k, v in flat.items():
+        if k in ctx.ignore:
+            continue
+        f = to_float(v, null)
+        if f is None:
+            if v is not None:
+                ctx.non_numeric.add(k)
+            continue
+        b.add(prefix + k if prefix and not k.startswith(("val", "eval")) else k, f, step, epoch, wall, row=row)
+        got = True
+    if got:
+        b.meta["rows"] += 1
+    else:
+        b.skip("no metrics")
+    if record_step:
+        b.note_step(step)
+
+
+class _MMDet2:
+    """mmdet 2.x `log.json`: `iter` counts within the epoch; make a global step."""
+
+    def __init__(self):
+        self.base = 0.0
+        self.epoch = None
+        self.max_iter = 0.0
+
+    def step(self, mode, row: dict) -> float:
+        ep = to_float(row.get("epoch"))
+        it = to_float(row.get("iter"))
+        if it is None:
+            return NAN
+        if ep is None:
+            return it
+        if self.epoch is None:
+            self.epoch = ep
+        if ep != self.epoch:
+            if ep > self.epoch:
+                self.base += self.max_iter
+            self.epoch = ep
+            self.max_iter = 0.0
+        if mode == "train" or not isinstance(mode, str):
+            self.max_iter = max(self.max_iter, it)
+            return self.base + it
+        return self.base + (self.max_iter or it)
+
+
+def sniff(head: bytes) -> float:
+    """Score how much `head` looks like JSON Lines (one object per line)."""
+    text = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
+    lines = [ln.strip() for ln in text.split(b"\n")[:50]]
+    lines = [ln for ln in lines if ln]
+    if not lines:
+        return 0.0
+    if len(lines) > 1 and lines[-1] and not lines[-1].endswith(b"}"):
+        lines = lines[:-1]  # possibly cut by the head limit
+    good = sum(1 for ln in lines if ln.startswith(b"{") and ln.endswith(b"}") and not ln.startswith((b"{'", b"{ '")))
+    if good == 0:
+        return 0.0
+    if len(lines) == 1 and good == 1:
+        return 0.5  # a single-object JSON file is also JSONL
+    return 0.9 * good / len(lines)

@@ -1,0 +1,160 @@
+"""MLflow tracking stores: the file store (``mlruns/<experiment>/<run>/metrics/<key>`` with lines
+``<timestamp_ms> <value> <step>[ <dataset> <digest>]``) and the SQLite store (``mlflow.db``, table
+``metrics``). Values are Python ``str(float)``, so ``nan``/``inf`` appear literally and are kept.
+When a store holds several runs, the most recent one is read and the others are named in a warning.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from triage.ingest.builder import NAN, RunBuilder, to_float
+from triage.ingest.errors import IngestError
+from triage.ingest.run import Run
+
+_RUN_ID_LEN = 32
+
+
+def _yaml_scalar(path: Path, key: str) -> str | None:
+    """A top-level scalar from a small meta.yaml without a YAML parser."""
+    try:
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith(key + ":"):
+                return line.split(":", 1)[1].strip().strip("'\"") or None
+    except OSError:
+        return None
+    return None
+
+
+def is_run_dir(p: Path) -> bool:
+    return (p / "metrics").is_dir() and (p / "meta.yaml").is_file()
+
+
+def find_runs(root: Path) -> list[Path]:
+    """Run folders under an mlruns tree, an experiment folder or a run folder."""
+    if is_run_dir(root):
+        return [root]
+    runs = []
+    for exp in sorted(root.iterdir()) if root.is_dir() else []:
+        if exp.name.startswith(".") or not exp.is_dir():
+            continue
+        if is_run_dir(exp):
+            runs.append(exp)
+            continue
+        if (exp / "meta.yaml").is_file() or exp.name.isdigit():
+            for run in sorted(exp.iterdir()):
+                if run.is_dir() and is_run_dir(run):
+                    runs.append(run)
+    return runs
+
+
+def _start_time(run: Path) -> float:
+    v = to_float(_yaml_scalar(run / "meta.yaml", "start_time"))
+    if v is not None:
+        return v
+    try:
+        return run.stat().st_mtime * 1000
+    except OSError:
+        return 0.0
+
+
+def read_file_store(root: Path, label: str) -> Run:
+    runs = find_runs(root)
+    if not runs:
+        raise IngestError(label, "no MLflow run (no <experiment>/<run>/metrics folder) under this path")
+    runs.sort(key=_start_time)
+    run = runs[-1]
+    b = RunBuilder(label, "mlflow", source="mlflow")
+    if len(runs) > 1:
+        others = ", ".join(r.name for r in runs[:-1][-5:])
+        b.warn(f"{len(runs)} MLflow runs here; read the latest ({run.name}); others: {others}")
+    b.meta["mlflow_run"] = {"run_id": run.name, "experiment": run.parent.name,
+                            "status": _yaml_scalar(run / "meta.yaml", "status"),
+                            "run_name": _yaml_scalar(run / "meta.yaml", "run_name")}
+    mdir = run / "metrics"
+    points = []
+    for dirpath, _dirs, files in os.walk(mdir):
+        for fn in files:
+            fp = Path(dirpath) / fn
+            key = fp.relative_to(mdir).as_posix()
+            try:
+                text = fp.read_text(encoding="utf-8", errors="replace")
+            except OSError as exc:
+                b.warn(f"{fp}: cannot read ({exc.strerror or exc})")
+                continue
+            for ln, line in enumerate(text.splitlines(), 1):
+                parts = line.split()
+                if not parts:
+                    continue
+                if len(parts) not in (2, 3, 5):
+                    b.skip("malformed metric line")
+                    continue
+                ts = to_float(parts[0])
+                val = to_float(parts[1])
+                step = to_float(parts[2]) if len(parts) >= 3 else 0.0
+                if val is None or ts is None or step is None:
+                    b.skip("malformed metric line")
+                    continue
+                points.append((step, ts, key, val))
+    _emit_points(b, points)
+    return b.build()
+
+
+def _emit_points(b: RunBuilder, points: list) -> None:
+    # lines are in append order: sort by (step, timestamp) so the last write of a step wins
+    points.sort(key=lambda p: (p[0], p[1]))
+    steps = set()
+    for step, ts, key, val in points:
+        b.add(key, val, step, NAN, ts / 1000.0)
+        steps.add(step)
+        b.row += 1
+    b.meta["rows"] = len(steps)
+
+
+def read_sqlite(path: Path, label: str) -> Run:
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise IngestError(label, f"cannot open SQLite database ({exc})") from None
+    try:
+        try:
+            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        except sqlite3.DatabaseError as exc:
+            raise IngestError(label, f"not an SQLite database ({exc})") from None
+        if "metrics" not in tables:
+            raise IngestError(label, "SQLite database has no MLflow `metrics` table")
+        run_id = None
+        if "runs" in tables:
+            row = con.execute("SELECT run_uuid FROM runs ORDER BY start_time DESC LIMIT 1").fetchone()
+            run_id = row[0] if row else None
+            n = con.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+        else:
+            n = 0
+        if run_id is None:
+            row = con.execute("SELECT run_uuid FROM metrics ORDER BY timestamp DESC LIMIT 1").fetchone()
+            run_id = row[0] if row else None
+        b = RunBuilder(label, "mlflow_sqlite", source="mlflow")
+        if run_id is None:
+            b.warn("the MLflow database holds no metrics")
+            return b.build()
+        if n > 1:
+            b.warn(f"{n} MLflow runs in the database; read the latest ({run_id})")
+        b.meta["mlflow_run"] = {"run_id": run_id}
+        cols = {r[1] for r in con.execute("PRAGMA table_info(metrics)")}
+        nan_col = ", is_nan" if "is_nan" in cols else ", 0"
+        points = []
+        for key, value, ts, step, is_nan in con.execute(
+                f"SELECT key, value, timestamp, step{nan_col} FROM metrics WHERE run_uuid = ?", (run_id,)):
+            v = NAN if is_nan else to_float(value)
+            if v is None:
+                b.skip("non-numeric value")
+                continue
+            points.append((float(step or 0), float(ts or 0), str(key), v))
+        _emit_points(b, points)
+        return b.build()
+    except sqlite3.Error as exc:
+        raise IngestError(label, f"SQLite error ({exc})") from None
+    finally:
+        con.close()
