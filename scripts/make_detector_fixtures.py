@@ -113,6 +113,14 @@ def main() -> None:
     low = np.abs(0.001 + 0.0005 * rng("low").standard_normal(400))
     pair("det-loss-low-start", rows(loss=low), rows(loss=decay(400, r=rng("lowq"))))
 
+    # a loss that explodes early and comes back only to its starting level (the model died)
+    ex = decay(400, r=rng("ex")); ex[20:24] = [9.0, 60.0, 400.0, 35.0]; ex[24:] = 2.3 + 0.02 * rng("ex2").standard_normal(376)
+    pair("det-loss-explosion", rows(loss=ex, learning_rate=np.full(400, 1.0)), rows(loss=one))
+    # softmax before cross-entropy: the loss stalls at log(1 + (C-1)/e) = 1.46 for 10 classes
+    floor = 1.46 + (2.30 - 1.46) * np.exp(-np.arange(400) / 60) + 0.01 * rng("sm").standard_normal(400)
+    pair("det-loss-softmax-floor", rows(loss=floor), rows(loss=decay(400, 2.3, 0.3, r=rng("smq"))))
+    CONFIGS["det-loss-softmax-floor"] = ({"num_classes": 10}, {"num_classes": 10})
+
     # spikes and grad norm
     sp = decay(400, r=rng("sp"))
     for i in (120, 220, 320):
@@ -184,6 +192,12 @@ def main() -> None:
         rows(loss=h["loss"]) + [dict(a, eval_accuracy=0.9) for a in eval_rows(40, np.linspace(0.3, 0.8, 10), "eval_macro_f1")],
     )
 
+    pair(
+        "det-macro-f1-gap",
+        rows(loss=h["loss"]) + [dict(a, eval_accuracy=0.97) for a in eval_rows(40, np.full(10, 0.49), "eval_macro_f1")],
+        rows(loss=h["loss"]) + [dict(a, eval_accuracy=0.9) for a in eval_rows(40, np.linspace(0.5, 0.86, 10), "eval_macro_f1")],
+    )
+
     # GRPO
     n = 60
     g = rng("grpo")
@@ -249,6 +263,7 @@ def main() -> None:
     mem_ok = 20.0 + 0.05 * rng("mem").standard_normal(400)
     pair("det-memory-creep", rows(loss=h["loss"], memory=np.linspace(20, 70, 400)), rows(loss=h["loss"], memory=mem_ok))
     pair("det-dead-activations", rows(loss=h["loss"], dead_fraction=np.linspace(0.05, 0.7, 400)), rows(loss=h["loss"], dead_fraction=np.full(400, 0.08)))
+    pair("det-dead-activations-high", rows(loss=h["loss"], dead_fraction=np.full(400, 0.86)), rows(loss=h["loss"], dead_fraction=np.full(400, 0.08)))
     pair("det-update-ratio", rows(loss=h["loss"], update_ratio=np.full(400, 0.05)), rows(loss=h["loss"], update_ratio=np.full(400, 0.0012)))
 
     for det, (fire, quiet) in F.items():

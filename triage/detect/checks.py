@@ -156,6 +156,9 @@ def nonfinite(c: Ctx) -> Hit | None:
     min_count, while_finite (another metric that stays finite at the same steps)."""
     v, s = c.values, c.steps
     bad = ~np.isfinite(v)
+    ignore = c.params.get("ignore_inf_when")
+    if ignore and any(c.run.get(str(n)) is not None for n in ([ignore] if isinstance(ignore, str) else ignore)):
+        bad = np.isnan(v)  # with a dynamic loss scale, an Inf gradient is a skipped overflow step
     if not bad.any():
         return None
     other_note = ""
@@ -230,6 +233,13 @@ def near(c: Ctx) -> Hit | None:
         if not classes:
             return None
         target = math.log(classes)
+    elif c.params.get("target_from") == "softmax_ce_floor":
+        # cross-entropy over probabilities instead of logits cannot go below log(1 + (C-1)/e):
+        # the best "logits" it can produce are one 1 and C-1 zeros
+        classes = _num_classes(c.run)
+        if not classes or classes < 3:
+            return None
+        target = math.log(1 + (classes - 1) / math.e)
     if target is None:
         return None
     target = float(target)
@@ -257,9 +267,13 @@ def flat(c: Ctx) -> Hit | None:
     start, end = _ends(y)
     scale = max(abs(start), 1e-8)
     rel = (end - start) / scale
-    best = float(np.min(smooth(y, max(1, len(y) // 20))))
+    ys = smooth(y, max(1, len(y) // 20))
+    best = float(np.min(ys))
     tol = c.p("rel_tol", 0.03)
     if abs(rel) > tol or (start - best) / scale > 2 * tol:
+        return None
+    # flat means flat: a loss that blew up far above its start (and came back) is a divergence
+    if (float(np.max(ys)) - start) / scale > c.p("max_excursion", 10 * tol):
         return None
     return Hit(
         f"{c.name} is flat: {fmt(start)} at the start, {fmt(end)} at the end ({rel:+.1%}) over steps {step_str(x[0])}-{step_str(x[-1])}",
@@ -298,6 +312,11 @@ def spike(c: Ctx) -> Hit | None:
     x, y = finite_xy(c.steps, c.values)
     if len(y) < c.p("min_points", 30):
         return None
+    # A series that sits around 0 with both signs (a policy-gradient surrogate) has no scale to
+    # spike against: ratios to its median are meaningless.
+    if float(np.mean(y < 0)) > c.p("max_negative_share", 0.05):
+        return None
+    start_level = float(np.median(y[: max(3, len(y) // 20)]))
     xm, ymax = reduce(x, y, "max")
     _, ymean = reduce(x, y, "mean")
     w = c.p("window", 20)
@@ -311,7 +330,10 @@ def spike(c: Ctx) -> Hit | None:
     factor = c.p("factor", 3.0)
     scale = np.maximum(np.abs(base), 1e-12)
     jump = cand / scale if (base > 0).all() else (cand - base) / scale + 1
-    is_spike = (jump >= factor) & (cand - base > c.p("min_abs", 0.0))
+    # a spike must also be large against the run's own scale (its level at the start): a loss
+    # that converged to 1e-4 and wobbles to 6e-4 has not spiked
+    min_height = max(c.p("min_abs", 0.0), c.p("min_rel_start", 0.0) * abs(start_level))
+    is_spike = (jump >= factor) & (cand - base > min_height)
     skip = int(c.p("skip_first", 0.05) * len(cand))
     is_spike[:skip] = False
     idx = np.flatnonzero(is_spike)
@@ -461,6 +483,11 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
     rise = (last - low) / max(abs(low), 1e-8)
     if rise < c.p("min_rise", 0.05):
         return None
+    first = float(np.max(y[:i])) if i > 0 else low  # the highest value before the minimum (usually the first eval)
+    if "min_rise_of_drop" in c.params and first > low:
+        # a 10% rise on a loss that fell from 1.0 to 0.016 is noise at convergence, not overfitting
+        if (last - low) / (first - low) < c.p("min_rise_of_drop", 0.1):
+            return None
     other = c.other("against")
     if other is None:
         return None
@@ -473,7 +500,7 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
         return None
     o_then = float(np.median(at_min[-max(1, len(at_min) // 10):]))
     o_end = float(np.median(later[-max(1, len(later) // 5):]))
-    if o_end >= o_then:
+    if o_end >= o_then or (o_then - o_end) / max(abs(o_then), 1e-8) < c.p("min_other_fall", 0.0):
         return None
     return Hit(
         f"{c.name} rose {rise:.0%} from its minimum {fmt(low)} at step {step_str(x[i])} to {fmt(last)} at step {step_str(x[-1])} "
@@ -558,10 +585,12 @@ def no_warmup_spike(c: Ctx) -> Hit | None:
     if n < 20:
         return None
     early = max(10, int(c.p("early_fraction", 0.1) * n))
-    base = float(np.median(ly[: max(3, early // 4)]))
+    k = 3
+    # the loss level at the start: the first logged points (a falling loss has its maximum there)
+    base = float(max(ly[0], np.median(ly[:k])))
     seg = ly[: early]
-    peak_i = int(np.argmax(seg))
-    if base <= 0 or seg[peak_i] < c.p("factor", 1.5) * base:
+    peak_i = k + int(np.argmax(seg[k:])) if len(seg) > k else 0
+    if base <= 0 or peak_i == 0 or seg[peak_i] < c.p("factor", 1.5) * base:
         return None
     return Hit(
         f"{c.name} starts at its peak {fmt(y[0])} (no warmup) and {loss.name} jumps to {fmt(seg[peak_i])} "
@@ -667,14 +696,72 @@ def both_falling(c: Ctx) -> Hit | None:
     fall = c.p("min_fall", 5.0)
     if a0 - a1 < fall or b0 - b1 < fall:
         return None
+    # a fall of more than min_rel_fall x the starting magnitude is a collapse whatever the margin does
+    huge = "min_rel_fall" in c.params and (a0 - a1) >= c.p("min_rel_fall", 1.0) * abs(a0) and (b0 - b1) >= c.p("min_rel_fall", 1.0) * abs(b0)
     margin = c.other("margin")
-    if margin is not None:
+    if margin is not None and not huge:
         _, my = finite_xy(margin.steps, margin.values)
         if len(my) and abs(float(np.median(my[-max(1, len(my) // 4):]))) > c.p("margin_tol", 0.5):
             return None
     return Hit(
-        f"{c.name} fell from {fmt(a0)} to {fmt(a1)} and {other.name} from {fmt(b0)} to {fmt(b1)} while the margin stayed near 0",
+        f"{c.name} fell from {fmt(a0)} to {fmt(a1)} and {other.name} from {fmt(b0)} to {fmt(b1)}"
+        + (" while the margin stayed near 0" if not huge else f" ({(a0 - a1) / max(abs(a0), 1e-8):.0%} of the starting log-prob)"),
         x[0], x[-1],
+    )
+
+
+@check("rel_to_start")
+def rel_to_start(c: Ctx) -> Hit | None:
+    """Values far above the series' own starting level (a loss that explodes).
+    params: factor, min_count, start_points; answer_stuck: the answer when the end of the run is
+    no better than its start (the model died), answer_recovered otherwise."""
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < c.p("min_points", 10):
+        return None
+    k = c.p("start_points", 3)
+    start = float(np.median(y[:k]))
+    if start <= 0:
+        return None
+    factor = c.p("factor", 5.0)
+    hit = y > factor * start
+    if int(hit.sum()) < c.p("min_count", 1):
+        return None
+    worst = int(np.argmax(y))
+    tail = float(np.median(y[-max(1, len(y) // 5):]))
+    stuck = tail >= c.p("stuck_fraction", 0.9) * start
+    answer = c.params.get("answer_stuck" if stuck else "answer_recovered")
+    return Hit(
+        f"{c.name} exploded to {fmt(y[worst])} at step {step_str(x[worst])}, {y[worst] / start:.0f}x its starting level {fmt(start)}"
+        + (f"; it ends at {fmt(tail)}, no better than at the start" if stuck else f"; it ends at {fmt(tail)}"),
+        x[int(np.flatnonzero(hit)[0])], x[worst], answer=str(answer) if answer else None,
+        numbers={"factor": float(y[worst] / start), "stuck": bool(stuck)},
+    )
+
+
+@check("ratio_below")
+def ratio_below(c: Ctx) -> Hit | None:
+    """This metric is far below another one it should track (macro-F1 against accuracy) while
+    the other looks good. params: against, max_ratio, min_other, window, window_fraction, min_points."""
+    x, y = finite_xy(c.steps, c.values)
+    other = c.other("against")
+    if other is None or len(y) < c.p("min_points", 2):
+        return None
+    ox, oy = finite_xy(other.steps, other.values)
+    common, ia, ib = np.intersect1d(x, ox, return_indices=True)
+    if len(common) < c.p("min_points", 2):
+        return None
+    a, b = y[ia], oy[ib]
+    sl = window_slice(len(a), c.params)
+    a, b, common = a[sl], b[sl], common[sl]
+    good = b >= c.p("min_other", 0.8)
+    low = good & (a <= c.p("max_ratio", 0.6) * b)
+    share = float(low.mean()) if len(low) else 0.0
+    if share < c.p("min_share", 0.8):
+        return None
+    return Hit(
+        f"{c.name} is {fmt(float(np.median(a)))} while {other.name} is {fmt(float(np.median(b)))} on {share:.0%} of the last "
+        f"{len(a)} evaluations (steps {step_str(common[0])}-{step_str(common[-1])}): good {other.name}, poor {c.name}",
+        common[0], common[-1], numbers={"share": share},
     )
 
 

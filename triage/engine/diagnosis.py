@@ -122,11 +122,14 @@ class Model:
         self._lik: dict[tuple[str, str], dict[str, float]] = {}
 
     def likelihood(self, cause_id: str, question: str, value: str) -> float:
-        """P(answer = value | cause)."""
+        """P(answer = value | cause). A value "a|b" means "one of a, b" (evidence from a log
+        that shows several presentations at once): its probability is the sum."""
         table = self._lik.get((cause_id, question))
         if table is None:
             table = self._table(cause_id, question)
             self._lik[(cause_id, question)] = table
+        if "|" in value:
+            return min(1.0, sum(table.get(v, 1e-6) for v in value.split("|")))
         return table.get(value, 1e-6)
 
     def _table(self, cause_id: str, question: str) -> dict[str, float]:
@@ -157,8 +160,9 @@ class Model:
         return {v: p / total for v, p in table.items()}
 
     def names_answer(self, cause_id: str, question: str, value: str) -> bool:
-        """Does the cause itself say this answer is what a person would see?"""
-        return value in self.signs.get(cause_id, {}).get(question, ()) or cause_id in self.favours.get((question, value), ())
+        """Does the cause itself say this answer (or one of "a|b") is what a person would see?"""
+        named = self.signs.get(cause_id, {}).get(question, ())
+        return any(v in named or cause_id in self.favours.get((question, v), ()) for v in value.split("|"))
 
 
 class Diagnosis:
@@ -176,9 +180,12 @@ class Diagnosis:
     def answer(self, question: str, value: str, source: str = "you", evidence: str = "") -> Answer:
         if question not in self.model.questions:
             raise KeyError(f"unknown question {question!r}")
+        if isinstance(value, (list, tuple, set)):
+            value = "|".join(normalise_answer(v) for v in value)
         value = normalise_answer(value)
-        if value not in (*self.model.values[question], UNKNOWN):
-            raise ValueError(f"{question} has no answer {value!r} (answers: {', '.join(self.model.values[question])})")
+        for part in value.split("|"):
+            if part not in (*self.model.values[question], UNKNOWN):
+                raise ValueError(f"{question} has no answer {part!r} (answers: {', '.join(self.model.values[question])})")
         ans = Answer(question, value, source, evidence)
         if question in self.answers:
             self.order.remove(question)
@@ -245,9 +252,9 @@ class Diagnosis:
             if a.value == UNKNOWN:
                 continue
             lik = m.likelihood(cause_id, q, a.value)
-            line = a.evidence or f"{m.questions[q].title} → {m.labels[q].get(a.value, a.value)}"
+            line = a.evidence or f"{m.questions[q].title} → {' or '.join(m.labels[q].get(v, v) for v in a.value.split('|'))}"
             if m.names_answer(cause_id, q, a.value) and q not in (START, DOMAIN_QUESTION):
-                support.append(f"{line} ({a.source})")
+                support.extend(f"{part} ({a.source})" for part in line.split("\n"))
             elif m.names_answer(cause_id, q, a.value):
                 pass  # the category and the domain narrow the field but are not evidence by themselves
             elif lik < 0.2 and q in m.signs.get(cause_id, {}):
@@ -278,7 +285,7 @@ class Diagnosis:
                 if a is None:
                     ok = False
                     break
-                if a.value == UNKNOWN or ANY in allowed or a.value in allowed:
+                if a.value == UNKNOWN or ANY in allowed or any(v in allowed for v in a.value.split("|")):
                     continue
                 ok = False
                 break
@@ -310,7 +317,7 @@ class Diagnosis:
 
     def _given(self, question: str, value: str) -> bool:
         a = self.answers.get(question)
-        return a is not None and a.value in (value, UNKNOWN)
+        return a is not None and (a.value == UNKNOWN or value in a.value.split("|"))
 
     def _expected_entropy(self, q: str, probs: dict[str, float]) -> float:
         """Expected entropy of the differential after asking q, counting the chance that the

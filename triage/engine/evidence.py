@@ -53,18 +53,23 @@ def start_order(diag: Diagnosis) -> list[str]:
 def apply_findings(diag: Diagnosis, findings: list, applied: Applied) -> None:
     order = start_order(diag)
     categories = [f.category for f in findings if f.category in order]
+    by_question: dict[str, list] = {}
     for f in findings:
         applied.findings.append(f)
-        if f.symptom not in diag.model.questions:
-            continue
-        prev = diag.answers.get(f.symptom)
-        if prev is not None and prev.source == "log":
-            continue  # the earliest finding answers; later ones stay as evidence lines
-        diag.answer(f.symptom, f.answer, "log", f.summary)
+        if f.symptom in diag.model.questions and f.answer in diag.model.values[f.symptom]:
+            by_question.setdefault(f.symptom, []).append(f)
+    for q, fs in by_question.items():
+        prev = diag.answers.get(q)
+        if prev is not None and prev.source != "log":
+            continue  # what the person said stands
+        values = list(dict.fromkeys(f.answer for f in fs))  # several findings: "one of these"
+        diag.answer(q, values, "log", "\n".join(dict.fromkeys(f.summary for f in fs)))
     if categories and START not in diag.answers:
-        best = min(categories, key=order.index)
-        summary = next(f.summary for f in findings if f.category == best)
-        diag.answer(START, best, "log", summary)
+        # a log can show several presentations at once (a spike, then a flat loss): the
+        # evidence is "one of these", not the first in some fixed order
+        present = sorted(set(categories), key=order.index)
+        words = " or ".join(present)
+        diag.answer(START, present, "log", f"the log shows: {words}")
 
 
 def infer_domain(diag: Diagnosis, run, applied: Applied) -> None:
