@@ -110,7 +110,7 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
     kb = kb or load_kb()
     diag = Diagnosis(kb)
     applied = Applied()
-    index = SearchIndex(kb)
+    index = SearchIndex(kb)  # builds its parts only when text needs them
     probe = is_probe_result(path) if fmt is None else None
     if probe is not None:
         apply_probe(diag, probe, applied, path)

@@ -30,7 +30,7 @@ P_SIGN = 0.9  # probability mass a cause puts on the answers it names
 P_DEFAULT = 0.7  # background probability of a question's healthy answer
 P_RULED_OUT = 0.02
 ERROR_MATCH = 40.0  # likelihood ratio of an error line matching a cause's pattern
-MIN_GAIN = 0.02  # bits: below this, a question is not worth asking
+MIN_GAIN = 0.005  # bits: below this, a question is not worth asking
 # Chance that a person cannot answer a question: high when their cause says nothing about it,
 # low when it does. Used only to choose questions; a "don't know" never moves the differential.
 P_UNKNOWN_SILENT = 0.5
@@ -122,14 +122,13 @@ class Model:
         self._lik: dict[tuple[str, str], dict[str, float]] = {}
 
     def likelihood(self, cause_id: str, question: str, value: str) -> float:
-        """P(answer = value | cause). A value "a|b" means "one of a, b" (evidence from a log
-        that shows several presentations at once): its probability is the sum."""
+        """P(answer = value | cause) for one value (see joint_likelihood for "a|b")."""
         table = self._lik.get((cause_id, question))
         if table is None:
             table = self._table(cause_id, question)
             self._lik[(cause_id, question)] = table
         if "|" in value:
-            return min(1.0, sum(table.get(v, 1e-6) for v in value.split("|")))
+            return self.joint_likelihood(cause_id, question, value)
         return table.get(value, 1e-6)
 
     def _table(self, cause_id: str, question: str) -> dict[str, float]:
@@ -158,6 +157,20 @@ class Model:
                 table[v] = P_RULED_OUT
         total = sum(table.values())
         return {v: p / total for v, p in table.items()}
+
+    def joint_likelihood(self, cause_id: str, question: str, value: str) -> float:
+        """Several values seen together in a log ("a|b": a grad norm that is both high and
+        growing) are independent observations: the product of their likelihoods, so a cause
+        that predicts all of what was seen beats one that predicts part of it. The opening
+        question is the exception: it asks what a person sees *first*, so several categories
+        in one log mean "one of these" (the sum)."""
+        parts = value.split("|")
+        if question == START:
+            return min(1.0, sum(self.likelihood(cause_id, question, v) for v in parts))
+        out = 1.0
+        for v in parts:
+            out *= self.likelihood(cause_id, question, v)
+        return out
 
     def names_answer(self, cause_id: str, question: str, value: str) -> bool:
         """Does the cause itself say this answer (or one of "a|b") is what a person would see?"""
@@ -221,12 +234,12 @@ class Diagnosis:
                 continue
             s = math.log(m.prior[c.id])
             for q, v in known:
-                s += math.log(m.likelihood(c.id, q, v))
+                s += math.log(m.joint_likelihood(c.id, q, v) if "|" in v else m.likelihood(c.id, q, v))
             s += text.get(c.id, 0.0)
             scores[c.id] = s
         return scores
 
-    def ranking(self, limit: int | None = None, with_evidence_only: bool = False) -> list[Candidate]:
+    def ranking(self, limit: int | None = None, with_evidence_only: bool = False, explain: bool = True) -> list[Candidate]:
         scores = self._log_scores()
         if not scores:
             return []
@@ -235,7 +248,7 @@ class Diagnosis:
         total = sum(weights.values())
         out = []
         for cid, w in sorted(weights.items(), key=lambda kv: (-kv[1], kv[0])):
-            support, against = self.explain(cid)
+            support, against = self.explain(cid) if (explain or with_evidence_only) else ([], [])
             if with_evidence_only and not support:
                 continue
             out.append(Candidate(self.kb[cid], w / total, scores[cid], support, against))
@@ -300,8 +313,7 @@ class Diagnosis:
             return None
         if START in eligible:
             return START
-        ranked = self.ranking()
-        pool = ranked[:candidates]
+        pool = self.ranking(limit=candidates, explain=False)
         mass = sum(c.probability for c in pool) or 1.0
         probs = {c.id: c.probability / mass for c in pool}
         best, best_gain = None, MIN_GAIN
@@ -336,19 +348,23 @@ class Diagnosis:
         return exp
 
     def unanswered(self, limit: int = 5) -> list[str]:
-        """Questions still worth answering, best first (used by `scan` to say what to check)."""
-        out: list[str] = []
-        shadow = Diagnosis(self.kb, self.model)
-        shadow.answers = dict(self.answers)
-        shadow.order = list(self.order)
-        shadow.text = list(self.text)
-        for _ in range(limit):
-            q = shadow.next_question()
-            if q is None:
-                break
-            out.append(q)
-            shadow.answers[q] = Answer(q, UNKNOWN, "shadow")
-        return out
+        """Questions still worth answering, best first (used by `scan` to say what to check):
+        the eligible questions ranked by information gain over the current differential."""
+        eligible = [q for q in self.eligible() if q != START]
+        if not eligible:
+            return []
+        pool = self.ranking(limit=60, explain=False)
+        mass = sum(c.probability for c in pool) or 1.0
+        probs = {c.id: c.probability / mass for c in pool}
+        h0 = _entropy(probs.values())
+        gains = []
+        for q in eligible:
+            if q != DOMAIN_QUESTION and not (self.model.cares.get(q, set()) & probs.keys()):
+                continue
+            gain = h0 - self._expected_entropy(q, probs)
+            if gain > MIN_GAIN:
+                gains.append((-gain, q))
+        return [q for _, q in sorted(gains)[:limit]]
 
     # -- serialisation ---------------------------------------------------------------------
     def to_dict(self) -> dict:

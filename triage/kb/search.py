@@ -40,10 +40,14 @@ B = 0.6
 ERROR_MATCH_BONUS = 12.0
 
 
+_PARTS = re.compile(r"[._/-]")
+_REGEX_META = re.compile(r"\\.|[\[\](){}^$*+?|]")
+
+
 def tokens(text: str) -> list[str]:
     out: list[str] = []
     for word in _WORD.findall(text.lower()):
-        parts = re.split(r"[._/-]", word)
+        parts = _PARTS.split(word)
         candidates = [word, *parts] if len(parts) > 1 else [word]
         for tok in candidates:
             if tok in _STOP or not tok:
@@ -56,7 +60,7 @@ def tokens(text: str) -> list[str]:
 
 def _regex_words(pattern: str) -> str:
     """The literal words inside an error regex, for the text index."""
-    return re.sub(r"\\.|[\[\](){}^$*+?|]", " ", pattern)
+    return _REGEX_META.sub(" ", pattern)
 
 
 def node_fields(node: Node) -> dict[str, str]:
@@ -87,9 +91,41 @@ class Hit:
     error_match: str | None = None
 
 
+class ErrorMatcher:
+    """The causes' `errors` patterns, compiled once (multi-line: `^` matches at each line)."""
+
+    def __init__(self, kb: KnowledgeBase):
+        self.patterns: list[tuple[Node, re.Pattern]] = []
+        for node in kb.causes:
+            for pattern in _as_list(node.get("errors")):
+                try:
+                    self.patterns.append((node, re.compile(str(pattern), re.MULTILINE)))
+                except re.error:
+                    continue
+
+    def error_matches(self, text: str) -> dict[str, str]:
+        """Cause ID -> the first error pattern that matches somewhere in `text`."""
+        out: dict[str, str] = {}
+        for node, pattern in self.patterns:
+            if node.id not in out and pattern.search(text):
+                out[node.id] = pattern.pattern
+        return out
+
+
 class SearchIndex:
+    """BM25 over the nodes' text (built on the first search) plus the error patterns."""
+
     def __init__(self, kb: KnowledgeBase, kinds: tuple[str, ...] = ("cause", "symptom", "probe")):
         self.kb = kb
+        self.kinds = kinds
+        self._errors: ErrorMatcher | None = None
+        self._built = False
+
+    def _build(self) -> None:
+        if self._built:
+            return
+        self._built = True
+        kb, kinds = self.kb, self.kinds
         self.docs: list[tuple[Node, Counter, float]] = []
         df: Counter = Counter()
         total = 0.0
@@ -110,23 +146,14 @@ class SearchIndex:
         self.n = len(self.docs)
         self.avg = total / self.n if self.n else 1.0
         self.idf = {t: math.log(1 + (self.n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
-        self._patterns: list[tuple[Node, re.Pattern]] = []
-        for node in kb.causes:
-            for pattern in _as_list(node.get("errors")):
-                try:
-                    self._patterns.append((node, re.compile(str(pattern))))
-                except re.error:
-                    continue
 
     def error_matches(self, text: str) -> dict[str, str]:
-        """Cause ID -> the first error pattern that matches somewhere in `text`."""
-        out: dict[str, str] = {}
-        for node, pattern in self._patterns:
-            if node.id not in out and pattern.search(text):
-                out[node.id] = pattern.pattern
-        return out
+        if self._errors is None:
+            self._errors = ErrorMatcher(self.kb)
+        return self._errors.error_matches(text)
 
     def search(self, text: str, limit: int = 10, kinds: tuple[str, ...] | None = None) -> list[Hit]:
+        self._build()
         query = Counter(tokens(text))
         errors = self.error_matches(text)
         hits: list[Hit] = []
