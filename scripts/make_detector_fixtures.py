@@ -89,7 +89,9 @@ def main() -> None:
     pair("det-loss-nan", rows(loss=late, grad_norm=gn, learning_rate=h["learning_rate"]), rows(**h))
     early = h["loss"].copy(); early[3:] = np.nan
     pair("det-loss-nan-early", rows(loss=early, learning_rate=h["learning_rate"]), rows(**h))
-    pair("det-gradnorm-nan", rows(loss=late, grad_norm=gn), rows(**h))
+    gn_first = h["grad_norm"].copy(); gn_first[290:] = np.nan  # gradients go bad ten steps before the loss
+    pair("det-gradnorm-nan", rows(loss=late, grad_norm=gn_first), rows(loss=late, grad_norm=gn))
+    pair("det-gradnorm-before-nan", rows(loss=late, grad_norm=gn), rows(**h))
     hidden = h["grad_norm"].copy(); hidden[120::37] = np.nan
     pair("det-gradnorm-nan-hidden", rows(loss=h["loss"], grad_norm=hidden), rows(**h))
     ev = decay(10, 2.2, 0.6, r=rng("ev")); ev_bad = ev.copy(); ev_bad[6:] = np.nan

@@ -170,7 +170,7 @@ def diagnosis_document(kb: KnowledgeBase, diag, applied, sources: list[dict], ve
     if ranked:
         top = ranked[0].probability
         for cand in ranked[:max_causes]:
-            if cand.probability < 0.02 * top:
+            if cand.probability < 0.005 * top:
                 break
             node = cand.node
             causes.append({

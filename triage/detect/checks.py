@@ -174,6 +174,13 @@ def nonfinite(c: Ctx) -> Hit | None:
     idx = np.flatnonzero(bad)
     if len(idx) < c.p("min_count", 1):
         return None
+    ahead = c.other("before")  # only when this series goes bad strictly before that one
+    if c.params.get("before"):
+        if ahead is None:
+            return None
+        ahead_bad = np.flatnonzero(~np.isfinite(ahead.values))
+        if len(ahead_bad) and ahead.steps[ahead_bad[0]] <= s[idx[0]]:
+            return None
     n = len(v)
     early_limit = max(c.p("early_steps", 20), int(c.p("early_fraction", 0.1) * n))
     phase = c.params.get("phase", "any")
@@ -783,3 +790,39 @@ def _num_classes(run) -> int | None:
         if n >= 2:
             return n
     return None
+
+
+@check("before_nonfinite")
+def before_nonfinite(c: Ctx) -> Hit | None:
+    """How this series (the grad norm) behaved just before another one (the loss) first went
+    NaN/Inf: 'yes' when it rose to `factor`x its earlier median within `window` points before,
+    'no' when it stayed ordinary. params: target, window, factor, answer_rise, answer_calm."""
+    target = c.other("target")
+    if target is None:
+        return None
+    bad = ~np.isfinite(target.values)
+    if not bad.any():
+        return None
+    first_bad = float(target.steps[np.flatnonzero(bad)[0]])
+    x, y = finite_xy(c.steps, c.values)
+    before = x < first_bad
+    if before.sum() < c.p("min_points", 8):
+        return None
+    xb, yb = x[before], y[before]
+    w = c.p("window", 5)
+    recent, earlier = yb[-w:], yb[:-w]
+    if not len(earlier):
+        return None
+    base = float(np.median(earlier))
+    peak = float(np.max(recent))
+    rose = base > 0 and peak >= c.p("factor", 10.0) * base
+    answer = c.params.get("answer_rise" if rose else "answer_calm")
+    if answer is None:
+        return None
+    if rose:
+        text = (f"{c.name} rose to {fmt(peak)} ({peak / base:.0f}x its median {fmt(base)}) in the {len(recent)} points "
+                f"before {target.name} first went non-finite at step {step_str(first_bad)}")
+    else:
+        text = (f"{c.name} stayed ordinary (max {fmt(peak)}, median {fmt(base)}) right up to step {step_str(first_bad)}, "
+                f"where {target.name} first went non-finite: not a gradient explosion")
+    return Hit(text, xb[-len(recent)], first_bad, answer=str(answer), numbers={"ratio": peak / base if base > 0 else None})

@@ -350,7 +350,8 @@ def discover(root: Path, label: str) -> tuple[str, object, list[str]]:
     if events:
         return "tensorboard", _tb_plan(root, events, notes), notes
     # any single readable log file
-    files = [p for p in sorted(root.iterdir()) if p.is_file() and not p.name.startswith(".")]
+    files = [p for p in sorted(root.iterdir()) if p.is_file() and not p.name.startswith(".")
+             and p.name.lower() not in _NOT_LOGS and not p.name.lower().endswith((".config.json", ".config.yaml"))]
     logs = [p for p in files if p.suffix.lower() in (".jsonl", ".ndjson", ".json", ".csv", ".log", ".txt", ".out",
                                                         ".gz", ".err")]
     if logs:
@@ -360,6 +361,15 @@ def discover(root: Path, label: str) -> tuple[str, object, list[str]]:
         return "file", (logs[0], None), notes
     raise IngestError(label, "no training log found in this directory (looked for event files, mlruns, a wandb "
                              "run, trainer_state.json, metrics.csv, results.csv, progress.csv, *.jsonl, *.log)")
+
+
+# Files that sit beside training logs but are not logs: configs, tokenizers, run labels.
+_NOT_LOGS = {
+    "config.json", "hparams.yaml", "config.yaml", "training_args.json", "args.json", "trainer_config.json",
+    "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "generation_config.json",
+    "adapter_config.json", "preprocessor_config.json", "label.json", "labels.json", "wandb-summary.json",
+    "wandb-metadata.json", "requirements.txt", "meta.yaml", "vocab.json", "merges.txt",
+}
 
 
 def _size(p: Path) -> int:
