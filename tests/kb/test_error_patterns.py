@@ -1,0 +1,50 @@
+"""Every error message the source material quotes is recognised, and points at its cause."""
+
+from __future__ import annotations
+
+import pytest
+
+from triage.kb.base import KnowledgeBase
+from triage.kb.search import ErrorMatcher
+
+MATCHER = ErrorMatcher(KnowledgeBase.load())
+
+CASES = [
+    ("ValueError: Asking to pad but the tokenizer does not have a padding token. Please select a token to use as "
+     "`pad_token`", {"L3", "S-pad-token-config"}),
+    ("RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn", {"O3"}),
+    ("IndexError: Target 10 is out of bounds.", {"O14"}),
+    ("RuntimeError: CUDA error: device-side assert triggered", {"O14"}),
+    ("UserWarning: Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, "
+     "you should call them in the opposite order", {"O8"}),
+    ("RuntimeError: Error(s) in loading state_dict for ResNet:\n\tsize mismatch for fc.weight: copying a param "
+     "with shape torch.Size([1000, 512]) from checkpoint", {"O20"}),
+    ("huggingface_hub.errors.GatedRepoError: 401 Client Error. Cannot access gated repo for url "
+     "https://huggingface.co/meta-llama/Llama-2-7b-hf/resolve/main/config.json", {"L10"}),
+    ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+     "79.15 GiB of which 1.02 GiB is free.", {"S-oom"}),
+    ("torch.distributed.elastic.multiprocessing.api.ChildFailedError: ... exitcode: -9", {"S-ram"}),
+    ("RuntimeError: NCCL communicator was aborted on rank 3.", {"S-nccl"}),
+    ("AttributeError: 'DummyOptim' object has no attribute 'step'", {"S-deepspeed-single-gpu"}),
+    ("torch.utils.checkpoint.CheckpointError: torch.utils.checkpoint: A different number of tensors was saved "
+     "during the original forward and recomputation.", {"S-checkpoint-reentrant"}),
+    ("ValueError: The global train batch size (1 x 1) must be evenly divisible by the number of generations per "
+     "prompt (8). generation_batch_size not divisible by num_generations", {"S-grpo-batch-divisible"}),
+    ("RuntimeError: 'weight' must be 2-D", {"S-fsdp1-weight-2d"}),
+    ("ValueError: Content end boundary is before start boundary", {"S-chat-template-boundary"}),
+    ("TypeError: Got unsupported ScalarType BFloat16", {"S-bf16-numpy"}),
+    ("RuntimeError: CAS service error : Reqwest Error: HTTP status server error (500 Internal Server Error)",
+     {"S-hf-xet"}),
+    ("unable to load strategy my_rewards.accuracy_reward ... TypeError: 'NoneType' object is not callable",
+     {"S-reward-import"}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+def test_quoted_error_points_at_its_cause(text, expected):
+    matched = set(MATCHER.error_matches(text))
+    assert matched & expected, f"{sorted(matched)} does not include any of {sorted(expected)}"
+
+
+def test_a_plain_training_line_matches_nothing():
+    assert MATCHER.error_matches("{'loss': 1.234, 'grad_norm': 0.87, 'learning_rate': 2e-05, 'epoch': 0.5}") == {}
