@@ -27,14 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from ingest import best, gen_jsonl  # noqa: E402  (the same generator as the reader benchmark)
-
-
-def triage_cmd() -> list[str]:
-    exe = Path(sys.executable).with_name("triage")
-    if exe.exists():
-        return [str(exe)]
-    found = shutil.which("triage")
-    return [found] if found else [sys.executable, "-m", "triage"]
+from startup import triage_cmd  # noqa: E402
 
 
 def run_scan(path: Path) -> dict:
