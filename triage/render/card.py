@@ -6,6 +6,7 @@ from rich.console import Console, Group, RenderableType
 from rich.markup import escape
 from rich.padding import Padding
 from rich.panel import Panel
+from rich.table import Table
 from rich.text import Text
 
 from triage.kb.base import KnowledgeBase, _as_list
@@ -82,17 +83,18 @@ def cause_card(kb: KnowledgeBase, node: Node) -> RenderableType:
         parts.append(_section("What you see", Text("\n".join(f"• {s}" for s in symptoms))))
     if node.get("why"):
         parts.append(_section("Why it happens", Text(str(node.get("why")).strip())))
-    knobs: list[RenderableType] = []
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
     for i, fix in enumerate(f for f in _as_list(node.get("fix")) if isinstance(f, dict)):
-        knob = str(fix.get("knob", "")).strip()
-        knobs.append(Text(f"{i + 1}.", style="bold"))
-        knobs.append(Padding(highlight(knob), (0, 0, 0, 3)))
+        lines: list[RenderableType] = [highlight(str(fix.get("knob", "")).strip())]
         if fix.get("range"):
-            knobs.append(Padding(Text.assemble(("range  ", "dim"), str(fix["range"]).strip()), (0, 0, 0, 3)))
+            lines.append(Text.assemble(("range  ", "dim"), str(fix["range"]).strip()))
         if fix.get("expect"):
-            knobs.append(Padding(Text.assemble(("expect ", "dim"), str(fix["expect"]).strip()), (0, 0, 0, 3)))
-    if knobs:
-        parts.append(_section("The knob", Group(*knobs)))
+            lines.append(Text.assemble(("expect ", "dim"), str(fix["expect"]).strip()))
+        grid.add_row(Text(f"{i + 1}.", style="bold"), Group(*lines))
+    if grid.row_count:
+        parts.append(_section("The knob", grid))
     if node.get("verify"):
         parts.append(_section("Verify", Text(str(node.get("verify")).strip())))
     nxt = node.get("next_if_not")
