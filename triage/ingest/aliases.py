@@ -78,6 +78,7 @@ class AliasTable:
         self.train_prefixes: list[str] = []
         self.docs: dict[str, str] = {}
         self.sources: list[str] = []
+        self.problems: list[str] = []
         order = 0
         for doc in docs:
             order = self._add_doc(doc, order)
@@ -288,13 +289,16 @@ def table() -> AliasTable:
     key = tuple((str(p), p.stat().st_mtime_ns) for p in paths if p.is_file())
     if _TABLE is None or key != _TABLE_KEY:
         docs = []
+        problems = []
         for p in paths:
             if p.is_file():
                 try:
                     docs.append(_load_yaml(p))
-                except Exception:  # a broken user file must not stop reading logs; `kb check` reports it
-                    continue
+                except Exception as exc:  # a broken user file must not stop reading logs: say so on every run
+                    problems.append(f"{p}: not used ({type(exc).__name__}); metric names from it are missing "
+                                    f"(`triage kb check` shows where)")
         _TABLE = AliasTable(docs)
+        _TABLE.problems = problems
         _TABLE_KEY = key
         _resolve_cached.cache_clear()
     return _TABLE

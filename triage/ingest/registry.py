@@ -446,9 +446,17 @@ def read_run(path, fmt: str | None = None) -> Run:
         if not os.access(p, os.R_OK):
             raise IngestError(label, "permission denied")
         if p.is_dir():
-            return _read_dir(p, label, name)
+            return _with_alias_problems(_read_dir(p, label, name))
     src = Source.from_path(path)
-    return _read_file(src, name)
+    return _with_alias_problems(_read_file(src, name))
+
+
+def _with_alias_problems(run: Run) -> Run:
+    from triage.ingest.aliases import table
+
+    for problem in table().problems:
+        run.warn(problem)
+    return run
 
 
 def _read_file(src: Source, name: str | None) -> Run:
