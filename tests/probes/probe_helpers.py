@@ -12,9 +12,11 @@ _modules: dict = {}
 
 
 def load_script(name: str):
-    """Import triage/probes/scripts/probe_NAME.py once, as a module, to call its main(argv) in-process."""
+    """Import the standalone probe_NAME.py (as exported) once, as a module, to call its main(argv) in-process."""
     if name not in _modules:
-        spec = importlib.util.spec_from_file_location(f"probe_{name}_under_test", SCRIPTS / f"probe_{name}.py")
+        from triage.probes.assemble import runnable
+
+        spec = importlib.util.spec_from_file_location(f"probe_{name}_under_test", runnable(SCRIPTS / f"probe_{name}.py"))
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         _modules[name] = module

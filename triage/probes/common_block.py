@@ -1,5 +1,5 @@
-# ---- common block: identical in every probe_*.py; edit triage/probes/common_block.py, then
-# ---- run `python -m triage.probes.sync` (tests/probes/test_registry.py checks the copies).
+# ---- common block: the helpers every probe shares (triage/probes/common_block.py). `triage probe
+# ---- export` and `triage probe run` paste it here, so the exported file runs without triage.
 import argparse
 import contextlib
 import copy

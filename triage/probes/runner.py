@@ -6,7 +6,6 @@ import difflib
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -129,16 +128,15 @@ def get(name: str, kb_dirs: list[str] | None = None) -> ProbeInfo:
 
 
 def export(name: str | None, dest: str | os.PathLike = ".") -> list[Path]:
-    """Copy one standalone probe file (or all of them when name is None or 'all') into dest."""
+    """Write one standalone probe file (or all of them when name is None or 'all') into dest."""
     targets = names() if name in (None, "all") else [get(name).name]
     folder = Path(dest)
     if folder.exists() and not folder.is_dir():
         raise ProbeError(f"{folder} is not a folder")
     folder.mkdir(parents=True, exist_ok=True)
-    copied = []
-    for n in targets:
-        copied.append(Path(shutil.copy2(script_path(n), folder / script_path(n).name)))
-    return copied
+    from triage.probes.assemble import write_standalone
+
+    return [write_standalone(script_path(n), folder / script_path(n).name) for n in targets]
 
 
 def run(name: str, setup: str, out: str | os.PathLike | None = None, max_steps: int | None = None,
@@ -157,7 +155,9 @@ def run(name: str, setup: str, out: str | os.PathLike | None = None, max_steps: 
         os.close(fd)
         os.unlink(tmp)
         out = tmp
-    cmd = [sys.executable, str(info.path), "--setup", setup, "--out", str(out)]
+    from triage.probes.assemble import runnable
+
+    cmd = [sys.executable, str(runnable(info.path)), "--setup", setup, "--out", str(out)]
     if max_steps is not None:
         cmd += ["--max-steps", str(max_steps)]
     if timeout is not None:
