@@ -173,6 +173,15 @@ class RunBuilder:
               value: float | None = None) -> None:
         self.events.append(TextEvent(line, kind, text, step, value))
 
+    def end_row(self, got: bool, step: float | None) -> None:
+        """Close one source row: counted when it held a metric, else skipped as 'no metrics'."""
+        if got:
+            self.row += 1
+            self.meta["rows"] += 1
+            self.note_step(step)
+        else:
+            self.skip("no metrics")
+
     def note_step(self, step: float | None) -> None:
         """Record the step of a row (in file order) for restart detection."""
         if step is not None and step == step:

@@ -157,12 +157,7 @@ def read(src: Source, fmt: str | None = None) -> Run:
                 if cols:
                     if all(i < len(row) and row[i].strip() for i in cols):
                         b.add(key, sum(_cell(row, i) for i in cols), step, epoch, wall)
-        if got:
-            b.row += 1
-            b.meta["rows"] += 1
-            b.note_step(step)
-        else:
-            b.skip("no metrics")
+        b.end_row(got, step)
     if width_bad:
         b.warn(f"{width_bad} row(s) do not have the header's {ncols} columns")
     if dialect == "sb3_monitor":
@@ -221,12 +216,7 @@ def _read_wandb(b: RunBuilder, header: list[str], rows) -> None:
                 if f is not None and metric not in ("_step", "_runtime", "_timestamp"):
                     b.add(metric, f, step)
                     got = True
-        if got:
-            b.row += 1
-            b.meta["rows"] += 1
-            b.note_step(step)
-        else:
-            b.skip("no metrics")
+        b.end_row(got, step)
 
 
 def sniff(head: bytes, name: str = "") -> tuple[str, float]:

@@ -159,9 +159,4 @@ def _history(b: RunBuilder, buf: bytes, span) -> None:
             continue
         b.add(k, f, step, NAN if epoch is None else epoch, NAN if wall is None else wall)
         got = True
-    if got:
-        b.row += 1
-        b.meta["rows"] += 1
-        b.note_step(step)
-    else:
-        b.skip("no metrics")
+    b.end_row(got, step)
