@@ -14,24 +14,6 @@ from pathlib import Path
 from triage.engine.diagnosis import ERROR_MATCH, Diagnosis
 from triage.kb.schema import DOMAIN_QUESTION, START
 
-# Domain hints from what a run logs: the first rule whose metric is present wins.
-DOMAIN_HINTS = (
-    ("rewards/margins", "dpo"),
-    ("logps/chosen", "dpo"),
-    ("frac_reward_zero_std", "rlhf"),
-    ("completions/clipped_ratio", "rlhf"),
-    ("completions/mean_length", "rlhf"),
-    ("reward_std", "rlhf"),
-    ("eval/miou", "segmentation"),
-    ("miou", "segmentation"),
-    ("eval/map", "detection"),
-    ("map", "detection"),
-    ("map50", "detection"),
-    ("explained_variance", "rl"),
-    ("episode_reward", "rl"),
-    ("approx_kl", "rl"),
-)
-FORMAT_DOMAINS = {"sb3_progress": "rl", "sb3_monitor": "rl", "ultralytics": "detection"}
 PROBE_KEYS = {"probe", "status", "answers"}
 
 
@@ -72,13 +54,30 @@ def apply_findings(diag: Diagnosis, findings: list, applied: Applied) -> None:
         diag.answer(START, present, "log", f"the log shows: {words}")
 
 
+def domain_hints(kb) -> tuple[dict, list]:
+    """The `domains` section of metrics.yaml (a user's folders first, then the built-in one)."""
+    formats: dict = {}
+    rules: list = []
+    for _, doc in reversed(kb.result.extras.get("metrics", [])):
+        section = doc.get("domains") if isinstance(doc, dict) else None
+        if not isinstance(section, dict):
+            continue
+        for fmt, dom in (section.get("formats") or {}).items():
+            formats.setdefault(str(fmt), str(dom))
+        for rule in section.get("metrics") or []:
+            if isinstance(rule, (list, tuple)) and len(rule) == 2:
+                rules.append((str(rule[0]), str(rule[1])))
+    return formats, rules
+
+
 def infer_domain(diag: Diagnosis, run, applied: Applied) -> None:
     if DOMAIN_QUESTION in diag.answers or DOMAIN_QUESTION not in diag.model.questions:
         return
-    domain = FORMAT_DOMAINS.get(getattr(run, "format", ""))
+    formats, rules = domain_hints(diag.kb)
+    domain = formats.get(getattr(run, "format", ""))
     reason = f"read as {getattr(run, 'format', '')}"
     if domain is None:
-        for metric, dom in DOMAIN_HINTS:
+        for metric, dom in rules:
             if run.get(metric) is not None:
                 domain, reason = dom, f"the log has {metric}"
                 break
