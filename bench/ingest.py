@@ -26,7 +26,6 @@ import json
 import math
 import os
 import random
-import resource
 import shutil
 import subprocess
 import sys

@@ -15,7 +15,6 @@ of a `scan --json` document, in the order to try them, each with its verificatio
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 

@@ -24,7 +24,6 @@ import argparse
 import copy
 import json
 import math
-import os
 import shutil
 import sys
 import time
@@ -542,7 +541,6 @@ def train_classifier(spec: dict) -> Log:
                 row["loss_scale"] = scaler.get_scale()
             if spec.get("log_dead"):
                 with torch.no_grad():
-                    hmod = model[0] if isinstance(model, nn.Sequential) else None
                     a = None
                     if kind == "mlp" and fault != "O12":  # units of the last hidden ReLU layer
                         last = max(i for i, m in enumerate(model) if isinstance(m, nn.ReLU))
@@ -1136,7 +1134,6 @@ def specs() -> list[dict]:
         S.append({"id": run_id, "model": model, "causes": causes, "desc": fault_desc, "format": fmt, **kw})
 
     # ---------------- healthy controls ----------------
-    k = 0
     for i, (model, kw) in enumerate([
         ("mlp", dict(classes=4, dim=12, lr=1e-3, steps=500)),
         ("mlp", dict(classes=8, dim=24, lr=3e-3, steps=800, sched="cosine", warmup=50, log_every=10)),

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from triage.ingest import IngestError, read_run
-from triage.ingest import wandb as wandb_mod
 
 
 def _varint(n: int) -> bytes:

@@ -212,7 +212,6 @@ def _read_one(b: RunBuilder, data: bytes, prefix: str, plugins: dict[str, str], 
     f32 = _F32.unpack_from
     cols: dict[bytes, tuple[list, list, list, list]] = {}  # fast path: raw tag -> (steps, values, walls, records)
     slow = []  # (tag, step, value, wall) decoded by the general path, in file order
-    order: dict[str, int] = {}
     bad = 0
     rows = 0
     rec = b.row - 1

@@ -85,7 +85,7 @@ def render_scan(console: Console, doc: dict, verbose: bool = False) -> None:
 
     causes = doc.get("causes", [])
     if causes:
-        console.print(f"[bold]Most likely causes[/]")
+        console.print("[bold]Most likely causes[/]")
         for i, c in enumerate(causes[:5 if not verbose else len(causes)]):
             console.print(Text.assemble((f" {i + 1}. ", "bold"), (c["id"], "bold cyan"), f"  {c['title']}  ", (f"{c['score']:.0%}", "dim")))
             refs, others = [], []
