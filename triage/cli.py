@@ -67,6 +67,15 @@ def _kb():
         raise fail(str(exc)) from None
 
 
+def _progress(message: str):
+    """A spinner on stderr while long work runs, only when a person is watching the terminal."""
+    import contextlib
+
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext()
+    return _err().status(message, spinner="dots")
+
+
 def _print_json(doc) -> None:
     import json
 
@@ -301,7 +310,8 @@ def scan(
     if len(paths) == 1:
         path = paths[0]
         try:
-            doc = api.scan(path, kb=kb, fmt=fmt, describe=describe, run=merged)
+            with _progress(f"reading {path} and running the detectors"):
+                doc = api.scan(path, kb=kb, fmt=fmt, describe=describe, run=merged)
         except api.TriageError as exc:
             raise fail(str(exc)) from None
         except OSError as exc:
