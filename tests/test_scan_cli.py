@@ -171,3 +171,41 @@ def test_merge_scans_a_resumed_run_as_one(tmp_path):
     nan = [f for f in doc["findings"] if f["detector"] == "det-loss-nan"]
     assert nan and nan[0]["first_step"] == 260
     assert result.exit_code == 1
+
+
+SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "samples"
+
+
+@pytest.mark.skipif(not SAMPLES.is_dir(), reason="../shared/samples is not beside this checkout")
+@pytest.mark.parametrize(
+    ("sample", "expect"),
+    [
+        # benign look-alikes from real runs must stay quiet
+        ("llmc/llmc_stdout_gpt2_train.11672114.log", None),  # '(+nanz)' is not a NaN loss
+        ("sb3/sb3_progress.csv", None),  # NaN / float-noise explained variance with constant returns
+        ("megatron/megatron_golden_values_bert_tp2_pp2_resume_2nd.json", None),  # "nan" placeholders
+        ("megatron/megatron_golden_values_bert_tp1_pp2.json", None),  # 50 early steps falling slowly
+        ("tensorboard/events.out.tfevents.1585769947.cvp", None),  # a toy loss that drops 5 decades at once
+        ("lightning_csv/slm_training_version_10_metrics.csv", None),
+        ("trl_sft/tinyllama_sft_trainer_state.json", None),
+        # real problems are found
+        ("hf_trainer_state/trainer_state_multi_eval_overfit.json", "S-overfit"),  # six named eval sets
+        ("trl_grpo/chaos_economy_grpo_trainer_state.json", "S-completions-clipped"),
+    ],
+)
+def test_real_samples(sample, expect):
+    result, doc = scan_json(str(SAMPLES / sample))
+    if expect is None:
+        assert doc["healthy"], [f["summary"] for f in doc["findings"]]
+        assert result.exit_code == 0
+    else:
+        assert result.exit_code == 1
+        assert doc["causes"] and doc["causes"][0]["id"] == expect, [c["id"] for c in doc["causes"][:3]]
+
+
+def test_a_log_with_no_metrics_says_so(tmp_path):
+    path = tmp_path / "progress.jsonl"
+    path.write_text('{"current_steps": 1, "total_steps": 10, "percentage": 10.0}\n' * 5)
+    result = runner.invoke(app, ["scan", str(path)], env={"NO_COLOR": "1", "COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert "Nothing to diagnose" in result.output and "No problems found" not in result.output

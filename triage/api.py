@@ -146,14 +146,14 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
         source = sources_block(run)
         findings = run_detectors(run, kb)
         text_lines = [(e.line, e.text) for e in run.events if e.kind in ("traceback", "error", "warning")]
-        if not run.series:  # a pasted traceback or a note: look at every line of it
+        if not run.series and run.format == "text":  # a pasted traceback or a note: look at every line
             if raw is None:
                 raw = _raw_lines(read_path)
             text_lines = text_lines + raw
         matched = apply_text(diag, index, text_lines, applied)
         apply_findings(diag, findings, applied)
         infer_domain(diag, run, applied)
-        if not run.series and not matched and not findings and describe is None:
+        if run.format == "text" and not run.series and not matched and not findings and describe is None:
             # neither metrics nor a known error: read the text as a description in words
             text = "\n".join(line for _, line in (raw or []))[:20_000]
             if text.strip():

@@ -55,12 +55,21 @@ def detectors(kb: KnowledgeBase) -> list:
     return sorted(kb.by_kind("detector"), key=lambda n: n.id)
 
 
-def _pick_series(run, names: list[str]):
+def _candidates(run, names: list[str]) -> list:
+    """The series a detector looks at: the first listed name the run has; a pattern with `*`
+    (e.g. `eval/*/loss`, one per named eval set) stands for every matching series."""
+    from fnmatch import fnmatchcase
+
     for name in names:
+        if "*" in name:
+            found = [run.series[k] for k in sorted(run.series) if fnmatchcase(k, name) and len(run.series[k])]
+            if found:
+                return found
+            continue
         s = run.get(name)
         if s is not None and len(s):
-            return s
-    return None
+            return [s]
+    return []
 
 
 def applies(node, run) -> bool:
@@ -84,15 +93,16 @@ def run_detector(node, run) -> Finding | None:
         return None
     params = dict(node.get("params") or {})
     metrics = [str(m) for m in _as_list(node.get("metric"))]
-    series = _pick_series(run, metrics) if metrics else None
-    if metrics and series is None:
-        return None
     import numpy as np
 
-    steps = series.steps if series is not None else np.empty(0)
-    values = series.values if series is not None else np.empty(0)
-    name = series.name if series is not None else "log"
-    hit = check(Ctx(run, name, steps, values, params))
+    hit, name = None, "log"
+    if not metrics:
+        hit = check(Ctx(run, name, np.empty(0), np.empty(0), params))
+    for series in _candidates(run, metrics) if metrics else []:
+        hit = check(Ctx(run, series.name, series.steps, series.values, params))
+        if hit is not None:
+            name = series.name
+            break
     if hit is None:
         return None
     answers = node.get("answers") or {}

@@ -206,6 +206,9 @@ def nonfinite(c: Ctx) -> Hit | None:
 def threshold(c: Ctx) -> Hit | None:
     """A share of points beyond a bound. params: op, value, min_share, min_count, window, skip_first."""
     x, y = finite_xy(c.steps, c.values)
+    if "ignore_abs_below" in c.params:  # float noise around 0 means "undefined" here (e.g. constant returns)
+        keep = np.abs(y) >= float(c.params["ignore_abs_below"])
+        x, y = x[keep], y[keep]
     if len(y) < c.p("min_points", 3):
         return None
     sl = window_slice(len(y), c.params)
@@ -731,6 +734,7 @@ def rel_to_start(c: Ctx) -> Hit | None:
         return None
     factor = c.p("factor", 5.0)
     hit = y > factor * start
+    hit[:k] = False  # the start defines the level; a loss that drops fast after step 0 did not explode
     if int(hit.sum()) < c.p("min_count", 1):
         return None
     worst = int(np.argmax(y))

@@ -54,6 +54,13 @@ def render_scan(console: Console, doc: dict, verbose: bool = False) -> None:
             console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
     console.print()
 
+    if doc["healthy"] and run is not None and not getattr(run, "series", None):
+        src = doc["sources"][0] if doc.get("sources") else {}
+        skipped = f" ({src.get('skipped', 0):,} lines skipped)" if src.get("skipped") else ""
+        console.print(f"[bold yellow]Nothing to diagnose:[/] no metric was read from this input{skipped} and no "
+                      f"error text matched. `triage inspect {escape(str(src.get('path', 'PATH')))}` shows what was read; "
+                      "`--format` forces a reader.", highlight=False)
+        return
     if doc["healthy"]:
         console.print("[bold green]No problems found.[/] Every detector stayed quiet and no error text matched.")
         if run is not None and getattr(run, "series", None):
