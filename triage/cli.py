@@ -126,7 +126,7 @@ def explain(
 @app.command()
 def search(
     text: List[str] = typer.Argument(..., metavar="TEXT", help="Words, a symptom in plain language, or an error line."),
-    limit: int = typer.Option(10, "--limit", "-n", min=1, help="How many results."),
+    limit: int = typer.Option(10, "--limit", "-n", min=1, metavar="N", help="How many results."),
     as_json: bool = typer.Option(False, "--json", help="Print the ranking as one JSON document."),
 ) -> None:
     """Rank causes and questions by relevance to TEXT (titles, symptoms, mechanisms, knobs, error text)."""
@@ -167,9 +167,9 @@ def search(
 @app.command()
 def checklist(
     name: Optional[str] = typer.Argument(None, metavar="[NAME]", help="Which checklist (leave out to list them)."),
-    fmt: str = typer.Option("text", "--format", "-f", help="text, md (GitHub task list), html (for paper) or pdf."),
+    fmt: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="text, md (GitHub task list), html (for paper) or pdf."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to FILE (pdf default: NAME.pdf)."),
-    paper: Optional[str] = typer.Option(None, "--paper", help="a4 or letter: the sheet for html and pdf (pdf default a4)."),
+    paper: Optional[str] = typer.Option(None, "--paper", metavar="SHEET", help="a4 or letter: the sheet for html and pdf (pdf default a4)."),
 ) -> None:
     """Print a checklist (pre-flight, first 100 steps, post-mortem, one per domain) for the terminal, GitHub or paper."""
     from triage import checklists
@@ -273,10 +273,10 @@ def _scan_one(path: str, fmt: Optional[str], kb_dirs: list, describe: Optional[s
 @app.command()
 def scan(
     paths: List[str] = typer.Argument(..., metavar="PATH...", help="Log files or run folders; '-' reads stdin. A probe result JSON works too."),
-    fmt: Optional[str] = typer.Option(None, "--format", "-f", help="Force the log format instead of sniffing it (see `triage inspect --help`)."),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f", metavar="FORMAT", help="Force the log format instead of sniffing it (see `triage inspect --help`)."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON document (an array for several paths)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Scan several paths in parallel."),
-    describe: Optional[str] = typer.Option(None, "--describe", "-d", help="Add what you see in plain words, e.g. 'DPO margins stuck at zero'."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N", help="Scan several paths in parallel."),
+    describe: Optional[str] = typer.Option(None, "--describe", "-d", metavar="TEXT", help="Add what you see in plain words, e.g. 'DPO margins stuck at zero'."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every ranked cause, and full views for several paths."),
     report: Optional[str] = typer.Option(None, "--report", metavar="FILE", help="Also write a shareable report: FILE.html (offline, with charts) or FILE.md."),
     merge: bool = typer.Option(False, "--merge", help="The PATHs are one run split over files (e.g. a resumed job): scan them as one."),
@@ -363,7 +363,7 @@ def scan(
 def inspect(
     paths: List[str] = typer.Argument(..., metavar="PATH...", help="Log files or run folders; '-' reads stdin."),
     fmt: Optional[str] = typer.Option(
-        None, "--format", "-f",
+        None, "--format", "-f", metavar="FORMAT",
         help="Force the format instead of sniffing it: jsonl, hf_state, hf_stdout, tensorboard, lightning_csv, "
              "keras_csv, keras_stdout, wandb, wandb_legacy, wandb_csv, mlflow, mlflow_sqlite, sb3_progress, "
              "sb3_monitor, sb3_stdout, ultralytics, llmc, nanogpt, megatron, torchtune, verl, json, csv, text.",
@@ -396,9 +396,9 @@ def inspect(
 @app.command()
 def watch(
     path: str = typer.Argument(..., metavar="PATH", help="The log file a running job is writing."),
-    fmt: Optional[str] = typer.Option(None, "--format", "-f", help="Force the log format instead of sniffing it."),
-    interval: float = typer.Option(2.0, "--interval", min=0.05, help="Seconds between checks (more on big files)."),
-    stop_after: Optional[float] = typer.Option(None, "--stop-after", min=0.0, help="Stop after this many seconds (for scripts)."),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f", metavar="FORMAT", help="Force the log format instead of sniffing it."),
+    interval: float = typer.Option(2.0, "--interval", min=0.05, metavar="SECONDS", help="Seconds between checks (more on big files)."),
+    stop_after: Optional[float] = typer.Option(None, "--stop-after", min=0.0, metavar="SECONDS", help="Stop after this many seconds (for scripts)."),
 ) -> None:
     """Follow a live log: report each new finding once, and a summary with the likely causes on Ctrl-C.
 
@@ -539,9 +539,9 @@ def probe_run(
     name: str = typer.Argument(..., metavar="NAME", help="A probe name from `triage probe list`."),
     setup: str = typer.Option(..., "--setup", metavar="FILE:FUNC", help="Python file and function returning the setup dict."),
     out: Optional[str] = typer.Option(None, "--out", metavar="FILE", help="Write the JSON result here (feed it to `triage scan` or `triage ask --evidence`)."),
-    max_steps: Optional[int] = typer.Option(None, "--max-steps", min=0, help="Step budget (each probe has its own default)."),
+    max_steps: Optional[int] = typer.Option(None, "--max-steps", min=0, metavar="N", help="Step budget (each probe has its own default)."),
     timeout: Optional[float] = typer.Option(None, "--timeout", min=1, metavar="S", help="Seconds before the probe gives up (default 300)."),
-    device: Optional[str] = typer.Option(None, "--device", help="Override the device (default: setup['device'], else cuda if available, else cpu)."),
+    device: Optional[str] = typer.Option(None, "--device", metavar="DEVICE", help="Override the device (default: setup['device'], else cuda if available, else cpu)."),
 ) -> None:
     """Run one probe on your setup in a subprocess, exactly as `python probe_NAME.py` would on the GPU box.
 
@@ -599,7 +599,7 @@ def kb_check(
 
 @kb_app.command("list")
 def kb_list(
-    kind: Optional[str] = typer.Option(None, "--kind", help="Only this kind: cause, symptom, detector, probe, checklist."),
+    kind: Optional[str] = typer.Option(None, "--kind", metavar="KIND", help="Only this kind: cause, symptom, detector, probe, checklist."),
     as_json: bool = typer.Option(False, "--json", help="Print the list as one JSON document."),
 ) -> None:
     """List every node with its kind, family and title."""
@@ -626,7 +626,7 @@ def kb_list(
 
 @kb_app.command("graph")
 def kb_graph(
-    fmt: str = typer.Option("mermaid", "--format", "-f", help="mermaid, dot or json."),
+    fmt: str = typer.Option("mermaid", "--format", "-f", metavar="FORMAT", help="mermaid, dot or json."),
 ) -> None:
     """Print the decision graph (questions -> follow-ups -> causes) for drawing or tooling."""
     from triage import api
