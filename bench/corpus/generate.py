@@ -304,6 +304,27 @@ def torch_setup(seed: int):
     return torch
 
 
+def unscale_and_clip(params, scaler, opt, grad_mult: float, clip) -> float:
+    """fp16 runs: round gradients through half precision (values past its range overflow to inf,
+    as they would on a GPU) and unscale; then the pre-clip grad norm, then clip."""
+    import torch
+
+    if scaler is not None:
+        with torch.no_grad():
+            for p in params:
+                if p.grad is not None:
+                    p.grad.copy_(p.grad.to(torch.float16).to(torch.float32))
+        scaler.unscale_(opt)
+        if grad_mult != 1.0:
+            for p in params:
+                if p.grad is not None:
+                    p.grad.div_(grad_mult)
+    gn = grad_norm(params)
+    if clip:
+        torch.nn.utils.clip_grad_norm_(params, clip)
+    return gn
+
+
 def grad_norm(params) -> float:
     import torch
 
@@ -508,21 +529,8 @@ def train_classifier(spec: dict) -> Log:
             else:
                 loss_b.backward()
             micro_losses.append(float(loss.detach()))
-        params = [p for p in model.parameters()]
-        if scaler is not None:
-            # fp16 gradients: values past the fp16 range overflow to inf, as they would in half precision
-            with torch.no_grad():
-                for p in params:
-                    if p.grad is not None:
-                        p.grad.copy_(p.grad.to(torch.float16).to(torch.float32))
-            scaler.unscale_(opt)
-            if grad_mult != 1.0:
-                for p in params:
-                    if p.grad is not None:
-                        p.grad.div_(grad_mult)
-        gn = grad_norm(params)
-        if spec.get("clip"):
-            torch.nn.utils.clip_grad_norm_(params, spec["clip"])
+        params = list(model.parameters())
+        gn = unscale_and_clip(params, scaler, opt, grad_mult, spec.get("clip"))
         if fault == "O4" and spec.get("o4_kind") == "no_step":
             pass  # optimizer.step() was dropped in a refactor
         elif scaler is not None:
@@ -782,19 +790,7 @@ def train_lm(spec: dict) -> Log:
                 lb.backward()
             losses.append(float(loss))
         params = list(model.parameters())
-        if scaler is not None:
-            with torch.no_grad():
-                for p in params:
-                    if p.grad is not None:
-                        p.grad.copy_(p.grad.to(torch.float16).to(torch.float32))
-            scaler.unscale_(opt)
-            if grad_mult != 1.0:
-                for p in params:
-                    if p.grad is not None:
-                        p.grad.div_(grad_mult)
-        gn = grad_norm(params)
-        if spec.get("clip"):
-            torch.nn.utils.clip_grad_norm_(params, spec["clip"])
+        gn = unscale_and_clip(params, scaler, opt, grad_mult, spec.get("clip"))
         if scaler is not None:
             scaler.step(opt)
             scaler.update()
