@@ -95,11 +95,34 @@ def _raw_lines(path: str, limit_bytes: int = 5_000_000) -> list[tuple[int | None
     return [(i + 1, line) for i, line in enumerate(text.splitlines()[:MAX_TEXT_LINES])]
 
 
+def read_input(path: str, fmt: str | None = None):
+    """A log (or '-' for stdin) as a Run, plus its raw lines when it is plain text without
+    metrics (a pasted traceback or a note), which the error patterns and the search read."""
+    import os
+
+    from triage.ingest import IngestError, read_run
+    from triage.ingest.sidecar import attach
+
+    tmp = _stdin_to_file() if path == "-" else None
+    source = tmp or path
+    try:
+        run = read_run(source, fmt)
+        raw = _raw_lines(source) if (run.format == "text" and not run.series) else None
+    except IngestError as exc:
+        raise TriageError(str(exc).replace(source, path)) from None
+    finally:
+        if tmp:
+            os.unlink(tmp)
+    run.path = path
+    attach(run, path)
+    return run, raw
+
+
 def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, describe: str | None = None,
          run=None) -> dict:
     """Read one input (a metrics log, a traceback, a description or a probe result), run the
     detectors, match error text and rank causes. Returns the `scan --json` document for it,
-    plus private keys (`_run`, `_findings`, `_diag`) that renderers use and JSON drops."""
+    plus private keys (`_run`, `_applied`, `_diag`) that renderers use and JSON drops."""
     from triage import __version__
     from triage.engine.diagnosis import Diagnosis
     from triage.engine.evidence import (
@@ -111,51 +134,26 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
     diag = Diagnosis(kb)
     applied = Applied()
     index = SearchIndex(kb)  # builds its parts only when text needs them
-    probe = is_probe_result(path) if fmt is None else None
+    probe = is_probe_result(path) if fmt is None and run is None else None
     if probe is not None:
         apply_probe(diag, probe, applied, path)
         source = {"path": path, "format": "probe-result", "rows": 0, "skipped": 0, "metrics": []}
-        run = None
     else:
-        read_path = path
+        raw = None
         if run is None:
-            from triage.ingest import IngestError, read_run
-            from triage.ingest.sidecar import attach
-
-            if path == "-":
-                read_path = _stdin_to_file()
-            try:
-                run = read_run(read_path, fmt)
-            except IngestError as exc:
-                raise TriageError(str(exc).replace(read_path, path)) from None
-            finally:
-                if read_path != path:
-                    import os
-
-                    raw = _raw_lines(read_path)
-                    os.unlink(read_path)
-            if read_path == path:
-                raw = None
-            run.path = path
-            attach(run, path)
-        else:
-            raw = None
+            run, raw = read_input(path, fmt)
         from triage.detect import run_detectors
         from triage.render.inspect import sources_block
 
         source = sources_block(run)
         findings = run_detectors(run, kb)
         text_lines = [(e.line, e.text) for e in run.events if e.kind in ("traceback", "error", "warning")]
-        if not run.series and run.format == "text":  # a pasted traceback or a note: look at every line
-            if raw is None:
-                raw = _raw_lines(read_path)
-            text_lines = text_lines + raw
-        matched = apply_text(diag, index, text_lines, applied)
+        matched = apply_text(diag, index, text_lines + (raw or []), applied)
         apply_findings(diag, findings, applied)
         infer_domain(diag, run, applied)
-        if run.format == "text" and not run.series and not matched and not findings and describe is None:
+        if raw and not matched and not findings and describe is None:
             # neither metrics nor a known error: read the text as a description in words
-            text = "\n".join(line for _, line in (raw or []))[:20_000]
+            text = "\n".join(line for _, line in raw)[:20_000]
             if text.strip():
                 apply_description(diag, index, text, applied)
     if describe:

@@ -294,17 +294,10 @@ def scan(
         raise fail("'-' (stdin) can only be scanned on its own")
     merged = None
     if merge and len(paths) > 1:
-        from triage.ingest import IngestError, read_run
-        from triage.ingest.sidecar import attach
-
-        runs = []
-        for p in paths:
-            try:
-                r = read_run(p, fmt)
-            except IngestError as exc:
-                raise fail(str(exc)) from None
-            attach(r, p)
-            runs.append(r)
+        try:
+            runs = [api.read_input(p, fmt)[0] for p in paths]
+        except api.TriageError as exc:
+            raise fail(str(exc)) from None
         merged = api.merge_runs(runs)
         paths = [merged.path]
     if len(paths) == 1:
