@@ -234,7 +234,7 @@ class Diagnosis:
                 continue
             s = math.log(m.prior[c.id])
             for q, v in known:
-                s += math.log(m.joint_likelihood(c.id, q, v) if "|" in v else m.likelihood(c.id, q, v))
+                s += math.log(m.likelihood(c.id, q, v))  # "a|b" goes through joint_likelihood
             s += text.get(c.id, 0.0)
             scores[c.id] = s
         return scores
