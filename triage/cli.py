@@ -429,15 +429,9 @@ def watch(
         raise fail(f"{path}: could not be read as a training log")
     err.print(f"\n[bold]summary[/]: {st.rows:,} rows read {st.reads} time(s), {len(findings)} finding(s)", highlight=False)
     if findings:
-        from triage import __version__, api
-        from triage.engine.diagnosis import Diagnosis
-        from triage.engine.evidence import Applied, apply_findings, infer_domain
+        from triage import api
 
-        diag = Diagnosis(kb)
-        applied = Applied()
-        apply_findings(diag, findings, applied)
-        infer_domain(diag, watcher.run, applied)
-        doc = api.diagnosis_document(kb, diag, applied, [{"path": path}], __version__, run=watcher.run)
+        doc = api.scan(path, kb=kb, run=watcher.run)  # the same ranking scan gives, on what was read last
         for c in doc["causes"][:3]:
             out.print(f"  [bold cyan]{c['id']}[/]  {c['title']}  [dim]triage explain {c['id']}[/]", highlight=False)
     if interrupted:
