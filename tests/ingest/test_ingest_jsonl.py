@@ -10,6 +10,8 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from triage.ingest import IngestError, read_run
 from triage.ingest import jsonl as jsonl_mod
@@ -153,3 +155,113 @@ def test_binary_garbage_is_one_line_error(tmp_path):
     with pytest.raises(IngestError) as exc:
         read_run(p)
     assert "\n" not in str(exc.value)
+
+
+# ------------------------------------------------------------------------- the typed tier
+def _read_both(p, monkeypatch, block: int = 512):
+    """Read `p` with small blocks, once with the typed tier and once with it switched off."""
+    monkeypatch.setattr(jsonl_mod, "BLOCK", block)
+    used = []
+    real = jsonl_mod._typed_block
+
+    def spy(ctx, text, nlines):
+        ok = real(ctx, text, nlines)
+        used.append(ok)
+        return ok
+
+    monkeypatch.setattr(jsonl_mod, "_typed_block", spy)
+    typed = read_run(p)
+    monkeypatch.setattr(jsonl_mod, "_refresh_typed", lambda ctx: None)
+    generic = read_run(p)
+    return typed, generic, used
+
+
+def _same(a, b):
+    assert a.meta["rows"] == b.meta["rows"]
+    assert a.meta["skipped"] == b.meta["skipped"]
+    assert a.meta.get("non_numeric_keys") == b.meta.get("non_numeric_keys")
+    assert list(a.series) == list(b.series)
+    for key in a.series:
+        x, y = a.series[key], b.series[key]
+        assert np.array_equal(x.steps, y.steps, equal_nan=True), key
+        assert np.array_equal(x.values.view(np.uint64), y.values.view(np.uint64)) or \
+            np.array_equal(x.values, y.values, equal_nan=True), key
+        assert (x.epochs is None) == (y.epochs is None) or np.isnan(
+            (x.epochs if x.epochs is not None else y.epochs)).all(), key
+        if x.epochs is not None and y.epochs is not None:
+            assert np.array_equal(x.epochs, y.epochs, equal_nan=True), key
+
+
+def test_typed_tier_reads_exactly_what_the_generic_tier_reads(tmp_path, monkeypatch):
+    lines = []
+    for i in range(1, 400):
+        r = {"step": i, "epoch": i / 100, "loss": 2.0 / i, "grad_norm": 1.0 + i % 7}
+        if i % 50 == 0:
+            r = {"step": i, "eval_loss": 0.3, "eval_acc": 0.9}  # a second layout in the same blocks
+        if i % 61 == 0:
+            r["loss"] = float("nan")
+        if i % 67 == 0:
+            r["grad_norm"] = float("inf")
+        if i % 71 == 0:
+            r["loss"] = "0.25"  # a string-typed float
+        if i % 89 == 0:
+            r = {"step": i, "loss": 0.1, "lr": 1e-4}  # a new key: the block goes the generic way
+        if i % 97 == 0:
+            r = {"epoch": 3.0, "loss": 0.2}  # no step key
+        lines.append(json.dumps(r))
+    lines[200] = '{"step": 201, "loss": 0.1, "note": "warmup done"}'  # a string value
+    lines[300] = "{broken"
+    p = _write(tmp_path, "\n".join(lines) + "\n")
+    typed, generic, used = _read_both(p, monkeypatch)
+    assert sum(used) >= 5 and not all(used)  # the typed tier read most blocks, fell back on a few
+    _same(typed, generic)
+    assert typed.meta["skipped"] == {"not JSON": 1}
+    assert typed.get("loss").nan_count() >= 5
+
+
+def test_typed_tier_keeps_absent_apart_from_nan(tmp_path, monkeypatch):
+    rows = [{"step": i, "loss": float("nan") if i % 3 == 0 else 1.0} if i % 2 else {"step": i, "acc": 0.5}
+            for i in range(1, 200)]
+    p = _write(tmp_path, "\n".join(json.dumps(r) for r in rows) + "\n")
+    typed, generic, used = _read_both(p, monkeypatch, block=256)
+    assert any(used)
+    _same(typed, generic)
+    loss = typed.get("loss")
+    assert loss.steps.tolist() == [i for i in range(1, 200) if i % 2]  # absent rows are not NaN points
+    assert loss.nan_count() == sum(1 for i in range(1, 200) if i % 2 and i % 3 == 0)
+
+
+def test_typed_tier_gives_way_on_blank_and_truncated_lines(tmp_path, monkeypatch):
+    lines = [json.dumps({"step": i, "loss": 1.0 / i}) for i in range(1, 300)]
+    lines[150] = ""
+    text = "\n".join(lines) + '\n{"step": 300, "lo'
+    p = _write(tmp_path, text)
+    typed, generic, _ = _read_both(p, monkeypatch, block=256)
+    _same(typed, generic)
+    assert typed.meta["skipped"] == {"blank line": 1, "truncated last line": 1}
+
+
+row_values = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**6, 10**6),
+                       st.sampled_from(["nan", "NaN", "Infinity", "-inf", "0.5", "x", None, True]))
+typed_rows = st.lists(st.tuples(st.dictionaries(st.sampled_from(["step", "loss", "acc", "epoch", "lr", "train/x"]),
+                                                row_values, max_size=5),
+                                st.integers(0, 9)), min_size=1, max_size=60)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=typed_rows)
+def test_typed_tier_property(tmp_path, monkeypatch, rows):
+    """Whatever the rows, the typed tier and the generic tier read the same run."""
+    out = []
+    for r, how in rows:
+        line = json.dumps(r, allow_nan=True)
+        if how == 1:
+            line = line.replace("NaN", "nan")  # invalid JSON: counted by both tiers
+        elif how == 2:
+            line = ""
+        elif how == 3:
+            line = line + "\r"
+        out.append(line)
+    p = _write(tmp_path, "\n".join(out) + "\n")
+    typed, generic, _ = _read_both(p, monkeypatch, block=128)
+    _same(typed, generic)

@@ -23,7 +23,7 @@ def load(src: Source):
     if not data.strip():
         raise IngestError(src.path, "empty file")
     try:
-        return _jsonl._loads_fast(_jsonl._quote_nonfinite(data)) if _jsonl._orjson else json.loads(data)
+        return _jsonl._loads_fast(_jsonl._quote_nonfinite(data)) if _jsonl._ms else json.loads(data)
     except (ValueError, RecursionError):
         pass
     try:
