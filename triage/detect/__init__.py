@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from triage.detect import checks as _checks
 from triage.detect.checks import CHECKS, Ctx
 from triage.kb.base import KnowledgeBase, _as_list
 from triage.kb.schema import normalise_answer
@@ -127,16 +128,19 @@ def run_detector(node, run) -> Finding | None:
 def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[Finding]:
     """Every detector that fires on `run`, in a stable order (by first step, then ID)."""
     found = []
-    for node in detectors(kb):
-        if only and node.id not in only:
-            continue
-        try:
-            finding = run_detector(node, run)
-        except (ValueError, ZeroDivisionError, FloatingPointError, IndexError) as exc:  # a check must never crash a scan
-            run.warn(f"detector {node.id} skipped: {exc}") if hasattr(run, "warn") else None
-            continue
-        if finding is not None:
-            found.append(finding)
+    try:
+        for node in detectors(kb):
+            if only and node.id not in only:
+                continue
+            try:
+                finding = run_detector(node, run)
+            except (ValueError, ZeroDivisionError, FloatingPointError, IndexError) as exc:  # never crash a scan
+                run.warn(f"detector {node.id} skipped: {exc}") if hasattr(run, "warn") else None
+                continue
+            if finding is not None:
+                found.append(finding)
+    finally:
+        _checks.clear_cache()
     fired = {f.detector for f in found}
     hidden = {str(h) for n in detectors(kb) if n.id in fired for h in _as_list(n.get("supersedes"))}
     found = [f for f in found if f.detector not in hidden]  # a more specific finding says it better

@@ -94,12 +94,37 @@ def step_str(x: float | None) -> str:
     return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
 
 
+_XY: dict[tuple, tuple] = {}  # long series: finite_xy / reduce results are asked for by many detectors
+XY_CACHE_MIN = 50_000
+
+
 def finite_xy(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The finite points of a series (read-only when cached; callers make new arrays from them)."""
+    big = len(values) >= XY_CACHE_MIN
+    if big:
+        hit = _XY.get((id(steps), id(values)))
+        if hit is not None and hit[0] is steps and hit[1] is values:
+            return hit[2]
     mask = np.isfinite(values)
     x = steps[mask]
     if len(x) and np.isnan(x).any():  # no step information: use the position
         x = np.flatnonzero(mask).astype(np.float64)
-    return x, values[mask]
+    out = (x, values[mask])
+    if big:
+        for a in out:
+            a.setflags(write=False)
+        _remember((id(steps), id(values)), steps, values, out)
+    return out
+
+
+def _remember(key: tuple, x: np.ndarray, y: np.ndarray, out: tuple) -> None:
+    if len(_XY) >= 64:
+        _XY.clear()
+    _XY[key] = (x, y, out)  # holding x and y keeps their ids from being reused
+
+
+def clear_cache() -> None:
+    _XY.clear()
 
 
 def reduce(x: np.ndarray, y: np.ndarray, how: str = "mean", max_points: int = MAX_POINTS) -> tuple[np.ndarray, np.ndarray]:
@@ -107,6 +132,19 @@ def reduce(x: np.ndarray, y: np.ndarray, how: str = "mean", max_points: int = MA
     n = len(y)
     if n <= max_points:
         return x, y
+    key = (id(x), id(y), how, max_points)
+    hit = _XY.get(key)
+    if hit is not None and hit[0] is x and hit[1] is y:
+        return hit[2]
+    out = _reduce(x, y, how, max_points)
+    for a in out:
+        a.setflags(write=False)
+    _remember(key, x, y, out)
+    return out
+
+
+def _reduce(x: np.ndarray, y: np.ndarray, how: str, max_points: int) -> tuple[np.ndarray, np.ndarray]:
+    n = len(y)
     b = int(math.ceil(n / max_points))
     m = n // b
     xs = x[: m * b : b]
@@ -149,6 +187,22 @@ def _ends(x: np.ndarray, frac: float = 0.1) -> tuple[float, float]:
     return float(np.median(x[:k])), float(np.median(x[-k:]))
 
 
+def _finite_at(other, steps: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """Mask over `steps`: True where `where` holds and `other` has a finite value at that step."""
+    out = np.zeros(len(steps), dtype=bool)
+    idx = np.flatnonzero(where)
+    if not len(idx) or not len(other.steps):
+        return out
+    os_, want = other.steps, steps[idx]
+    d = np.diff(os_)
+    if len(d) and not (d > 0).all():  # not strictly increasing: the general (sorting) way
+        out[idx] = np.isin(want, os_[np.isfinite(other.values)])
+        return out
+    pos = np.minimum(np.searchsorted(os_, want), len(os_) - 1)
+    out[idx] = (os_[pos] == want) & np.isfinite(other.values[pos])
+    return out
+
+
 # -- checks --------------------------------------------------------------------------------
 @check("nonfinite")
 def nonfinite(c: Ctx) -> Hit | None:
@@ -166,8 +220,7 @@ def nonfinite(c: Ctx) -> Hit | None:
     if c.params.get("while_finite"):
         if other is None:
             return None
-        finite_steps = other.steps[np.isfinite(other.values)]
-        bad &= np.isin(s, finite_steps)
+        bad &= _finite_at(other, s, bad)
         if not bad.any():
             return None
         other_note = f" while {other.name} stays finite at those steps"

@@ -249,6 +249,7 @@ class RunBuilder:
         duplicates = 0
         restarts = 0
         cache: dict = {}
+        step_info: dict[int, tuple] = {}
         for key, (name, split) in names.items():
             col = self.cols[key]
             res = resolved[key]
@@ -257,9 +258,13 @@ class RunBuilder:
                 v = -v
             if res.scale != 1.0:
                 v = v * res.scale
-            restarts = max(restarts, _restarts(s))
-            s, v, e, w, dropped = _dedupe(s, v, e, w)
-            duplicates += dropped
+            seen = step_info.get(id(s))  # series that share one step array (one row layout) share the work
+            if seen is None:
+                seen = step_info[id(s)] = (s, _restarts(s), _increasing(s))
+            restarts = max(restarts, seen[1])
+            if not seen[2]:
+                s, v, e, w, dropped = _dedupe(s, v, e, w)
+                duplicates += dropped
             if col.split_hint:
                 split = col.split_hint
             series[name] = Series(name=name, split=split, steps=s, values=v,
@@ -311,6 +316,10 @@ def _restarts(s: np.ndarray, window: int = 4) -> int:
             count += 1
             last = i
     return count
+
+
+def _increasing(s: np.ndarray) -> bool:
+    return len(s) < 2 or bool(np.all(s[1:] > s[:-1]))
 
 
 def _dedupe(s: np.ndarray, v: np.ndarray, e, w):

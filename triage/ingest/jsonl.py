@@ -48,6 +48,7 @@ _ABSENT = struct.unpack("<d", struct.pack("<Q", _ABSENT_BITS))[0]
 TYPED_MAX_KEYS = 512  # wider logs (W&B with thousands of keys) use the generic tier
 
 BLOCK = 4 << 20  # bytes per block
+FIRST_BLOCK = 256 << 10
 MAX_LINE = 32 << 20  # longer lines are skipped (counted), not parsed
 MAX_SPLITS = 8  # bad lines per block before the block is parsed line by line
 CONTAINER_KEYS = ("data", "metrics", "scalars", "logs")  # nested payloads flattened without a prefix
@@ -117,7 +118,6 @@ class _Ctx:
 
 
 PARALLEL_MIN = 48 << 20  # files at least this big are split over the CPUs (fork only)
-MAIN_SHARE = 1.25  # relative size of the range this process reads (the others also ship their columns)
 
 
 def read(src: Source, fmt: str = "jsonl", null_is_nan: bool | None = None) -> Run:
@@ -142,8 +142,10 @@ def _read_stream(ctx: _Ctx, stream, limit: int | None, first_line: int, last: bo
     lineno = first_line
     first = first_line == 1
     left = limit
+    size = min(FIRST_BLOCK, BLOCK)  # a small first block: the typed tier needs the keys, which it learns from it
     while True:
-        want = BLOCK if left is None else min(BLOCK, left)
+        want = size if left is None else min(size, left)
+        size = BLOCK
         chunk = stream.read(want) if want > 0 else b""
         if left is not None:
             left -= len(chunk)
@@ -190,14 +192,10 @@ def _plan_ranges(src: Source) -> list[tuple[int, int]]:
     k = max(1, min(cpus, 8, size // (PARALLEL_MIN // 2)))
     if k < 2:
         return [(0, size)]
-    # the first range is read in this process, which then waits for the others' columns to arrive:
-    # give it a larger share so that everyone finishes together
-    weights = [MAIN_SHARE] + [1.0] * (k - 1)
-    total = sum(weights)
     cuts = [0]
     with open(src.fs_path, "rb") as fh:
         for i in range(1, k):
-            pos = int(size * sum(weights[:i]) / total)
+            pos = size * i // k
             fh.seek(pos)
             tail = fh.read(1 << 20)
             j = tail.find(b"\n")
@@ -210,8 +208,64 @@ def _plan_ranges(src: Source) -> list[tuple[int, int]]:
     return [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
 
 
+def _remote_worker(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: bool):
+    """Child process: `_worker`, with its arrays handed over through shared memory."""
+    return _ship(_worker(path, start, end, null_is_nan, fmt, last))
+
+
+def _ship(result) -> tuple:
+    """Pickle `result` with its numpy buffers out of band, written to one file in shared memory
+    (tmpfs), so that the parent maps them instead of copying ~8 bytes per value through a pipe."""
+    import os
+    import pickle
+    import tempfile
+
+    bufs: list = []
+    head = pickle.dumps(result, protocol=5, buffer_callback=bufs.append)
+    if not bufs:
+        return ("inline", head)
+    shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    try:
+        fd, name = tempfile.mkstemp(prefix="triage-cols-", dir=shm)
+    except OSError:
+        return ("inline", pickle.dumps(result, protocol=5))
+    sizes = []
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            for buf in bufs:
+                raw = buf.raw()
+                fh.write(raw)
+                sizes.append(raw.nbytes)
+    except OSError:  # tmpfs full: fall back to the pipe
+        os.unlink(name)
+        return ("inline", pickle.dumps(result, protocol=5))
+    return ("file", head, name, sizes)
+
+
+def _unship(msg: tuple):
+    import mmap
+    import os
+    import pickle
+
+    if msg[0] == "inline":
+        return pickle.loads(msg[1])
+    _, head, name, sizes = msg
+    try:
+        total = sum(sizes)
+        with open(name, "rb") as fh:
+            mem = mmap.mmap(fh.fileno(), total, access=mmap.ACCESS_COPY) if total else b""
+    finally:
+        os.unlink(name)  # the mapping keeps the pages until the arrays are gone
+    view = memoryview(mem)
+    parts, off = [], 0
+    for size in sizes:
+        parts.append(view[off:off + size])
+        off += size
+    return pickle.loads(head, buffers=parts)
+
+
 def _worker(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: bool):
-    """Child process: read one byte range and send back the builder's raw columns."""
+    """Read one byte range and return the builder's raw columns."""
     b = RunBuilder(path, fmt, source=fmt)
     ctx = _Ctx(b, null_is_nan)
     with open(path, "rb") as fh:
@@ -232,12 +286,12 @@ def _read_parallel(src: Source, ranges: list[tuple[int, int]], ctx: _Ctx) -> Non
     mpctx = mp.get_context("fork")
     results = [None] * len(ranges)
     with ProcessPoolExecutor(max_workers=len(ranges) - 1, mp_context=mpctx) as pool:
-        futs = {i: pool.submit(_worker, path, s, e, ctx.null_is_nan, ctx.b.format, i == len(ranges) - 1)
+        futs = {i: pool.submit(_remote_worker, path, s, e, ctx.null_is_nan, ctx.b.format, i == len(ranges) - 1)
                 for i, (s, e) in enumerate(ranges) if i > 0}
         s, e = ranges[0]
         results[0] = _worker(path, s, e, ctx.null_is_nan, ctx.b.format, False)
         for i, f in futs.items():
-            results[i] = f.result()
+            results[i] = _unship(f.result())
     if any(r["mmdet"] for r in results):  # stateful format: read it in one piece
         stream = src.open()
         try:
