@@ -65,6 +65,46 @@ def _load_yaml(path: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
+def _load_cached(path: Path) -> dict:
+    """metrics.yaml parsed, through a pickle beside the knowledge cache (keyed on path, size, mtime
+    and version), so that reading a log needs no YAML parser at all once the cache is warm."""
+    import hashlib
+    import pickle
+
+    from triage import __version__
+    from triage.kb.loader import _cache_dir
+
+    if os.environ.get("TRIAGE_NO_CACHE") is not None:
+        return _load_yaml(path)
+    st = path.stat()
+    where = hashlib.sha1(str(path).encode()).hexdigest()[:12]
+    what = hashlib.sha1(f"{st.st_size}\0{st.st_mtime_ns}\0{__version__}".encode()).hexdigest()[:12]
+    folder = _cache_dir()
+    cache = folder / f"metrics-{where}-{what}.pickle"
+    try:
+        with open(cache, "rb") as fh:
+            doc = pickle.load(fh)
+        if isinstance(doc, dict):
+            return doc
+    except Exception:  # missing, stale or foreign: parse and rewrite
+        pass
+    doc = _load_yaml(path)
+    try:
+        import tempfile
+
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(doc, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, cache)
+        for old in folder.glob(f"metrics-{where}-*.pickle"):
+            if old != cache:
+                old.unlink(missing_ok=True)
+    except OSError:  # a read-only home: parse every time
+        pass
+    return doc
+
+
 class AliasTable:
     """Lookup tables built from one or more metrics.yaml documents."""
 
@@ -293,7 +333,7 @@ def table() -> AliasTable:
         for p in paths:
             if p.is_file():
                 try:
-                    docs.append(_load_yaml(p))
+                    docs.append(_load_cached(p))
                 except Exception as exc:  # a broken user file must not stop reading logs: say so on every run
                     problems.append(f"{p}: not used ({type(exc).__name__}); metric names from it are missing "
                                     f"(`triage kb check` shows where)")
