@@ -107,6 +107,9 @@ def main() -> None:
     near = 2.30 + 0.02 * rng("lnc").standard_normal(400)
     pair("det-loss-near-ln-c", rows(loss=near), rows(loss=decay(400, 2.3, 0.3, r=rng("lnc2"))))
     CONFIGS["det-loss-near-ln-c"] = ({"num_classes": 10}, {"num_classes": 10})
+    died = near.copy(); died[:3] = [9.5, 5.1, 2.9]  # blew up in the first steps, then pinned to ln(10)
+    pair("det-loss-chance-after-blowup", rows(loss=died), rows(loss=near))  # quiet: stuck from the start
+    CONFIGS["det-loss-chance-after-blowup"] = ({"num_classes": 10}, {"num_classes": 10})
     t = np.arange(400)
     crawl = 2.30 - 0.12 * t / 400 + 0.004 * rng("crawl").standard_normal(400)
     pair("det-loss-crawl", rows(loss=crawl), rows(loss=decay(400, r=rng("crawlq"))))
@@ -138,6 +141,9 @@ def main() -> None:
     pair("det-gradnorm-zero", rows(loss=flat, grad_norm=gz), rows(loss=h["loss"], grad_norm=grpo_gn))
     grow = np.exp(np.linspace(0, 4, 400)) * (1 + 0.05 * rng("grow").standard_normal(400))
     pair("det-gradnorm-growing", rows(loss=h["loss"], grad_norm=grow), rows(**h))
+    ramp = np.minimum(0.5 * np.exp(np.linspace(0, 8, 400)), 35.0) * (1 + 0.1 * rng("ramp").standard_normal(400))
+    mild = np.linspace(0.8, 3.2, 400) * (1 + 0.1 * rng("mild").standard_normal(400))  # a few-fold rise is normal
+    pair("det-gradnorm-ramp", rows(loss=h["loss"], grad_norm=ramp), rows(loss=h["loss"], grad_norm=mild))
     van = 1e-6 * (1 + np.abs(rng("van").standard_normal(400)))
     pair("det-gradnorm-vanishing", rows(loss=flat, grad_norm=van), rows(**h))
 

@@ -286,7 +286,9 @@ def threshold(c: Ctx) -> Hit | None:
 
 @check("near")
 def near(c: Ctx) -> Hit | None:
-    """Values stuck near a target. params: target (or target_from: ln_classes), tol, min_share, window."""
+    """Values stuck near a target. params: target (or target_from: ln_classes), tol, min_share, window;
+    first_above: only when one of the first `start_points` values was at least this many times the
+    target (a loss that blew up first, then sank to chance: the model died)."""
     x, y = finite_xy(c.steps, c.values)
     if len(y) < c.p("min_points", 5):
         return None
@@ -306,6 +308,10 @@ def near(c: Ctx) -> Hit | None:
     if target is None:
         return None
     target = float(target)
+    first_above = c.params.get("first_above")
+    head = y[: max(1, int(c.p("start_points", 3)))]
+    if first_above and not (target > 0 and float(np.max(head)) >= float(first_above) * target):
+        return None
     sl = window_slice(len(y), c.params)
     x, y = x[sl], y[sl]
     tol = float(c.params.get("tol", 0.02))
@@ -313,9 +319,10 @@ def near(c: Ctx) -> Hit | None:
     share = float(close.mean()) if len(y) else 0.0
     if share < c.p("min_share", 0.8):
         return None
+    blew = f" after starting at {fmt(float(np.max(head)))}" if first_above else ""
     return Hit(
         f"{c.name} stays within {fmt(tol)} of {fmt(target)} on {share:.0%} of points (steps {step_str(x[0])}-{step_str(x[-1])}), "
-        f"median {fmt(float(np.median(y)))}",
+        f"median {fmt(float(np.median(y)))}{blew}",
         x[0], x[-1], numbers={"share": share, "target": target},
     )
 
@@ -776,8 +783,9 @@ def both_falling(c: Ctx) -> Hit | None:
 @check("rel_to_start")
 def rel_to_start(c: Ctx) -> Hit | None:
     """Values far above the series' own starting level (a loss that explodes).
-    params: factor, min_count, start_points; answer_stuck: the answer when the end of the run is
-    no better than its start (the model died), answer_recovered otherwise."""
+    params: factor, min_count, min_share (of the points after the start), start_points;
+    answer_stuck: the answer when the end of the run is no better than its start (the model
+    died), answer_recovered otherwise."""
     x, y = finite_xy(c.steps, c.values)
     if len(y) < c.p("min_points", 10):
         return None
@@ -788,7 +796,7 @@ def rel_to_start(c: Ctx) -> Hit | None:
     factor = c.p("factor", 5.0)
     hit = y > factor * start
     hit[:k] = False  # the start defines the level; a loss that drops fast after step 0 did not explode
-    if int(hit.sum()) < c.p("min_count", 1):
+    if int(hit.sum()) < c.p("min_count", 1) or hit[k:].mean() < c.p("min_share", 0.0):
         return None
     worst = int(np.argmax(y))
     tail = float(np.median(y[-max(1, len(y) // 5):]))
