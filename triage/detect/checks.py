@@ -780,6 +780,37 @@ def both_falling(c: Ctx) -> Hit | None:
     )
 
 
+@check("rebound")
+def rebound(c: Ctx) -> Hit | None:
+    """The series fell, reached its low early, then climbed back and stayed up (a loss getting
+    worse while training goes on). params: min_rise (relative to the low), low_before (fraction
+    of the run by which the low must come), tail (fraction of the run that must stay up)."""
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < c.p("min_points", 50):
+        return None
+    x, y = reduce(x, y)
+    n = len(y)
+    ys = smooth(y, max(3, n // 20))
+    k = max(3, n // 20)
+    i_low = int(np.argmin(ys[k:])) + k  # the smoothing pads the first points with the first mean
+    if i_low > c.p("low_before", 0.6) * n:
+        return None
+    low = float(ys[i_low])
+    start = float(np.median(y[: max(3, n // 20)]))
+    tail = y[-max(3, int(c.p("tail", 0.25) * n)):]
+    level = float(np.median(tail))
+    rise = c.p("min_rise", 0.1)
+    if low <= 0 or start <= level or level < (1 + rise) * low:
+        return None
+    if float(np.mean(tail > (1 + rise / 2) * low)) < 0.8:  # the whole tail stays up, not one excursion
+        return None
+    return Hit(
+        f"{c.name} fell from {fmt(start)} to {fmt(low)} by step {step_str(x[i_low])}, then climbed back to "
+        f"{fmt(level)} (+{level / low - 1:.0%}) and stayed there to step {step_str(x[-1])}",
+        x[i_low], x[-1], numbers={"low": low, "end": level, "rise": level / low - 1},
+    )
+
+
 @check("rel_to_start")
 def rel_to_start(c: Ctx) -> Hit | None:
     """Values far above the series' own starting level (a loss that explodes).
