@@ -814,7 +814,8 @@ def rebound(c: Ctx) -> Hit | None:
 @check("rel_to_start")
 def rel_to_start(c: Ctx) -> Hit | None:
     """Values far above the series' own starting level (a loss that explodes).
-    params: factor, min_count, min_share (of the points after the start), start_points;
+    params: factor, min_count, min_share (of the points after the start), start_points, wording
+    (rise: describe a level that should not grow rather than a loss);
     answer_stuck: the answer when the end of the run is no better than its start (the model
     died), answer_recovered otherwise."""
     x, y = finite_xy(c.steps, c.values)
@@ -833,9 +834,16 @@ def rel_to_start(c: Ctx) -> Hit | None:
     tail = float(np.median(y[-max(1, len(y) // 5):]))
     stuck = tail >= c.p("stuck_fraction", 0.9) * start
     answer = c.params.get("answer_stuck" if stuck else "answer_recovered")
+    if c.params.get("wording") == "rise":  # a level that should not grow (a gradient norm), not a loss
+        share = float(hit[k:].mean())
+        text = (f"{c.name} rose to {fmt(y[worst])} at step {step_str(x[worst])}, {y[worst] / start:.0f}x its starting "
+                f"level {fmt(start)}, and is above {fmt(factor * start)} on {share:.0%} of the run; it ends at {fmt(tail)}")
+    else:
+        text = (f"{c.name} exploded to {fmt(y[worst])} at step {step_str(x[worst])}, {y[worst] / start:.0f}x its "
+                f"starting level {fmt(start)}"
+                + (f"; it ends at {fmt(tail)}, no better than at the start" if stuck else f"; it ends at {fmt(tail)}"))
     return Hit(
-        f"{c.name} exploded to {fmt(y[worst])} at step {step_str(x[worst])}, {y[worst] / start:.0f}x its starting level {fmt(start)}"
-        + (f"; it ends at {fmt(tail)}, no better than at the start" if stuck else f"; it ends at {fmt(tail)}"),
+        text,
         x[int(np.flatnonzero(hit)[0])], x[worst], answer=str(answer) if answer else None,
         numbers={"factor": float(y[worst] / start), "stuck": bool(stuck)},
     )

@@ -341,7 +341,7 @@ def _skip_to_newline(stream) -> bytes:
 
 
 def _quote_nonfinite(body: bytes) -> bytes:
-    """Quote bare NaN / Infinity / -Infinity (Python's json writes them; orjson rejects them).
+    """Quote bare NaN / Infinity / -Infinity (Python's json writes them; strict parsers reject them).
 
     A quoted token inside a string makes that line invalid JSON, and such a line is re-read by the
     careful path from its original bytes, so this never changes what a valid line means.
