@@ -72,7 +72,7 @@ def _load_cached(path: Path) -> dict:
     import pickle
 
     from triage import __version__
-    from triage.kb.loader import _cache_dir
+    from triage.kb.loader import _cache_dir, write_cache
 
     if os.environ.get("TRIAGE_NO_CACHE") is not None:
         return _load_yaml(path)
@@ -89,19 +89,7 @@ def _load_cached(path: Path) -> dict:
     except Exception:  # missing, stale or foreign: parse and rewrite
         pass
     doc = _load_yaml(path)
-    try:
-        import tempfile
-
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(doc, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, cache)
-        for old in folder.glob(f"metrics-{where}-*.pickle"):
-            if old != cache:
-                old.unlink(missing_ok=True)
-    except OSError:  # a read-only home: parse every time
-        pass
+    write_cache(cache, doc, f"metrics-{where}-*.pickle")
     return doc
 
 

@@ -20,7 +20,7 @@ import json
 import re
 import struct
 from collections import deque as _consume
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -72,7 +72,6 @@ class _Ctx:
         self.mmdet = False
         self.row = 0  # records seen (file order)
         self.typed = None  # decoder of the typed tier, once the file's keys are known
-        self.typed_keys: tuple = ()
         self.typed_fields: list[tuple[str, str]] = []  # (json key, attribute)
         self.typed_layout = None
         self.typed_ok = 0
@@ -470,13 +469,12 @@ def _refresh_typed(ctx: _Ctx) -> None:
     if len(order) > TYPED_MAX_KEYS:
         ctx.typed = None
         return
-    if ctx.typed is not None and order == ctx.typed_keys:
+    if ctx.typed is not None and order == tuple(k for k, _ in ctx.typed_fields):
         return
     names = [f"f{i}" for i in range(len(order))]
     row_type = _ms.defstruct("Row", [(n, float, _ABSENT) for n in names], rename=dict(zip(names, order)),
                              forbid_unknown_fields=True, gc=False)
     ctx.typed = _ms.json.Decoder(row_type, strict=False)  # strict=False: "NaN", "0.5" -> float
-    ctx.typed_keys = order
     ctx.typed_fields = list(zip(order, names))
     ctx.typed_layout = _msgpack_layout(order, names)
 
@@ -501,15 +499,14 @@ def _msgpack_layout(keys: tuple, names: list[str]):
                                             "itemsize": off})
 
 
-def _typed_columns(ctx: _Ctx, rows: list, n: int) -> dict[str, np.ndarray]:
+def _typed_columns(ctx: _Ctx, rows: list, n: int) -> dict[str, np.ndarray] | None:
     enc, dtype = ctx.typed_layout
     buf = enc.encode(rows)
     head = len(buf) - n * dtype.itemsize
-    if head in (1, 3, 5):  # the array header: the layout holds
-        view = np.frombuffer(buf, dtype=dtype, offset=head, count=n)
-        return {key: view[attr].astype(np.float64) for key, attr in ctx.typed_fields}
-    return {key: np.fromiter(map(attrgetter(attr), rows), dtype=np.float64, count=n)  # pragma: no cover
-            for key, attr in ctx.typed_fields}
+    if head not in (1, 3, 5):  # not one array header before fixed-size rows: the layout does not hold
+        return None
+    view = np.frombuffer(buf, dtype=dtype, offset=head, count=n)
+    return {key: view[attr].astype(np.float64) for key, attr in ctx.typed_fields}
 
 
 def _typed_block(ctx: _Ctx, text: bytes, nlines: int) -> bool:
@@ -523,11 +520,14 @@ def _typed_block(ctx: _Ctx, text: bytes, nlines: int) -> bool:
     if n != nlines or not n:  # blank lines (the generic tier counts them) or two objects on one line
         ctx.typed_fail += 1
         return False
+    cols = _typed_columns(ctx, rows, n)
+    if cols is None:
+        ctx.typed_fail += 1
+        return False
     ctx.typed_ok += 1
     base = ctx.row
     ctx.row = base + n
     b = ctx.b
-    cols = _typed_columns(ctx, rows, n)
     present = {key: v.view(np.uint64) != _ABSENT_BITS for key, v in cols.items()}
 
     def axis(aliases):  # per row, the first alias present (the generic tier picks it per layout)

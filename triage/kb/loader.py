@@ -270,18 +270,24 @@ def load(extra_roots: list[str] | None = None, use_cache: bool = True, builtin: 
         _load_root(root, root == base, result)
 
     if cache_file is not None:
-        try:
-            cache_file.parent.mkdir(parents=True, exist_ok=True)
-            import tempfile
-
-            fd, tmp = tempfile.mkstemp(dir=cache_file.parent, suffix=".tmp")
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump(result, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, cache_file)
-            for old in cache_file.parent.glob("kb-*.pickle"):
-                if old != cache_file:
-                    old.unlink(missing_ok=True)
-        except OSError:
-            pass
+        write_cache(cache_file, result, "kb-*.pickle")
     result.problems.extend(missing)
     return result
+
+
+def write_cache(cache_file: Path, obj, stale: str) -> None:
+    """Pickle `obj` to `cache_file` atomically and remove the older files matching `stale` beside
+    it. A cache that cannot be written (read-only home) is simply skipped."""
+    try:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        import tempfile
+
+        fd, tmp = tempfile.mkstemp(dir=cache_file.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(obj, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, cache_file)
+        for old in cache_file.parent.glob(stale):
+            if old != cache_file:
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass
