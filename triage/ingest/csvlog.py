@@ -16,6 +16,7 @@ An empty cell means "not logged at this row", never NaN; ``nan``/``inf`` cells a
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 
@@ -219,6 +220,7 @@ def _read_wandb(b: RunBuilder, header: list[str], rows) -> None:
         b.end_row(got, step)
 
 
+@functools.lru_cache(maxsize=8)  # every CSV dialect asks about the same head
 def sniff(head: bytes, name: str = "") -> tuple[str, float]:
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
     lines = [ln for ln in text.splitlines()[:20]]

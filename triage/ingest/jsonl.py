@@ -47,7 +47,7 @@ _ABSENT_BITS = 0x7FF8_DEAD_BEEF_0001
 _ABSENT = struct.unpack("<d", struct.pack("<Q", _ABSENT_BITS))[0]
 TYPED_MAX_KEYS = 512  # wider logs (W&B with thousands of keys) use the generic tier
 
-BLOCK = 4 << 20  # bytes per block
+BLOCK = 1 << 20  # bytes per block: about 1 MB keeps a block's rows in cache between decoding and extraction
 FIRST_BLOCK = 256 << 10
 MAX_LINE = 32 << 20  # longer lines are skipped (counted), not parsed
 MAX_SPLITS = 8  # bad lines per block before the block is parsed line by line

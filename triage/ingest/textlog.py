@@ -20,6 +20,7 @@ The reported format is the dialect that contributed most rows (``text`` when non
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from typing import Any
 
@@ -445,6 +446,7 @@ def read(src: Source, fmt: str | None = None) -> Run:
     return b.build()
 
 
+@functools.lru_cache(maxsize=8)  # every text dialect asks about the same head
 def sniff(head: bytes) -> tuple[str, float]:
     """(dialect, score) for the head of a text file."""
     try:
