@@ -106,10 +106,15 @@ def finite_xy(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.nda
         if hit is not None and hit[0] is steps and hit[1] is values:
             return hit[2]
     mask = np.isfinite(values)
-    x = steps[mask]
+    if mask.all():  # the usual case: no copies, read-only views
+        x, y = steps.view(), values.view()
+        x.setflags(write=False)
+        y.setflags(write=False)
+    else:
+        x, y = steps[mask], values[mask]
     if len(x) and np.isnan(x).any():  # no step information: use the position
         x = np.flatnonzero(mask).astype(np.float64)
-    out = (x, values[mask])
+    out = (x, y)
     if big:
         for a in out:
             a.setflags(write=False)
