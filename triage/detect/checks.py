@@ -292,8 +292,9 @@ def threshold(c: Ctx) -> Hit | None:
 @check("near")
 def near(c: Ctx) -> Hit | None:
     """Values stuck near a target. params: target (or target_from: ln_classes), tol, min_share, window;
-    first_above: only when one of the first `start_points` values was at least this many times the
-    target (a loss that blew up first, then sank to chance: the model died)."""
+    first_above: only when one of the first `start_points` values (or of the first `early_fraction`
+    of the run, if that is more) was at least this many times the target (a loss that blew up
+    first, then sank to chance: the model died)."""
     x, y = finite_xy(c.steps, c.values)
     if len(y) < c.p("min_points", 5):
         return None
@@ -314,9 +315,11 @@ def near(c: Ctx) -> Hit | None:
         return None
     target = float(target)
     first_above = c.params.get("first_above")
-    head = y[: max(1, int(c.p("start_points", 3)))]
-    if first_above and not (target > 0 and float(np.max(head)) >= float(first_above) * target):
+    head = y[: max(1, int(c.p("start_points", 3)), int(float(c.p("early_fraction", 0.0)) * len(y)))]
+    peak = int(np.argmax(head))
+    if first_above and not (target > 0 and float(head[peak]) >= float(first_above) * target):
         return None
+    peak_step = x[peak]
     sl = window_slice(len(y), c.params)
     x, y = x[sl], y[sl]
     tol = float(c.params.get("tol", 0.02))
@@ -324,7 +327,7 @@ def near(c: Ctx) -> Hit | None:
     share = float(close.mean()) if len(y) else 0.0
     if share < c.p("min_share", 0.8):
         return None
-    blew = f" after starting at {fmt(float(np.max(head)))}" if first_above else ""
+    blew = f" after blowing up to {fmt(float(head[peak]))} at step {step_str(peak_step)}" if first_above else ""
     return Hit(
         f"{c.name} stays within {fmt(tol)} of {fmt(target)} on {share:.0%} of points (steps {step_str(x[0])}-{step_str(x[-1])}), "
         f"median {fmt(float(np.median(y)))}{blew}",
