@@ -109,6 +109,17 @@ def best(fn, repeat: int) -> float:
     return min(times)
 
 
+def best_pair(fa, fb, repeat: int) -> tuple[float, float]:
+    """Best times of two commands run alternately, so that a slow spell of the machine hits both."""
+    ta, tb = [], []
+    for _ in range(repeat):
+        for fn, times in ((fa, ta), (fb, tb)):
+            t = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t)
+    return min(ta), min(tb)
+
+
 def peak_memory(path: Path) -> tuple[float, float]:
     """(peak RSS of the reading process, peak RSS of its largest worker) in MB, from a fresh interpreter.
 

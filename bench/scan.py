@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Speed of `triage scan --json` with every detector on, against references timed in the same run.
 
-    python bench/scan.py [--rows 1000000] [--repeat 3] [--keep DIR]
+    python bench/scan.py [--rows 1000000] [--repeat 5] [--keep DIR]
 
 1. The 1,000,000-row JSONL of bench/ingest.py (8 metrics, eval rows every 1,000 steps, a few
    hundred NaN rows): the whole command `triage scan --json FILE` (a fresh process: start-up,
@@ -25,7 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from ingest import best, gen_jsonl  # noqa: E402  (the same generator as the reader benchmark)
+from ingest import best_pair, gen_jsonl  # noqa: E402  (the same generator as the reader benchmark)
 from startup import triage_cmd  # noqa: E402
 
 
@@ -40,7 +40,7 @@ def run_scan(path: Path) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--keep", help="generate into this folder and keep it")
     args = ap.parse_args(argv)
     try:
@@ -61,10 +61,10 @@ def main(argv=None) -> int:
         print(f"file: {big.stat().st_size / 1e6:.0f} MB", flush=True)
 
         doc = run_scan(big)  # warm the page cache and the knowledge cache
-        t_scan = best(lambda: run_scan(big), args.repeat)
-        t_polars = best(lambda: pl.read_ndjson(clean), args.repeat)
-        t_small = best(lambda: run_scan(small), max(5, args.repeat))
-        t_typer = best(lambda: subprocess.run([sys.executable, "-c", "import typer"], check=True), max(5, args.repeat))
+        t_scan, t_polars = best_pair(lambda: run_scan(big), lambda: pl.read_ndjson(clean), args.repeat)
+        t_small, t_typer = best_pair(lambda: run_scan(small),
+                                     lambda: subprocess.run([sys.executable, "-c", "import typer"], check=True),
+                                     max(5, args.repeat))
 
         r1 = t_scan / t_polars
         r2 = t_small / t_typer
