@@ -126,7 +126,8 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
     from triage import __version__
     from triage.engine.diagnosis import Diagnosis
     from triage.engine.evidence import (
-        Applied, apply_description, apply_findings, apply_probe, apply_text, infer_domain, is_probe_result,
+        Applied, apply_config, apply_description, apply_findings, apply_probe, apply_text, infer_domain,
+        is_probe_result,
     )
     from triage.kb.search import SearchIndex
 
@@ -151,6 +152,7 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
         matched = apply_text(diag, index, text_lines + (raw or []), applied)
         apply_findings(diag, findings, applied)
         infer_domain(diag, run, applied)
+        apply_config(diag, run, applied)
         if raw and not matched and not findings and describe is None:
             # neither metrics nor a known error: read the text as a description in words
             text = "\n".join(line for _, line in raw)[:20_000]

@@ -243,3 +243,20 @@ def test_non_mapping_or_empty_files(tmp_path, bad):
     files["causes/stability/S-gamma.yaml"] = bad
     probs = problems_for(tmp_path, files)
     assert any("S-gamma.yaml" in p for p in probs), probs
+
+
+def test_config_rules_are_checked(tmp_path):
+    files = base_files()
+    files["symptoms/core/Q-flat-detail.yaml"] = FLAT_Q + textwrap.dedent("""
+        config:
+          - {keys: [max_steps], op: ">", value: ten, answer: "yes"}
+          - {keys: [], op: "~", answer: maybe, colour: red}
+        """)
+    probs = problems_for(tmp_path, files)
+    text = "\n".join(probs)
+    assert "Q-flat-detail.yaml" in text
+    assert "config[0].value must be a number" in text
+    assert "config[1].keys must be a non-empty list" in text
+    assert "config[1].op must be one of" in text
+    assert "config[1].answer 'maybe' is not one of the answers" in text
+    assert "config[1] has unknown fields: colour" in text

@@ -24,7 +24,7 @@ from triage.kb.loader import Node
 from triage.kb.schema import DOMAIN_QUESTION, PRIORS, START, normalise_answer
 
 UNKNOWN = "unknown"
-SOURCES = ("you", "log", "probe", "replay", "text")
+SOURCES = ("you", "log", "config", "probe", "replay", "text")
 
 P_SIGN = 0.9  # probability mass a cause puts on the answers it names
 P_DEFAULT = 0.7  # background probability of a question's healthy answer

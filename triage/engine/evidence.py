@@ -26,6 +26,7 @@ class Applied:
     described: list[dict] = field(default_factory=list)  # {"cause", "score"}
     probes: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    config: list[dict] = field(default_factory=list)  # {"question", "answer", "key", "value", "file"}
 
 
 def start_order(diag: Diagnosis) -> list[str]:
@@ -52,6 +53,79 @@ def apply_findings(diag: Diagnosis, findings: list, applied: Applied) -> None:
         present = sorted(set(categories), key=order.index)
         words = " or ".join(present)
         diag.answer(START, present, "log", f"the log shows: {words}")
+
+
+def config_rules(kb) -> dict[str, list]:
+    """{question: its `config` rules}, for the questions a run's config can answer."""
+    return {n.id: n.get("config") for n in kb.by_kind("symptom") if isinstance(n.get("config"), list)}
+
+
+def _as_number(v) -> float | None:
+    if isinstance(v, bool) or v is None:
+        return None
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    return f if f == f else None
+
+
+def _rule_holds(op: str, v, want) -> bool:
+    if op == "null":
+        return v is None or (isinstance(v, str) and v.strip().lower() in ("", "none", "null"))
+    if op in ("true", "false"):
+        flag = v if isinstance(v, bool) else (v.strip().lower() in ("true", "yes") if isinstance(v, str) else None)
+        if flag is None and isinstance(v, str) and v.strip().lower() in ("false", "no"):
+            flag = False
+        return flag is (op == "true")
+    if op == "in":
+        return isinstance(want, list) and str(v).strip().lower() in {str(w).lower() for w in want}
+    if op == "==":
+        a, b = _as_number(v), _as_number(want)
+        return a == b if a is not None and b is not None else str(v).strip().lower() == str(want).lower()
+    a = _as_number(v)
+    if a is None:
+        return False
+    b = float(want)
+    return {">": a > b, ">=": a >= b, "<": a < b, "<=": a <= b}[op]
+
+
+def config_answer(rules: list, config: dict) -> tuple[str, str, object] | None:
+    """(answer, key, value) from the first rule whose first key present in `config` satisfies it."""
+    for rule in rules:
+        if not isinstance(rule, dict):
+            continue
+        key = next((k for k in rule.get("keys") or [] if k in config), None)
+        if key is not None and _rule_holds(str(rule.get("op")), config[key], rule.get("value")):
+            return str(rule.get("answer")), key, config[key]
+    return None
+
+
+def apply_config(diag: Diagnosis, run, applied: Applied) -> int:
+    """Answer the questions the run's config settles (gradient accumulation, clipping,
+    precision, ...). Only when the log already shows a problem, and only questions whose `when`
+    gate that evidence opens: a config alone is not a symptom. Returns the number answered."""
+    meta = getattr(run, "meta", None) or {}
+    config = meta.get("config")
+    if not isinstance(config, dict) or not config or not (applied.findings or applied.errors):
+        return 0
+    rules = config_rules(diag.kb)
+    name = Path(str(meta.get("config_path") or "config")).name
+    count = 0
+    for _ in range(4):  # an answer can open further questions
+        new = 0
+        for q in diag.eligible():
+            hit = config_answer(rules.get(q) or [], config)
+            if hit is None or hit[0] not in diag.model.values.get(q, ()):
+                continue
+            answer, key, value = hit
+            diag.answer(q, answer, "config", f"{key} = {value} in {name}")
+            applied.config.append({"question": q, "answer": answer, "key": key, "value": value, "file": name})
+            new += 1
+        count += new
+        if not new:
+            break
+    return count
 
 
 def domain_hints(kb) -> tuple[dict, list]:

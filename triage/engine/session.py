@@ -393,7 +393,7 @@ def apply_logs(diag: Diagnosis, paths: list[str], kb: KnowledgeBase) -> list[str
         raise AskError("--log needs the log readers and detectors (triage.ingest.read_run, triage.detect.run_detectors), "
                        "which this build does not have; answer the questions instead, or pass probe results with --evidence")
     from triage.detect import run_detectors
-    from triage.engine.evidence import Applied, apply_findings, apply_text, infer_domain
+    from triage.engine.evidence import Applied, apply_config, apply_findings, apply_text, infer_domain
     from triage.ingest import read_run
     from triage.kb.search import SearchIndex
 
@@ -417,6 +417,7 @@ def apply_logs(diag: Diagnosis, paths: list[str], kb: KnowledgeBase) -> list[str
         apply_text(diag, index, lines, applied)
         apply_findings(diag, findings, applied)
         infer_domain(diag, run, applied)
+        apply_config(diag, run, applied)
         if not findings and not lines:
             applied.notes.append(f"the detectors found nothing in {path}; the questions will tell")
     return applied.notes

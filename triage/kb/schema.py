@@ -77,7 +77,11 @@ SYMPTOM_FIELDS: dict[str, tuple[str, bool]] = {
     "when": ("dict", False),
     "default": ("str", False),
     "answers": ("list[dict]", True),
+    "config": ("list[dict]", False),
 }
+# `config` rules on a question: answer it from the run's config (see knowledge/README.md)
+CONFIG_OPS = {">", ">=", "<", "<=", "==", "in", "true", "false", "null"}
+CONFIG_RULE_FIELDS = {"keys", "op", "value", "answer"}
 DETECTOR_FIELDS: dict[str, tuple[str, bool]] = {
     "id": ("str", True),
     "kind": ("str", True),

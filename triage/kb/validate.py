@@ -192,6 +192,34 @@ class Checker:
             if value not in valid:
                 self.err(node, key, f"{qid} has no answer {value!r} (answers: {', '.join(sorted(valid))})")
 
+    def check_config_rules(self, node: Node, values: list[str]) -> None:
+        rules = node.get("config")
+        if not isinstance(rules, list):
+            return
+        for i, rule in enumerate(rules):
+            where = f"config[{i}]"
+            if not isinstance(rule, dict):
+                self.err(node, "config", f"{where} must be a mapping with keys, op, answer (and value)")
+                continue
+            extra = set(rule) - schema.CONFIG_RULE_FIELDS
+            if extra:
+                self.err(node, "config", f"{where} has unknown fields: {', '.join(sorted(extra))}")
+            keys = rule.get("keys")
+            if not isinstance(keys, list) or not keys or not all(isinstance(k, str) and k for k in keys):
+                self.err(node, "config", f"{where}.keys must be a non-empty list of config key names")
+            op = rule.get("op")
+            if op not in schema.CONFIG_OPS:
+                self.err(node, "config", f"{where}.op must be one of {', '.join(sorted(schema.CONFIG_OPS))}")
+            elif op in (">", ">=", "<", "<=") and (not isinstance(rule.get("value"), (int, float)) or isinstance(rule.get("value"), bool)):
+                self.err(node, "config", f"{where}.value must be a number for op {op!r}")
+            elif op == "in" and not isinstance(rule.get("value"), list):
+                self.err(node, "config", f"{where}.value must be a list for op 'in'")
+            elif op == "==" and "value" not in rule:
+                self.err(node, "config", f"{where} needs a value for op '=='")
+            answer = normalise_answer(rule.get("answer", ""))
+            if values and answer not in values:
+                self.err(node, "config", f"{where}.answer {answer!r} is not one of the answers ({', '.join(values)})")
+
     def check_symptom(self, node: Node) -> None:
         if not schema.SYMPTOM_ID.match(node.id):
             self.err(node, "id", "symptom IDs look like Q-<lower-case-words>")
@@ -221,6 +249,7 @@ class Checker:
                     self.err(node, "answers", f"answers[{i}].weight must be a positive number (the answer's background share)")
                 if extra:
                     self.err(node, "answers", f"answers[{i}] has unknown fields: {', '.join(sorted(extra))}")
+        self.check_config_rules(node, values)
         default = node.get("default")
         if default is not None and values and normalise_answer(default) not in values:
             self.err(node, "default", f"default {normalise_answer(default)!r} is not one of the answers")

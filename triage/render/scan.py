@@ -85,6 +85,10 @@ def render_scan(console: Console, doc: dict, verbose: bool = False) -> None:
             line = f"line {e['line']}: " if e.get("line") else ""
             console.print(f"  [red]●[/] {escape(line + e['text'][:140])}  [dim]→ {e['cause']}[/]", highlight=False)
         console.print()
+    if applied is not None and applied.config:
+        read = ", ".join(f"{c['key']} = {c['value']}" for c in applied.config)
+        console.print(f"[dim]From {escape(applied.config[0]['file'])}:[/] {escape(read)}", highlight=False)
+        console.print()
     series, mark = chart_target(doc)
     if series is not None:
         console.print(line_chart(series.steps, series.values, title=series.name, mark=mark,

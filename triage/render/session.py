@@ -16,12 +16,13 @@ from triage.kb.base import KnowledgeBase, _as_list
 # how each source of an answer is named in an evidence line
 SOURCE_PREFIX = {
     "log": "answered from the log",
+    "config": "answered from the run's config",
     "probe": "answered by a probe",
     "text": "from the error text",
     "replay": "from the answers file",
     "you": "you said",
 }
-SOURCE_NAME = {"log": "log", "probe": "probe", "text": "error text", "replay": "answers file", "you": "you"}
+SOURCE_NAME = {"log": "log", "config": "config", "probe": "probe", "text": "error text", "replay": "answers file", "you": "you"}
 
 
 def question_text(model: Model, qid: str) -> str:
