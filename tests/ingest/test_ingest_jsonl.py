@@ -7,6 +7,7 @@ import io
 import json
 import math
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -139,6 +140,46 @@ def test_parallel_path_equals_sequential(tmp_path, monkeypatch):
     for name in seq.metrics():
         a, b = seq.get(name), par.get(name)
         assert np.array_equal(a.steps, b.steps) and np.array_equal(a.values, b.values, equal_nan=True)
+
+
+def _shm_leftovers() -> set[str]:
+    import os
+
+    return {n for n in os.listdir("/dev/shm") if n.startswith(f"triage-cols-{os.getpid()}-")} \
+        if os.path.isdir("/dev/shm") else set()
+
+
+def test_parallel_reader_that_dies_is_replaced_and_leaves_nothing_behind(tmp_path, monkeypatch):
+    rows = [json.dumps({"step": i, "loss": 1.0 / i}) for i in range(1, 3001)]
+    p = _write(tmp_path, "\n".join(rows) + "\n")
+    seq = read_run(p)
+    monkeypatch.setattr(jsonl_mod, "PARALLEL_MIN", 1000)
+    monkeypatch.setattr(jsonl_mod, "BLOCK", 4096)
+    cut = Path(p).read_bytes().index(b"\n", 20000) + 1  # ranges end at line ends
+    monkeypatch.setattr(jsonl_mod, "_plan_ranges", lambda src: [(0, cut), (cut, src.size())])
+
+    def crash(*args):
+        raise MemoryError("the child ran out of memory")
+
+    monkeypatch.setattr(jsonl_mod, "_remote_worker", crash)  # the forked child inherits it
+    par = read_run(p)
+    assert par.meta["rows"] == seq.meta["rows"] == 3000
+    assert np.array_equal(par.get("loss").values, seq.get("loss").values)
+    assert not _shm_leftovers()
+
+
+def test_parallel_reader_hands_over_through_shared_memory_and_cleans_up(tmp_path, monkeypatch):
+    rows = [json.dumps({"step": i, "loss": 1.0 / i, "lr": 1e-3}) for i in range(1, 3001)]
+    p = _write(tmp_path, "\n".join(rows) + "\n")
+    cut = Path(p).read_bytes().index(b"\n", 20000) + 1  # ranges end at line ends
+    monkeypatch.setattr(jsonl_mod, "_plan_ranges", lambda src: [(0, cut), (cut, src.size())])
+    shipped = []
+    real = jsonl_mod._unship
+    monkeypatch.setattr(jsonl_mod, "_unship", lambda msg: shipped.append(msg[0]) or real(msg))
+    run = read_run(p)
+    assert run.meta["rows"] == 3000 and run.get("loss").steps.tolist() == list(range(1, 3001))
+    assert shipped == (["file"] if __import__("os").path.isdir("/dev/shm") else ["inline"])
+    assert not _shm_leftovers()
 
 
 def test_empty_and_missing_files(tmp_path):

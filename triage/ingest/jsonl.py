@@ -176,13 +176,12 @@ def _read_stream(ctx: _Ctx, stream, limit: int | None, first_line: int, last: bo
 
 def _plan_ranges(src: Source) -> list[tuple[int, int]]:
     """Byte ranges (start, end) cut at line ends, one per CPU, for big plain files; else one range."""
-    import multiprocessing as mp
     import os
 
     size = src.size() or 0
     if src.data is not None or src.gz or src.fs_path is None or size < PARALLEL_MIN:
         return [(0, size)]
-    if "fork" not in mp.get_all_start_methods() or os.environ.get("TRIAGE_NO_PARALLEL"):
+    if not hasattr(os, "fork") or os.environ.get("TRIAGE_NO_PARALLEL"):
         return [(0, size)]
     try:
         cpus = len(os.sched_getaffinity(0))
@@ -207,54 +206,64 @@ def _plan_ranges(src: Source) -> list[tuple[int, int]]:
     return [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
 
 
-def _remote_worker(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: bool):
-    """Child process: `_worker`, with its arrays handed over through shared memory."""
-    return _ship(_worker(path, start, end, null_is_nan, fmt, last))
+def _remote_worker(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: bool, shm: str | None):
+    """Child process: `_worker`, with its arrays handed over through the shared-memory file `shm`."""
+    return _ship(_worker(path, start, end, null_is_nan, fmt, last), shm)
 
 
-def _ship(result) -> tuple:
-    """Pickle `result` with its numpy buffers out of band, written to one file in shared memory
-    (tmpfs), so that the parent maps them instead of copying ~8 bytes per value through a pipe."""
+def _shm_file() -> str | None:
+    """A new empty file in shared memory (tmpfs) for a child's arrays, or None where there is none.
+    The parent makes it, so the parent can always remove it, even if the child dies."""
     import os
+
+    shm = "/dev/shm"
+    if not (os.path.isdir(shm) and os.access(shm, os.W_OK)):
+        return None
+    for _ in range(5):
+        name = os.path.join(shm, f"triage-cols-{os.getpid()}-{os.urandom(6).hex()}")
+        try:
+            os.close(os.open(name, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            return name
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+    return None
+
+
+def _ship(result, shm: str | None) -> tuple:
+    """Pickle `result` with its numpy buffers out of band, written to the file `shm` in shared
+    memory, so that the parent maps them instead of copying ~8 bytes per value through a pipe."""
     import pickle
-    import tempfile
 
     bufs: list = []
     head = pickle.dumps(result, protocol=5, buffer_callback=bufs.append)
     if not bufs:
         return ("inline", head)
-    shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
-    try:
-        fd, name = tempfile.mkstemp(prefix="triage-cols-", dir=shm)
-    except OSError:
+    if shm is None:
         return ("inline", pickle.dumps(result, protocol=5))
     sizes = []
     try:
-        with os.fdopen(fd, "wb") as fh:
+        with open(shm, "wb") as fh:
             for buf in bufs:
                 raw = buf.raw()
                 fh.write(raw)
                 sizes.append(raw.nbytes)
     except OSError:  # tmpfs full: fall back to the pipe
-        os.unlink(name)
         return ("inline", pickle.dumps(result, protocol=5))
-    return ("file", head, name, sizes)
+    return ("file", head, shm, sizes)
 
 
 def _unship(msg: tuple):
     import mmap
-    import os
     import pickle
 
     if msg[0] == "inline":
         return pickle.loads(msg[1])
     _, head, name, sizes = msg
-    try:
-        total = sum(sizes)
-        with open(name, "rb") as fh:
-            mem = mmap.mmap(fh.fileno(), total, access=mmap.ACCESS_COPY) if total else b""
-    finally:
-        os.unlink(name)  # the mapping keeps the pages until the arrays are gone
+    total = sum(sizes)
+    with open(name, "rb") as fh:  # the caller removes the file; the mapping keeps its pages
+        mem = mmap.mmap(fh.fileno(), total, access=mmap.ACCESS_COPY) if total else b""
     view = memoryview(mem)
     parts, off = [], 0
     for size in sizes:
@@ -277,20 +286,88 @@ def _worker(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: 
             "lines": nlines, "bad": ctx.bad_lines, "non_numeric": ctx.non_numeric, "mmdet": ctx.mmdet}
 
 
+def _fork_reader(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: bool,
+                 shm: str | None) -> tuple[int, int]:
+    """Fork a child that reads one byte range and writes `_remote_worker`'s message to a pipe.
+    Plain os.fork: multiprocessing and concurrent.futures would add ~40 ms of imports to every
+    big scan. Returns (pid, read end of the pipe)."""
+    import os
+    import pickle
+
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into the caller's code
+        code = 1
+        try:
+            os.close(r)
+            data = pickle.dumps(_remote_worker(path, start, end, null_is_nan, fmt, last, shm), protocol=5)
+            with os.fdopen(w, "wb") as fh:
+                fh.write(data)
+            code = 0
+        except BaseException:  # the parent reads this range itself
+            pass
+        finally:
+            os._exit(code)
+    os.close(w)
+    return pid, r
+
+
+def _collect(pid: int, fd: int):
+    """The child's result, or None when it failed (the caller then reads the range itself)."""
+    import os
+    import pickle
+
+    with os.fdopen(fd, "rb") as fh:
+        data = fh.read()
+    _, status = os.waitpid(pid, 0)
+    if status != 0 or not data:
+        return None
+    try:
+        return _unship(pickle.loads(data))
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+        return None
+
+
 def _read_parallel(src: Source, ranges: list[tuple[int, int]], ctx: _Ctx) -> None:
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
+    import os
+    import signal
 
     path = str(src.fs_path)
-    mpctx = mp.get_context("fork")
     results = [None] * len(ranges)
-    with ProcessPoolExecutor(max_workers=len(ranges) - 1, mp_context=mpctx) as pool:
-        futs = {i: pool.submit(_remote_worker, path, s, e, ctx.null_is_nan, ctx.b.format, i == len(ranges) - 1)
-                for i, (s, e) in enumerate(ranges) if i > 0}
+    children: dict[int, tuple[int, int]] = {}
+    shm_files: list[str] = []
+    try:
+        for i, (s, e) in enumerate(ranges):
+            if i == 0:
+                continue
+            shm = _shm_file()
+            if shm:
+                shm_files.append(shm)
+            try:
+                children[i] = _fork_reader(path, s, e, ctx.null_is_nan, ctx.b.format, i == len(ranges) - 1, shm)
+            except OSError:  # no more processes: this one reads it
+                break
         s, e = ranges[0]
         results[0] = _worker(path, s, e, ctx.null_is_nan, ctx.b.format, False)
-        for i, f in futs.items():
-            results[i] = _unship(f.result())
+        for i in list(children):
+            pid, fd = children.pop(i)
+            results[i] = _collect(pid, fd)
+    finally:
+        for pid, fd in children.values():  # interrupted: stop the readers still running
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                os.close(fd)
+            except OSError:
+                pass
+        for name in shm_files:  # mapped arrays keep their pages; the names go
+            try:
+                os.unlink(name)
+            except OSError:
+                pass
+    for i, (s, e) in enumerate(ranges):
+        if results[i] is None:
+            results[i] = _worker(path, s, e, ctx.null_is_nan, ctx.b.format, i == len(ranges) - 1)
     if any(r["mmdet"] for r in results):  # stateful format: read it in one piece
         stream = src.open()
         try:
