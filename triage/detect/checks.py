@@ -493,13 +493,15 @@ def constant(c: Ctx) -> Hit | None:
     else:
         vals, counts = np.unique(y, return_counts=True)
         target = float(vals[np.argmax(counts)])
-    same = np.abs(y - target) <= float(c.params.get("tol", 0.0))
-    share = float(same.mean())
-    if share < c.p("min_share", 0.8) or int(same.sum()) < c.p("min_count", 5):
+    tol = float(c.params.get("tol", 0.0))
+    same = (y == target) if tol == 0 else (np.abs(y - target) <= tol)
+    count = int(np.count_nonzero(same))
+    share = count / len(y) if len(y) else 0.0
+    if share < c.p("min_share", 0.8) or count < c.p("min_count", 5):
         return None
     hx = x[same]
     return Hit(
-        f"{c.name} is exactly {fmt(target)} on {share:.0%} of points ({int(same.sum()):,} of {len(y):,}, steps {step_str(hx[0])}-{step_str(hx[-1])})",
+        f"{c.name} is exactly {fmt(target)} on {share:.0%} of points ({count:,} of {len(y):,}, steps {step_str(hx[0])}-{step_str(hx[-1])})",
         hx[0], hx[-1], numbers={"share": share, "value": target},
     )
 
@@ -616,8 +618,13 @@ def halvings(c: Ctx) -> Hit | None:
     if len(y) < 3:
         return None
     skip = c.p("skip_points", 20)
-    ratios = y[1:] / np.where(y[:-1] == 0, np.nan, y[:-1])
-    halves = np.flatnonzero(ratios[skip:] <= 0.55) + skip + 1
+    # only the points where the scale changes can be halvings (it is flat almost everywhere)
+    moves = np.flatnonzero(y[1:] != y[:-1])
+    moves = moves[moves >= skip]
+    before = y[moves]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratios = y[moves + 1] / np.where(before == 0, np.nan, before)
+    halves = moves[ratios <= 0.55] + 1
     floor = c.p("floor", 1.0)
     below = np.flatnonzero(y < floor)
     if len(halves) < c.p("min_halvings", 6) and not len(below):
