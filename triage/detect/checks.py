@@ -314,12 +314,14 @@ def near(c: Ctx) -> Hit | None:
     if target is None:
         return None
     target = float(target)
+    blew = ""
     first_above = c.params.get("first_above")
-    head = y[: max(1, int(c.p("start_points", 3)), int(float(c.p("early_fraction", 0.0)) * len(y)))]
-    peak = int(np.argmax(head))
-    if first_above and not (target > 0 and float(head[peak]) >= float(first_above) * target):
-        return None
-    peak_step = x[peak]
+    if first_above:
+        head = y[: max(1, int(c.p("start_points", 3)), int(float(c.p("early_fraction", 0.0)) * len(y)))]
+        peak = int(np.argmax(head))
+        if not (target > 0 and float(head[peak]) >= float(first_above) * target):
+            return None
+        blew = f" after blowing up to {fmt(float(head[peak]))} at step {step_str(x[peak])}"
     sl = window_slice(len(y), c.params)
     x, y = x[sl], y[sl]
     tol = float(c.params.get("tol", 0.02))
@@ -327,7 +329,6 @@ def near(c: Ctx) -> Hit | None:
     share = float(close.mean()) if len(y) else 0.0
     if share < c.p("min_share", 0.8):
         return None
-    blew = f" after blowing up to {fmt(float(head[peak]))} at step {step_str(peak_step)}" if first_above else ""
     return Hit(
         f"{c.name} stays within {fmt(tol)} of {fmt(target)} on {share:.0%} of points (steps {step_str(x[0])}-{step_str(x[-1])}), "
         f"median {fmt(float(np.median(y)))}{blew}",
@@ -893,9 +894,7 @@ def ratio_below(c: Ctx) -> Hit | None:
 
 # -- run metadata --------------------------------------------------------------------------
 def _config(run) -> dict:
-    meta = getattr(run, "meta", {}) or {}
-    config = meta.get("config") or meta.get("hparams") or meta.get("params") or {}
-    return config if isinstance(config, dict) else {}
+    return getattr(run, "config", None) or {}
 
 
 def _num_classes(run) -> int | None:

@@ -74,10 +74,9 @@ def _rule_holds(op: str, v, want) -> bool:
     if op == "null":
         return v is None or (isinstance(v, str) and v.strip().lower() in ("", "none", "null"))
     if op in ("true", "false"):
-        flag = v if isinstance(v, bool) else (v.strip().lower() in ("true", "yes") if isinstance(v, str) else None)
-        if flag is None and isinstance(v, str) and v.strip().lower() in ("false", "no"):
-            flag = False
-        return flag is (op == "true")
+        if isinstance(v, str):
+            v = {"true": True, "yes": True, "false": False, "no": False}.get(v.strip().lower())
+        return isinstance(v, bool) and v is (op == "true")
     if op == "in":
         return isinstance(want, list) and str(v).strip().lower() in {str(w).lower() for w in want}
     if op == "==":
@@ -105,12 +104,11 @@ def apply_config(diag: Diagnosis, run, applied: Applied) -> int:
     """Answer the questions the run's config settles (gradient accumulation, clipping,
     precision, ...). Only when the log already shows a problem, and only questions whose `when`
     gate that evidence opens: a config alone is not a symptom. Returns the number answered."""
-    meta = getattr(run, "meta", None) or {}
-    config = meta.get("config")
-    if not isinstance(config, dict) or not config or not (applied.findings or applied.errors):
+    config = getattr(run, "config", None)
+    if not config or not (applied.findings or applied.errors):
         return 0
     rules = config_rules(diag.kb)
-    name = Path(str(meta.get("config_path") or "config")).name
+    name = Path(str(run.meta.get("config_path") or "config")).name
     count = 0
     for _ in range(4):  # an answer can open further questions
         new = 0

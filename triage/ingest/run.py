@@ -154,6 +154,12 @@ class Run:
         return None if lo == math.inf else (lo, hi)
 
     @property
+    def config(self) -> dict:
+        """The run's configuration (a config file found beside the log), or {}."""
+        config = self.meta.get("config")
+        return config if isinstance(config, dict) else {}
+
+    @property
     def skipped_total(self) -> int:
         return int(sum(self.meta.get("skipped", {}).values()))
 
