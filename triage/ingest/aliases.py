@@ -66,30 +66,34 @@ def _load_yaml(path: Path) -> dict:
 
 
 def _load_cached(path: Path) -> dict:
-    """metrics.yaml parsed, through a pickle beside the knowledge cache (keyed on path, size, mtime
-    and version), so that reading a log needs no YAML parser at all once the cache is warm."""
+    """metrics.yaml parsed, through a plain-data (msgpack, never pickle) cache beside the knowledge
+    cache, keyed on the absolute path, size, mtime and version, so that reading a log needs no YAML
+    parser at all once the cache is warm. It is read only from a private folder and a file owned by
+    this user (triage.kb.loader.read_cache); anything else means the YAML is parsed."""
     import hashlib
-    import pickle
 
     from triage import __version__
-    from triage.kb.loader import _cache_dir, write_cache
+    from triage.kb.loader import CACHE_FORMAT, _cache_dir, encode_plain, read_cache, write_cache
 
     if os.environ.get("TRIAGE_NO_CACHE") is not None:
         return _load_yaml(path)
     st = path.stat()
-    where = hashlib.sha1(str(path).encode()).hexdigest()[:12]
-    what = hashlib.sha1(f"{st.st_size}\0{st.st_mtime_ns}\0{__version__}".encode()).hexdigest()[:12]
-    folder = _cache_dir()
-    cache = folder / f"metrics-{where}-{what}.pickle"
+    where = hashlib.sha1(os.path.realpath(path).encode()).hexdigest()[:12]
+    what = hashlib.sha1(f"{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\0{st.st_dev}\0"
+                        f"{__version__}\0{CACHE_FORMAT}".encode()).hexdigest()[:12]
+    cache = _cache_dir() / f"metrics-{where}-{what}.msgpack"
     try:
-        with open(cache, "rb") as fh:
-            doc = pickle.load(fh)
-        if isinstance(doc, dict):
-            return doc
-    except Exception:  # missing, stale or foreign: parse and rewrite
+        data = read_cache(cache)
+        if data is not None:
+            import msgspec
+
+            return msgspec.msgpack.decode(data, type=dict)
+    except Exception:  # noqa: BLE001 - stale, partial or not a cache: parse and rewrite
         pass
     doc = _load_yaml(path)
-    write_cache(cache, doc, f"metrics-{where}-*.pickle")
+    data = encode_plain(doc)
+    if data is not None:
+        write_cache(cache, data, (f"metrics-{where}-*.msgpack", "metrics-*.pickle"))
     return doc
 
 
@@ -227,7 +231,49 @@ class AliasTable:
         fork = self._fork(k, source)
         if fork:
             return self._make(fork, key)
+        by_tokens = self._by_tokens(k, source)
+        if by_tokens:
+            return by_tokens
         return Resolved(normalise(k), "train", key)
+
+    def _by_tokens(self, key: str, source: str | None) -> Resolved | None:
+        """A key read as words: a split word at either end (`Loss/train`, `valLoss`, `Accuracy/val`,
+        `val acc`), CamelCase (`GradNorm`), then modifiers dropped (`Average loss`, `total_loss`)."""
+        toks = tokens(key)
+        if not toks or len(toks) > 6:
+            return None
+        if len(toks) == 1:  # `trainloss`, `validloss`: a split word glued to the name
+            for w in sorted(_EVAL_WORDS | _TRAIN_WORDS, key=len, reverse=True):
+                if toks[0].startswith(w) and len(toks[0]) > len(w) + 1:
+                    toks = [w, toks[0][len(w):]]
+                    break
+        split = "train"
+        if len(toks) > 1 and (toks[0] in _EVAL_WORDS or toks[-1] in _EVAL_WORDS):
+            word = toks.pop(0) if toks[0] in _EVAL_WORDS else toks.pop()
+            split = "eval:test" if word == "test" else "eval"
+        elif len(toks) > 1 and (toks[0] in _TRAIN_WORDS or toks[-1] in _TRAIN_WORDS):
+            toks.pop(0) if toks[0] in _TRAIN_WORDS else toks.pop()
+        if len(toks) > 1 and toks[0] in _EVAL_WORDS and split == "train":
+            split = "eval"
+            toks.pop(0)
+        for attempt in (toks, [t for t in toks if t not in _MODIFIERS]):
+            if not attempt:
+                continue
+            for joiner in ("_", " ", "/", ""):
+                hit = self._direct(joiner.join(attempt), source)
+                if hit is None:
+                    continue
+                name, spec, order, _ = hit
+                base = name[5:] if name.startswith("eval/") else name
+                if name.startswith("eval/") and split == "train":
+                    split = "eval"
+                negate, scale = self._xf(spec)
+                if split == "train":
+                    return Resolved(base, "train", key, negate, scale, PATTERN, order)
+                if split == "eval:test":
+                    return Resolved(f"eval/test/{base}", "eval:test", key, negate, scale, PATTERN, order)
+                return Resolved(f"eval/{base}", "eval", key, negate, scale, PATTERN, order)
+        return None
 
     def _train_stripped(self, key: str, source: str | None):
         for p in self.train_prefixes:
@@ -294,6 +340,28 @@ class AliasTable:
 
     def is_axis(self, key: str, kind: str) -> bool:
         return key in self.axes.get(kind, ())
+
+
+_EVAL_WORDS = {"val", "valid", "validation", "eval", "evaluation", "test", "dev", "evaluate"}
+_TRAIN_WORDS = {"train", "training", "tr", "trn"}
+# Words that qualify a metric without changing what it is.
+_MODIFIERS = {"avg", "average", "mean", "total", "overall", "running", "smoothed", "smooth", "epoch", "batch",
+              "step", "final", "current", "cur", "global", "bf16", "fp16", "fp32", "tf32", "reduced", "main",
+              "set", "peak"}
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def tokens(key: str) -> list[str]:
+    """The words of a key, lower case: separators `/ _ . - space`, and CamelCase boundaries."""
+    out: list[str] = []
+    for part in re.split(r"[\s/_.\-:]+", key):
+        if not part:
+            continue
+        if part.isupper() or part.islower() or part.isdigit():
+            out.append(part.lower())
+        else:
+            out.extend(w.lower() for w in _CAMEL.findall(part))
+    return out
 
 
 _LR_MONITOR = re.compile(r"^lr-([A-Za-z][\w.]*)(?:/(\w+))?$")

@@ -30,16 +30,27 @@ def _head_text(src: Source) -> bytes:
     return h[3:] if h.startswith(b"\xef\xbb\xbf") else h
 
 
+_CONTROL = bytes(c for c in range(32) if c not in (9, 10, 12, 13, 27, 8))
+
+
 def _is_binary(head: bytes) -> bool:
-    if not head:
+    """Binary, not text in some encoding: NUL bytes (UTF-16 text aside) or many control bytes.
+    Text that is not UTF-8 (GBK, Latin-1) is still text: its numbers read the same."""
+    h = head[:4096]
+    if not h:
         return False
-    if b"\x00" in head[:4096]:
+    if h.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return False
+    if b"\x00" in h:
         return True
     try:
-        head[:4096].decode("utf-8")
+        h.decode("utf-8")
         return False
     except UnicodeDecodeError as exc:
-        return exc.start < len(head[:4096]) - 4  # a cut multibyte char at the end is fine
+        if exc.start >= len(h) - 4:  # a cut multibyte char at the end is fine
+            return False
+    controls = len(h) - len(h.translate(None, _CONTROL))
+    return controls > 0.05 * len(h)
 
 
 def _sniff_tensorboard(src: Source) -> float:

@@ -22,8 +22,9 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
+from triage.ingest import printed
 from triage.ingest.builder import NAN, RunBuilder, to_float
 from triage.ingest.run import Run
 from triage.ingest.source import Source
@@ -93,41 +94,40 @@ def parse_pydict(text: str) -> dict | None:
     return obj if isinstance(obj, dict) else None
 
 
+class _Rec(NamedTuple):
+    """One metric record as printed, before the step axis of the whole log is known."""
+    line: int
+    values: dict
+    step: float | None
+    epoch: float | None
+    batch: float | None
+    total: float | None
+    label: str  # "eval" | "train" | ""
+    source: str  # the alias source (dialect) its keys resolve under
+    epoch_row: bool  # a record that stands for a whole epoch (Keras)
+    template: str = ""  # the printed line's template ("" for dict lines and tables)
+
+
 class _TextReader:
-    def __init__(self, b: RunBuilder):
+    def __init__(self, b: RunBuilder, dialect: str = "text"):
         self.b = b
+        self.dialect = dialect
         self.step: float = NAN  # last known training step
         self.epoch: float = NAN
         self.counts: dict[str, int] = {}
         self.bars: dict[int, int] = {}  # tqdm total -> last n
         self.train_total: int | None = None
-        self.keras_epoch: float | None = None
-        self.keras_pending: tuple[int, dict] | None = None  # (line, pairs) of the latest redraw
-        self.keras_epochs_seen = 0
+        self.keras_pending: tuple[int, dict] | None = None  # (line, values) of the latest redraw
         self.sb3_rows: dict[str, str] | None = None
         self.sb3_group = ""
         self.sb3_start = 0
         self.tb: list[str] | None = None  # traceback lines being collected
         self.tb_line = 0
         self.tb_done = False  # saw the exception line; a chain marker may follow
-
-    # ------------------------------------------------------------------ points
-    def point(self, dialect: str, line: int, values: dict[str, Any], step: float | None = None,
-              epoch: float | None = None, source: str | None = None, null_nan: bool = False) -> None:
-        st = self.step if step is None else step
-        ep = self.epoch if epoch is None else epoch
-        got = False
-        for k, v in values.items():
-            f = to_float(v, NAN if null_nan else None)
-            if f is None:
-                continue
-            self.b.add(str(k), f, st, ep, NAN, source=source or dialect)
-            got = True
-        if got:
-            self.b.row += 1
-            self.b.meta["rows"] += 1
-            self.b.note_step(st)
-            self.counts[dialect] = self.counts.get(dialect, 0) + 1
+        self.records: list[_Rec] = []
+        self.plans: dict[str, printed.Plan] = {}
+        self.tpl_counts: dict[str, int] = {}
+        self.header: list[str] | None = None  # the column names of a printed table being read
 
     # ------------------------------------------------------------------ events
     def flush_traceback(self) -> None:
@@ -169,8 +169,12 @@ class _TextReader:
             return False
         if _OVERFLOW.search(text):
             m = _OVERFLOW_VALUE.search(text)
-            self.b.event("overflow", _snippet(text, m.start() if m else 0), ln, _known(self.step), to_float(m.group(1)) if m else None)
-            return False
+            value = to_float(m.group(1)) if m else None
+            self.b.event("overflow", _snippet(text, m.start() if m else 0), ln, _known(self.step), value)
+            if value is not None:  # DeepSpeed and apex print the loss scale only in these lines
+                self.records.append(_Rec(ln, {"loss_scale": value}, _known(self.step), None, None, None, "",
+                                         self.dialect, False))
+            return True
         for kind, rx in (("error", _ERROR), ("warning", _WARNING), ("info", _INFO)):
             m = rx.search(text)
             if m:
@@ -178,21 +182,24 @@ class _TextReader:
                 break
         return False
 
-    # ------------------------------------------------------------------ metric dialects
+    # ------------------------------------------------------------------ metric lines
     def keras_flush(self) -> None:
+        """Keras redraws a progress line per batch; the last one of an epoch is the epoch's value."""
         if self.keras_pending:
-            ln, pairs = self.keras_pending
-            ep = self.keras_epoch if self.keras_epoch is not None else NAN
-            self.point("keras_stdout", ln, pairs, step=ep, epoch=ep, source="keras")
+            ln, values = self.keras_pending
+            ep = self.epoch if self.epoch == self.epoch else None
+            self.records.append(_Rec(ln, values, ep, ep, None, None, "", "keras", True))
             self.keras_pending = None
 
     def segment(self, ln: int, seg: str) -> bool:
-        """Parse one redraw segment of a line; True when it held metrics."""
+        """Read one redraw segment of a line; True when it held metrics."""
         s = _LAUNCHER_PREFIX.sub("", seg, count=1) if seg[:1] in "[0123456789" else seg
         for m in _TQDM.finditer(s):
             n, total = int(m.group(1)), int(m.group(2))
             self.bars[total] = n
         i = s.find("{'")
+        if i < 0:
+            i = s.find('{"')
         if i < 0:
             m = _PYDICT_START.search(s)
             i = m.start() if m else -1
@@ -203,87 +210,61 @@ class _TextReader:
                 if d:
                     self.hf_dict(ln, s[:i], d)
                     return True
-        m = _KERAS_EPOCH.match(s)
-        if m:
+        if not _HAS_DIGIT.search(s):
+            self.header = _table_header(s)
+            return False
+        c = printed.clean(s)
+        if not c:
+            return False
+        if self.header:
+            row = _table_row(self.header, c)
+            if row is not None:
+                values, epoch = row
+                if epoch is not None:
+                    self.epoch = epoch
+                step = values.pop("step", None)
+                self.records.append(_Rec(ln, values, step, epoch, None, None, "", "text", False))
+                self.tpl_counts["<table>"] = self.tpl_counts.get("<table>", 0) + 1
+                return True
+            if not _HAS_TQDM_END.search(c):
+                self.header = None
+        tpl = printed.template(c)
+        plan = self.plans.get(tpl)
+        if plan is None:
+            plan = self.plans[tpl] = printed.parse(c)
+        if not plan.slots:
+            return False
+        rec = printed.apply(plan, printed.numbers(c))
+        if rec is None:
+            self.b.skip("numbers did not line up with the line's template")
+            return False
+        if plan.progress == "tqdm":
+            return False
+        if plan.axes_only:
+            if rec.epoch is not None:
+                if self.keras_pending and rec.epoch != self.epoch:
+                    self.keras_flush()
+                self.epoch = rec.epoch
+            if rec.step is not None:
+                self.step = rec.step
+            return False
+        if not plan.is_record:
+            return False
+        if rec.epoch is None and self.epoch == self.epoch:
+            rec.epoch = self.epoch
+        if plan.progress == "keras":
+            self.keras_pending = (ln, rec.values)
+            return True
+        if self.keras_pending:
             self.keras_flush()
-            self.keras_epoch = float(m.group(1))
-            self.keras_epochs_seen += 1
-            return True
-        if self.keras_epoch is not None and (" - " in s or "━" in s) and ": " in s:
-            pairs = {k: v for k, v in _KERAS_PAIR.findall(s) if k not in ("ETA", "eta")}
-            if pairs and ("loss" in pairs or any(k.endswith(("loss", "acc", "accuracy")) for k in pairs)):
-                self.keras_pending = (ln, pairs)
-                return True
-        m = _LLMC_STEP.match(s)
-        if m:
-            self.step = float(m.group(1))
-            self.point("llmc", ln, _llmc_fields(m.group(3)), source="llmc")
-            return True
-        m = _LLMC_MAIN.match(s)
-        if m:
-            step = float(m.group(1))
-            pairs = dict(kv.split(":", 1) for kv in m.group(2).split())
-            if "trl" in pairs:
-                self.step = step
-            self.point("llmc", ln, pairs, step=step, source="llmc")
-            return True
-        m = _LLMC_VAL.match(s)
-        if m:
-            self.point("llmc", ln, {"val loss": m.group(1)}, step=_zero_if_nan(self.step), source="llmc")
-            return True
-        m = _LLMC_HS.search(s)
-        if m:
-            self.point("llmc", ln, {"eval/hellaswag": m.group(1)}, step=_zero_if_nan(self.step), source="llmc")
-            return True
-        m = _NANOGPT_ITER.match(s)
-        if m:
-            self.step = float(m.group(1))
-            vals = {"loss": m.group(2)}
-            if m.group(3):
-                vals["step_time_ms"] = m.group(3)
-            if m.group(4):
-                vals["mfu"] = m.group(4)
-            self.point("nanogpt", ln, vals, source="nanogpt")
-            return True
-        m = _NANOGPT_EVAL.match(s)
-        if m:
-            step = float(m.group(1))
-            self.point("nanogpt", ln, {"eval/train_loss": m.group(2), "val loss": m.group(3)}, step=step,
-                       source="nanogpt")
-            return True
-        m = _MEGATRON_VAL.search(s)
-        if m:
-            fields = {f"validation/{k}": v for k, v in _pipe_fields(m.group(2)).items()}
-            self.point("megatron", ln, fields, step=float(m.group(1)), source="megatron")
-            return True
-        m = _MEGATRON_ITER.search(s)
-        if m:
-            self.step = float(m.group(1))
-            self.point("megatron", ln, _pipe_fields(m.group(3)), source="megatron")
-            return True
-        m = _TORCHTUNE.match(s)
-        if m:
-            pairs = dict(_KV_COLON.findall(m.group(2)))
-            if pairs:
-                self.step = float(m.group(1))
-                self.point("torchtune", ln, pairs, source="torchtune")
-                return True
-        m = _VERL.match(s)
-        if m:
-            pairs = {}
-            for part in m.group(2).split(" - "):
-                k, sep, v = part.rpartition(":")
-                if sep and k:
-                    pairs[k.strip()] = v.strip()
-            if pairs:
-                self.step = float(m.group(1))
-                self.point("verl", ln, pairs, source="verl")
-                return True
-        m = _AXOLOTL_MEM.search(s)
-        if m:
-            self.point("hf_stdout", ln, {"cuda_memory_gb": m.group(1)}, source="axolotl")
-            return True
-        return False
+        if rec.epoch is not None:
+            self.epoch = rec.epoch
+        if rec.step is not None:
+            self.step = rec.step
+        self.records.append(_Rec(ln, rec.values, rec.step, rec.epoch, rec.batch, rec.total, rec.label,
+                                 "text", False, tpl))
+        self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
+        return True
 
     def hf_dict(self, ln: int, before: str, d: dict) -> None:
         step = NAN
@@ -324,7 +305,8 @@ class _TextReader:
                     self.b.summary[str(k)] = f
             self.counts["hf_stdout"] = self.counts.get("hf_stdout", 0) + 1
             return
-        self.point("hf_stdout", ln, vals, step=step, epoch=NAN if ep is None else ep, source="hf_stdout")
+        self.records.append(_Rec(ln, vals, step if step == step else None, ep, None, None, "", "hf_stdout", False))
+        self.counts["hf_stdout"] = self.counts.get("hf_stdout", 0) + 1
 
     def sb3_line(self, ln: int, line: str) -> bool:
         if _SB3_BORDER.match(line):
@@ -339,8 +321,8 @@ class _TextReader:
                     step = to_float(rows.get("time/total_timesteps"))
                     if step is not None:
                         self.step = step
-                    self.point("sb3_stdout", self.sb3_start, rows, step=step if step is not None else NAN,
-                               source="sb3")
+                    self.records.append(_Rec(self.sb3_start, rows, step, None, None, None, "", "sb3", False))
+                    self.counts["sb3_stdout"] = self.counts.get("sb3_stdout", 0) + 1
                 else:  # a border that opens the next table right away
                     self.sb3_rows = {}
                     self.sb3_start = ln
@@ -375,44 +357,15 @@ def _zero_if_nan(x: float) -> float:
     return 0.0 if x != x else x
 
 
-def _llmc_fields(rest: str) -> dict[str, str]:
-    """`loss 11.01 (+nanz)| norm 15.1 (+nanz)| lr 8.57e-07 | 4621.47 ms | 29.2% bf16 MFU | 113446 tok/s`."""
-    out: dict[str, str] = {}
-    for part in rest.split("|"):
-        p = re.sub(r"\([^)]*z\)", "", part).strip()  # z-scores are not metrics ((+nanz) is not a NaN loss)
-        if not p:
-            continue
-        bits = p.split()
-        if len(bits) >= 2 and re.fullmatch(_NUM, bits[1]) and not re.fullmatch(_NUM, bits[0]):
-            out[bits[0]] = bits[1]
-        elif re.fullmatch(_NUM, bits[0].rstrip("%")):
-            unit = " ".join(bits[1:])
-            name = {"ms": "step_time_ms", "tok/s": "tok/s"}.get(unit)
-            if name is None and "MFU" in unit:
-                name = "mfu"
-            if name:
-                out[name] = bits[0].rstrip("%")
-    return out
-
-
-def _pipe_fields(rest: str) -> dict[str, str]:
-    """Megatron `key: value |` fields."""
-    out: dict[str, str] = {}
-    for part in rest.split("|"):
-        k, sep, v = part.rpartition(":")
-        if sep and k.strip():
-            v = v.strip().split()[0] if v.strip() else ""
-            out[" ".join(k.split())] = v
-    return out
-
-
+_HAS_DIGIT = re.compile(r"\d")
 _SPLIT_REDRAWS = re.compile(r"\r|\x08+")
 
 
 def read(src: Source, fmt: str | None = None) -> Run:
     text = src.text()
+    dialect = fmt if fmt and fmt != "text" else sniff(src.head())[0]
     b = RunBuilder(src.path, fmt or "text", source="text")
-    r = _TextReader(b)
+    r = _TextReader(b, dialect)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -439,11 +392,158 @@ def read(src: Source, fmt: str | None = None) -> Run:
                 b.skip(f"unparsable line ({type(exc).__name__})")
     r.flush_traceback()
     r.keras_flush()
+    r.records = _drop_one_offs(r.records, r.tpl_counts, b)
+    axis = _emit(r.records, b)
+    if r.records:
+        printed_rows = sum(1 for rec in r.records if rec.source not in ("hf_stdout", "sb3", "keras"))
+        if printed_rows:
+            r.counts[dialect if dialect != "text" else "text"] = printed_rows
+        if any(rec.source == "keras" for rec in r.records):
+            r.counts["keras_stdout"] = sum(1 for rec in r.records if rec.source == "keras")
+        b.meta["step_axis"] = axis
+        if axis == "line order":
+            b.warn("no step or epoch counter on the metric lines: points are numbered in line order")
     if r.counts:
-        b.format = fmt or max(r.counts, key=lambda k: r.counts[k])
+        best = max(r.counts, key=lambda k: r.counts[k])
+        b.format = fmt or best
         b.meta["dialects"] = dict(sorted(r.counts.items(), key=lambda kv: -kv[1]))
     b.meta["lines"] = len(lines)
     return b.build()
+
+
+_SPLIT_WORDS = re.compile(r"(?i)(?:^|[\W_])(?:val|valid|validation|eval|evaluation|test|dev|train|training)(?:$|[\W_])"
+                          r"|^(?:val|eval|test|train)[A-Z]")
+
+
+_HAS_TQDM_END = re.compile(r"\d+/\d+\s*\[[\d:<?]+")
+_HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%]*$")
+_CELL_SPLIT = re.compile(r"\s*[|\t]\s*|\s{2,}")
+
+
+def _cells(line: str) -> list[str]:
+    return [c for c in _CELL_SPLIT.split(line.strip().strip("|").strip()) if c]
+
+
+def _table_header(line: str) -> list[str] | None:
+    """Column names of a printed table (`step<TAB>loss`, `Epoch  GPU_mem  box_loss ...`,
+    `| epoch | loss |`): two or more single-word cells and nothing else."""
+    cells = _cells(line)
+    if len(cells) < 2 or len(cells) > 40 or not all(_HEADER_CELL.match(c) for c in cells):
+        return None
+    if any(c.lower() in printed._STOP for c in cells):
+        return None
+    return cells
+
+
+def _table_row(header: list[str], line: str) -> tuple[dict, float | None] | None:
+    """One row under a header: as many cells as names, most of them numbers (`70/1000` under
+    `Epoch` is the epoch; `6.73G` is 6.73)."""
+    cells = _cells(line)
+    if len(cells) < len(header):
+        return None
+    cells = cells[: len(header)] if len(cells) > len(header) and _HAS_TQDM_END.search(line) else cells
+    if len(cells) != len(header):
+        return None
+    values: dict = {}
+    epoch = None
+    for name, cell in zip(header, cells):
+        m = _TABLE_NUM.match(cell.split(":")[0].strip())
+        if not m:
+            continue
+        v = printed.to_number(m.group(1))
+        if printed._key_role(name) == "epoch":
+            epoch = v
+        elif printed._key_role(name) == "step":
+            values["step"] = v
+        else:
+            values[name] = v
+    if len(values) + (epoch is not None) < max(2, len(header) // 2):
+        return None
+    return values, epoch
+
+
+_TABLE_NUM = re.compile(r"^(" + printed.NUM_BODY + r")(?:/\d+)?[A-Za-z%]{0,3}$")
+
+
+def _rising(xs: list) -> bool:
+    """Epochs that can serve as the step: present and never repeated by two train records
+    (HF prints a fractional epoch on every dict; several records at epoch 0.53 need line order)."""
+    return bool(xs) and all(b > a for a, b in zip(xs, xs[1:]))
+
+
+def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder) -> list[_Rec]:
+    """A line shape printed once in a log whose metrics repeat is a setting or a banner
+    (`num_parameters: 124475904`, `allocating 237 MiB`), unless it names a known metric
+    (`Test accuracy: 0.98` at the end of a run)."""
+    printed_recs = [rec for rec in records if rec.template]
+    if printed_recs and max(counts.get(rec.template, 0) for rec in printed_recs) < 2 \
+            and not any(rec.step is not None or rec.epoch is not None or rec.batch is not None for rec in printed_recs):
+        # nothing repeats and nothing counts steps: settings quoted in prose (`learning_rate: 2e-4`)
+        b.skip("lone settings with no step counter (not a metric log)", len(printed_recs))
+        return [rec for rec in records if not rec.template]
+    repeated = sum(n for n in counts.values() if n >= 3)
+    if repeated < 3:
+        return records
+    keep = []
+    for rec in records:
+        if rec.template and counts.get(rec.template, 0) == 1 \
+                and not any(printed.known_key(str(k), loose=True) for k in rec.values):
+            b.skip("one-off line with no known metric (a setting or a banner)")
+            continue
+        keep.append(rec)
+    return keep
+
+
+def _emit(records: list[_Rec], b: RunBuilder) -> str:
+    """Give every record its step (explicit, epoch plus batch, epoch, or line order) and add it."""
+    if not records:
+        return ""
+    if any(rec.step is not None for rec in records):
+        axis = "explicit"
+    elif any(rec.batch is not None and rec.total and rec.epoch is not None for rec in records):
+        axis = "epoch+batch"
+    elif _rising([rec.epoch for rec in records if rec.epoch is not None and not rec.label]):
+        axis = "epoch"
+    else:
+        axis = "line order"
+    e0 = min((rec.epoch for rec in records if rec.epoch is not None), default=0.0)
+    last_total = None
+    step = NAN
+    if axis == "explicit":  # what is printed before the first counter (a val loss at start) is step 0
+        first = next(rec.step for rec in records if rec.step is not None)
+        step = 0.0 if first > 0 else NAN
+    for i, rec in enumerate(records, 1):
+        if axis == "explicit":
+            if rec.step is not None:
+                step = rec.step
+        elif axis == "epoch+batch":
+            if rec.total:
+                last_total = rec.total
+            if rec.epoch is not None and rec.batch is not None and rec.total:
+                step = (rec.epoch - e0) * rec.total + rec.batch
+            elif rec.epoch is not None and last_total:
+                step = (rec.epoch - e0 + 1) * last_total
+        elif axis == "epoch":
+            if rec.epoch is not None:
+                step = rec.epoch
+        else:
+            step = float(i)
+        epoch = NAN if rec.epoch is None else rec.epoch
+        got = False
+        for k, v in rec.values.items():
+            f = to_float(v)
+            if f is None:
+                continue
+            key = str(k)
+            if rec.label == "eval" and not _SPLIT_WORDS.search(key):
+                key = "eval/" + key
+            b.add(key, f, step, epoch, NAN, source=rec.source)
+            got = True
+        if got:
+            b.row += 1
+            b.meta["rows"] += 1
+            b.note_step(step)
+    return axis
 
 
 @functools.lru_cache(maxsize=8)  # every text dialect asks about the same head

@@ -1,15 +1,22 @@
 """Read the knowledge tree (YAML, one node per file) into `Node` objects.
 
 Loading is the only part of the knowledge base that runs on every command, so it is kept
-cheap: libyaml when available, and a pickle cache keyed on every file's path, size and
+cheap: libyaml when available, and a cache keyed on every file's absolute path, size and
 modification time (any edit, addition or removal invalidates it).
+
+The cache holds plain data only (msgpack: maps, lists, strings, numbers), never pickles, and it
+is read only from a private folder: a real folder (not a symlink) owned by the current user and
+not writable by group or others, holding files that are owned by the user and not writable by
+group or others, both checked on the opened descriptor. Anything else is ignored and the YAML is
+read; nothing is written where the checks fail. See SECURITY.md.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import os
-import pickle
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,7 +43,7 @@ class LineDict(dict):
     line: int = 0
     lines: dict
 
-    def __reduce__(self):  # keep line info through pickle
+    def __reduce__(self):  # keep line info through copy.copy / deepcopy
         return (_make_linedict, (dict(self), self.line, getattr(self, "lines", {})))
 
     def line_of(self, key: str) -> int:
@@ -93,7 +100,7 @@ class KnowledgeError(Exception):
         self.line = line
         self.message = message
 
-    def __reduce__(self):  # pickle (the cache) must rebuild it from its three parts
+    def __reduce__(self):  # copy (and pickle) must rebuild it from its three parts
         return (KnowledgeError, (self.path, self.line, self.message))
 
 
@@ -214,26 +221,313 @@ def _load_root(root: Path, builtin: bool, result: LoadResult) -> None:
             result.problems.append(exc)
 
 
-def _fingerprint(roots: list[Path]) -> str:
-    h = hashlib.sha1(__version__.encode())
+# ---- the cache ----------------------------------------------------------------------------------
+#
+# One file per knowledge set, `kb-<key>.msgpack`, in a private folder (see `open_private_dir`).
+# The key covers the format, the version, and every root as given and as resolved (absolute, symlinks
+# followed) with each file's size, modification time and identity: two projects whose `--kb kb`
+# folders have equal sizes and times do not share an entry. The file is plain msgpack (maps, lists,
+# strings, numbers, booleans, nil); a LineDict is an extension value holding (line, lines, items).
+# Whatever is read is checked against the expected shape and key, and anything off means the YAML is
+# read again: a bad file can at worst be ignored, never run code.
+
+CACHE_FORMAT = 2  # the layout of a cache file; part of every key (1 was a pickle)
+_EXT_LINEDICT = 1
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+# the checks need POSIX owners and *at() calls; elsewhere (Windows) the cache is simply not used
+_CACHE_SUPPORTED = (
+    hasattr(os, "geteuid") and hasattr(os, "O_NOFOLLOW") and hasattr(os, "O_DIRECTORY")
+    and os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd
+    and os.unlink in os.supports_dir_fd and os.mkdir in os.supports_dir_fd and os.listdir in os.supports_fd
+)
+
+
+def _fingerprint(roots: list[Path], base: Path | None = None) -> str:
+    """The cache key of a set of knowledge roots: each root as given and resolved, and every file's path,
+    size, modification and change time and identity (plain strings and os.stat: this runs on every command)."""
+    h = hashlib.sha1(f"{__version__}\0{CACHE_FORMAT}\0{base}\n".encode())
     for root in roots:
-        h.update(str(root).encode())
-        files = _yaml_files(root) if root.is_dir() else []
-        metrics = root / "metrics.yaml"
-        if metrics.is_file():
-            files.append(metrics)
+        h.update(f"{root}\0{os.path.realpath(root)}\n".encode())
+        files: list[str] = []
+        for sub in KIND_DIRS:
+            _walk(os.path.join(root, sub), files)
+        files.sort()
+        files.append(os.path.join(root, "metrics.yaml"))
+        parts = []
         for path in files:
-            st = path.stat()
-            h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            try:
+                st = os.stat(path)
+            except FileNotFoundError:  # metrics.yaml is optional
+                continue
+            parts.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\0{st.st_dev}\n")
+        h.update("".join(parts).encode())
     return h.hexdigest()
 
 
 def _cache_dir() -> Path:
+    """$TRIAGE_CACHE_DIR, else `triage` under $XDG_CACHE_HOME or ~/.cache; where that base folder
+    belongs to someone else (a shared cache home), `triage-<uid>` so that each user has their own."""
     env = os.environ.get(CACHE_ENV)
     if env:
         return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "triage"
+    base = Path(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"))
+    if hasattr(os, "geteuid"):
+        uid = os.geteuid()
+        try:
+            if os.stat(base).st_uid != uid:
+                return base / f"triage-{uid}"
+        except OSError:  # missing: it will be created, and be ours
+            pass
+    return base / "triage"
+
+
+def _is_private(st: os.stat_result) -> bool:
+    """Owned by this user and not writable by group or others."""
+    return st.st_uid == os.geteuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def open_private_dir(folder: str | os.PathLike, create: bool = False, dir_fd: int | None = None) -> int | None:
+    """A descriptor of `folder` when it is a real folder (a symlink there is not followed) owned by this
+    user and not writable by group or others, checked on the descriptor; with `create`, a missing folder
+    is made with mode 0700 (its parents as usual, unless `dir_fd` is given: then `folder` is one name in
+    that folder). None when it is not usable, or on a platform without the needed calls: the caller then
+    neither reads nor writes there. The caller closes the descriptor."""
+    if not _CACHE_SUPPORTED:
+        return None
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | _CLOEXEC
+    created = False
+    try:
+        fd = os.open(folder, flags, dir_fd=dir_fd)
+    except FileNotFoundError:
+        if not create:
+            return None
+        try:
+            if dir_fd is None:
+                Path(folder).parent.mkdir(parents=True, exist_ok=True)
+            os.mkdir(folder, 0o700, dir_fd=dir_fd)
+            created = True
+        except FileExistsError:
+            pass
+        except OSError:
+            return None
+        try:
+            fd = os.open(folder, flags, dir_fd=dir_fd)
+        except OSError:
+            return None
+    except OSError:  # a symlink (ELOOP), not a folder, no access
+        return None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode) and _is_private(st):
+            if created:
+                os.fchmod(fd, 0o700)  # exactly 0700 whatever the umask
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
+def read_cache(cache_file: Path) -> bytes | None:
+    """The bytes of `cache_file` if its folder is private and the file is a regular file owned by this
+    user and not writable by group or others (checked on the open descriptor); otherwise None."""
+    dfd = open_private_dir(cache_file.parent)
+    if dfd is None:
+        return None
+    try:
+        fd = os.open(cache_file.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC, dir_fd=dfd)
+    except OSError:
+        return None
+    finally:
+        os.close(dfd)
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or not _is_private(st):
+            return None
+        return fh.read()
+
+
+def write_cache(cache_file: Path, data: bytes, stale: str | tuple[str, ...] = ()) -> None:
+    """Write `data` to `cache_file` atomically (a new 0600 file in the same folder, then renamed over it)
+    and remove the other files of that folder matching the `stale` pattern(s). Only a private folder
+    (see `open_private_dir`, created 0700 when missing) is written; a cache that cannot be written
+    (read-only home, a folder that is not private) is simply skipped."""
+    dfd = open_private_dir(cache_file.parent, create=True)
+    if dfd is None:
+        return
+    name = cache_file.name
+    tmp = None
+    try:
+        tmp = f".{name}.{os.getpid()}.{os.urandom(6).hex()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | _CLOEXEC, 0o600, dir_fd=dfd)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+        tmp = None
+        patterns = (stale,) if isinstance(stale, str) else stale
+        for old in os.listdir(dfd):
+            if old != name and any(fnmatch.fnmatchcase(old, p) for p in patterns):
+                try:
+                    os.unlink(old, dir_fd=dfd)
+                except OSError:
+                    pass
+    except OSError:
+        pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp, dir_fd=dfd)
+            except OSError:
+                pass
+        os.close(dfd)
+
+
+class _NotPlain(Exception):
+    """A value with no plain-data form (a date, a set, ...): that knowledge set is not cached."""
+
+
+def _encode_result(key: str, result: LoadResult) -> bytes | None:
+    """The cache file for `result`, or None when it holds something that is not plain data."""
+    import msgspec
+
+    enc = msgspec.msgpack.Encoder()
+    ext = msgspec.msgpack.Ext
+
+    def plain(obj):
+        t = type(obj)
+        if t in _SCALARS:
+            return obj
+        if t is list:
+            return [plain(v) for v in obj]
+        if t is LineDict:
+            items = {}
+            for k, v in obj.items():
+                if type(k) not in _SCALARS:
+                    raise _NotPlain(type(k).__name__)
+                items[k] = plain(v)
+            return ext(_EXT_LINEDICT, enc.encode((obj.line, getattr(obj, "lines", {}), items)))
+        raise _NotPlain(t.__name__)
+
+    if set(result.extras) - {"metrics"}:
+        return None
+    try:
+        doc = (
+            CACHE_FORMAT, key, result.roots, result.builtin,
+            # each node's data is its own msgpack document, decoded when the node is first used
+            [(n.id, n.kind, enc.encode(plain(n.data)), n.path, n.root, n.builtin) for n in result.nodes],
+            [(p.path, p.line, p.message) for p in result.problems],
+            [(path, plain(data)) for path, data in result.extras.get("metrics", [])],
+        )
+        return enc.encode(doc)
+    except Exception:  # noqa: BLE001 - _NotPlain, an integer too large for msgpack: no cache
+        return None
+
+
+def encode_plain(obj) -> bytes | None:
+    """msgpack of `obj` when it is plain data (dicts, lists, strings, numbers, booleans, None) that comes
+    back exactly as it went in; None otherwise (a date, a set, a tuple, ...): such a value is not cached."""
+    def check(o) -> None:
+        t = type(o)
+        if t is dict:
+            for k, v in o.items():
+                if type(k) not in _SCALARS:
+                    raise _NotPlain(type(k).__name__)
+                check(v)
+        elif t is list:
+            for v in o:
+                check(v)
+        elif t not in _SCALARS:
+            raise _NotPlain(t.__name__)
+
+    try:
+        check(obj)
+        import msgspec
+
+        return msgspec.msgpack.encode(obj)
+    except Exception:  # noqa: BLE001 - _NotPlain, an integer too large for msgpack: no cache
+        return None
+
+
+_DECODERS: tuple | None = None
+
+
+def _decoders():
+    """(the decoder of a cache file, the decoder of one node's data), built on first use."""
+    global _DECODERS
+    if _DECODERS is None:
+        from typing import Any, Optional
+
+        import msgspec
+
+        def ext_hook(code: int, data: memoryview):
+            if code != _EXT_LINEDICT:
+                raise ValueError(f"unknown extension {code}")
+            line, lines, items = inner.decode(data)
+            d = LineDict(items)
+            d.line = line
+            d.lines = lines
+            return d
+
+        inner = msgspec.msgpack.Decoder(tuple[int, dict[str, int], dict], ext_hook=ext_hook)
+        whole = msgspec.msgpack.Decoder(
+            tuple[int, str, list[str], Optional[str], list[tuple[str, str, bytes, str, str, bool]],
+                  list[tuple[str, int, str]], list[tuple[str, Any]]],
+            ext_hook=ext_hook,
+        )
+        _DECODERS = (whole, msgspec.msgpack.Decoder(ext_hook=ext_hook))
+    return _DECODERS
+
+
+class _CachedNode(Node):
+    """A node read from the cache. Its data is decoded on first use (most commands look at a handful of
+    the nodes); data that does not decode to a mapping is read again from the node's own YAML file."""
+
+    def __init__(self, node_id: str, kind: str, raw: bytes, path: str, root: str, builtin: bool):
+        self.__dict__.update(id=node_id, kind=kind, path=path, root=root, builtin=builtin, _raw=raw)
+
+    @property
+    def data(self) -> LineDict:  # type: ignore[override]
+        state = self.__dict__
+        value = state.get("_data")
+        if value is None:
+            try:
+                value = _decoders()[1].decode(state["_raw"])
+            except Exception:  # noqa: BLE001 - checked below
+                value = None
+            if type(value) is not LineDict:
+                value = _reparse(self.path)
+            self.data = value
+        return value
+
+    @data.setter
+    def data(self, value: LineDict) -> None:
+        self.__dict__["_data"] = value
+        self.__dict__.pop("_raw", None)
+
+
+def _reparse(path: str) -> LineDict:
+    try:
+        return parse_file(Path(path))
+    except KnowledgeError:
+        empty = LineDict()
+        empty.line, empty.lines = 1, {}
+        return empty
+
+
+def _decode_result(data: bytes, key: str, roots: list[str], builtin: str | None) -> LoadResult | None:
+    """The LoadResult in a cache file, or None unless it has exactly the expected shape and key."""
+    fmt, found_key, found_roots, found_builtin, nodes, problems, metrics = _decoders()[0].decode(data)
+    if fmt != CACHE_FORMAT or found_key != key or found_roots != roots or found_builtin != builtin:
+        return None
+    if any(type(doc) is not LineDict for _, doc in metrics):
+        return None
+    result = LoadResult(roots=found_roots, builtin=found_builtin)
+    result.nodes = [_CachedNode(*node) for node in nodes]
+    result.problems = [KnowledgeError(path, line, message) for path, line, message in problems]
+    if metrics:
+        result.extras["metrics"] = metrics
+    return result
 
 
 def load(extra_roots: list[str] | None = None, use_cache: bool = True, builtin: bool = True) -> LoadResult:
@@ -253,41 +547,25 @@ def load(extra_roots: list[str] | None = None, use_cache: bool = True, builtin: 
     ]
     existing = [r for r in roots if r.is_dir()]
 
-    cache_file = None
+    cache_file = key = None
     if use_cache and os.environ.get("TRIAGE_NO_CACHE") is None:
         try:
-            key = _fingerprint(existing)
-            cache_file = _cache_dir() / f"kb-{key}.pickle"
-            with open(cache_file, "rb") as fh:
-                cached = pickle.load(fh)
-            if isinstance(cached, LoadResult):
+            key = _fingerprint(existing, base)
+            cache_file = _cache_dir() / f"kb-{key}.msgpack"
+            data = read_cache(cache_file)
+            cached = _decode_result(data, key, result.roots, result.builtin) if data is not None else None
+            if cached is not None:
                 cached.problems = cached.problems + missing
                 return cached
-        except Exception:  # a stale, partial or foreign cache is simply rebuilt
+        except Exception:  # noqa: BLE001 - a stale, partial or foreign cache is simply rebuilt
             pass
 
     for root in existing:
         _load_root(root, root == base, result)
 
-    if cache_file is not None:
-        write_cache(cache_file, result, "kb-*.pickle")
+    if cache_file is not None and key is not None:
+        data = _encode_result(key, result)
+        if data is not None:
+            write_cache(cache_file, data, ("kb-*.msgpack", "kb-*.pickle"))
     result.problems.extend(missing)
     return result
-
-
-def write_cache(cache_file: Path, obj, stale: str) -> None:
-    """Pickle `obj` to `cache_file` atomically and remove the older files matching `stale` beside
-    it. A cache that cannot be written (read-only home) is simply skipped."""
-    try:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        import tempfile
-
-        fd, tmp = tempfile.mkstemp(dir=cache_file.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(obj, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, cache_file)
-        for old in cache_file.parent.glob(stale):
-            if old != cache_file:
-                old.unlink(missing_ok=True)
-    except OSError:
-        pass

@@ -1,0 +1,108 @@
+"""Score the readers on the wild corpus: real logs whose expectations were written down before
+triage ever read them (manifest-*.yaml beside this file; provenance in each entry).
+
+An entry passes when:
+* ``expect: metrics``: the row count is within 5% of ``rows`` (when given), every canonical name in
+  ``metrics`` is read (``eval/test/<m>`` counts for ``eval/<m>``), and the first/last training loss
+  match what the file prints (when given);
+* ``expect: no_metrics`` / ``error_only``: no metric rows are read (an error-only file keeps its
+  error events).
+
+Run ``python tests/wild/wildcheck.py`` for the per-file table.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+
+
+def entries() -> list[dict]:
+    out = []
+    for manifest in sorted(HERE.glob("manifest-*.yaml")):
+        for e in yaml.safe_load(manifest.read_text(encoding="utf-8")) or []:
+            e = dict(e)
+            e["_manifest"] = manifest.name
+            out.append(e)
+    return out
+
+
+def _has(metrics: set[str], name: str) -> bool:
+    if name in metrics:
+        return True
+    if name.startswith("eval/"):
+        base = name[5:]
+        return any(m.startswith("eval/") and m.endswith("/" + base) for m in metrics)
+    return False
+
+
+def _close(a: float, b: float) -> bool:
+    if math.isnan(a) and math.isnan(b):
+        return True
+    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+
+
+def check(e: dict) -> tuple[bool, str]:
+    from triage.ingest import IngestError, read_run
+
+    path = HERE / e["file"]
+    expect = e.get("expect", "metrics")
+    try:
+        run = read_run(path)
+    except IngestError as exc:
+        if expect in ("no_metrics", "error_only"):
+            return True, f"refused: {exc}"
+        return False, f"refused: {exc}"
+    rows = int(run.meta.get("rows") or 0)
+    got = set(run.series)
+    if expect in ("no_metrics", "error_only"):
+        if rows:
+            return False, f"{rows} rows read from a file with no metrics ({', '.join(sorted(got)[:5])})"
+        if expect == "error_only" and not any(ev.kind in ("traceback", "error") for ev in run.events):
+            return False, "no error event found"
+        return True, "no rows"
+    problems = []
+    want = e.get("rows")
+    if want is not None:
+        if abs(rows - int(want)) > max(0.05 * int(want), 0.5):
+            problems.append(f"rows {rows} != {want}")
+    missing = [m for m in e.get("metrics") or [] if not _has(got, m)]
+    if missing:
+        problems.append(f"missing {missing}; read {sorted(got)[:12]}")
+    loss = run.get("loss")
+    for which, idx in (("first", 0), ("last", -1)):
+        v = (e.get(which) or {}).get("loss")
+        if v is None:
+            continue
+        try:
+            fv = float(str(v).replace(",", ""))
+        except ValueError:
+            continue
+        if loss is None or not len(loss):
+            if "loss" not in missing:
+                problems.append("no loss series")
+            break
+        if not _close(float(loss.values[idx]), fv):
+            problems.append(f"{which} loss {loss.values[idx]!r} != {v}")
+    return (not problems), "; ".join(problems) or f"{rows} rows"
+
+
+def main() -> int:
+    es = entries()
+    ok = 0
+    for e in es:
+        good, why = check(e)
+        ok += good
+        print(f"{'ok ' if good else 'BAD'} {e['file']:<70} {why[:200]}")
+    print(f"{ok}/{len(es)} files read as expected ({100.0 * ok / max(1, len(es)):.1f}%)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(HERE.parents[1]))
+    sys.exit(main())

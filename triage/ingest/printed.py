@@ -1,0 +1,529 @@
+"""The general printed-log line parser: name/value pairs out of any everyday print style.
+
+No regex per tool. A line is cleaned (ANSI colours, timestamps, log levels, logger names and rank
+prefixes go), cut into tokens (numbers in every spelling, words, separators), and read with one
+small grammar:
+
+* ``key <sep> value`` where the key is one to three words and ``<sep>`` is nothing, ``:`` or ``=``
+  (``loss 2.31``, ``Loss: 2.31``, ``loss=2.31``, ``Train loss 2.31``, ``lm loss: 2.31``);
+* pairs are separated by whitespace, ``|``, ``,``, ``;`` or `` - ``;
+* counters give the step axis: ``step 10/2000``, ``Epoch 1/3``, ``Iter 10:``, ``[1,    10]``,
+  ``Epoch [1][50/7330]``, ``Train: 0 [  50/1251 (4%)]``; a bare integer that opens a line is a step;
+* a value in parentheses right after a value is a running average or a z-score and is skipped;
+* a unit after a value (``ms``, ``%``, ``tok/s``, ``GB``) stays with it, and names an unnamed value
+  (``| 4621.47 ms |``, ``29.2% bf16 MFU``);
+* ``key: N/M`` that is not a counter is the fraction N/M (``Accuracy: 9800/10000``);
+* a label that no number follows (``Validation:``, ``Test set:``, ``[eval]``) marks the line's split.
+
+Everything the grammar decides depends only on the line's *template* (the line with every number
+replaced by ``#`` and runs of blanks folded), so a parse is computed once per template and then
+applied to every line of that template by picking its numbers out by position: that is what makes a
+million-line log cheap, and what the bulk path (``triage.ingest.printed_bulk``) relies on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# A number in every everyday spelling; never the digits glued to a word (mAP50, top1, fp16).
+NUM_BODY = (
+    r"\d+\s?days?,\s*\d{1,2}:\d{2}:\d{2}|\d+:\d{2}(?::\d{2})?(?:\.\d+)?(?![\d:])"  # durations (skipped)
+    r"|[-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?"
+    r"|(?:[Nn]a[Nn]|NAN|[Ii]nf(?:inity)?|INF)(?![A-Za-z]))"
+)
+_UNIT_AHEAD = r"(?=(?:ms|us|s|sec|min|h|GB|GiB|G|MB|MiB|M|K|B|x|it/s|s/it|ms/step|s/step|tok/s)(?![A-Za-z]))"
+NUM = r"(?<![\w.])(?:" + NUM_BODY + r")(?:(?![\w]|\.\d)|" + _UNIT_AHEAD + ")"
+NUM_RE = re.compile(NUM)
+_NUM_FULL = re.compile(NUM_BODY + r"\Z")
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\x1b[=>]")
+
+# Line prefixes that carry no metric: timestamps, levels, logger names, ranks, glog headers.
+_PREFIX = re.compile(
+    r"""^\s*(?:
+      \[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[T\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?
+    | \[?\d{1,2}[-/]\d{1,2}(?:[-/]\d{2,4})?[\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:[A-Za-z_][\w.]*)?\]?:?
+    | \[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?
+    | [IWEF]\d{4}\s+\d{1,2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]
+    | \[?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE)\]?(?=[\s:\]|-])
+    | \[(?:rank|Rank|RANK|default|worker|GPU|gpu)?\s?\d+(?:[,/]\d+)?\](?:<std(?:out|err)>)?:?
+    | \((?:pid=\d+|\w+\s+pid=\d+)[^)]*\)
+    | (?:rank|Rank)\s?\d+:
+    | \d+:(?=\s)
+    | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?::\d+)?(?=\s*[:\]\-|])
+    | [A-Za-z_][\w.]*\.py:\d+
+    | root(?=:)
+    | [-:|\]]
+    )\s*""",
+    re.X,
+)
+
+# Progress bars: their counters are never steps and their postfixes are not records.
+_TQDM_BAR = re.compile(r"\d+/\d+\s*\[\d[\d:]*<[\d:?]*|\|[\s█▉▊▋▌▍▎▏#=>-]*\|\s*\d+/\d+|\d+%\|")
+_KERAS_BAR = re.compile(r"^\s*\d+/\d+\s+(?:\[[=>.\s]*\]|[━─\s]{3,})")
+
+_TOKEN = re.compile(
+    r"(?P<num>" + NUM + r")"
+    r"|(?P<word>[A-Za-z_@#][\w@#]*(?:[./\-@][\w@#]+)*(?:\([A-Za-z]\w*\))?(?:\.(?=\s))?)"
+    r"|(?P<dash>\s-\s)"
+    r"|(?P<sp>\s+)"
+    r"|(?P<p>.)",
+    re.S,
+)
+
+UNITS = {
+    "ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s", "min": "min", "h": "h", "us": "us",
+    "%": "%", "it/s": "it/s", "s/it": "s/it", "tok/s": "tok/s", "tokens/s": "tok/s", "tok/sec": "tok/s",
+    "tokens/sec": "tok/s", "samples/s": "samples/s", "samples/sec": "samples/s", "img/s": "samples/s",
+    "ex/s": "samples/s", "GB": "GB", "G": "GB", "GiB": "GB", "MB": "MB", "MiB": "MB", "M": "M", "K": "K",
+    "B": "B", "x": "x", "ms/step": "ms/step", "s/step": "s/step", "/s": "/s", "/sec": "/s", "/step": "/step",
+    "/it": "/it", "/iter": "/it",
+}
+# What an unnamed value is called by its unit alone (``| 4621.47 ms |``).
+UNIT_NAMES = {"ms": "step_time_ms", "s": "step_time_s", "tok/s": "tok/s",
+              "samples/s": "samples_per_second", "it/s": "it/s", "s/it": "s/it"}
+
+STEP_WORDS = {"step", "steps", "iter", "iters", "iteration", "iterations", "it", "global_step", "globalstep",
+              "update", "updates", "num_updates", "up", "upd", "itr", "batch_step", "total_steps_done", "timestep", "timesteps",
+              "total timesteps", "total_timesteps", "global step", "train step", "training step", "gstep"}
+EPOCH_WORDS = {"epoch", "epochs", "ep", "train epoch", "training epoch", "epoch(train)", "epoch(val)",
+               "eval epoch", "val epoch", "valid epoch", "test epoch"}
+BATCH_WORDS = {"batch", "batches", "batch_idx", "minibatch", "mini-batch", "bs_idx"}
+SPLIT_EVAL = {"val", "valid", "validation", "eval", "evaluation", "test", "testing", "dev", "epoch(val)",
+              "val epoch", "eval epoch", "valid epoch", "test epoch", "test set", "validation set", "val set",
+              "dev set", "evaluating", "validating", "testing set"}
+SPLIT_TRAIN = {"train", "training", "epoch(train)", "train epoch", "training epoch"}
+_STOP = {"of", "to", "the", "a", "an", "in", "at", "for", "with", "from", "after", "by", "is", "are", "was",
+         "were", "be", "and", "or", "on", "this", "that", "it's", "has", "have", "than", "into", "not", "no",
+         "will", "would", "should", "we", "you", "i", "my", "our", "saving", "saved", "loading", "loaded",
+         "took", "using", "set", "size", "version", "seed", "num", "number", "total", "every", "per", "left"}
+# Words that never name a metric on their own (a line's bookkeeping).
+_NOT_METRIC = {"eta", "data", "data_time", "remaining", "elapsed", "max", "min", "gpu", "pid", "rank",
+               "world", "device", "cuda", "node", "nodes", "len", "length", "id", "idx", "index", "seed",
+               "version", "port", "worker", "workers", "line", "file", "done", "left", "total"}
+
+
+@dataclass
+class Slot:
+    """What one number of a template is: a value, a step, an epoch, a batch, a fraction part, or nothing."""
+    role: str  # value | step | epoch | batch | total | num | den | skip
+    key: str = ""
+    unit: str = ""
+
+
+@dataclass
+class Plan:
+    """The parse of one template: a role for every number, in order, and the line's split label."""
+    slots: list[Slot] = field(default_factory=list)
+    label: str = ""  # "eval" | "train" | ""
+    keys: int = 0  # slots that are values
+    prose: bool = False  # reads like a sentence: never a record
+    progress: str = ""  # "tqdm" | "keras" | ""
+    lead_step: bool = False  # a bare integer opens the line
+    known: bool = False  # a value's key is a metric the alias table knows
+    counter: bool = False  # the line carries a step, epoch or batch counter
+
+    @property
+    def is_record(self) -> bool:
+        """A metric record: values, not prose, not a progress bar, and either a metric triage knows
+        or a counter (a config dump, a model summary or an install log has neither)."""
+        return self.keys > 0 and not self.prose and self.progress != "tqdm" and (self.known or self.counter)
+
+    @property
+    def axes_only(self) -> bool:
+        return self.keys == 0 and any(s.role in ("step", "epoch", "batch") for s in self.slots)
+
+
+def clean(line: str) -> str:
+    """The line without colours and without the prefixes a logger puts before the message."""
+    if "\x1b" in line:
+        line = _ANSI.sub("", line)
+    prev = None
+    n = 0
+    while prev != line and n < 8:
+        prev = line
+        m = _PREFIX.match(line)
+        if m and m.end() > 0:
+            line = line[m.end():]
+        n += 1
+    return line.strip()
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def template(line: str) -> str:
+    """The line's shape: numbers as '#', other digit runs (`-0.63z`, `ckpt-100`) as '9', blanks folded."""
+    t = NUM_RE.sub("#", line)
+    return " ".join(_DIGITS.sub("9", t).split())
+
+
+def _tokens(line: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for m in _TOKEN.finditer(line):
+        kind = m.lastgroup or "p"
+        text = m.group()
+        if kind == "sp":
+            if out and out[-1][0] != "sp":
+                out.append(("sp", " "))
+            continue
+        if kind == "p" and text in ",;|":
+            kind = "sep"
+        out.append((kind, text))
+    while out and out[-1][0] == "sp":
+        out.pop()
+    return out
+
+
+def _is_unit(word: str) -> str:
+    return UNITS.get(word, "")
+
+
+def _key_role(key: str) -> str:
+    k = key.lower().strip(" :=[]").replace(".", "")
+    if k in STEP_WORDS or k.endswith((" step", " iter", " iteration")) and k.split()[-1] in STEP_WORDS:
+        return "step"
+    if k in EPOCH_WORDS or (k.split() and k.split()[-1] in ("epoch", "ep") and len(k.split()) <= 2):
+        return "epoch"
+    if k in BATCH_WORDS:
+        return "batch"
+    return "value"
+
+
+def _split_of(words: list[str]) -> str:
+    joined = " ".join(w.lower() for w in words)
+    for w in [joined] + [w.lower().strip("[]():") for w in words]:
+        if w in SPLIT_EVAL:
+            return "eval"
+        if w in SPLIT_TRAIN:
+            return "train"
+    return ""
+
+
+def parse(line: str) -> Plan:
+    """Read one cleaned line's template (numbers may be any value: only their positions matter)."""
+    toks = _tokens(line)
+    plan = Plan()
+    if _TQDM_BAR.search(line):
+        plan.progress = "tqdm"
+    elif _KERAS_BAR.match(line):
+        plan.progress = "keras"
+    slots = plan.slots
+    pending: list[str] = []  # key words since the last separator
+    assigned = False  # pending words were followed by ':' or '='
+    prose_words = 0
+    value_keys: list[str] = []
+    i = 0
+    n = len(toks)
+    first_pair_seen = False
+    bracket_depth = 0
+    bracket_nums: list[int] = []  # slot indices of bare numbers inside the current bracket
+    last_value_slot: int | None = None
+    epoch_seen = False
+
+    def nxt(j: int, skip_sp: bool = True) -> tuple[int, tuple[str, str] | None]:
+        while j < n and skip_sp and toks[j][0] == "sp":
+            j += 1
+        return (j, toks[j]) if j < n else (j, None)
+
+    while i < n:
+        kind, text = toks[i]
+        if kind == "word":
+            low = text.lower()
+            if assigned and pending:
+                # `Validation: loss 2.3`: the words before ':' were a label, not a key
+                lab = _split_of(pending)
+                if lab:
+                    plan.label = lab
+                pending = []
+                assigned = False
+            pending.append(text)
+            if len(pending) > 6:
+                prose_words += 1
+                pending = pending[-6:]
+            if low in _STOP:
+                prose_words += 1
+            i += 1
+            continue
+        if kind == "p" and text in ":=":
+            if pending:
+                assigned = True
+            i += 1
+            continue
+        if kind in ("sep", "dash"):
+            if pending and not assigned:
+                lab = _split_of(pending)
+                if lab:
+                    plan.label = lab
+            pending = []
+            assigned = False
+            i += 1
+            continue
+        if kind == "p" and text == "(" and pending and i + 2 < n and toks[i + 1][0] == "word" \
+                and toks[i + 2][1] == ")":
+            pending.append(f"({toks[i + 1][1]})")  # `elapsed time per iteration (ms):`
+            i += 3
+            continue
+        if kind == "p" and text in "[(":
+            bracket_depth += 1
+            if pending and text == "[":
+                lab = _split_of(pending) if len(pending) == 1 and _key_role(pending[0]) == "value" else ""
+                if lab:
+                    plan.label = lab
+                    pending = []
+            if text == "(" and last_value_slot is not None and not pending:
+                # `loss 6.9 (6.9)`: a running average / z-score after a value: skip until ')'
+                j = i + 1
+                depth = 1
+                while j < n and depth:
+                    if toks[j][1] == "(":
+                        depth += 1
+                    elif toks[j][1] == ")":
+                        depth -= 1
+                    elif toks[j][0] == "num":
+                        slots.append(Slot("skip"))
+                    j += 1
+                bracket_depth -= 1
+                i = j
+                continue
+            i += 1
+            continue
+        if kind == "p" and text in "])":
+            bracket_depth = max(0, bracket_depth - 1)
+            if text == "]" and bracket_nums and not pending:
+                _bracket_counter(slots, bracket_nums, epoch_seen)
+                if any(slots[k].role == "epoch" for k in bracket_nums):
+                    epoch_seen = True
+            if text == "]":
+                bracket_nums = []
+            # a bracketed word label: [eval], [val]
+            if pending and len(pending) == 1 and _split_of(pending) and not assigned:
+                plan.label = _split_of(pending)
+                pending = []
+            i += 1
+            continue
+        if kind == "num" and (":" in text or "day" in text):  # a duration (eta, elapsed): never a value
+            slots.append(Slot("skip"))
+            pending = []
+            assigned = False
+            i += 1
+            continue
+        if kind == "num" and text[-1:].isalpha() and (not pending or pending[-1].lower() in _STOP):
+            j2, after = nxt(i + 1)
+            if after is not None and after[0] == "word":  # `number of nan iterations:`: a word here
+                slots.append(Slot("skip"))
+                pending.append(text)
+                i += 1
+                continue
+        if kind == "num":
+            key = " ".join(pending)
+            slot_index = len(slots)
+            if key and assigned and len(pending) == 1 and _split_of(pending) and slot_index == 0:
+                key_is_split = True  # `Train: 0 [50/1251]`, `Test: [10/50]`: the split word counts epochs
+            else:
+                key_is_split = False
+            j, after = nxt(i + 1, skip_sp=False)
+            if after and after[1] == "/" and j + 1 < n and toks[j + 1][0] == "word" \
+                    and toks[j + 1][1] in ("s", "sec", "step", "it", "iter"):
+                toks[j + 1] = ("word", "/" + toks[j + 1][1])  # `100/s`: a rate, the unit is `/s`
+                toks.pop(j)
+                n -= 1
+                after = toks[j]
+            if after and after[1] == "/" and j + 2 < n and toks[j + 1][0] == "sp" and toks[j + 2][0] == "num":
+                toks.pop(j + 1)  # `iteration 10/ 1000`
+                n -= 1
+            # N/M: a counter or a fraction
+            if after and after[1] == "/" and j + 1 < n and toks[j + 1][0] == "num":
+                role = _key_role(key) if key else ""
+                if role in ("step", "epoch", "batch"):
+                    if _split_of(pending[:-1]):
+                        plan.label = _split_of(pending[:-1])
+                    slots.append(Slot(role, key))
+                    slots.append(Slot("total", key))
+                    if role == "epoch":
+                        epoch_seen = True
+                elif key and known_key(key, loose=True):
+                    slots.append(Slot("num", key))  # `Accuracy: 9800/10000`, `HellaSwag: 2441/10042`
+                    slots.append(Slot("den", key))
+                    value_keys.append(key)
+                    plan.keys += 1
+                elif key:  # `evaluating: 1080/1256`, `Saving 3/10`: progress, not a value
+                    slots.append(Slot("skip"))
+                    slots.append(Slot("skip"))
+                elif bracket_depth:
+                    slots.append(Slot("batch" if epoch_seen else "step"))
+                    slots.append(Slot("total"))
+                elif not first_pair_seen and not value_keys:
+                    # `12/100 [====]` (Keras) or a leading `10/2000`: the step of the line
+                    slots.append(Slot("batch" if epoch_seen or plan.progress else "step"))
+                    slots.append(Slot("total"))
+                else:
+                    slots.append(Slot("skip"))
+                    slots.append(Slot("skip"))
+                first_pair_seen = first_pair_seen or bool(key)
+                pending = []
+                assigned = False
+                last_value_slot = len(slots) - 1
+                i = j + 2
+                continue
+            # unit right after the value (glued or one blank away)
+            unit = ""
+            k = j
+            if after and after[0] == "sp":
+                k, after = nxt(j)
+            if after and (after[0] == "word" or after[1] == "%"):
+                u = "%" if after[1] == "%" else _is_unit(after[0] == "word" and after[1] or "")
+                if u:
+                    k2, after2 = nxt(k + 1)
+                    # a unit is followed by a separator or the end, or (for %) by words that name it
+                    if u in ("%", "/s") or after2 is None or after2[0] in ("sep", "dash") or after2[1] in ")]|(" \
+                            or (after2[0] == "word" and not _is_unit(after2[1])):
+                        unit = u
+            if key == "s" and assigned and slot_index == 0:
+                key = "step"  # llm.c `s:250 trl:6.15`
+            if key:
+                role = "epoch" if key_is_split else _key_role(key)
+                if key_is_split:
+                    plan.label = _split_of(pending)
+                elif role != "value" and len(pending) > 1 and _split_of(pending[:-1]):
+                    plan.label = _split_of(pending[:-1])  # `validation loss at iteration 100`
+                if role == "epoch":
+                    epoch_seen = True
+                slots.append(Slot(role, key, unit))
+                if role == "value":
+                    value_keys.append(key)
+                    plan.keys += 1
+                first_pair_seen = True
+                last_value_slot = slot_index
+            elif bracket_depth:
+                slots.append(Slot("skip", "", unit))
+                bracket_nums.append(slot_index)
+            elif not first_pair_seen and slot_index == 0 and not unit:
+                slots.append(Slot("step"))  # `0 train 10.98`, `100 2.31 0.5`: a bare leading count
+                plan.lead_step = True
+            elif unit:
+                # `| 4621.47 ms |` or `29.2% bf16 MFU`: named by the words after it, or by its unit
+                name = ""
+                if unit == "%" or unit:
+                    kk, w = nxt(k + 1) if k < n else (k, None)
+                    words = []
+                    while w is not None and w[0] in ("word", "sp") and len(words) < 3:
+                        if w[0] == "word":
+                            words.append(w[1])
+                        kk += 1
+                        w = toks[kk] if kk < n else None
+                    if words and not _is_unit(words[0]):
+                        name = " ".join(words)
+                        k = kk - 1
+                name = name or UNIT_NAMES.get(unit, "")
+                if name:
+                    slots.append(Slot("value", name, unit))
+                    value_keys.append(name)
+                    plan.keys += 1
+                    last_value_slot = slot_index
+                else:
+                    slots.append(Slot("skip"))
+            else:
+                slots.append(Slot("skip"))
+            pending = []
+            assigned = False
+            i = (k + 1) if unit else (i + 1)
+            continue
+        i += 1
+    # keys with stop words are phrases of a sentence, bookkeeping words are not metrics: drop them;
+    # a line with nothing else left, or with far more words than pairs, reads as prose
+    kept = 0
+    for sl in slots:
+        if sl.role in ("value", "num", "den"):
+            words = sl.key.lower().split()
+            if (any(w in _STOP for w in words) or len(words) > 4) and not known_key(sl.key) \
+                    or sl.key.lower() in _NOT_METRIC:
+                sl.role = "skip"
+            elif sl.role != "den":
+                kept += 1
+    plan.keys = kept
+    plan.known = any(sl.role in ("value", "num") and known_key(sl.key, loose=True) for sl in slots)
+    plan.counter = any(sl.role in ("step", "epoch", "batch") for sl in slots)
+    stop_keys = sum(1 for kkey in value_keys for w in kkey.lower().split() if w in _STOP)
+    if (stop_keys and not kept) or prose_words > max(3, 2 * len(value_keys) + 1):
+        plan.prose = True
+    return plan
+
+
+def known_key(key: str, loose: bool = False) -> bool:
+    """True when the alias table (knowledge/metrics.yaml) names this key: directly, or with `loose`
+    also by its words (`Test accuracy`, `Average loss`)."""
+    from triage.ingest.aliases import table
+
+    return table().resolve(key).quality <= (3 if loose else 1)
+
+
+def _bracket_counter(slots: list[Slot], idx: list[int], epoch_seen: bool) -> None:
+    """Bare numbers in brackets: `[1,    10]` is (epoch, batch); `[1]` after Epoch is the epoch."""
+    if len(idx) == 2 and not epoch_seen:
+        slots[idx[0]].role = "epoch"
+        slots[idx[1]].role = "batch"
+    elif len(idx) == 1:
+        slots[idx[0]].role = "batch" if epoch_seen else "epoch"
+
+
+def numbers(line: str) -> list[str]:
+    return NUM_RE.findall(line)
+
+
+def to_number(text: str) -> float:
+    t = text.replace(",", "")
+    try:
+        return float(t)
+    except ValueError:
+        low = t.lower().lstrip("+")
+        if low.lstrip("-") in ("nan",):
+            return float("nan")
+        if low.lstrip("-").startswith("inf"):
+            return float("-inf") if low.startswith("-") else float("inf")
+        raise
+
+
+@dataclass
+class Record:
+    values: dict[str, float]
+    step: float | None = None
+    epoch: float | None = None
+    batch: float | None = None
+    total: float | None = None
+    label: str = ""
+
+
+def apply(plan: Plan, nums: list[str]) -> Record | None:
+    """The values of one line, given its template's plan and its numbers in order."""
+    if len(nums) != len(plan.slots):
+        return None
+    rec = Record({}, label=plan.label)
+    pending_num: tuple[str, float] | None = None
+    for slot, text in zip(plan.slots, nums):
+        role = slot.role
+        if role == "skip":
+            continue
+        try:
+            v = to_number(text)
+        except ValueError:
+            continue
+        if role == "value":
+            rec.values[slot.key] = v
+        elif role == "step":
+            rec.step = v
+        elif role == "epoch":
+            rec.epoch = v
+        elif role == "batch":
+            rec.batch = v
+        elif role == "total":
+            if rec.total is None or slot.key == "" or _key_role(slot.key) == "batch":
+                rec.total = v
+        elif role == "num":
+            pending_num = (slot.key, v)
+        elif role == "den" and pending_num is not None:
+            key, num = pending_num
+            rec.values[key] = num / v if v else float("nan")
+            pending_num = None
+    return rec
