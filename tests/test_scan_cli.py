@@ -207,5 +207,36 @@ def test_a_log_with_no_metrics_says_so(tmp_path):
     path = tmp_path / "progress.jsonl"
     path.write_text('{"current_steps": 1, "total_steps": 10, "percentage": 10.0}\n' * 5)
     result = runner.invoke(app, ["scan", str(path)], env={"NO_COLOR": "1", "COLUMNS": "200"})
-    assert result.exit_code == 0
-    assert "Nothing to diagnose" in result.output and "No problems found" not in result.output
+    assert result.exit_code == 2  # nothing was read: not "healthy"
+    assert "no metrics or error lines found" in result.output and "No problems found" not in result.output
+
+
+@pytest.mark.parametrize("content, says", [
+    ("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n" * 10,
+     "no metrics or error lines found"),
+    ("2024-01-01 10:00:00 INFO starting\n2024-01-01 10:00:01 INFO loading data\n", "no metrics or error lines found"),
+    ("version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab\nsize 1234\n", "git-lfs pointer"),
+    ("<!DOCTYPE html>\n<html><head><title>run</title></head><body>loss 2.3</body></html>\n", "HTML"),
+])
+def test_what_is_not_a_log_exits_2_and_says_what_it_is(tmp_path, content, says):
+    path = tmp_path / "events.out.tfevents.1700000000.host"
+    path.write_text(content)
+    result = runner.invoke(app, ["scan", str(path)], env={"NO_COLOR": "1", "COLUMNS": "200"})
+    assert result.exit_code == 2, result.output
+    assert says in result.output and "Most likely causes" not in result.output
+
+
+def test_a_short_note_is_read_as_a_description(tmp_path):
+    path = tmp_path / "note.txt"
+    path.write_text("My loss goes to nan after three epochs when I raise the learning rate with fp16.\n")
+    result = runner.invoke(app, ["scan", str(path)], env={"NO_COLOR": "1", "COLUMNS": "200"})
+    assert result.exit_code == 1, result.output
+    assert "Most likely causes" in result.output
+
+
+def test_a_printed_nan_loss_is_read_not_healthy(tmp_path):
+    path = tmp_path / "train.log"
+    path.write_text("".join(f"step {i} | loss {2.3 - i * 0.01:.3f} | lr 3e-4\n" for i in range(1, 30))
+                    + "step 30 | loss nan | lr 3e-4\nstep 31 | loss nan | lr 3e-4\n")
+    result = runner.invoke(app, ["scan", "--json", str(path)], env={"NO_COLOR": "1", "COLUMNS": "200"})
+    assert result.exit_code == 1, result.output

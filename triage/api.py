@@ -118,6 +118,22 @@ def read_input(path: str, fmt: str | None = None):
     return run, raw
 
 
+def looks_like_prose(text: str) -> bool:
+    """Short text a person wrote (a note, an issue description), not a log or a data file: most
+    whitespace-separated tokens are words, few lines carry a logger prefix, and it is short."""
+    import re
+
+    from triage.ingest.printed import clean
+
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines or len(lines) > 60 or len(text) > 8000:
+        return False
+    tokens = text.split()
+    words = sum(1 for t in tokens if re.fullmatch(r"[\"'(]*[A-Za-z][A-Za-z'-]*[.,;:!?)\"']*", t))
+    prefixed = sum(1 for line in lines if clean(line) != line.strip())
+    return len(tokens) >= 3 and words >= 0.6 * len(tokens) and prefixed <= 0.3 * len(lines)
+
+
 def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, describe: str | None = None,
          run=None) -> dict:
     """Read one input (a metrics log, a traceback, a description or a probe result), run the
@@ -153,11 +169,15 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
         apply_findings(diag, findings, applied)
         infer_domain(diag, run, applied)
         apply_config(diag, run, applied)
-        if raw and not matched and not findings and describe is None:
-            # neither metrics nor a known error: read the text as a description in words
-            text = "\n".join(line for _, line in raw)[:20_000]
-            if text.strip():
-                apply_description(diag, index, text, applied)
+        if not run.series and not text_lines and describe is None \
+                and not any(e.kind == "overflow" for e in run.events):
+            text = "\n".join(line for _, line in raw or [])
+            if not (raw and looks_like_prose(text)):
+                raise TriageError(f"{path}: no metrics or error lines found (looked for: metric lines such as "
+                                  "`step 10 loss 2.31` or `{'loss': 2.31}`, JSON/CSV/TensorBoard/W&B/MLflow logs, "
+                                  "tracebacks and error lines); to describe a problem in words use --describe")
+            # a short note a person wrote: read it as a description in words
+            apply_description(diag, index, text[:20_000], applied)
     if describe:
         apply_description(diag, index, describe, applied)
     return diagnosis_document(kb, diag, applied, [source], __version__, run=run)

@@ -92,6 +92,30 @@ def check(e: dict) -> tuple[bool, str]:
     return (not problems), "; ".join(problems) or f"{rows} rows"
 
 
+def keys() -> list[dict]:
+    """Real metric-key spellings (metric_keys.yaml) with the canonical name a person gives them."""
+    path = HERE / "metric_keys.yaml"
+    return list(yaml.safe_load(path.read_text(encoding="utf-8")) or []) if path.is_file() else []
+
+
+def check_key(row: dict) -> tuple[bool, str | None]:
+    """A spelling resolves right when it lands on its canonical name (any eval set for an eval
+    name); a spelling given no canonical name passes when triage keeps it under its own name or
+    places it under a canonical name of its own that the table's short list did not offer."""
+    from triage.ingest.aliases import table
+
+    res = table().resolve(str(row["key"]))
+    got = res.name if res.known else None
+    want = row.get("canonical")
+    if want is None:
+        return True, got
+    if got == want:
+        return True, got
+    if got and want.startswith("eval/") and got.startswith("eval/") and got.endswith("/" + want[5:]):
+        return True, got
+    return False, got
+
+
 def main() -> int:
     es = entries()
     ok = 0
@@ -100,6 +124,16 @@ def main() -> int:
         ok += good
         print(f"{'ok ' if good else 'BAD'} {e['file']:<70} {why[:200]}")
     print(f"{ok}/{len(es)} files read as expected ({100.0 * ok / max(1, len(es)):.1f}%)")
+    ks = keys()
+    named = [k for k in ks if k.get("canonical")]
+    good = 0
+    for k in named:
+        right, got = check_key(k)
+        good += right
+        if not right:
+            print(f"key {k['key']!r}: want {k['canonical']}, got {got}")
+    print(f"{good}/{len(named)} named metric-key spellings resolve to their canonical name "
+          f"({len(ks)} spellings in all)")
     return 0
 
 

@@ -256,7 +256,16 @@ class AliasTable:
         if len(toks) > 1 and toks[0] in _EVAL_WORDS and split == "train":
             split = "eval"
             toks.pop(0)
-        for attempt in (toks, [t for t in toks if t not in _MODIFIERS]):
+        attempts = [toks]
+        lead = 0
+        while lead < len(toks) - 1 and toks[lead] in _MODIFIERS:  # `avg_batch_cost` -> batch_cost -> cost
+            lead += 1
+            attempts.append(toks[lead:])
+        trail = len(toks)
+        while trail > 1 and toks[trail - 1] in _MODIFIERS:  # `loss_mean`, `reward_avg`
+            trail -= 1
+            attempts.append(toks[:trail])
+        for attempt in attempts:
             if not attempt:
                 continue
             for joiner in ("_", " ", "/", ""):

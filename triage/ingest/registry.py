@@ -470,11 +470,27 @@ def _with_alias_problems(run: Run) -> Run:
     return run
 
 
+def not_a_log(head: bytes) -> str | None:
+    """What a file is when it is plainly not a training log (named, for the error line)."""
+    h = head.lstrip()[:512]
+    if h.startswith(b"version https://git-lfs.github.com/spec/"):
+        return "a git-lfs pointer, not the file itself (fetch it with `git lfs pull`)"
+    low = h[:64].lower()
+    if low.startswith((b"<!doctype html", b"<html", b"<?xml")) or (low.startswith(b"<") and b"<head" in h.lower()):
+        return "an HTML or XML page, not a log (save the raw file, not the page that shows it)"
+    if h.startswith((b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"%PDF", b"PK\x03\x04", b"\x7fELF")):
+        return "an image, PDF, archive or program, not a log"
+    return None
+
+
 def _read_file(src: Source, name: str | None) -> Run:
     if src.fs_path is not None and src.size() == 0:
         raise IngestError(src.path, "empty file")
     if src.data is not None and not src.data.strip():
         raise IngestError(src.path, "empty input")
+    what = not_a_log(src.head()) if name is None else None
+    if what:
+        raise IngestError(src.path, what)
     if name is None:
         name = sniff(src)
         if name == "binary":
