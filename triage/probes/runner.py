@@ -6,6 +6,7 @@ import difflib
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -149,15 +150,26 @@ def run(name: str, setup: str, out: str | os.PathLike | None = None, max_steps: 
     info = get(name)
     if ":" not in setup or not setup.rsplit(":", 1)[0] or not setup.rsplit(":", 1)[1]:
         raise ProbeError(f"--setup must look like FILE.py:FUNC, got {setup!r}")
-    tmp = None
-    if out is None:
-        fd, tmp = tempfile.mkstemp(prefix=f"probe_{info.name}_", suffix=".json")
-        os.close(fd)
-        os.unlink(tmp)
-        out = tmp
     from triage.probes.assemble import runnable
 
-    cmd = [sys.executable, str(runnable(info.path)), "--setup", setup, "--out", str(out)]
+    try:
+        script = runnable(info.path)  # written just now, in a private folder (see SECURITY.md)
+    except OSError as exc:
+        raise ProbeError(f"cannot write the probe script: {exc.strerror or exc}") from None
+    tmp = None
+    if out is None:  # the result goes to a fresh folder of our own (mode 0700), removed afterwards
+        tmp = tempfile.mkdtemp(prefix=f"triage-probe-{info.name}-")
+        out = os.path.join(tmp, "result.json")
+    try:
+        return _run(info, script, setup, out, tmp, max_steps, timeout, device, capture)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _run(info: ProbeInfo, script: Path, setup: str, out: str | os.PathLike, tmp: str | None,
+         max_steps: int | None, timeout: float | None, device: str | None, capture: bool) -> RunOutcome:
+    cmd = [sys.executable, str(script), "--setup", setup, "--out", str(out)]
     if max_steps is not None:
         cmd += ["--max-steps", str(max_steps)]
     if timeout is not None:
@@ -175,8 +187,6 @@ def run(name: str, setup: str, out: str | os.PathLike | None = None, max_steps: 
             result = load_result(out)
         except ProbeResultError:
             result = None
-    if tmp and Path(tmp).exists():
-        os.unlink(tmp)
     extra = {"stdout": proc.stdout, "stderr": proc.stderr} if capture else {}
     return RunOutcome(info.name, proc.returncode, result, None if tmp else Path(out), extra)
 
