@@ -306,3 +306,4 @@ def test_typed_tier_property(tmp_path, monkeypatch, rows):
     p = _write(tmp_path, "\n".join(out) + "\n")
     typed, generic, _ = _read_both(p, monkeypatch, block=128)
     _same(typed, generic)
+

@@ -91,9 +91,7 @@ def _load_cached(path: Path) -> dict:
     except Exception:  # noqa: BLE001 - stale, partial or not a cache: parse and rewrite
         pass
     doc = _load_yaml(path)
-    data = encode_plain(doc)
-    if data is not None:
-        write_cache(cache, data, (f"metrics-{where}-*.msgpack", "metrics-*.pickle"))
+    write_cache(cache, lambda: encode_plain(doc), (f"metrics-{where}-*.msgpack", "metrics-*.pickle"))
     return doc
 
 
@@ -111,6 +109,7 @@ class AliasTable:
         self.docs: dict[str, str] = {}
         self.sources: list[str] = []
         self.problems: list[str] = []
+        self.layouts: list[tuple[re.Pattern, list[str]]] = []  # headerless printed tables
         order = 0
         for doc in docs:
             order = self._add_doc(doc, order)
@@ -120,6 +119,11 @@ class AliasTable:
         self.axis_keys = {k for v in self.axes.values() for k in v}
 
     def _add_doc(self, doc: dict, order: int) -> int:
+        for lay in doc.get("layouts") or []:
+            try:
+                self.layouts.append((re.compile(str(lay["match"])), [str(c) for c in lay["columns"]]))
+            except (KeyError, TypeError, re.error) as exc:
+                self.problems.append(f"metrics.yaml layout {lay!r:.60}: not used ({type(exc).__name__})")
         axes = doc.get("axes") or {}
         for kind in ("step", "epoch", "wall", "ignore"):
             for k in axes.get(kind) or []:

@@ -133,7 +133,7 @@ def _cat(cache: dict | None, parts: list, sizes: list[int]):
     """Concatenate optional arrays (None = all NaN); None when every part is None."""
     if all(p is None for p in parts):
         return None
-    key = tuple(id(p) for p in parts)
+    key = tuple(id(p) for p in parts) + tuple(sizes)  # a None part's length is its size, not its id
     if cache is not None:
         hit = cache.get(key)
         if hit is not None:

@@ -265,6 +265,17 @@ def parse(line: str) -> Plan:
             pending.append(f"({toks[i + 1][1]})")  # `elapsed time per iteration (ms):`
             i += 3
             continue
+        if kind == "p" and text == "[" and pending and assigned:
+            # `shape = [3, 256, 256]`: a list setting, not a value: skip to its end
+            j = i + 1
+            while j < n and toks[j][1] != "]":
+                if toks[j][0] == "num":
+                    slots.append(Slot("skip"))
+                j += 1
+            pending = []
+            assigned = False
+            i = j + 1
+            continue
         if kind == "p" and text in "[(":
             bracket_depth += 1
             if pending and text == "[":

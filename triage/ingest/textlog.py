@@ -216,8 +216,10 @@ class _TextReader:
         c = printed.clean(s)
         if not c:
             return False
-        if self.header:
-            row = _table_row(self.header, c)
+        layout = None if self.header else _layout_for(c)
+        header = self.header or layout
+        if header:
+            row = _table_row(header, c, blanks=layout is not None)
             if row is not None:
                 values, epoch = row
                 if epoch is not None:
@@ -424,6 +426,16 @@ def _cells(line: str) -> list[str]:
     return [c for c in _CELL_SPLIT.split(line.strip().strip("|").strip()) if c]
 
 
+def _layout_for(line: str) -> list[str] | None:
+    """The column names of a known headerless table (metrics.yaml `layouts`) this line belongs to."""
+    from triage.ingest.aliases import table
+
+    for rx, columns in table().layouts:
+        if rx.match(line) and len(line.split()) == len(columns):
+            return columns
+    return None
+
+
 def _table_header(line: str) -> list[str] | None:
     """Column names of a printed table (`step<TAB>loss`, `Epoch  GPU_mem  box_loss ...`,
     `| epoch | loss |`): two or more single-word cells and nothing else."""
@@ -435,10 +447,10 @@ def _table_header(line: str) -> list[str] | None:
     return cells
 
 
-def _table_row(header: list[str], line: str) -> tuple[dict, float | None] | None:
+def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict, float | None] | None:
     """One row under a header: as many cells as names, most of them numbers (`70/1000` under
-    `Epoch` is the epoch; `6.73G` is 6.73)."""
-    cells = _cells(line)
+    `Epoch` is the epoch; `6.73G` is 6.73). A headerless layout splits on every blank run."""
+    cells = line.split() if blanks else _cells(line)
     if len(cells) < len(header):
         return None
     cells = cells[: len(header)] if len(cells) > len(header) and _HAS_TQDM_END.search(line) else cells
@@ -451,6 +463,8 @@ def _table_row(header: list[str], line: str) -> tuple[dict, float | None] | None
         if not m:
             continue
         v = printed.to_number(m.group(1))
+        if name == "-":
+            continue
         if printed._key_role(name) == "epoch":
             epoch = v
         elif printed._key_role(name) == "step":

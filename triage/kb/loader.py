@@ -19,6 +19,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from triage import __version__
 
@@ -348,17 +349,22 @@ def read_cache(cache_file: Path) -> bytes | None:
         return fh.read()
 
 
-def write_cache(cache_file: Path, data: bytes, stale: str | tuple[str, ...] = ()) -> None:
+def write_cache(cache_file: Path, data: bytes | Callable[[], bytes | None], stale: str | tuple[str, ...] = ()) -> None:
     """Write `data` to `cache_file` atomically (a new 0600 file in the same folder, then renamed over it)
-    and remove the other files of that folder matching the `stale` pattern(s). Only a private folder
-    (see `open_private_dir`, created 0700 when missing) is written; a cache that cannot be written
-    (read-only home, a folder that is not private) is simply skipped."""
+    and remove the other files of that folder matching the `stale` pattern(s). `data` may be a function
+    giving the bytes (or None: nothing to write), called only once the folder is known to be usable.
+    Only a private folder (see `open_private_dir`, created 0700 when missing) is written; a cache that
+    cannot be written (read-only home, a folder that is not private) is simply skipped."""
     dfd = open_private_dir(cache_file.parent, create=True)
     if dfd is None:
         return
     name = cache_file.name
     tmp = None
     try:
+        if callable(data):
+            data = data()
+            if data is None:
+                return
         tmp = f".{name}.{os.getpid()}.{os.urandom(6).hex()}.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | _CLOEXEC, 0o600, dir_fd=dfd)
         with os.fdopen(fd, "wb") as fh:
@@ -483,8 +489,11 @@ class _CachedNode(Node):
     """A node read from the cache. Its data is decoded on first use (most commands look at a handful of
     the nodes); data that does not decode to a mapping is read again from the node's own YAML file."""
 
-    def __init__(self, node_id: str, kind: str, raw: bytes, path: str, root: str, builtin: bool):
-        self.__dict__.update(id=node_id, kind=kind, path=path, root=root, builtin=builtin, _raw=raw)
+    @classmethod
+    def lazy(cls, node_id: str, kind: str, raw: bytes, path: str, root: str, builtin: bool) -> _CachedNode:
+        node = cls.__new__(cls)
+        node.__dict__.update(id=node_id, kind=kind, path=path, root=root, builtin=builtin, _raw=raw)
+        return node
 
     @property
     def data(self) -> LineDict:  # type: ignore[override]
@@ -523,7 +532,7 @@ def _decode_result(data: bytes, key: str, roots: list[str], builtin: str | None)
     if any(type(doc) is not LineDict for _, doc in metrics):
         return None
     result = LoadResult(roots=found_roots, builtin=found_builtin)
-    result.nodes = [_CachedNode(*node) for node in nodes]
+    result.nodes = [_CachedNode.lazy(*node) for node in nodes]
     result.problems = [KnowledgeError(path, line, message) for path, line, message in problems]
     if metrics:
         result.extras["metrics"] = metrics
@@ -564,8 +573,6 @@ def load(extra_roots: list[str] | None = None, use_cache: bool = True, builtin: 
         _load_root(root, root == base, result)
 
     if cache_file is not None and key is not None:
-        data = _encode_result(key, result)
-        if data is not None:
-            write_cache(cache_file, data, ("kb-*.msgpack", "kb-*.pickle"))
+        write_cache(cache_file, lambda: _encode_result(key, result), ("kb-*.msgpack", "kb-*.pickle"))
     result.problems.extend(missing)
     return result
