@@ -165,7 +165,7 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
         source = sources_block(run)
         findings = run_detectors(run, kb)
         text_lines = [(e.line, e.text) for e in run.events if e.kind in ("traceback", "error", "warning")]
-        matched = apply_text(diag, index, text_lines + (raw or []), applied)
+        apply_text(diag, index, text_lines + (raw or []), applied)
         apply_findings(diag, findings, applied)
         infer_domain(diag, run, applied)
         apply_config(diag, run, applied)

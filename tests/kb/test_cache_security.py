@@ -330,26 +330,24 @@ def test_metrics_cache_planted_pickle_is_never_unpickled(tmp_path, metrics_file,
     assert not marker.exists(), "a planted metrics cache ran code"
 
 
-@posix_only
-def test_metrics_cache_writable_by_others_is_ignored(metrics_file, cache):
+def _spoiled_metrics_cache_is_ignored(metrics_file, cache, spoil) -> None:
     expected = aliases._load_yaml(metrics_file)
     aliases._load_cached(metrics_file)
     files = _cache_files(cache, "metrics-")
     _tamper(files)
     for path in files:
-        os.chmod(path, 0o666)
+        spoil(path)
     assert aliases._load_cached(metrics_file) == expected
+
+
+@posix_only
+def test_metrics_cache_writable_by_others_is_ignored(metrics_file, cache):
+    _spoiled_metrics_cache_is_ignored(metrics_file, cache, lambda path: os.chmod(path, 0o666))
 
 
 @needs_root
 def test_metrics_cache_of_another_user_is_ignored(metrics_file, cache):
-    expected = aliases._load_yaml(metrics_file)
-    aliases._load_cached(metrics_file)
-    files = _cache_files(cache, "metrics-")
-    _tamper(files)
-    for path in files:
-        os.chown(path, OTHER_UID, OTHER_UID)
-    assert aliases._load_cached(metrics_file) == expected
+    _spoiled_metrics_cache_is_ignored(metrics_file, cache, lambda path: os.chown(path, OTHER_UID, OTHER_UID))
 
 
 @posix_only

@@ -151,12 +151,14 @@ def clean(line: str) -> str:
 
 
 _DIGITS = re.compile(r"\d+")
+_NUM_SPLIT = re.compile("(" + NUM + ")")
 
 
-def template(line: str) -> str:
-    """The line's shape: numbers as '#', other digit runs (`-0.63z`, `ckpt-100`) as '9', blanks folded."""
-    t = NUM_RE.sub("#", line)
-    return " ".join(_DIGITS.sub("9", t).split())
+def shape(line: str) -> tuple[str, list[str]]:
+    """The line's template (numbers as '#', other digit runs such as `-0.63z` or `ckpt-100` as '9',
+    blanks folded) and its numbers in order, from one pass of the number pattern."""
+    parts = _NUM_SPLIT.split(line)
+    return " ".join(_DIGITS.sub("9", "#".join(parts[::2])).split()), parts[1::2]
 
 
 def _tokens(line: str) -> list[tuple[str, str]]:
@@ -174,10 +176,6 @@ def _tokens(line: str) -> list[tuple[str, str]]:
     while out and out[-1][0] == "sp":
         out.pop()
     return out
-
-
-def _is_unit(word: str) -> str:
-    return UNITS.get(word, "")
 
 
 def _key_role(key: str) -> str:
@@ -384,12 +382,12 @@ def parse(line: str) -> Plan:
             if after and after[0] == "sp":
                 k, after = nxt(j)
             if after and (after[0] == "word" or after[1] == "%"):
-                u = "%" if after[1] == "%" else _is_unit(after[0] == "word" and after[1] or "")
+                u = "%" if after[1] == "%" else UNITS.get(after[1], "") if after[0] == "word" else ""
                 if u:
                     k2, after2 = nxt(k + 1)
                     # a unit is followed by a separator or the end, or (for %) by words that name it
                     if u in ("%", "/s") or after2 is None or after2[0] in ("sep", "dash") or after2[1] in ")]|(" \
-                            or (after2[0] == "word" and not _is_unit(after2[1])):
+                            or (after2[0] == "word" and after2[1] not in UNITS):
                         unit = u
             if key == "s" and assigned and slot_index == 0:
                 key = "step"  # llm.c `s:250 trl:6.15`
@@ -416,17 +414,16 @@ def parse(line: str) -> Plan:
             elif unit:
                 # `| 4621.47 ms |` or `29.2% bf16 MFU`: named by the words after it, or by its unit
                 name = ""
-                if unit == "%" or unit:
-                    kk, w = nxt(k + 1) if k < n else (k, None)
-                    words = []
-                    while w is not None and w[0] in ("word", "sp") and len(words) < 3:
-                        if w[0] == "word":
-                            words.append(w[1])
-                        kk += 1
-                        w = toks[kk] if kk < n else None
-                    if words and not _is_unit(words[0]):
-                        name = " ".join(words)
-                        k = kk - 1
+                kk, w = nxt(k + 1) if k < n else (k, None)
+                words = []
+                while w is not None and w[0] in ("word", "sp") and len(words) < 3:
+                    if w[0] == "word":
+                        words.append(w[1])
+                    kk += 1
+                    w = toks[kk] if kk < n else None
+                if words and words[0] not in UNITS:
+                    name = " ".join(words)
+                    k = kk - 1
                 name = name or UNIT_NAMES.get(unit, "")
                 if name:
                     slots.append(Slot("value", name, unit))
@@ -477,10 +474,6 @@ def _bracket_counter(slots: list[Slot], idx: list[int], epoch_seen: bool) -> Non
         slots[idx[1]].role = "batch"
     elif len(idx) == 1:
         slots[idx[0]].role = "batch" if epoch_seen else "epoch"
-
-
-def numbers(line: str) -> list[str]:
-    return NUM_RE.findall(line)
 
 
 def to_number(text: str) -> float:

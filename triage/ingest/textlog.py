@@ -1,20 +1,18 @@
 """Plain-text training output: stdout captures, ``*.log`` files, pasted tracebacks.
 
-One pass over the lines (and the ``\\r``/backspace redraws inside them) applies every dialect's
-line parser, so a mixed capture (HF dicts + DeepSpeed overflow lines + a traceback) is read whole:
+One pass over the lines (and the ``\\r``/backspace redraws inside them) reads a mixed capture whole:
 
-* HF Trainer / TRL / axolotl dict lines (``{'loss': 0.7, ...}``; transformers 5 quotes every float),
-  also glued to a tqdm bar; the step comes from the bar (``890/1352``) when there is one;
-* Keras ``fit()`` (``Epoch 3/10`` then ``... - loss: 0.41 - accuracy: 0.87 - val_loss: ...``, progress-bar
-  redraws included: the last redraw of an epoch is its value);
-* llm.c (``step 1/19560 | loss 11.01 (+nanz)| norm ...``, ``s:250 tel:6.15``), nanoGPT (``iter 100: loss``,
-  ``step 250: train loss ..., val loss ...``), Megatron (``iteration 3/ 7629408 | lm loss: ... |``),
-  torchtune (``Step 12 | loss:2.1 lr:...``), verl console (``step:12 - actor/pg_loss:0.01 - ...``),
-  SB3 ASCII tables, NeMo/tqdm postfixes are left alone (too ambiguous);
+* metric lines in any print style go through the general line grammar (``triage.ingest.printed``),
+  parsed once per line template; Keras progress redraws keep only the last one of each epoch;
+* dict lines (HF Trainer / TRL / axolotl ``{'loss': 0.7, ...}``, JSON objects), also glued to a tqdm
+  bar whose counter gives the step; SB3 ``| key | value |`` blocks; printed tables under a header
+  line, or headerless ones described in metrics.yaml ``layouts``;
 * events: Python tracebacks (one event per chained block), error and warning lines, DeepSpeed/apex
-  loss-scale overflow lines (value = the new scale), resume/checkpoint info lines.
+  loss-scale overflow lines (their value is also a ``loss_scale`` point), resume/checkpoint info lines.
 
-The reported format is the dialect that contributed most rows (``text`` when none did).
+Steps come from the records' own counters, else epoch plus batch, else rising epochs, else line order
+(``meta["step_axis"]``). The dialect patterns below only name the format (``llmc``, ``megatron``, ...)
+from the head of the file; the reported format is the dialect that contributed most rows.
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from triage.ingest import printed
 from triage.ingest.builder import NAN, RunBuilder, to_float
@@ -37,22 +35,15 @@ _PYDICT_START = re.compile(r"\{\s*'")
 _BARE_NONFINITE = re.compile(r"(?<![\w'\"])(-?)(nan|inf|NaN|Infinity)(?![\w'\"])")
 _TQDM = re.compile(r"(\d+)/(\d+)\s*\[")
 _KERAS_EPOCH = re.compile(r"^\s*Epoch\s+(\d+)/(\d+)\s*$")
-_KERAS_PAIR = re.compile(r"(?:^|\s-\s|\s)([A-Za-z_][\w/.]*):\s(" + _NUM + r")(?=\s|$)")
-_KERAS_PROGRESS = re.compile(r"^\s*(\d+)/(\d+)\s+(?:\[[=>.\s]*\]|[━─\s]+)")
 _LLMC_STEP = re.compile(r"^\s*step\s+(\d+)/(\d+)\s*\|(.*)$")
 _LLMC_MAIN = re.compile(r"^s:(\d+)((?:\s+[A-Za-z_]\w*:\S+)+)\s*$")
-_LLMC_VAL = re.compile(r"^\s*val loss\s+(" + _NUM + r")\s*$")
-_LLMC_HS = re.compile(r"HellaSwag:\s*\d+/\d+\s*=\s*(" + _NUM + r")")
 _NANOGPT_ITER = re.compile(r"^\s*iter\s+(\d+):\s*loss\s+(" + _NUM + r")(?:,\s*time\s+(" + _NUM + r")ms)?(?:,\s*mfu\s+(" + _NUM + r")%)?")
 _NANOGPT_EVAL = re.compile(r"^\s*step\s+(\d+):\s*train loss\s+(" + _NUM + r"),\s*val loss\s+(" + _NUM + r")")
 _MEGATRON_ITER = re.compile(r"\biteration\s+(\d+)\s*/\s*(\d+)\s*\|(.*)$")
-_MEGATRON_VAL = re.compile(r"validation loss at iteration\s+(\d+)\s*(?:on [\w ]+ set\s*)?\|(.*)$")
 _TORCHTUNE = re.compile(r"^\s*Step\s+(\d+)\s*\|\s*(.+)$")
-_KV_COLON = re.compile(r"([A-Za-z_][\w/.\-]*):(" + _NUM + r")(?=\s|$)")
 _VERL = re.compile(r"^\s*step:(\d+)\s+-\s+(.*)$")
 _SB3_BORDER = re.compile(r"^\s*-{10,}\s*$")
 _SB3_ROW = re.compile(r"^\s*\|\s*(\S[^|]*?)\s*\|\s*([^|]*?)\s*\|\s*$")
-_AXOLOTL_MEM = re.compile(r"cuda memory usage while training:\s*(" + _NUM + r")\s*GB")
 _LAUNCHER_PREFIX = re.compile(r"^(?:\[default\d+\]:|\[\d+,\d+\]<std(?:out|err)>:|\d+:\s)")
 
 _RANK_PREFIX = re.compile(r"^(?:\[(?:rank|default)?\d+(?:,\d+)?\](?:<std(?:out|err)>)?:\s?|\d+:\s)")
@@ -230,13 +221,13 @@ class _TextReader:
                 return True
             if not _HAS_TQDM_END.search(c):
                 self.header = None
-        tpl = printed.template(c)
+        tpl, nums = printed.shape(c)
         plan = self.plans.get(tpl)
         if plan is None:
             plan = self.plans[tpl] = printed.parse(c)
         if not plan.slots:
             return False
-        rec = printed.apply(plan, printed.numbers(c))
+        rec = printed.apply(plan, nums)
         if rec is None:
             self.b.skip("numbers did not line up with the line's template")
             return False
@@ -354,9 +345,6 @@ def _snippet(text: str, at: int, width: int = 1000) -> str:
 def _known(x: float) -> float | None:
     return None if x != x else x
 
-
-def _zero_if_nan(x: float) -> float:
-    return 0.0 if x != x else x
 
 
 _HAS_DIGIT = re.compile(r"\d")
