@@ -41,7 +41,7 @@ EXPECTED = {
     "synthetic/verl_console.log": ("verl", {"policy_loss", "entropy", "reward", "completions/mean_length",
                                             "completions/clipped_ratio"}),
     "synthetic/wandb_export_2025-01-01T00_00_00.csv": ("wandb_csv", {"loss"}),
-    "synthetic/results.csv": ("ultralytics", {"loss", "eval/loss", "map", "map50", "learning_rate"}),
+    "synthetic/results.csv": ("ultralytics", {"loss", "eval/loss", "eval/map", "eval/map50", "learning_rate"}),
     "synthetic/messy.jsonl": ("jsonl", {"loss", "grad_norm", "eval/loss"}),
     "synthetic/messy.jsonl.gz": ("jsonl", {"loss", "grad_norm", "eval/loss"}),
 }

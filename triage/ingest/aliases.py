@@ -218,6 +218,9 @@ class AliasTable:
                 if inner:
                     base = inner[0][5:] if inner[0].startswith("eval/") else inner[0]
                     return Resolved(f"eval/{base}", "eval", key, *self._xf(inner[1]), PREFIXED, inner[2])
+                words = self._by_tokens(rest, source)  # `eval/Average_loss`: a modifier, not an eval set
+                if words and words.split == "train":
+                    return Resolved(f"eval/{words.name}", "eval", key, words.negate, words.scale, PREFIXED, words.order)
                 named = self._eval_set(rest, source, by_name=p in ("eval_", "eval/"))
                 if named:
                     return Resolved(named.name, named.split, key, named.negate, named.scale, named.quality, named.order)
@@ -374,6 +377,10 @@ def tokens(key: str) -> list[str]:
             out.append(part.lower())
         else:
             out.extend(w.lower() for w in _CAMEL.findall(part))
+    # `Top-1 Acc`, `top 5`: the rank belongs to `top`
+    for i in range(len(out) - 1, 0, -1):
+        if out[i].isdigit() and out[i - 1] == "top":
+            out[i - 1:i + 1] = ["top" + out[i]]
     return out
 
 

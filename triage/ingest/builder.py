@@ -245,6 +245,7 @@ class RunBuilder:
                 names[k] = (alt, split)
                 self.warn(f"{k!r} and {keys[0]!r} both mean {name!r}: kept {keys[0]!r} as {name!r}, {k!r} as {alt!r}")
 
+        _fold_lone_test_split(names)
         series: dict[str, Series] = {}
         duplicates = 0
         restarts = 0
@@ -277,6 +278,21 @@ class RunBuilder:
         run = Run(path=self.path, format=self.format, series=dict(sorted(series.items())),
                   events=self.events, meta=self.meta)
         return run
+
+
+def _fold_lone_test_split(names: dict[str, tuple[str, str]]) -> None:
+    """A run whose only held-out split is called `test` evaluates on it: `eval/test/loss` is its
+    `eval/loss`. With a validation split beside it, the test set keeps its own names."""
+    held_out = [name for name, _ in names.values() if name.startswith("eval/")]
+    if not held_out or any(not n.startswith("eval/test/") for n in held_out):
+        return
+    taken = {name for name, _ in names.values()}
+    for key, (name, split) in list(names.items()):
+        if split == "eval:test":
+            folded = "eval/" + name[len("eval/test/"):]
+            if folded not in taken:
+                names[key] = (folded, "eval")
+                taken.add(folded)
 
 
 def _restarts(s: np.ndarray, window: int = 4) -> int:

@@ -33,7 +33,7 @@ NUM_BODY = (
     r"|(?:[Nn]a[Nn]|NAN|[Ii]nf(?:inity)?|INF)(?![A-Za-z]))"
 )
 _UNIT_AHEAD = r"(?=(?:ms|us|s|sec|min|h|GB|GiB|G|MB|MiB|M|K|B|x|it/s|s/it|ms/step|s/step|tok/s)(?![A-Za-z]))"
-NUM = r"(?<![\w.])(?:" + NUM_BODY + r")(?:(?![\w]|\.\d)|" + _UNIT_AHEAD + ")"
+NUM = r"(?<![\w.])(?<!\w-)(?:" + NUM_BODY + r")(?:(?![\w]|\.\d)|" + _UNIT_AHEAD + ")"
 NUM_RE = re.compile(NUM)
 _NUM_FULL = re.compile(NUM_BODY + r"\Z")
 
@@ -263,6 +263,11 @@ def parse(line: str) -> Plan:
             pending.append(f"({toks[i + 1][1]})")  # `elapsed time per iteration (ms):`
             i += 3
             continue
+        if kind == "p" and text == "[" and pending and assigned and i + 2 < n and toks[i + 1][0] == "num" \
+                and toks[i + 2][1] == "]" and known_key(" ".join(pending), loose=True):
+            # `lr: [0.0002]` (a scheduler's get_last_lr()): one group's value
+            i += 1
+            continue
         if kind == "p" and text == "[" and pending and assigned:
             # `shape = [3, 256, 256]`: a list setting, not a value: skip to its end
             j = i + 1
@@ -451,12 +456,33 @@ def parse(line: str) -> Plan:
             elif sl.role != "den":
                 kept += 1
     plan.keys = kept
+    if not plan.label:
+        _label_from_first_key(plan)
     plan.known = any(sl.role in ("value", "num") and known_key(sl.key, loose=True) for sl in slots)
     plan.counter = any(sl.role in ("step", "epoch", "batch") for sl in slots)
     stop_keys = sum(1 for kkey in value_keys for w in kkey.lower().split() if w in _STOP)
     if (stop_keys and not kept) or prose_words > max(3, 2 * len(value_keys) + 1):
         plan.prose = True
     return plan
+
+
+def _label_from_first_key(plan: Plan) -> None:
+    """`test Loss: 2.4 Top-1 Acc: 4.1`: a split word that opens the first key names the line's split
+    when no other key on the line names its own (`train loss 2.1, val loss 2.3` keeps both)."""
+    slots = [sl for sl in plan.slots if sl.role in ("value", "num", "den")]
+    keys = [sl.key.split() for sl in slots if sl.role != "den"]
+    if len(keys) < 2 or len(keys[0]) < 2:
+        return
+    lab = _split_of(keys[0][:1])
+    if lab and not any(_split_of(k) or _SPLIT_GLUED.search(" ".join(k)) for k in keys[1:]):
+        plan.label = lab
+        first = slots[0].key
+        for sl in slots:
+            if sl.key == first:
+                sl.key = " ".join(keys[0][1:])
+
+
+_SPLIT_GLUED = re.compile(r"(?i)(?:^|[\W_])(?:val|valid|eval|test|dev|train)(?:$|[\W_])|^(?:val|eval|test|train)[A-Z]")
 
 
 def known_key(key: str, loose: bool = False) -> bool:

@@ -264,6 +264,9 @@ class _TextReader:
         m = None
         for m in _TQDM.finditer(before):
             pass
+        if not any(printed.known_key(str(k), loose=True) for k in d):
+            self.b.skip("a dict with no metric in it")  # `{'train': 40058, 'test': 12032}`: sizes
+            return
         is_eval = any(str(k).startswith(("eval_", "test_")) for k in d)
         if m is not None:
             n, total = int(m.group(1)), int(m.group(2))
@@ -387,7 +390,9 @@ def read(src: Source, fmt: str | None = None) -> Run:
     if r.records:
         printed_rows = sum(1 for rec in r.records if rec.source not in ("hf_stdout", "sb3", "keras"))
         if printed_rows:
-            r.counts[dialect if dialect != "text" else "text"] = printed_rows
+            # rows of the general reader are named after the sniffed tool; dict, SB3 and Keras rows count apart
+            own = dialect not in ("text", "hf_stdout", "sb3_stdout", "keras_stdout")
+            r.counts[dialect if own else "text"] = printed_rows
         if any(rec.source == "keras" for rec in r.records):
             r.counts["keras_stdout"] = sum(1 for rec in r.records if rec.source == "keras")
         b.meta["step_axis"] = axis
@@ -467,10 +472,19 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
 _TABLE_NUM = re.compile(r"^(" + printed.NUM_BODY + r")(?:/\d+)?[A-Za-z%]{0,3}$")
 
 
-def _rising(xs: list) -> bool:
-    """Epochs that can serve as the step: present and never repeated by two train records
-    (HF prints a fractional epoch on every dict; several records at epoch 0.53 need line order)."""
-    return bool(xs) and all(b > a for a, b in zip(xs, xs[1:]))
+def _rising(records: list[_Rec]) -> bool:
+    """Epochs that can serve as the step: present, and never repeated by two train records of one
+    kind of line (HF prints a fractional epoch on every dict; several dicts at epoch 0.53 need line
+    order). A drop is a new run or a resume; records of other lines may share an epoch."""
+    last: dict[str, float] = {}
+    for rec in records:
+        if rec.epoch is None or rec.label == "eval":
+            continue
+        kind = rec.template or rec.source
+        if last.get(kind) == rec.epoch:
+            return False
+        last[kind] = rec.epoch
+    return bool(last)
 
 
 def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder) -> list[_Rec]:
@@ -504,7 +518,7 @@ def _emit(records: list[_Rec], b: RunBuilder) -> str:
         axis = "explicit"
     elif any(rec.batch is not None and rec.total and rec.epoch is not None for rec in records):
         axis = "epoch+batch"
-    elif _rising([rec.epoch for rec in records if rec.epoch is not None and not rec.label]):
+    elif _rising(records):
         axis = "epoch"
     else:
         axis = "line order"
