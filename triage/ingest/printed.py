@@ -33,7 +33,7 @@ NUM_BODY = (
     r"|(?:[Nn]a[Nn]|NAN|[Ii]nf(?:inity)?|INF)(?![A-Za-z]))"
 )
 _UNIT_AHEAD = r"(?=(?:ms|us|s|sec|min|h|GB|GiB|G|MB|MiB|M|K|B|x|it/s|s/it|ms/step|s/step|tok/s)(?![A-Za-z]))"
-NUM = r"(?<![\w.])(?<!\w-)(?:" + NUM_BODY + r")(?:(?![\w]|\.\d)|" + _UNIT_AHEAD + ")"
+NUM = r"(?<![\w.@#])(?<!\w-)(?:" + NUM_BODY + r")(?:(?![\w]|\.\d)|" + _UNIT_AHEAD + ")"
 NUM_RE = re.compile(NUM)
 _NUM_FULL = re.compile(NUM_BODY + r"\Z")
 

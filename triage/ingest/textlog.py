@@ -202,7 +202,8 @@ class _TextReader:
                     self.hf_dict(ln, s[:i], d)
                     return True
         if not _HAS_DIGIT.search(s):
-            self.header = _table_header(s)
+            if not (self.header and _MD_RULE.match(s)):  # `|---|---|` under a Markdown header keeps it
+                self.header = _table_header(s)
             return False
         c = printed.clean(s)
         if not c:
@@ -232,7 +233,7 @@ class _TextReader:
             self.b.skip("numbers did not line up with the line's template")
             return False
         if plan.progress == "tqdm":
-            return False
+            return self.bar_done(ln, c)
         if plan.axes_only:
             if rec.epoch is not None:
                 if self.keras_pending and rec.epoch != self.epoch:
@@ -256,6 +257,42 @@ class _TextReader:
             self.step = rec.step
         self.records.append(_Rec(ln, rec.values, rec.step, rec.epoch, rec.batch, rec.total, rec.label,
                                  "text", False, tpl))
+        self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
+        return True
+
+    def bar_done(self, ln: int, line: str) -> bool:
+        """A finished progress bar whose description or postfix carries metrics is a record
+        (`Train Epoch: 2 Loss: 4.5 Acc@1 14.6: 100%|███| 10010/10010 [59:42<00:00, loss=4.5]`):
+        its last redraw is the summary of the pass. Unfinished redraws are progress, not data."""
+        m = _BAR_COUNT.search(line)
+        if not m or m.group(1) != m.group(2):
+            return False
+        desc = line[: _BAR_START.search(line).start()].rstrip(" :|-")
+        tail = line[m.end():]
+        post = tail[tail.find("[") + 1: tail.rfind("]")] if "[" in tail and "]" in tail else ""
+        post = ", ".join(p for p in post.split(",") if "=" in p)  # tqdm's set_postfix: `loss=0.23`
+        values: dict = {}
+        rec = None
+        for part in (desc, post):
+            if not part or not _HAS_DIGIT.search(part):
+                continue
+            tpl, nums = printed.shape(part)
+            plan = self.plans.get(tpl)
+            if plan is None:
+                plan = self.plans[tpl] = printed.parse(part)
+            got = printed.apply(plan, nums)
+            if got is None or not plan.is_record:
+                continue
+            values.update(got.values)
+            rec = rec or got
+        if rec is None or not values:
+            return False
+        if rec.epoch is None and self.epoch == self.epoch:
+            rec.epoch = self.epoch
+        if rec.epoch is not None:
+            self.epoch = rec.epoch
+        tpl = "<bar>" + printed.shape(desc)[0]
+        self.records.append(_Rec(ln, values, rec.step, rec.epoch, None, None, rec.label, "text", False, tpl))
         self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
         return True
 
@@ -351,6 +388,8 @@ def _known(x: float) -> float | None:
 
 
 _HAS_DIGIT = re.compile(r"\d")
+_BAR_COUNT = re.compile(r"(\d+)/(\d+)\s*\[[\d:]+<[\d:?]+")
+_BAR_START = re.compile(r"\d+%\||\|[\s█▉▊▋▌▍▎▏#=>-]*\|\s*\d+/\d+|\d+/\d+\s*\[\d[\d:]*<")
 _SPLIT_REDRAWS = re.compile(r"\r|\x08+")
 
 
@@ -411,7 +450,8 @@ _SPLIT_WORDS = re.compile(r"(?i)(?:^|[\W_])(?:val|valid|validation|eval|evaluati
 
 
 _HAS_TQDM_END = re.compile(r"\d+/\d+\s*\[[\d:<?]+")
-_HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%]*$")
+_HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%]*(?: [A-Za-z_@][\w./()\-@%]*){0,3}$")  # `Train Loss`
+_MD_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?)?\s*$")
 _CELL_SPLIT = re.compile(r"\s*[|\t]\s*|\s{2,}")
 
 
@@ -435,7 +475,7 @@ def _table_header(line: str) -> list[str] | None:
     cells = _cells(line)
     if len(cells) < 2 or len(cells) > 40 or not all(_HEADER_CELL.match(c) for c in cells):
         return None
-    if any(c.lower() in printed._STOP for c in cells):
+    if any(w in printed._STOP for c in cells for w in c.lower().split()):
         return None
     return cells
 
@@ -452,6 +492,9 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
     values: dict = {}
     epoch = None
     for name, cell in zip(header, cells):
+        cell = cell.replace("**", "").replace("__", "").strip()  # Markdown bold: `**76.15%** ⭐`
+        if " " in cell:
+            cell = cell.split()[0]
         m = _TABLE_NUM.match(cell.split(":")[0].strip())
         if not m:
             continue
