@@ -56,23 +56,28 @@ def test_every_check_is_used_and_known():
     assert used <= set(CHECKS)
 
 
-def _ctx(values, steps=None, **params):
+def _ctx(values, steps=None, check="threshold", **params):
+    """A one-series run and the typed params of `check`, built from keywords as YAML would give them."""
+    from triage.detect.checks import PARAMS
+    from triage.detect.params import parse
     from triage.ingest.run import Run, Series
 
     v = np.asarray(values, dtype=float)
     s = np.arange(1, len(v) + 1, dtype=float) if steps is None else np.asarray(steps, dtype=float)
     run = Run("mem", "test")
     run.series["loss"] = Series("loss", "train", s, v)
-    return Ctx(run, "loss", s, v, params)
+    typed, problems = parse(PARAMS[check], params)
+    assert not problems, problems
+    return Ctx(run, "loss", s, v, typed)
 
 
 def test_one_small_recovered_spike_is_benign():
     rng = np.random.default_rng(0)
     y = 2.0 * np.exp(-np.arange(300) / 100) + 0.5 + 0.01 * rng.standard_normal(300)
     y[150] *= 2.5
-    assert CHECKS["spike"](_ctx(y, factor=2.0, min_spikes=2)) is None
+    assert CHECKS["spike"](_ctx(y, check="spike", factor=2.0, min_spikes=2)) is None
     y[200] *= 3.0
-    hit = CHECKS["spike"](_ctx(y, factor=2.0, min_spikes=2))
+    hit = CHECKS["spike"](_ctx(y, check="spike", factor=2.0, min_spikes=2))
     assert hit is not None and hit.numbers["spikes"] == 2
     assert "all recovered" in hit.summary
 
@@ -80,7 +85,7 @@ def test_one_small_recovered_spike_is_benign():
 def test_nan_reports_first_step_and_share():
     y = np.linspace(3, 1, 100)
     y[60:] = np.nan
-    hit = CHECKS["nonfinite"](_ctx(y))
+    hit = CHECKS["nonfinite"](_ctx(y, check="nonfinite"))
     assert hit.first_step == 61 and "40 of 100" in hit.summary and "first at step 61" in hit.summary
 
 
@@ -98,7 +103,7 @@ def test_long_series_are_reduced_not_lost():
     y[::97] = 1.05
     y[654_321] = 40.0
     y[854_321] = 40.0
-    hit = CHECKS["spike"](_ctx(y, factor=3.0, min_spikes=2))
+    hit = CHECKS["spike"](_ctx(y, check="spike", factor=3.0, min_spikes=2))
     assert hit is not None and hit.numbers["spikes"] == 2
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from triage.detect import checks as _checks
-from triage.detect.checks import CHECKS, Ctx
+from triage.detect.checks import CHECKS, PARAMS, Ctx
+from triage.detect.params import ParamProblem, Params, parse
 from triage.kb.base import KnowledgeBase, _as_list
 from triage.kb.schema import normalise_answer
 
@@ -74,25 +75,50 @@ def _candidates(run, names: list[str]) -> list:
 
 
 def applies(node, run) -> bool:
-    """`requires` / `unless` metric lists gate a detector on what else the run logs."""
-    params = node.get("params") or {}
-    for name in _as_list(params.get("requires")):
+    """The detector's `requires` / `requires_any` / `unless` metric lists gate it on what else
+    the run logs (a GRPO run's zero gradient norm is the reward detectors' business)."""
+    for name in _as_list(node.get("requires")):
         if run.get(str(name)) is None:
             return False
-    for name in _as_list(params.get("unless")):
+    for name in _as_list(node.get("unless")):
         if run.get(str(name)) is not None:
             return False
-    any_of = _as_list(params.get("requires_any"))
+    any_of = _as_list(node.get("requires_any"))
     if any_of and not any(run.get(str(name)) is not None for name in any_of):
         return False
     return True
+
+
+_PARAMS: dict[int, tuple[object, Params | None, list[ParamProblem]]] = {}
+
+
+def detector_params(node) -> tuple[Params | None, list[ParamProblem]]:
+    """The detector's params as its check's dataclass (built once per node), and the problems
+    that kept it from being built (`triage kb check` reports them with file and line)."""
+    key = id(node)
+    hit = _PARAMS.get(key)
+    if hit is not None and hit[0] is node:
+        return hit[1], hit[2]
+    cls = PARAMS.get(str(node.get("check")))
+    if cls is None:
+        params, problems = None, [ParamProblem("check", f"unknown check {node.get('check')!r}")]
+    else:
+        params, problems = parse(cls, node.get("params"))
+    if len(_PARAMS) > 4096:
+        _PARAMS.clear()
+    _PARAMS[key] = (node, params, problems)
+    return params, problems
 
 
 def run_detector(node, run) -> Finding | None:
     check = CHECKS.get(str(node.get("check")))
     if check is None or not applies(node, run):
         return None
-    params = dict(node.get("params") or {})
+    params, problems = detector_params(node)
+    if params is None:  # a knowledge folder that skipped `triage kb check`: say so, never guess
+        if hasattr(run, "warn"):
+            run.warn(f"detector {node.id} skipped: {problems[0].message}")
+        return None
     metrics = [str(m) for m in _as_list(node.get("metric"))]
     import numpy as np
 
@@ -148,4 +174,4 @@ def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[
     return found
 
 
-__all__ = ["CHECKS", "Finding", "detectors", "run_detector", "run_detectors"]
+__all__ = ["CHECKS", "PARAMS", "Finding", "detector_params", "detectors", "run_detector", "run_detectors"]

@@ -1,8 +1,10 @@
 """Generic checks over metric series. Knowledge (knowledge/detectors/*.yaml) picks a check,
 names the metric and sets the thresholds; nothing here knows about a particular cause.
 
-Every check takes a `Ctx` (the run, the chosen series, the detector's params) and returns a
-`Hit` (what it saw: steps and numbers, and a one-line summary) or None.
+Every check takes a `Ctx` (the run, the chosen series, the detector's typed params) and returns a
+`Hit` (what it saw: steps and numbers, and a one-line summary) or None. Each check declares its
+parameters as a frozen dataclass (triage.detect.params): the fields are the only keys a detector may
+set, and `triage kb check` rejects any other key or a value of the wrong type with file and line.
 Long series are reduced to at most MAX_POINTS blocks first (keeping each block's mean, max
 and min), so a million-row log costs the same as a twenty-thousand-row one.
 """
@@ -11,18 +13,25 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Literal, Optional
 
 import numpy as np
+
+from triage.detect.params import Answer, Names, Params, WindowParams
 
 MAX_POINTS = 20_000
 
 CHECKS: dict[str, Callable[[Ctx], Hit | None]] = {}
+PARAMS: dict[str, type[Params]] = {}
 
 
-def check(name: str):
+def check(name: str, params: type[Params] = Params):
+    """Register a check under `name` with the dataclass of its parameters."""
+
     def register(fn):
         CHECKS[name] = fn
+        PARAMS[name] = params
+        fn.params = params
         return fn
 
     return register
@@ -43,18 +52,11 @@ class Ctx:
     name: str  # the canonical metric name used
     steps: np.ndarray
     values: np.ndarray
-    params: dict
+    params: Params
 
-    def p(self, key: str, default):
-        value = self.params.get(key, default)
-        return type(default)(value) if isinstance(default, (int, float)) and not isinstance(default, bool) else value
-
-    def other(self, key: str):
-        """A second series named by a param (a name or a list of candidate names)."""
-        names = self.params.get(key)
-        if names is None:
-            return None
-        for name in [names] if isinstance(names, str) else list(names):
+    def other(self, names: Names | None):
+        """The first of `names` (a param naming other metrics) that the run logs, or None."""
+        for name in names or ():
             s = self.run.get(name)
             if s is not None and len(s):
                 return s
@@ -167,12 +169,12 @@ def smooth(y: np.ndarray, k: int) -> np.ndarray:
     return np.concatenate([pad, core])
 
 
-def window_slice(n: int, params: dict) -> slice:
+def window_slice(n: int, params: WindowParams) -> slice:
     """Which part of the series a check looks at: skip_first / window (head | tail | all)."""
-    skip = params.get("skip_first", 0)
-    start = int(skip * n) if isinstance(skip, float) and skip < 1 else int(skip)
-    which = params.get("window", "all")
-    frac = float(params.get("window_fraction", 0.5))
+    skip = params.skip_first
+    start = int(skip * n) if skip < 1 else int(skip)
+    which = params.window
+    frac = params.window_fraction
     if which == "tail":
         return slice(max(start, n - max(1, int(round(frac * n)))), n)
     if which == "head":
@@ -209,42 +211,61 @@ def _finite_at(other, steps: np.ndarray, where: np.ndarray) -> np.ndarray:
 
 
 # -- checks --------------------------------------------------------------------------------
-@check("nonfinite")
+@dataclass(frozen=True)
+class NonfiniteParams(Params):
+    """phase: where the first bad point must fall (early: within max(early_steps, early_fraction
+    of the points)); while_finite: only points where one of these metrics is finite at the same
+    step (missing_other: what to do when the run logs none of them); before: only when this
+    series goes bad strictly before that one; ignore_inf_when: Inf is a skipped overflow step
+    (not a problem) when the run logs one of these (a dynamic loss scale)."""
+
+    phase: Literal["any", "early", "late"] = "any"
+    early_fraction: float = 0.1
+    early_steps: int = 20
+    min_count: int = 1
+    while_finite: Optional[Names] = None
+    missing_other: Literal["quiet", "fire"] = "quiet"
+    before: Optional[Names] = None
+    ignore_inf_when: Optional[Names] = None
+
+
+@check("nonfinite", NonfiniteParams)
 def nonfinite(c: Ctx) -> Hit | None:
-    """NaN or Inf values. params: phase (any|early|late), early_fraction, early_steps,
-    min_count, while_finite (another metric that stays finite at the same steps)."""
+    """NaN or Inf values."""
+    p: NonfiniteParams = c.params
     v, s = c.values, c.steps
     bad = ~np.isfinite(v)
-    ignore = c.params.get("ignore_inf_when")
-    if ignore and any(c.run.get(str(n)) is not None for n in ([ignore] if isinstance(ignore, str) else ignore)):
+    if p.ignore_inf_when and any(c.run.get(n) is not None for n in p.ignore_inf_when):
         bad = np.isnan(v)  # with a dynamic loss scale, an Inf gradient is a skipped overflow step
     if not bad.any():
         return None
     other_note = ""
-    other = c.other("while_finite")
-    if c.params.get("while_finite"):
+    if p.while_finite:
+        other = c.other(p.while_finite)
         if other is None:
-            return None
-        bad &= _finite_at(other, s, bad)
-        if not bad.any():
-            return None
-        other_note = f" while {other.name} stays finite at those steps"
+            if p.missing_other == "quiet":
+                return None
+            other_note = " (no training loss is logged to compare with)"
+        else:
+            bad &= _finite_at(other, s, bad)
+            if not bad.any():
+                return None
+            other_note = f" while {other.name} stays finite at those steps"
     idx = np.flatnonzero(bad)
-    if len(idx) < c.p("min_count", 1):
+    if len(idx) < p.min_count:
         return None
-    ahead = c.other("before")  # only when this series goes bad strictly before that one
-    if c.params.get("before"):
+    if p.before:
+        ahead = c.other(p.before)  # only when this series goes bad strictly before that one
         if ahead is None:
             return None
         ahead_bad = np.flatnonzero(~np.isfinite(ahead.values))
         if len(ahead_bad) and ahead.steps[ahead_bad[0]] <= s[idx[0]]:
             return None
     n = len(v)
-    early_limit = max(c.p("early_steps", 20), int(c.p("early_fraction", 0.1) * n))
-    phase = c.params.get("phase", "any")
-    if phase == "early" and idx[0] >= early_limit:
+    early_limit = max(p.early_steps, int(p.early_fraction * n))
+    if p.phase == "early" and idx[0] >= early_limit:
         return None
-    if phase == "late" and idx[0] < early_limit:
+    if p.phase == "late" and idx[0] < early_limit:
         return None
     first, last = s[idx[0]], s[idx[-1]]
     kinds = []
@@ -260,24 +281,41 @@ def nonfinite(c: Ctx) -> Hit | None:
     )
 
 
-@check("threshold")
+Op = Literal[">", ">=", "<", "<=", "==", "!=", "abs>", "abs<"]
+
+
+@dataclass(frozen=True)
+class ThresholdParams(WindowParams):
+    """A share (min_share) and a number (min_count) of the points beyond `value` by `op`;
+    ignore_abs_below: values this close to 0 mean "undefined" and are left out."""
+
+    op: Op = ">"
+    value: float = 0.0
+    min_share: float = 0.2
+    min_count: int = 1
+    min_points: int = 3
+    ignore_abs_below: Optional[float] = None
+
+
+@check("threshold", ThresholdParams)
 def threshold(c: Ctx) -> Hit | None:
-    """A share of points beyond a bound. params: op, value, min_share, min_count, window, skip_first."""
+    """A share of points beyond a bound."""
+    p: ThresholdParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if "ignore_abs_below" in c.params:  # float noise around 0 means "undefined" here (e.g. constant returns)
-        keep = np.abs(y) >= float(c.params["ignore_abs_below"])
+    if p.ignore_abs_below is not None:  # float noise around 0 means "undefined" here (e.g. constant returns)
+        keep = np.abs(y) >= p.ignore_abs_below
         x, y = x[keep], y[keep]
-    if len(y) < c.p("min_points", 3):
+    if len(y) < p.min_points:
         return None
-    sl = window_slice(len(y), c.params)
+    sl = window_slice(len(y), p)
     x, y = x[sl], y[sl]
     if not len(y):
         return None
-    op, bound = c.params.get("op", ">"), float(c.params.get("value", 0))
+    op, bound = p.op, p.value
     hit = _cmp(op, y, bound)
     count = int(hit.sum())
     share = count / len(y)
-    if count < c.p("min_count", 1) or share < c.p("min_share", 0.2):
+    if count < p.min_count or share < p.min_share:
         return None
     hx, hy = x[hit], y[hit]
     worst = int(np.argmax(np.abs(hy - bound))) if op not in ("==", "!=") else 0
@@ -289,22 +327,44 @@ def threshold(c: Ctx) -> Hit | None:
     )
 
 
-@check("near")
+@dataclass(frozen=True)
+class NearParams(WindowParams):
+    """target (or target_from: ln_classes | softmax_ce_floor, worked out from the run's number of
+    classes); tol; min_share of the window within tol; first_above: only when one of the first
+    `start_points` values (or of the first `early_fraction` of the run, if that is more) was at
+    least this many times the target (a loss that blew up first, then sank to chance)."""
+
+    target: Optional[float] = None
+    target_from: Optional[Literal["ln_classes", "softmax_ce_floor"]] = None
+    tol: float = 0.02
+    min_share: float = 0.8
+    min_points: int = 5
+    first_above: Optional[float] = None
+    start_points: int = 3
+    early_fraction: float = 0.0
+
+    def problems(self) -> list:
+        from triage.detect.params import ParamProblem
+
+        if (self.target is None) == (self.target_from is None):
+            return [ParamProblem("target", "the near check needs exactly one of `target` and `target_from`")]
+        return []
+
+
+@check("near", NearParams)
 def near(c: Ctx) -> Hit | None:
-    """Values stuck near a target. params: target (or target_from: ln_classes), tol, min_share, window;
-    first_above: only when one of the first `start_points` values (or of the first `early_fraction`
-    of the run, if that is more) was at least this many times the target (a loss that blew up
-    first, then sank to chance: the model died)."""
+    """Values stuck near a target."""
+    p: NearParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < c.p("min_points", 5):
+    if len(y) < p.min_points:
         return None
-    target = c.params.get("target")
-    if c.params.get("target_from") == "ln_classes":
+    target = p.target
+    if p.target_from == "ln_classes":
         classes = _num_classes(c.run)
         if not classes:
             return None
         target = math.log(classes)
-    elif c.params.get("target_from") == "softmax_ce_floor":
+    elif p.target_from == "softmax_ce_floor":
         # cross-entropy over probabilities instead of logits cannot go below log(1 + (C-1)/e):
         # the best "logits" it can produce are one 1 and C-1 zeros
         classes = _num_classes(c.run)
@@ -315,32 +375,42 @@ def near(c: Ctx) -> Hit | None:
         return None
     target = float(target)
     blew = ""
-    first_above = c.params.get("first_above")
-    if first_above:
-        head = y[: max(1, int(c.p("start_points", 3)), int(float(c.p("early_fraction", 0.0)) * len(y)))]
+    if p.first_above:
+        head = y[: max(1, p.start_points, int(p.early_fraction * len(y)))]
         peak = int(np.argmax(head))
-        if not (target > 0 and float(head[peak]) >= float(first_above) * target):
+        if not (target > 0 and float(head[peak]) >= p.first_above * target):
             return None
         blew = f" after blowing up to {fmt(float(head[peak]))} at step {step_str(x[peak])}"
-    sl = window_slice(len(y), c.params)
+    sl = window_slice(len(y), p)
     x, y = x[sl], y[sl]
-    tol = float(c.params.get("tol", 0.02))
-    close = np.abs(y - target) <= tol
+    close = np.abs(y - target) <= p.tol
     share = float(close.mean()) if len(y) else 0.0
-    if share < c.p("min_share", 0.8):
+    if share < p.min_share:
         return None
     return Hit(
-        f"{c.name} stays within {fmt(tol)} of {fmt(target)} on {share:.0%} of points (steps {step_str(x[0])}-{step_str(x[-1])}), "
+        f"{c.name} stays within {fmt(p.tol)} of {fmt(target)} on {share:.0%} of points (steps {step_str(x[0])}-{step_str(x[-1])}), "
         f"median {fmt(float(np.median(y)))}{blew}",
         x[0], x[-1], numbers={"share": share, "target": target},
     )
 
 
-@check("flat")
+@dataclass(frozen=True)
+class FlatParams(Params):
+    """rel_tol: the largest relative change start to end (and half of the largest dip) that
+    counts as flat; max_excursion: a rise above the start beyond this is a divergence, not flat
+    (default 10 x rel_tol)."""
+
+    rel_tol: float = 0.03
+    min_points: int = 20
+    max_excursion: Optional[float] = None
+
+
+@check("flat", FlatParams)
 def flat(c: Ctx) -> Hit | None:
-    """No progress from the start. params: rel_tol, min_points."""
+    """No progress from the start."""
+    p: FlatParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < c.p("min_points", 20):
+    if len(y) < p.min_points:
         return None
     x, y = reduce(x, y)
     start, end = _ends(y)
@@ -348,11 +418,12 @@ def flat(c: Ctx) -> Hit | None:
     rel = (end - start) / scale
     ys = smooth(y, max(1, len(y) // 20))
     best = float(np.min(ys))
-    tol = c.p("rel_tol", 0.03)
+    tol = p.rel_tol
     if abs(rel) > tol or (start - best) / scale > 2 * tol:
         return None
     # flat means flat: a loss that blew up far above its start (and came back) is a divergence
-    if (float(np.max(ys)) - start) / scale > c.p("max_excursion", 10 * tol):
+    excursion = p.max_excursion if p.max_excursion is not None else 10 * tol
+    if (float(np.max(ys)) - start) / scale > excursion:
         return None
     return Hit(
         f"{c.name} is flat: {fmt(start)} at the start, {fmt(end)} at the end ({rel:+.1%}) over steps {step_str(x[0])}-{step_str(x[-1])}",
@@ -360,23 +431,35 @@ def flat(c: Ctx) -> Hit | None:
     )
 
 
-@check("crawl")
+@dataclass(frozen=True)
+class CrawlParams(Params):
+    """The relative drop start to end between min_drop and max_drop, and the second half still
+    falling on min_monotonic of its smoothed intervals."""
+
+    min_drop: float = 0.02
+    max_drop: float = 0.1
+    min_points: int = 40
+    min_monotonic: float = 0.6
+
+
+@check("crawl", CrawlParams)
 def crawl(c: Ctx) -> Hit | None:
-    """Falling, but far too slowly and still falling at the end. params: min_drop, max_drop, min_points."""
+    """Falling, but far too slowly and still falling at the end."""
+    p: CrawlParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < c.p("min_points", 40):
+    if len(y) < p.min_points:
         return None
     x, y = reduce(x, y)
     start, end = _ends(y)
     scale = max(abs(start), 1e-8)
     drop = (start - end) / scale
-    if not (c.p("min_drop", 0.02) <= drop <= c.p("max_drop", 0.1)):
+    if not (p.min_drop <= drop <= p.max_drop):
         return None
     half = y[len(y) // 2 :]
     ys = smooth(half, max(1, len(half) // 10))
     falling = float(np.mean(np.diff(ys) < 0)) if len(ys) > 2 else 0.0
     h0, h1 = _ends(half, 0.2)
-    if falling < c.p("min_monotonic", 0.6) or h1 >= h0:
+    if falling < p.min_monotonic or h1 >= h0:
         return None
     return Hit(
         f"{c.name} only fell {drop:.1%} ({fmt(start)} -> {fmt(end)}) over steps {step_str(x[0])}-{step_str(x[-1])}, and is still falling steadily",
@@ -384,21 +467,43 @@ def crawl(c: Ctx) -> Hit | None:
     )
 
 
-@check("spike")
+@dataclass(frozen=True)
+class SpikeParams(Params):
+    """factor: a point this many times the median of the `window` points before it is a spike;
+    it must also rise more than min_abs and min_rel_start x the starting level; skip_first: the
+    first fraction of the run is not looked at; recover_points / recover_factor: a spike
+    recovers when the series comes back within recover_factor x its base that soon; min_spikes:
+    this many spikes (or one that never recovers) fire; answer_unrecovered: the answer then."""
+
+    factor: float = 3.0
+    window: int = 20
+    min_spikes: int = 2
+    recover_points: int = 50
+    recover_factor: float = 1.5
+    min_abs: float = 0.0
+    min_rel_start: float = 0.0
+    skip_first: float = 0.05
+    max_negative_share: float = 0.05
+    min_points: int = 30
+    answer_unrecovered: Optional[Answer] = None
+
+
+@check("spike", SpikeParams)
 def spike(c: Ctx) -> Hit | None:
-    """Sudden jumps against the running median. params: factor, window, min_spikes, recover_points,
-    min_abs, skip_first. One small spike that recovers stays quiet unless min_spikes is 1."""
+    """Sudden jumps against the running median. One small spike that recovers stays quiet unless
+    min_spikes is 1."""
+    p: SpikeParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < c.p("min_points", 30):
+    if len(y) < p.min_points:
         return None
     # A series that sits around 0 with both signs (a policy-gradient surrogate) has no scale to
     # spike against: ratios to its median are meaningless.
-    if float(np.mean(y < 0)) > c.p("max_negative_share", 0.05):
+    if float(np.mean(y < 0)) > p.max_negative_share:
         return None
     start_level = float(np.median(y[: max(3, len(y) // 20)]))
     xm, ymax = reduce(x, y, "max")
     _, ymean = reduce(x, y, "mean")
-    w = c.p("window", 20)
+    w = p.window
     if len(ymax) <= w + 2:
         return None
     from numpy.lib.stride_tricks import sliding_window_view
@@ -406,38 +511,35 @@ def spike(c: Ctx) -> Hit | None:
     base = np.median(sliding_window_view(ymean[:-1], w), axis=1)  # median of the w points before i
     cand = ymax[w:]
     pos = xm[w:]
-    factor = c.p("factor", 3.0)
     scale = np.maximum(np.abs(base), 1e-12)
     jump = cand / scale if (base > 0).all() else (cand - base) / scale + 1
     # a spike must also be large against the run's own scale (its level at the start): a loss
     # that converged to 1e-4 and wobbles to 6e-4 has not spiked
-    min_height = max(c.p("min_abs", 0.0), c.p("min_rel_start", 0.0) * abs(start_level))
-    is_spike = (jump >= factor) & (cand - base > min_height)
-    skip = int(c.p("skip_first", 0.05) * len(cand))
+    min_height = max(p.min_abs, p.min_rel_start * abs(start_level))
+    is_spike = (jump >= p.factor) & (cand - base > min_height)
+    skip = int(p.skip_first * len(cand))
     is_spike[:skip] = False
     idx = np.flatnonzero(is_spike)
     if not len(idx):
         return None
     # merge consecutive indices into events
     events = np.split(idx, np.flatnonzero(np.diff(idx) > 1) + 1)
-    rec_n = c.p("recover_points", 50)
+    rec_n = p.recover_points
     unrecovered = 0
     sizes = []
     for ev in events:
         i = ev[-1]
         after = ymean[w + i + 1 : w + i + 1 + rec_n]
-        ok = len(after) > 0 and np.min(after) <= base[i] * c.p("recover_factor", 1.5) + 1e-12
+        ok = len(after) > 0 and np.min(after) <= base[i] * p.recover_factor + 1e-12
         if not ok:
             unrecovered += 1
         sizes.append(float(np.max(jump[ev])))
     n_spikes = len(events)
     big = max(sizes)
-    if n_spikes < c.p("min_spikes", 2) and unrecovered == 0:
+    if n_spikes < p.min_spikes and unrecovered == 0:
         return None
     worst_i = idx[int(np.argmax(jump[idx]))]
-    answer = None
-    if unrecovered and c.params.get("answer_unrecovered"):
-        answer = str(c.params["answer_unrecovered"])
+    answer = str(p.answer_unrecovered) if unrecovered and p.answer_unrecovered else None
     return Hit(
         f"{c.name} spiked {n_spikes} time(s), up to {big:.1f}x the running median (max {fmt(cand[worst_i])} at step {step_str(pos[worst_i])})"
         + (f"; {unrecovered} did not recover" if unrecovered else "; all recovered"),
@@ -445,33 +547,47 @@ def spike(c: Ctx) -> Hit | None:
     )
 
 
-@check("trend")
+@dataclass(frozen=True)
+class TrendParams(WindowParams):
+    """direction; min_monotonic: share of smoothed intervals moving that way; optional bounds:
+    min_ratio (end/start, or start/end going down), min_rise (absolute change), min_last (the
+    end level)."""
+
+    direction: Literal["up", "down"] = "up"
+    min_monotonic: float = 0.7
+    min_ratio: Optional[float] = None
+    min_rise: Optional[float] = None
+    min_last: Optional[float] = None
+    min_points: int = 10
+
+
+@check("trend", TrendParams)
 def trend(c: Ctx) -> Hit | None:
-    """Steady growth (direction: up) or decline (down). params: min_ratio, min_monotonic, min_last, skip_first."""
+    """Steady growth (direction: up) or decline (down)."""
+    p: TrendParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < c.p("min_points", 10):
+    if len(y) < p.min_points:
         return None
-    sl = window_slice(len(y), c.params)
+    sl = window_slice(len(y), p)
     x, y = reduce(x[sl], y[sl])
-    if len(y) < c.p("min_points", 10):
+    if len(y) < p.min_points:
         return None
     ys = smooth(y, max(1, len(y) // 10))
     start, end = _ends(ys, 0.1)
-    up = c.params.get("direction", "up") == "up"
+    up = p.direction == "up"
     d = np.diff(ys)
     mono = float(np.mean(d > 0) if up else np.mean(d < 0)) if len(d) else 0.0
-    if mono < c.p("min_monotonic", 0.7):
+    if mono < p.min_monotonic:
         return None
-    if "min_ratio" in c.params:
+    if p.min_ratio is not None:
         if start <= 0 or end <= 0:
             return None
         ratio = end / start if up else start / end
-        if ratio < c.p("min_ratio", 2.0):
+        if ratio < p.min_ratio:
             return None
-    if "min_rise" in c.params:
-        if (end - start if up else start - end) < c.p("min_rise", 0.0):
-            return None
-    if "min_last" in c.params and end < c.p("min_last", 0.0):
+    if p.min_rise is not None and (end - start if up else start - end) < p.min_rise:
+        return None
+    if p.min_last is not None and end < p.min_last:
         return None
     word = "grew" if up else "fell"
     return Hit(
@@ -481,24 +597,35 @@ def trend(c: Ctx) -> Hit | None:
     )
 
 
-@check("constant")
+@dataclass(frozen=True)
+class ConstantParams(WindowParams):
+    """value (default: the most common value); tol; min_share and min_count of the window."""
+
+    value: Optional[float] = None
+    tol: float = 0.0
+    min_share: float = 0.8
+    min_count: int = 5
+    min_points: int = 5
+
+
+@check("constant", ConstantParams)
 def constant(c: Ctx) -> Hit | None:
-    """Exactly one value (e.g. 0) on a share of points. params: value, tol, min_share, min_count, window."""
+    """Exactly one value (e.g. 0) on a share of points."""
+    p: ConstantParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < c.p("min_points", 5):
+    if len(y) < p.min_points:
         return None
-    sl = window_slice(len(y), c.params)
+    sl = window_slice(len(y), p)
     x, y = x[sl], y[sl]
-    if "value" in c.params:
-        target = float(c.params["value"])
+    if p.value is not None:
+        target = p.value
     else:
         vals, counts = np.unique(y, return_counts=True)
         target = float(vals[np.argmax(counts)])
-    tol = float(c.params.get("tol", 0.0))
-    same = (y == target) if tol == 0 else (np.abs(y - target) <= tol)
+    same = (y == target) if p.tol == 0 else (np.abs(y - target) <= p.tol)
     count = int(np.count_nonzero(same))
     share = count / len(y) if len(y) else 0.0
-    if share < c.p("min_share", 0.8) or count < c.p("min_count", 5):
+    if share < p.min_share or count < p.min_count:
         return None
     hx = x[same]
     return Hit(
@@ -507,21 +634,31 @@ def constant(c: Ctx) -> Hit | None:
     )
 
 
-@check("early_collapse")
+@dataclass(frozen=True)
+class EarlyCollapseParams(Params):
+    """below: the fraction of the peak it falls under; within: the share of the run by which."""
+
+    below: float = 0.01
+    within: float = 0.3
+    min_points: int = 20
+
+
+@check("early_collapse", EarlyCollapseParams)
 def early_collapse(c: Ctx) -> Hit | None:
-    """A value (the LR) falls below a fraction of its peak early in the run. params: below, within."""
+    """A value (the LR) falls below a fraction of its peak early in the run."""
+    p: EarlyCollapseParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < c.p("min_points", 20):
+    if len(y) < p.min_points:
         return None
     peak_i = int(np.argmax(y))
     peak = float(y[peak_i])
     if peak <= 0:
         return None
-    below = np.flatnonzero(y[peak_i:] < c.p("below", 0.01) * peak)
+    below = np.flatnonzero(y[peak_i:] < p.below * peak)
     if not len(below):
         return None
     j = peak_i + int(below[0])
-    if j >= c.p("within", 0.3) * len(y) or j >= len(y) - 3:
+    if j >= p.within * len(y) or j >= len(y) - 3:
         return None
     return Hit(
         f"{c.name} fell from its peak {fmt(peak)} (step {step_str(x[peak_i])}) to {fmt(y[j])} by step {step_str(x[j])}, "
@@ -530,18 +667,27 @@ def early_collapse(c: Ctx) -> Hit | None:
     )
 
 
-@check("drop_ratio")
+@dataclass(frozen=True)
+class DropRatioParams(Params):
+    """max_ratio: end / start at or below this fires."""
+
+    max_ratio: float = 0.7
+    min_points: int = 20
+
+
+@check("drop_ratio", DropRatioParams)
 def drop_ratio(c: Ctx) -> Hit | None:
-    """The end of the run is much lower than its start (throughput). params: max_ratio, min_points."""
+    """The end of the run is much lower than its start (throughput)."""
+    p: DropRatioParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < c.p("min_points", 20):
+    if len(y) < p.min_points:
         return None
     x, y = reduce(x, y)
     start, end = _ends(y, 0.15)
     if start <= 0:
         return None
     ratio = end / start
-    if ratio > c.p("max_ratio", 0.7):
+    if ratio > p.max_ratio:
         return None
     return Hit(
         f"{c.name} dropped from {fmt(start)} to {fmt(end)} ({ratio - 1:+.0%}) between steps {step_str(x[0])} and {step_str(x[-1])}",
@@ -549,27 +695,41 @@ def drop_ratio(c: Ctx) -> Hit | None:
     )
 
 
-@check("rising_vs_falling")
+@dataclass(frozen=True)
+class RisingVsFallingParams(Params):
+    """against: the metric that must keep falling; min_rise: relative rise from this series'
+    minimum; min_rise_of_drop: the rise as a share of the earlier fall; min_other_fall: how much
+    the other must fall after the minimum."""
+
+    against: Names = ("loss",)
+    min_rise: float = 0.05
+    min_points: int = 4
+    min_points_after: int = 2
+    min_rise_of_drop: Optional[float] = None
+    min_other_fall: float = 0.0
+
+
+@check("rising_vs_falling", RisingVsFallingParams)
 def rising_vs_falling(c: Ctx) -> Hit | None:
-    """This metric (eval loss) rises from its minimum while another (train loss) keeps falling.
-    params: against, min_rise, min_points_after."""
+    """This metric (eval loss) rises from its minimum while another (train loss) keeps falling."""
+    p: RisingVsFallingParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < c.p("min_points", 4):
+    if len(y) < p.min_points:
         return None
     i = int(np.argmin(y))
     after = len(y) - 1 - i
-    if after < c.p("min_points_after", 2):
+    if after < p.min_points_after:
         return None
     low, last = float(y[i]), float(np.median(y[-max(1, after // 3):]))
     rise = (last - low) / max(abs(low), 1e-8)
-    if rise < c.p("min_rise", 0.05):
+    if rise < p.min_rise:
         return None
     first = float(np.max(y[:i])) if i > 0 else low  # the highest value before the minimum (usually the first eval)
-    if "min_rise_of_drop" in c.params and first > low:
+    if p.min_rise_of_drop is not None and first > low:
         # a 10% rise on a loss that fell from 1.0 to 0.016 is noise at convergence, not overfitting
-        if (last - low) / (first - low) < c.p("min_rise_of_drop", 0.1):
+        if (last - low) / (first - low) < p.min_rise_of_drop:
             return None
-    other = c.other("against")
+    other = c.other(p.against)
     if other is None:
         return None
     ox, oy = finite_xy(other.steps, other.values)
@@ -581,7 +741,7 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
         return None
     o_then = float(np.median(at_min[-max(1, len(at_min) // 10):]))
     o_end = float(np.median(later[-max(1, len(later) // 5):]))
-    if o_end >= o_then or (o_then - o_end) / max(abs(o_then), 1e-8) < c.p("min_other_fall", 0.0):
+    if o_end >= o_then or (o_then - o_end) / max(abs(o_then), 1e-8) < p.min_other_fall:
         return None
     return Hit(
         f"{c.name} rose {rise:.0%} from its minimum {fmt(low)} at step {step_str(x[i])} to {fmt(last)} at step {step_str(x[-1])} "
@@ -590,20 +750,30 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
     )
 
 
-@check("zero_while_falling")
+@dataclass(frozen=True)
+class ZeroWhileFallingParams(Params):
+    """against: the loss that must fall (by min_fall of its start) while this metric is 0."""
+
+    against: Names = ("loss",)
+    min_points: int = 2
+    min_fall: float = 0.1
+
+
+@check("zero_while_falling", ZeroWhileFallingParams)
 def zero_while_falling(c: Ctx) -> Hit | None:
-    """A quality metric stuck at exactly 0 while the loss falls. params: against, min_points, min_fall."""
+    """A quality metric stuck at exactly 0 while the loss falls."""
+    p: ZeroWhileFallingParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < c.p("min_points", 2) or np.any(y != 0):
+    if len(y) < p.min_points or np.any(y != 0):
         return None
-    other = c.other("against")
+    other = c.other(p.against)
     if other is None:
         return None
     _, oy = finite_xy(other.steps, other.values)
     if len(oy) < 4:
         return None
     start, end = _ends(oy)
-    if start <= 0 or (start - end) / start < c.p("min_fall", 0.1):
+    if start <= 0 or (start - end) / start < p.min_fall:
         return None
     return Hit(
         f"{c.name} is exactly 0 at all {len(y)} evaluations (steps {step_str(x[0])}-{step_str(x[-1])}) while {other.name} fell from {fmt(start)} to {fmt(end)}",
@@ -611,14 +781,23 @@ def zero_while_falling(c: Ctx) -> Hit | None:
     )
 
 
-@check("halvings")
+@dataclass(frozen=True)
+class HalvingsParams(Params):
+    """skip_points: the calibration at the start; min_halvings after it, or any value below floor."""
+
+    skip_points: int = 20
+    min_halvings: int = 6
+    floor: float = 1.0
+
+
+@check("halvings", HalvingsParams)
 def halvings(c: Ctx) -> Hit | None:
-    """A loss scale that keeps halving after calibration, or sinks below a floor.
-    params: skip_points (calibration), min_halvings, floor."""
+    """A loss scale that keeps halving after calibration, or sinks below a floor."""
+    p: HalvingsParams = c.params
     x, y = finite_xy(c.steps, c.values)
     if len(y) < 3:
         return None
-    skip = c.p("skip_points", 20)
+    skip = p.skip_points
     # only the points where the scale changes can be halvings (it is flat almost everywhere)
     moves = np.flatnonzero(y[1:] != y[:-1])
     moves = moves[moves >= skip]
@@ -626,26 +805,34 @@ def halvings(c: Ctx) -> Hit | None:
     with np.errstate(divide="ignore", invalid="ignore"):
         ratios = y[moves + 1] / np.where(before == 0, np.nan, before)
     halves = moves[ratios <= 0.55] + 1
-    floor = c.p("floor", 1.0)
-    below = np.flatnonzero(y < floor)
-    if len(halves) < c.p("min_halvings", 6) and not len(below):
+    below = np.flatnonzero(y < p.floor)
+    if len(halves) < p.min_halvings and not len(below):
         return None
     parts = []
     if len(halves):
         parts.append(f"halved {len(halves)} times after the first {skip} points")
     if len(below):
-        parts.append(f"fell below {fmt(floor)} at step {step_str(x[below[0]])} (min {fmt(float(y.min()))})")
+        parts.append(f"fell below {fmt(p.floor)} at step {step_str(x[below[0]])} (min {fmt(float(y.min()))})")
     first = x[halves[0]] if len(halves) else x[below[0]]
     return Hit(f"{c.name} " + " and ".join(parts), first, x[-1], numbers={"halvings": len(halves)})
 
 
-@check("overflow_events")
+@dataclass(frozen=True)
+class OverflowEventsParams(Params):
+    """skip_first_events: the calibration overflows at the start; min_events after them."""
+
+    skip_first_events: int = 10
+    min_events: int = 5
+
+
+@check("overflow_events", OverflowEventsParams)
 def overflow_events(c: Ctx) -> Hit | None:
-    """Loss-scale overflow / skipped-step lines in the text. params: skip_first_events, min_events."""
+    """Loss-scale overflow / skipped-step lines in the text."""
+    p: OverflowEventsParams = c.params
     events = [e for e in getattr(c.run, "events", []) if e.kind == "overflow"]
-    skip = c.p("skip_first_events", 10)
+    skip = p.skip_first_events
     late = events[skip:]
-    if len(late) < c.p("min_events", 5):
+    if len(late) < p.min_events:
         return None
     steps = [e.step for e in late if e.step is not None]
     values = [e.value for e in late if e.value is not None]
@@ -655,28 +842,38 @@ def overflow_events(c: Ctx) -> Hit | None:
                steps[0] if steps else None, steps[-1] if steps else None, numbers={"events": len(events)})
 
 
-@check("no_warmup_spike")
+@dataclass(frozen=True)
+class NoWarmupSpikeParams(Params):
+    """loss: the loss metric; factor: its early peak against its start; early_fraction: how early."""
+
+    loss: Names = ("loss",)
+    early_fraction: float = 0.1
+    factor: float = 1.5
+
+
+@check("no_warmup_spike", NoWarmupSpikeParams)
 def no_warmup_spike(c: Ctx) -> Hit | None:
-    """The LR starts at its peak (no warmup) and the loss spikes early. params: loss, early_fraction, factor."""
+    """The LR starts at its peak (no warmup) and the loss spikes early."""
+    p: NoWarmupSpikeParams = c.params
     x, y = finite_xy(c.steps, c.values)
     if len(y) < 10:
         return None
     if y[0] < 0.9 * float(np.max(y)) or float(np.max(y)) <= 0:
         return None
-    loss = c.other("loss")
+    loss = c.other(p.loss)
     if loss is None:
         return None
     lx, ly = finite_xy(loss.steps, loss.values)
     n = len(ly)
     if n < 20:
         return None
-    early = max(10, int(c.p("early_fraction", 0.1) * n))
+    early = max(10, int(p.early_fraction * n))
     k = 3
     # the loss level at the start: the first logged points (a falling loss has its maximum there)
     base = float(max(ly[0], np.median(ly[:k])))
     seg = ly[: early]
     peak_i = k + int(np.argmax(seg[k:])) if len(seg) > k else 0
-    if base <= 0 or peak_i == 0 or seg[peak_i] < c.p("factor", 1.5) * base:
+    if base <= 0 or peak_i == 0 or seg[peak_i] < p.factor * base:
         return None
     return Hit(
         f"{c.name} starts at its peak {fmt(y[0])} (no warmup) and {loss.name} jumps to {fmt(seg[peak_i])} "
@@ -685,9 +882,21 @@ def no_warmup_spike(c: Ctx) -> Hit | None:
     )
 
 
-@check("post_warmup_stall")
+@dataclass(frozen=True)
+class PostWarmupStallParams(Params):
+    """loss: the loss metric; span: the share of the run after warmup looked at; min_fall_before:
+    how much it fell during warmup; max_change_after: it changed no more than this after."""
+
+    loss: Names = ("loss",)
+    span: float = 0.25
+    min_fall_before: float = 0.05
+    max_change_after: float = -0.01
+
+
+@check("post_warmup_stall", PostWarmupStallParams)
 def post_warmup_stall(c: Ctx) -> Hit | None:
-    """The loss stops improving (or rises) right when warmup reaches the peak LR. params: loss, span."""
+    """The loss stops improving (or rises) right when warmup reaches the peak LR."""
+    p: PostWarmupStallParams = c.params
     x, y = finite_xy(c.steps, c.values)
     if len(y) < 10:
         return None
@@ -696,13 +905,13 @@ def post_warmup_stall(c: Ctx) -> Hit | None:
     if not len(reach) or reach[0] < 3 or peak <= 0 or y[0] > 0.5 * peak:
         return None
     warm_end = x[reach[0]]
-    loss = c.other("loss")
+    loss = c.other(p.loss)
     if loss is None:
         return None
     lx, ly = finite_xy(loss.steps, loss.values)
     before = ly[lx <= warm_end]
     after = ly[lx > warm_end]
-    span = max(5, int(c.p("span", 0.25) * len(ly)))
+    span = max(5, int(p.span * len(ly)))
     after = after[:span]
     if len(before) < 3 or len(after) < 5:
         return None
@@ -710,7 +919,7 @@ def post_warmup_stall(c: Ctx) -> Hit | None:
     a0, a1 = float(np.median(after[: max(1, len(after) // 5)])), float(np.median(after[-max(1, len(after) // 5):]))
     fell_before = (b0 - b1) / max(abs(b0), 1e-8)
     change_after = (a1 - a0) / max(abs(a0), 1e-8)
-    if fell_before < c.p("min_fall_before", 0.05) or change_after < c.p("max_change_after", -0.01):
+    if fell_before < p.min_fall_before or change_after < p.max_change_after:
         return None
     return Hit(
         f"{loss.name} fell {fell_before:.0%} during warmup (to step {step_str(warm_end)}), then went {change_after:+.1%} "
@@ -719,11 +928,17 @@ def post_warmup_stall(c: Ctx) -> Hit | None:
     )
 
 
-@check("flat_when_scheduled")
+@dataclass(frozen=True)
+class FlatWhenScheduledParams(Params):
+    min_points: int = 10
+
+
+@check("flat_when_scheduled", FlatWhenScheduledParams)
 def flat_when_scheduled(c: Ctx) -> Hit | None:
     """The LR never changes although the run's config asks for warmup or a decaying schedule."""
+    p: FlatWhenScheduledParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < c.p("min_points", 10) or float(np.ptp(y)) > 1e-12 * max(abs(float(y[0])), 1e-30):
+    if len(y) < p.min_points or float(np.ptp(y)) > 1e-12 * max(abs(float(y[0])), 1e-30):
         return None
     config = _config(c.run)
     expected = []
@@ -741,36 +956,61 @@ def flat_when_scheduled(c: Ctx) -> Hit | None:
     return Hit(f"{c.name} is constant at {fmt(y[0])} over {len(y):,} points although the config sets {', '.join(expected)}", x[0], x[-1])
 
 
-@check("log_band")
+@dataclass(frozen=True)
+class LogBandParams(Params):
+    """target; decades: how far (log10) counts as far; min_share of points that far;
+    answer_high / answer_low: the answer by the side the median is on."""
+
+    target: float = 1e-3
+    decades: float = 1.0
+    min_share: float = 0.5
+    min_points: int = 5
+    answer_high: Optional[Answer] = None
+    answer_low: Optional[Answer] = None
+
+
+@check("log_band", LogBandParams)
 def log_band(c: Ctx) -> Hit | None:
-    """Values far (in decades) from a target, e.g. update/weight ratio vs 1e-3.
-    params: target, decades, min_share, answer_high, answer_low."""
+    """Values far (in decades) from a target, e.g. update/weight ratio vs 1e-3."""
+    p: LogBandParams = c.params
     x, y = finite_xy(c.steps, c.values)
     y = np.abs(y)
     keep = y > 0
     x, y = x[keep], y[keep]
-    if len(y) < c.p("min_points", 5):
+    if len(y) < p.min_points:
         return None
-    target = float(c.params.get("target", 1e-3))
-    dist = np.log10(y) - math.log10(target)
-    far = np.abs(dist) > c.p("decades", 1.0)
+    dist = np.log10(y) - math.log10(p.target)
+    far = np.abs(dist) > p.decades
     share = float(far.mean())
-    if share < c.p("min_share", 0.5):
+    if share < p.min_share:
         return None
     med = float(np.median(y))
-    high = med > target
-    answer = c.params.get("answer_high" if high else "answer_low")
+    high = med > p.target
+    answer = p.answer_high if high else p.answer_low
     return Hit(
-        f"{c.name} is more than {fmt(c.p('decades', 1.0))} decade(s) from {fmt(target)} on {share:.0%} of points (median {fmt(med)}, {'too high' if high else 'too low'})",
+        f"{c.name} is more than {fmt(p.decades)} decade(s) from {fmt(p.target)} on {share:.0%} of points (median {fmt(med)}, {'too high' if high else 'too low'})",
         x[0], x[-1], answer=str(answer) if answer else None,
     )
 
 
-@check("both_falling")
+@dataclass(frozen=True)
+class BothFallingParams(Params):
+    """other: the second series; margin: the margin that must stay within margin_tol of 0;
+    min_fall: the absolute fall of both; min_rel_fall: a fall this many times the starting
+    magnitude is a collapse whatever the margin does."""
+
+    other: Names = ("logps/rejected",)
+    margin: Optional[Names] = None
+    min_fall: float = 5.0
+    margin_tol: float = 0.5
+    min_rel_fall: Optional[float] = None
+
+
+@check("both_falling", BothFallingParams)
 def both_falling(c: Ctx) -> Hit | None:
-    """Two series (chosen and rejected log-probs) fall together while a third (margin) stays flat.
-    params: other, margin, min_fall, margin_tol."""
-    other = c.other("other")
+    """Two series (chosen and rejected log-probs) fall together while a third (margin) stays flat."""
+    p: BothFallingParams = c.params
+    other = c.other(p.other)
     if other is None:
         return None
     x, y = finite_xy(c.steps, c.values)
@@ -779,15 +1019,13 @@ def both_falling(c: Ctx) -> Hit | None:
         return None
     a0, a1 = _ends(y, 0.15)
     b0, b1 = _ends(oy, 0.15)
-    fall = c.p("min_fall", 5.0)
-    if a0 - a1 < fall or b0 - b1 < fall:
+    if a0 - a1 < p.min_fall or b0 - b1 < p.min_fall:
         return None
-    # a fall of more than min_rel_fall x the starting magnitude is a collapse whatever the margin does
-    huge = "min_rel_fall" in c.params and (a0 - a1) >= c.p("min_rel_fall", 1.0) * abs(a0) and (b0 - b1) >= c.p("min_rel_fall", 1.0) * abs(b0)
-    margin = c.other("margin")
+    huge = p.min_rel_fall is not None and (a0 - a1) >= p.min_rel_fall * abs(a0) and (b0 - b1) >= p.min_rel_fall * abs(b0)
+    margin = c.other(p.margin)
     if margin is not None and not huge:
         _, my = finite_xy(margin.steps, margin.values)
-        if len(my) and abs(float(np.median(my[-max(1, len(my) // 4):]))) > c.p("margin_tol", 0.5):
+        if len(my) and abs(float(np.median(my[-max(1, len(my) // 4):]))) > p.margin_tol:
             return None
     return Hit(
         f"{c.name} fell from {fmt(a0)} to {fmt(a1)} and {other.name} from {fmt(b0)} to {fmt(b1)}"
@@ -796,26 +1034,37 @@ def both_falling(c: Ctx) -> Hit | None:
     )
 
 
-@check("rebound")
+@dataclass(frozen=True)
+class ReboundParams(Params):
+    """min_rise: relative to the low; low_before: the fraction of the run by which the low must
+    come; tail: the fraction of the run that must stay up."""
+
+    min_rise: float = 0.1
+    low_before: float = 0.6
+    tail: float = 0.25
+    min_points: int = 50
+
+
+@check("rebound", ReboundParams)
 def rebound(c: Ctx) -> Hit | None:
     """The series fell, reached its low early, then climbed back and stayed up (a loss getting
-    worse while training goes on). params: min_rise (relative to the low), low_before (fraction
-    of the run by which the low must come), tail (fraction of the run that must stay up)."""
+    worse while training goes on)."""
+    p: ReboundParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < c.p("min_points", 50):
+    if len(y) < p.min_points:
         return None
     x, y = reduce(x, y)
     n = len(y)
     ys = smooth(y, max(3, n // 20))
     k = max(3, n // 20)
     i_low = int(np.argmin(ys[k:])) + k  # the smoothing pads the first points with the first mean
-    if i_low > c.p("low_before", 0.6) * n:
+    if i_low > p.low_before * n:
         return None
     low = float(ys[i_low])
     start = float(np.median(y[: max(3, n // 20)]))
-    tail = y[-max(3, int(c.p("tail", 0.25) * n)):]
+    tail = y[-max(3, int(p.tail * n)):]
     level = float(np.median(tail))
-    rise = c.p("min_rise", 0.1)
+    rise = p.min_rise
     if low <= 0 or start <= level or level < (1 + rise) * low:
         return None
     if float(np.mean(tail > (1 + rise / 2) * low)) < 0.8:  # the whole tail stays up, not one excursion
@@ -827,30 +1076,45 @@ def rebound(c: Ctx) -> Hit | None:
     )
 
 
-@check("rel_to_start")
+@dataclass(frozen=True)
+class RelToStartParams(Params):
+    """factor: values above factor x the starting level (median of start_points); min_count and
+    min_share of the points after the start; stuck_fraction: the end no better than this share
+    of the start means the model died (answer_stuck), otherwise answer_recovered; wording:
+    rise describes a level that should not grow (a gradient norm) rather than a loss."""
+
+    factor: float = 5.0
+    min_count: int = 1
+    min_share: float = 0.0
+    start_points: int = 3
+    min_points: int = 10
+    stuck_fraction: float = 0.9
+    answer_stuck: Optional[Answer] = None
+    answer_recovered: Optional[Answer] = None
+    wording: Literal["loss", "rise"] = "loss"
+
+
+@check("rel_to_start", RelToStartParams)
 def rel_to_start(c: Ctx) -> Hit | None:
-    """Values far above the series' own starting level (a loss that explodes).
-    params: factor, min_count, min_share (of the points after the start), start_points, wording
-    (rise: describe a level that should not grow rather than a loss);
-    answer_stuck: the answer when the end of the run is no better than its start (the model
-    died), answer_recovered otherwise."""
+    """Values far above the series' own starting level (a loss that explodes)."""
+    p: RelToStartParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < c.p("min_points", 10):
+    if len(y) < p.min_points:
         return None
-    k = c.p("start_points", 3)
+    k = p.start_points
     start = float(np.median(y[:k]))
     if start <= 0:
         return None
-    factor = c.p("factor", 5.0)
+    factor = p.factor
     hit = y > factor * start
     hit[:k] = False  # the start defines the level; a loss that drops fast after step 0 did not explode
-    if int(hit.sum()) < c.p("min_count", 1) or hit[k:].mean() < c.p("min_share", 0.0):
+    if int(hit.sum()) < p.min_count or hit[k:].mean() < p.min_share:
         return None
     worst = int(np.argmax(y))
     tail = float(np.median(y[-max(1, len(y) // 5):]))
-    stuck = tail >= c.p("stuck_fraction", 0.9) * start
-    answer = c.params.get("answer_stuck" if stuck else "answer_recovered")
-    if c.params.get("wording") == "rise":  # a level that should not grow (a gradient norm), not a loss
+    stuck = tail >= p.stuck_fraction * start
+    answer = p.answer_stuck if stuck else p.answer_recovered
+    if p.wording == "rise":  # a level that should not grow (a gradient norm), not a loss
         share = float(hit[k:].mean())
         text = (f"{c.name} rose to {fmt(y[worst])} at step {step_str(x[worst])}, {y[worst] / start:.0f}x its starting "
                 f"level {fmt(start)}, and is above {fmt(factor * start)} on {share:.0%} of the run; it ends at {fmt(tail)}")
@@ -865,25 +1129,38 @@ def rel_to_start(c: Ctx) -> Hit | None:
     )
 
 
-@check("ratio_below")
+@dataclass(frozen=True)
+class RatioBelowParams(WindowParams):
+    """against: the metric this one should track; max_ratio: this / other at or below counts;
+    min_other: only where the other looks good; min_share of the window."""
+
+    against: Names = ("eval/accuracy",)
+    max_ratio: float = 0.6
+    min_other: float = 0.8
+    min_share: float = 0.8
+    min_points: int = 2
+
+
+@check("ratio_below", RatioBelowParams)
 def ratio_below(c: Ctx) -> Hit | None:
     """This metric is far below another one it should track (macro-F1 against accuracy) while
-    the other looks good. params: against, max_ratio, min_other, window, window_fraction, min_points."""
+    the other looks good."""
+    p: RatioBelowParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    other = c.other("against")
-    if other is None or len(y) < c.p("min_points", 2):
+    other = c.other(p.against)
+    if other is None or len(y) < p.min_points:
         return None
     ox, oy = finite_xy(other.steps, other.values)
     common, ia, ib = np.intersect1d(x, ox, return_indices=True)
-    if len(common) < c.p("min_points", 2):
+    if len(common) < p.min_points:
         return None
     a, b = y[ia], oy[ib]
-    sl = window_slice(len(a), c.params)
+    sl = window_slice(len(a), p)
     a, b, common = a[sl], b[sl], common[sl]
-    good = b >= c.p("min_other", 0.8)
-    low = good & (a <= c.p("max_ratio", 0.6) * b)
+    good = b >= p.min_other
+    low = good & (a <= p.max_ratio * b)
     share = float(low.mean()) if len(low) else 0.0
-    if share < c.p("min_share", 0.8):
+    if share < p.min_share:
         return None
     return Hit(
         f"{c.name} is {fmt(float(np.median(a)))} while {other.name} is {fmt(float(np.median(b)))} on {share:.0%} of the last "
@@ -910,12 +1187,26 @@ def _num_classes(run) -> int | None:
     return None
 
 
-@check("before_nonfinite")
+@dataclass(frozen=True)
+class BeforeNonfiniteParams(Params):
+    """target: the series that goes NaN (the loss); window: points looked at before it does;
+    factor: a rise to this many times the earlier median; answer_rise / answer_calm."""
+
+    target: Names = ("loss",)
+    window: int = 5
+    factor: float = 10.0
+    min_points: int = 8
+    answer_rise: Optional[Answer] = None
+    answer_calm: Optional[Answer] = None
+
+
+@check("before_nonfinite", BeforeNonfiniteParams)
 def before_nonfinite(c: Ctx) -> Hit | None:
     """How this series (the grad norm) behaved just before another one (the loss) first went
-    NaN/Inf: 'yes' when it rose to `factor`x its earlier median within `window` points before,
-    'no' when it stayed ordinary. params: target, window, factor, answer_rise, answer_calm."""
-    target = c.other("target")
+    NaN/Inf: answer_rise when it rose to `factor`x its earlier median within `window` points
+    before, answer_calm when it stayed ordinary."""
+    p: BeforeNonfiniteParams = c.params
+    target = c.other(p.target)
     if target is None:
         return None
     bad = ~np.isfinite(target.values)
@@ -924,17 +1215,17 @@ def before_nonfinite(c: Ctx) -> Hit | None:
     first_bad = float(target.steps[np.flatnonzero(bad)[0]])
     x, y = finite_xy(c.steps, c.values)
     before = x < first_bad
-    if before.sum() < c.p("min_points", 8):
+    if before.sum() < p.min_points:
         return None
     xb, yb = x[before], y[before]
-    w = c.p("window", 5)
+    w = p.window
     recent, earlier = yb[-w:], yb[:-w]
     if not len(earlier):
         return None
     base = float(np.median(earlier))
     peak = float(np.max(recent))
-    rose = base > 0 and peak >= c.p("factor", 10.0) * base
-    answer = c.params.get("answer_rise" if rose else "answer_calm")
+    rose = base > 0 and peak >= p.factor * base
+    answer = p.answer_rise if rose else p.answer_calm
     if answer is None:
         return None
     if rose:

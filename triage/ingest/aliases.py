@@ -110,6 +110,7 @@ class AliasTable:
         self.sources: list[str] = []
         self.problems: list[str] = []
         self.layouts: list[tuple[re.Pattern, list[str]]] = []  # headerless printed tables
+        self.headers: list[tuple[re.Pattern, list[str]]] = []  # printed headers renamed as a whole
         order = 0
         for doc in docs:
             order = self._add_doc(doc, order)
@@ -119,6 +120,11 @@ class AliasTable:
         self.axis_keys = {k for v in self.axes.values() for k in v}
 
     def _add_doc(self, doc: dict, order: int) -> int:
+        for lay in doc.get("headers") or []:
+            try:
+                self.headers.append((re.compile(str(lay["match"])), [str(c) for c in lay["columns"]]))
+            except (KeyError, TypeError, re.error) as exc:
+                self.problems.append(f"metrics.yaml header {lay!r:.60}: not used ({type(exc).__name__})")
         for lay in doc.get("layouts") or []:
             try:
                 self.layouts.append((re.compile(str(lay["match"])), [str(c) for c in lay["columns"]]))

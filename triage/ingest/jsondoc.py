@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 from triage.ingest import jsonl as _jsonl
 from triage.ingest.builder import NAN, RunBuilder, to_float
+from triage.ingest.contract import Found, Layout, Reader, latest, register
 from triage.ingest.errors import IngestError
 from triage.ingest.run import Run
 from triage.ingest.source import Source, strip_bom
@@ -153,3 +155,62 @@ def read_golden(src: Source, doc: dict) -> Run:
     b.meta["rows"] = len(steps_seen)
     b.meta["x_axis"] = "iteration"
     return b.build()
+
+
+# ---------------------------------------------------------------------------- the reader contract
+def _json_doc_start(head: bytes) -> bool:
+    return head.lstrip()[:1] in (b"{", b"[")
+
+
+def _sniff_state(src: Source) -> float:
+    h = strip_bom(src.head())
+    if not _json_doc_start(h):
+        return 0.0
+    if b'"log_history"' in h:
+        return 0.95
+    return 0.6 if src.name == "trainer_state.json" else 0.0
+
+
+def _sniff_golden(src: Source) -> float:
+    h = strip_bom(src.head())
+    return 0.9 if _json_doc_start(h) and b'"start_step"' in h and b'"values"' in h else 0.0
+
+
+def _sniff_json(src: Source) -> float:
+    h = strip_bom(src.head()).lstrip()
+    if h[:1] == b"[":
+        nxt = h[1:].lstrip()[:1]
+        return 0.6 if nxt and (nxt in b'{["-]' or nxt.isdigit()) else 0.0
+    if h[:1] == b"{":
+        first = h.split(b"\n", 1)[0].rstrip()
+        if first.endswith(b"}") and len(h.split(b"\n", 1)) > 1 and h.split(b"\n", 1)[1].lstrip()[:1] == b"{":
+            return 0.1  # JSON Lines
+        return 0.5 if src.name.endswith(".json") or not first.endswith(b"}") else 0.2
+    return 0.0
+
+
+def _find_state(root: Path) -> Found | None:
+    """trainer_state.json in the folder, else in its latest checkpoint-N/."""
+    if (root / "trainer_state.json").is_file():
+        return Found.file(root / "trainer_state.json", "hf_state")
+    ckpts = [p for p in root.glob("checkpoint-*") if (p / "trainer_state.json").is_file()]
+    if not ckpts:
+        return None
+    pick = latest(ckpts)
+    return Found.file(pick / "trainer_state.json", "hf_state",
+                      [f"read {pick.name}/trainer_state.json (the latest checkpoint)"])
+
+
+# a file sniffed as JSON that does not read as one is read as text: its error lines still count
+register(Reader(
+    "hf_state", "Hugging Face trainer_state.json (Trainer, TRL, axolotl, Unsloth)",
+    _sniff_state, lambda src: read(src, fmt="hf_state"), priority=70, aliases=("trainer_state",),
+    fallback="text", layouts=(Layout(50, "trainer_state.json (or checkpoint-*/)", _find_state),),
+))
+register(Reader(
+    "megatron_golden", "Megatron-LM CI golden values JSON", _sniff_golden, read, priority=68, fallback="text",
+))
+register(Reader(
+    "json", "a JSON document: rows, columns or one of the above", _sniff_json, read, priority=50,
+    suffixes=(".json",), fallback="text",
+))

@@ -21,12 +21,14 @@ import re
 import struct
 from collections import deque as _consume
 from operator import itemgetter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from triage.ingest import aliases as _aliases
 from triage.ingest.builder import NAN, RunBuilder, to_float
+from triage.ingest.contract import Found, Layout, Reader, register
 from triage.ingest.run import Run
 from triage.ingest.source import Source
 
@@ -981,3 +983,25 @@ def sniff(head: bytes) -> float:
     if len(lines) == 1 and good == 1:
         return 0.5  # a single-object JSON file is also JSONL
     return 0.9 * good / len(lines)
+
+
+# ---------------------------------------------------------------------------- the reader contract
+_SUFFIXES = (".jsonl", ".ndjson", ".jsonlines")
+
+
+def _sniff(src: Source) -> float:
+    score = sniff(src.head())
+    if score and src.name.endswith(_SUFFIXES):
+        score = max(score, 0.85)
+    return score
+
+
+def _find(root: Path) -> Found | None:
+    """LLaMA-Factory writes trainer_log.jsonl beside its checkpoints."""
+    return Found.file(root / "trainer_log.jsonl", "jsonl") if (root / "trainer_log.jsonl").is_file() else None
+
+
+register(Reader(
+    "jsonl", "JSON Lines / NDJSON metric log (also gzip and stdin)", _sniff, read, priority=60,
+    aliases=("ndjson",), suffixes=(".jsonl", ".ndjson"), layouts=(Layout(60, "trainer_log.jsonl", _find),),
+))

@@ -11,8 +11,10 @@ import sqlite3
 from pathlib import Path
 
 from triage.ingest.builder import NAN, RunBuilder, to_float
+from triage.ingest.contract import Found, Layout, Reader, register
 from triage.ingest.errors import IngestError
 from triage.ingest.run import Run
+from triage.ingest.source import Source
 
 _RUN_ID_LEN = 32
 
@@ -158,3 +160,58 @@ def read_sqlite(path: Path, label: str) -> Run:
         raise IngestError(label, f"SQLite error ({exc})") from None
     finally:
         con.close()
+
+
+# ---------------------------------------------------------------------------- the reader contract
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _read_store(src: Source) -> Run:
+    """`--format mlflow` on a file: the store it sits in (a run's meta.yaml, a metric file)."""
+    if src.fs_path is None:
+        raise IngestError(src.path, "an MLflow file store is a directory (mlruns/)")
+    root = src.fs_path
+    if root.is_file():
+        root = root.parent
+    if (root / "mlruns").is_dir():
+        root = root / "mlruns"
+    return read_file_store(root, src.path)
+
+
+def _read_store_dir(root: Path, label: str) -> Run:
+    return read_file_store(root / "mlruns" if (root / "mlruns").is_dir() else root, label)
+
+
+def _find_store(root: Path) -> Found | None:
+    """mlruns/ inside the folder, or the folder is mlruns/, an experiment or a run."""
+    if (root / "mlruns").is_dir() and find_runs(root / "mlruns"):
+        store = root / "mlruns"
+    elif is_run_dir(root) or (root.name == "mlruns" and find_runs(root)) or (
+            (root / "meta.yaml").is_file() and find_runs(root)):
+        store = root
+    else:
+        return None
+    return Found.folder(store, lambda label: read_file_store(store, label))
+
+
+def _read_db(src: Source) -> Run:
+    if src.fs_path is None or src.gz:
+        raise IngestError(src.path, "an MLflow SQLite store must be a file on disk")
+    return read_sqlite(src.fs_path, src.path)
+
+
+def _find_db(root: Path) -> Found | None:
+    return Found.file(root / "mlflow.db", "mlflow_sqlite") if (root / "mlflow.db").is_file() else None
+
+
+register(Reader(
+    "mlflow", "MLflow file store (mlruns/<experiment>/<run>/metrics)",
+    lambda src: 0.0,  # a store is a folder: found by its layout, never sniffed
+    _read_store, priority=85, read_dir=_read_store_dir,
+    layouts=(Layout(10, "mlruns/", _find_store),),
+))
+register(Reader(
+    "mlflow_sqlite", "MLflow SQLite tracking store (mlflow.db)",
+    lambda src: 1.0 if src.head().startswith(SQLITE_MAGIC) else 0.0, _read_db, priority=86,
+    layouts=(Layout(20, "mlflow.db", _find_db),),
+))

@@ -199,6 +199,29 @@ def strip_bom(data: bytes) -> bytes:
     return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 
+_CONTROL = bytes(c for c in range(32) if c not in (9, 10, 12, 13, 27, 8))
+
+
+def is_binary(head: bytes) -> bool:
+    """Binary, not text in some encoding: NUL bytes (UTF-16 text aside) or many control bytes.
+    Text that is not UTF-8 (GBK, Latin-1) is still text: its numbers read the same."""
+    h = head[:4096]
+    if not h:
+        return False
+    if h.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return False
+    if b"\x00" in h:
+        return True
+    try:
+        h.decode("utf-8")
+        return False
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(h) - 4:  # a cut multibyte char at the end is fine
+            return False
+    controls = len(h) - len(h.translate(None, _CONTROL))
+    return controls > 0.05 * len(h)
+
+
 def iter_lines(text: str) -> Iterator[tuple[int, str]]:
     """(1-based line number, line without its end) for \\n, \\r\\n line ends."""
     for i, line in enumerate(text.split("\n"), 1):

@@ -203,8 +203,15 @@ class _TextReader:
                     return True
         if not _HAS_DIGIT.search(s):
             if not (self.header and _MD_RULE.match(s)):  # `|---|---|` under a Markdown header keeps it
-                self.header = _table_header(s)
+                self.header = _table_header(printed.clean(s))
             return False
+        bar = _BAR_START.search(s)
+        if bar and not printed.shape(s[: bar.start()])[1]:
+            # a header drawn with a progress bar (Ultralytics: `Class Images ... mAP50-95): 100%|███| 8/8`)
+            header = _table_header(printed.clean(s[: bar.start()]).rstrip(" :"))
+            if header:
+                self.header = header
+                return False
         c = printed.clean(s)
         if not c:
             return False
@@ -451,6 +458,8 @@ _SPLIT_WORDS = re.compile(r"(?i)(?:^|[\W_])(?:val|valid|validation|eval|evaluati
 
 _HAS_TQDM_END = re.compile(r"\d+/\d+\s*\[[\d:<?]+")
 _HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%]*(?: [A-Za-z_@][\w./()\-@%]*){0,3}$")  # `Train Loss`
+# Table columns that count things (images, boxes, input size): bookkeeping, not metrics.
+_COUNT_COLUMNS = {"instances", "images", "labels", "targets", "size", "img_size", "imgsz", "class", "samples"}
 _MD_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?)?\s*$")
 _CELL_SPLIT = re.compile(r"\s*[|\t]\s*|\s{2,}")
 
@@ -475,7 +484,15 @@ def _table_header(line: str) -> list[str] | None:
     cells = _cells(line)
     if len(cells) < 2 or len(cells) > 40 or not all(_HEADER_CELL.match(c) for c in cells):
         return None
-    if any(w in printed._STOP for c in cells for w in c.lower().split()):
+    from triage.ingest.aliases import table
+
+    joined = " ".join(cells)
+    for rx, columns in table().headers:  # a header the knowledge renames as a whole
+        if rx.match(joined) and len(columns) == len(cells):
+            return list(columns)
+    # a phrase is not a column name (`Size` alone is: YOLO's image-size column)
+    if any(" " in c and any(w in printed._STOP for w in c.lower().split()) for c in cells) \
+            or all(c.lower() in printed._STOP for c in cells):
         return None
     return cells
 
@@ -499,7 +516,7 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
         if not m:
             continue
         v = printed.to_number(m.group(1))
-        if name == "-":
+        if name == "-" or name.lower() in _COUNT_COLUMNS:
             continue
         if printed._key_role(name) == "epoch":
             epoch = v

@@ -10,12 +10,16 @@ the framing lengths are, and a record that does not decode is counted and skippe
 
 from __future__ import annotations
 
+import os
+import re
 import struct
 from pathlib import Path
 
 from triage.ingest.builder import NAN, RunBuilder
+from triage.ingest.contract import Found, Layout, Reader, mtime, register
 from triage.ingest.errors import IngestError
 from triage.ingest.run import Run
+from triage.ingest.source import Source
 
 _U64 = struct.Struct("<Q")
 _F64 = struct.Struct("<d")
@@ -371,3 +375,110 @@ def looks_like(head: bytes) -> bool:
     if b"brain.Event" in head[12:12 + min(length, 64)]:
         return True
     return head[12] in (0x09, 0x10, 0x1A, 0x2A)
+
+
+# ---------------------------------------------------------------------------- the reader contract
+def _sniff(src: Source) -> float:
+    if "tfevents" in src.name:
+        return 1.0
+    return 0.9 if looks_like(src.head()) else 0.0
+
+
+def _read(src: Source) -> Run:
+    """One event file. Stdin and gzip copies go through a temporary file: the decoder reads files."""
+    if src.fs_path is not None and not src.gz:
+        return read_files(src.path, [(src.fs_path, "")])
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".tfevents") as tmp:
+        tmp.write(src.read_bytes())
+        tmp.flush()
+        return read_files(src.path, [(Path(tmp.name), "")])
+
+
+_EVENT_RE = re.compile(r"events\.out\.tfevents\.")
+_SPLIT_DIRS = {"train": "train/", "training": "train/", "validation": "validation/", "val": "validation/",
+               "valid": "validation/", "eval": "eval/", "evaluation": "eval/", "test": "test/"}
+
+
+def event_files(root: Path, depth: int = 4) -> list[Path]:
+    """Event files under `root`, at most `depth` folders down, hidden folders skipped."""
+    out = []
+    root_depth = len(root.parts)
+    for dirpath, dirs, files in os.walk(root):
+        d = Path(dirpath)
+        if len(d.parts) - root_depth >= depth:
+            dirs[:] = []
+        dirs[:] = [x for x in dirs if not x.startswith(".")]
+        for f in files:
+            if _EVENT_RE.search(f):
+                out.append(d / f)
+    return sorted(out)
+
+
+def plan(root: Path, events: list[Path], notes: list[str]) -> list[tuple[Path, str]]:
+    """Which event files form one run, each with a tag prefix."""
+    by_dir: dict[Path, list[Path]] = {}
+    for e in events:
+        by_dir.setdefault(e.parent, []).append(e)
+    if len(by_dir) == 1:
+        return [(e, "") for e in events]
+    # Keras writes train/ and validation/ side by side; torch add_scalars writes sub-runs under the run
+    rels = {d: d.relative_to(root) for d in by_dir}
+    if root in by_dir or all(len(r.parts) == 1 and r.parts[0].lower() in _SPLIT_DIRS for r in rels.values()):
+        out = []
+        for d, files in sorted(by_dir.items()):
+            r = rels[d]
+            if not r.parts:
+                prefix = ""
+            elif len(r.parts) == 1 and r.parts[0].lower() in _SPLIT_DIRS:
+                prefix = _SPLIT_DIRS[r.parts[0].lower()]
+            else:
+                prefix = r.as_posix() + "/"
+            out.extend((f, prefix) for f in files)
+        return out
+    # several runs (e.g. HF output_dir/runs/<date_host>/): the one written last
+    parents: dict[Path, list[Path]] = {}
+    for d in by_dir:
+        r = rels[d]
+        top = root / r.parts[0] if r.parts[0] not in ("runs", "logs", "tb", "tensorboard") or len(r.parts) == 1 \
+            else root / r.parts[0] / r.parts[1]
+        parents.setdefault(top, []).append(d)
+    if len(parents) == 1:
+        top = next(iter(parents))
+        return plan(top, [e for e in events if top in e.parents], notes)
+
+    def newest(top: Path) -> float:
+        return max(mtime(e) for d in parents[top] for e in by_dir[d])
+
+    pick = max(parents, key=newest)
+    notes.append(f"{len(parents)} TensorBoard runs; read {pick.relative_to(root).as_posix()} (written last)")
+    return plan(pick, [e for e in events if pick in e.parents], notes)
+
+
+def _find(root: Path) -> Found | None:
+    events = event_files(root)
+    if not events:
+        return None
+    notes: list[str] = []
+    files = plan(root, events, notes)
+    return Found.folder(root, lambda label: read_files(label, files), notes)
+
+
+def _read_dir(root: Path, label: str) -> Run:
+    events = event_files(root)
+    if not events:
+        raise IngestError(label, "no TensorBoard event files in this directory")
+    notes: list[str] = []
+    run = read_files(label, plan(root, events, notes))
+    for n in notes:
+        run.warn(n)
+    return run
+
+
+register(Reader(
+    "tensorboard", "TensorBoard event file (simple_value, new_style and TF2 tensor scalars)",
+    _sniff, _read, priority=90, aliases=("tfevents", "tb"), read_dir=_read_dir,
+    # event files are found anywhere below the folder, so every more specific layout goes first
+    layouts=(Layout(110, "event files", _find),),
+))

@@ -11,13 +11,17 @@
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from pathlib import Path
 
 from triage.ingest import aliases as _aliases
+from triage.ingest import jsonl
 from triage.ingest.builder import NAN, RunBuilder, to_float
+from triage.ingest.contract import Found, Layout, Reader, register
 from triage.ingest.errors import IngestError
 from triage.ingest.run import Run
+from triage.ingest.source import Source
 from triage.ingest.tfevents import _Bad, _fields
 
 MAGIC = b":W&B"
@@ -160,3 +164,80 @@ def _history(b: RunBuilder, buf: bytes, span) -> None:
         b.add(k, f, step, NAN if epoch is None else epoch, NAN if wall is None else wall)
         got = True
     b.end_row(got, step)
+
+
+# ---------------------------------------------------------------------------- the reader contract
+def _read(src: Source) -> Run:
+    """A transaction log. Stdin and gzip copies go through a temporary file: the decoder reads files."""
+    if src.fs_path is not None and not src.gz:
+        return read_wandb(src.fs_path, src.path)
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".wandb") as tmp:
+        tmp.write(src.read_bytes())
+        tmp.flush()
+        return read_wandb(Path(tmp.name), src.path)
+
+
+def _merge_output_log(log: Path):
+    """A W&B run folder keeps the console in files/output.log: add its events (tracebacks, errors)."""
+
+    def merge(run: Run) -> None:
+        if not log.is_file():
+            return
+        from triage.ingest import textlog
+
+        try:
+            text_run = textlog.read(Source.from_path(log))
+        except IngestError:
+            return
+        run.events.extend(text_run.events)
+        if text_run.events:
+            run.meta["events_from"] = str(log)
+
+    return merge
+
+
+_RUN_DIR = re.compile(r"(offline-)?run-\d{8}_\d{6}-")
+
+
+def _run_order(p: Path) -> str:
+    """Run folders sort by their date_time part: run-20240101_120000-<id>, offline-run-..."""
+    return p.name.split("-", 2)[-1] if p.name.startswith("offline") else p.name[4:]
+
+
+def _find(root: Path) -> Found | None:
+    wb = sorted(root.glob("run-*.wandb"))
+    if wb:
+        notes = [f"{len(wb)} .wandb files; read {wb[-1].name}"] if len(wb) > 1 else []
+        return Found.file(wb[-1], "wandb", notes, after=_merge_output_log(wb[-1].parent / "files" / "output.log"))
+    runs = [p for p in root.iterdir() if p.is_dir() and _RUN_DIR.match(p.name) and any(p.glob("run-*.wandb"))]
+    if not runs and (root / "wandb").is_dir():
+        latest = root / "wandb" / "latest-run"
+        if latest.is_dir():
+            return Found.inside(latest.resolve())
+        runs = [p for p in (root / "wandb").iterdir() if p.is_dir() and re.match(r"(offline-)?run-", p.name)]
+    if not runs:
+        return None
+    pick = max(runs, key=_run_order)
+    return Found.inside(pick, [f"{len(runs)} W&B runs; read {pick.name}"] if len(runs) > 1 else [])
+
+
+def _find_legacy(root: Path) -> Found | None:
+    for cand in (root / "wandb-history.jsonl", root / "files" / "wandb-history.jsonl"):
+        if cand.is_file():
+            return Found.file(cand, "wandb_legacy")
+    return None
+
+
+register(Reader(
+    "wandb", "W&B offline/online transaction log run-<id>.wandb",
+    lambda src: 1.0 if src.head()[:4] == MAGIC else 0.0, _read, priority=88,
+    layouts=(Layout(30, "a W&B run (run-*.wandb, wandb/)", _find),),
+))
+register(Reader(
+    "wandb_legacy", "W&B < 0.10 wandb-history.jsonl / wandb-events.jsonl",
+    lambda src: 0.97 if src.name in ("wandb-history.jsonl", "wandb-events.jsonl") else 0.0,
+    lambda src: jsonl.read(src, fmt="wandb_legacy"), priority=66, aliases=("wandb_history",),
+    layouts=(Layout(40, "wandb-history.jsonl", _find_legacy),),
+))

@@ -94,6 +94,12 @@ DETECTOR_FIELDS: dict[str, tuple[str, bool]] = {
     "category": ("str", False),
     "supersedes": ("list[str]", False),
     "causes": ("list[str]", False),
+    # gates on the other metrics a run logs (all of / one of / none of these)
+    "requires": ("list[str]", False),
+    "requires_any": ("list[str]", False),
+    "unless": ("list[str]", False),
+    # where a published range or a bug's arithmetic comes from: [{title, url}]
+    "sources": ("list[dict]", False),
 }
 PROBE_FIELDS: dict[str, tuple[str, bool]] = {
     "id": ("str", True),

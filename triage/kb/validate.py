@@ -281,6 +281,9 @@ class Checker:
 
         if isinstance(check, str) and check not in CHECKS:
             self.err(node, "check", f"unknown check {check!r} (known: {', '.join(sorted(CHECKS))})")
+        elif isinstance(check, str):
+            self.check_params(node, check)
+        self.check_refs(node, "sources")
         category = node.get("category")
         start = self.kb.get(schema.START)
         if category is not None and start is not None and normalise_answer(category) not in self.kb.answer_values(start):
@@ -293,6 +296,23 @@ class Checker:
         for which in ("fire", "quiet"):
             if not any(fixtures.glob(f"{which}.*")) if fixtures.is_dir() else True:
                 self.err(node, None, f"missing fixture {_display_path(str(fixtures))}/{which}.* (a log where it must {'fire' if which == 'fire' else 'stay quiet'})")
+
+    def check_params(self, node: Node, check: str) -> None:
+        """Each key of `params` is a field of the check's params dataclass, with a value of its
+        type; a problem names the key's own line."""
+        from triage.detect.checks import PARAMS
+        from triage.detect.params import parse
+
+        raw = node.get("params")
+        if raw is not None and not isinstance(raw, dict):
+            return  # the field type check already said `params` must be a mapping
+        _, problems = parse(PARAMS[check], raw)
+        for problem in problems:
+            message = problem.message
+            if problem.key in _GATES:
+                message = f"`{problem.key}` is a detector field, not a parameter: move it out of `params`"
+            line = raw.line_of(problem.key) if hasattr(raw, "line_of") else node.line("params")
+            self.problems.append(Problem(node.path, line, node.id, f"params: {message} (check `{check}`)"))
 
     def check_probe(self, node: Node) -> None:
         if not schema.PLAIN_NAME.match(node.id):
@@ -368,6 +388,8 @@ class Checker:
                 for m in members:
                     self.warn(m, "signs", f"answers every question like {ids}: add a sign that tells them apart")
 
+
+_GATES = ("requires", "requires_any", "unless")
 
 _TYPE_WORDS = {
     "str": "a non-empty string",
