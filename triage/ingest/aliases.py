@@ -379,6 +379,11 @@ def tokens(key: str) -> list[str]:
     for part in re.split(r"[\s/_.\-:]+", key):
         if not part:
             continue
+        if not part.isascii():  # `整体测试集上的Loss`: the Chinese words that name a split or a metric
+            out.extend(en for zh, en in _CJK_WORDS if zh in part)
+            part = "".join(ch for ch in part if ch.isascii())
+            if not part:
+                continue
         if part.isupper() or part.islower() or part.isdigit():
             out.append(part.lower())
         else:
@@ -390,6 +395,9 @@ def tokens(key: str) -> list[str]:
     return out
 
 
+# Chinese words for splits and metrics, as tutorials print them (order: split words first).
+_CJK_WORDS = (("测试", "test"), ("验证", "val"), ("训练", "train"), ("损失", "loss"), ("正确率", "accuracy"),
+              ("准确率", "accuracy"), ("精度", "accuracy"), ("学习率", "lr"))
 _LR_MONITOR = re.compile(r"^lr-([A-Za-z][\w.]*)(?:/(\w+))?$")
 _LR_PG = re.compile(r"^lr/pg(\d+)$")
 _DATALOADER_IDX = re.compile(r"/dataloader_idx_(\d+)$")

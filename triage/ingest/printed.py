@@ -65,7 +65,7 @@ _KERAS_BAR = re.compile(r"^\s*\d+/\d+\s+(?:\[[=>.\s]*\]|[━─\s]{3,})")
 
 _TOKEN = re.compile(
     r"(?P<num>" + NUM + r")"
-    r"|(?P<word>[A-Za-z_@#][\w@#]*(?:[./\-@][\w@#]+)*(?:\([A-Za-z]\w*\))?(?:\.(?=\s))?)"
+    r"|(?P<word>(?:[^\W\d]|[@#])[\w@#]*(?:[./\-@][\w@#]+)*(?:\([A-Za-z]\w*\))?(?:\.(?=\s))?)"
     r"|(?P<dash>\s-\s)"
     r"|(?P<sp>\s+)"
     r"|(?P<p>.)",
@@ -86,9 +86,10 @@ UNIT_NAMES = {"ms": "step_time_ms", "s": "step_time_s", "tok/s": "tok/s",
 
 STEP_WORDS = {"step", "steps", "iter", "iters", "iteration", "iterations", "it", "global_step", "globalstep",
               "update", "updates", "num_updates", "up", "upd", "itr", "batch_step", "total_steps_done", "timestep", "timesteps",
-              "total timesteps", "total_timesteps", "global step", "train step", "training step", "gstep"}
+              "total timesteps", "total_timesteps", "global step", "train step", "training step", "gstep",
+              "训练次数", "迭代次数", "步数", "步"}
 EPOCH_WORDS = {"epoch", "epochs", "ep", "train epoch", "training epoch", "epoch(train)", "epoch(val)",
-               "eval epoch", "val epoch", "valid epoch", "test epoch"}
+               "eval epoch", "val epoch", "valid epoch", "test epoch", "轮", "轮次", "训练轮数"}
 BATCH_WORDS = {"batch", "batches", "batch_idx", "minibatch", "mini-batch", "bs_idx"}
 SPLIT_EVAL = {"val", "valid", "validation", "eval", "evaluation", "test", "testing", "dev", "epoch(val)",
               "val epoch", "eval epoch", "valid epoch", "test epoch", "test set", "validation set", "val set",
@@ -135,8 +136,14 @@ class Plan:
         return self.keys == 0 and any(s.role in ("step", "epoch", "batch") for s in self.slots)
 
 
+# Full-width punctuation (Chinese and Japanese prints): `Loss：1.98，` reads as `Loss:1.98,`.
+_FULL_WIDTH = str.maketrans("：，；（）｜＝【】", ":,;()|=[]")
+
+
 def clean(line: str) -> str:
     """The line without colours and without the prefixes a logger puts before the message."""
+    if not line.isascii():
+        line = line.translate(_FULL_WIDTH)
     if "\x1b" in line:
         line = _ANSI.sub("", line)
     prev = None
@@ -450,6 +457,17 @@ def parse(line: str) -> Plan:
     for sl in slots:
         if sl.role in ("value", "num", "den"):
             words = sl.key.lower().split()
+            if any(w in _STOP for w in words) and not known_key(sl.key):
+                # `The result of X with Adam is test acc: 76.8%`: the words after the sentence name it
+                last = max(i for i, w in enumerate(words) if w in _STOP)
+                tail = sl.key.split()[last + 1:]
+                if 0 < len(tail) <= 3 and _key_role(" ".join(tail)) == "value" \
+                        and known_key(" ".join(tail), loose=True):
+                    sl.key = " ".join(tail)
+                    words = sl.key.lower().split()
+            if sl.role == "value" and sl.unit in ("s", "ms", "min", "h") and _split_of(words) and len(words) == 1:
+                sl.key += " time"  # `| train 3.2s | infer 5.5s`: how long the pass took
+                words.append("time")
             if (any(w in _STOP for w in words) or len(words) > 4) and not known_key(sl.key) \
                     or sl.key.lower() in _NOT_METRIC:
                 sl.role = "skip"
@@ -461,8 +479,10 @@ def parse(line: str) -> Plan:
     plan.known = any(sl.role in ("value", "num") and known_key(sl.key, loose=True) for sl in slots)
     plan.counter = any(sl.role in ("step", "epoch", "batch") for sl in slots)
     stop_keys = sum(1 for kkey in value_keys for w in kkey.lower().split() if w in _STOP)
+    named = [sl.key for sl in slots if sl.role in ("value", "num")]
     if (stop_keys and not kept) or prose_words > max(3, 2 * len(value_keys) + 1):
-        plan.prose = True
+        # a sentence that ends in two or more metrics triage knows is still their record
+        plan.prose = not (len(named) >= 2 and all(known_key(k) for k in named))
     return plan
 
 

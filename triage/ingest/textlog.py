@@ -654,3 +654,36 @@ def sniff(head: bytes) -> tuple[str, float]:
         printable = sum(1 for ch in text[:4000] if ch.isprintable() or ch in "\r\n\t")
         return "text", 0.2 if text and printable / max(1, len(text[:4000])) > 0.9 else 0.0
     return best, min(0.8, 0.4 + 0.05 * votes[best])
+
+
+# ---------------------------------------------------------------------------- the reader contract
+# Registration only: the dialects above join the format registry (see triage/ingest/contract.py).
+from triage.ingest.contract import Reader, register  # noqa: E402
+from triage.ingest.source import is_binary  # noqa: E402
+
+
+def _sniff_as(dialect: str):
+    def sniff_dialect(src: Source) -> float:
+        h = src.head()
+        if is_binary(h):
+            return 0.0
+        d, score = sniff(h)
+        if dialect == "text":  # any text is `text`, but only as the last resort
+            return min(score, 0.25) if score else (0.05 if h.strip() else 0.0)
+        return score if d == dialect else 0.0
+
+    return sniff_dialect
+
+
+for _d, _priority, _desc, _names in (
+        ("hf_stdout", 20, "HF Trainer / TRL / axolotl stdout (dict lines)", ()),
+        ("keras_stdout", 19, "Keras fit() stdout", ()),
+        ("llmc", 18, "llm.c stdout and main.log", ("llm.c",)),
+        ("nanogpt", 17, "nanoGPT stdout", ()),
+        ("megatron", 16, "Megatron-LM / Megatron-DeepSpeed stdout", ()),
+        ("torchtune", 15, "torchtune DiskLogger / stdout", ()),
+        ("verl", 14, "verl console logger", ()),
+        ("sb3_stdout", 13, "Stable-Baselines3 stdout tables", ()),
+        ("text", 0, "any other text: printed metric lines, tables, tracebacks, errors, warnings", ("stdout", "log"))):
+    register(Reader(_d, _desc, _sniff_as(_d), functools.partial(read, fmt=None if _d == "text" else _d),
+                    priority=_priority, aliases=_names, suffixes=(".log", ".txt", ".out", ".err") if _d == "text" else ()))
