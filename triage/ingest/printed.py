@@ -33,7 +33,7 @@ NUM_BODY = (
     r"|(?:[Nn]a[Nn]|NAN|[Ii]nf(?:inity)?|INF)(?![A-Za-z]))"
 )
 _UNIT_AHEAD = r"(?=(?:ms|us|s|sec|min|h|GB|GiB|G|MB|MiB|M|K|B|x|it/s|s/it|ms/step|s/step|tok/s)(?![A-Za-z]))"
-NUM = r"(?<![\w.@#])(?<!\w-)(?:" + NUM_BODY + r")(?:(?![\w]|\.\d)|" + _UNIT_AHEAD + ")"
+NUM = r"(?<![\w.@#])(?<!\w-)(?<![^\W\d]/)(?:" + NUM_BODY + r")(?:(?![\w]|\.\d)|" + _UNIT_AHEAD + ")"
 NUM_RE = re.compile(NUM)
 _NUM_FULL = re.compile(NUM_BODY + r"\Z")
 
@@ -46,6 +46,7 @@ _PREFIX = re.compile(
     | \[?\d{1,2}[-/]\d{1,2}(?:[-/]\d{2,4})?[\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:[A-Za-z_][\w.]*)?\]?:?
     | \[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?
     | [IWEF]\d{4}\s+\d{1,2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]
+    | [IWEF]\s+[\w./-]+\.(?:cc|cpp|h|py):\d+\]
     | \[?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE)\]?(?=[\s:\]|-])
     | \[(?:rank|Rank|RANK|default|worker|GPU|gpu)?\s?\d+(?:[,/]\d+)?\](?:<std(?:out|err)>)?:?
     | \((?:pid=\d+|\w+\s+pid=\d+)[^)]*\)
@@ -81,7 +82,8 @@ UNITS = {
     "/it": "/it", "/iter": "/it",
 }
 # What an unnamed value is called by its unit alone (``| 4621.47 ms |``).
-UNIT_NAMES = {"ms": "step_time_ms", "s": "step_time_s", "tok/s": "tok/s",
+_PLAIN_TIME = {"s", "ms", "min", "h"}
+UNIT_NAMES = {"ms": "step_time_ms", "s": "step_time_s", "ms/step": "step_time_ms", "s/step": "step_time_s", "tok/s": "tok/s",
               "samples/s": "samples_per_second", "it/s": "it/s", "s/it": "s/it"}
 
 STEP_WORDS = {"step", "steps", "iter", "iters", "iteration", "iterations", "it", "global_step", "globalstep",
@@ -399,7 +401,8 @@ def parse(line: str) -> Plan:
                     k2, after2 = nxt(k + 1)
                     # a unit is followed by a separator or the end, or (for %) by words that name it
                     if u in ("%", "/s") or after2 is None or after2[0] in ("sep", "dash") or after2[1] in ")]|(" \
-                            or (after2[0] == "word" and after2[1] not in UNITS):
+                            or (after2[0] == "word" and after2[1] not in UNITS) \
+                            or (after2[0] == "num" and u in _PLAIN_TIME):  # Keras `- 125s 552ms/step -`
                         unit = u
             if key == "s" and assigned and slot_index == 0:
                 key = "step"  # llm.c `s:250 trl:6.15`
@@ -436,7 +439,11 @@ def parse(line: str) -> Plan:
                 if words and words[0] not in UNITS:
                     name = " ".join(words)
                     k = kk - 1
+                elif unit in _PLAIN_TIME and w is not None and w[0] == "num":
+                    name = "-"  # `125s 552ms/step`: the pass's wall time before its per-step time
                 name = name or UNIT_NAMES.get(unit, "")
+                if name == "-":
+                    name = ""
                 if name:
                     slots.append(Slot("value", name, unit))
                     value_keys.append(name)
@@ -462,7 +469,7 @@ def parse(line: str) -> Plan:
                 last = max(i for i, w in enumerate(words) if w in _STOP)
                 tail = sl.key.split()[last + 1:]
                 if 0 < len(tail) <= 3 and _key_role(" ".join(tail)) == "value" \
-                        and known_key(" ".join(tail), loose=True):
+                        and not _METRIC_WORDS.isdisjoint(w.lower() for w in tail):
                     sl.key = " ".join(tail)
                     words = sl.key.lower().split()
             if sl.role == "value" and sl.unit in ("s", "ms", "min", "h") and _split_of(words) and len(words) == 1:
@@ -508,9 +515,15 @@ _SPLIT_GLUED = re.compile(r"(?i)(?:^|[\W_])(?:val|valid|eval|test|dev|train)(?:$
 def known_key(key: str, loose: bool = False) -> bool:
     """True when the alias table (knowledge/metrics.yaml) names this key: directly, or with `loose`
     also by its words (`Test accuracy`, `Average loss`)."""
-    from triage.ingest.aliases import table
+    from triage.ingest.aliases import table, tokens
 
-    return table().resolve(key).quality <= (3 if loose else 1)
+    if table().resolve(key).quality <= (3 if loose else 1):
+        return True
+    # loosely, a key with a loss or an accuracy in its words is one (`loss_bbox`, `rpn_cls_loss`)
+    return loose and not _METRIC_WORDS.isdisjoint(tokens(key))
+
+
+_METRIC_WORDS = {"loss", "acc", "accuracy", "err", "error", "perplexity", "ppl"}
 
 
 def _bracket_counter(slots: list[Slot], idx: list[int], epoch_seen: bool) -> None:

@@ -179,6 +179,9 @@ class _TextReader:
         if self.keras_pending:
             ln, values = self.keras_pending
             ep = self.epoch if self.epoch == self.epoch else None
+            last = self.records[-1] if self.records else None
+            if ep is not None and last is not None and last.source == "keras" and last.epoch == ep:
+                self.records.pop()  # a second finished bar in one epoch (evaluate()): the later one stands
             self.records.append(_Rec(ln, values, ep, ep, None, None, "", "keras", True))
             self.keras_pending = None
 
@@ -255,6 +258,8 @@ class _TextReader:
             rec.epoch = self.epoch
         if plan.progress == "keras":
             self.keras_pending = (ln, rec.values)
+            if rec.batch is not None and rec.batch == rec.total:  # the epoch's last redraw: its value
+                self.keras_flush()
             return True
         if self.keras_pending:
             self.keras_flush()
