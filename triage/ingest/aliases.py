@@ -369,7 +369,7 @@ _TRAIN_WORDS = {"train", "training", "tr", "trn"}
 # Words that qualify a metric without changing what it is.
 _MODIFIERS = {"avg", "average", "mean", "total", "overall", "running", "smoothed", "smooth", "epoch", "batch",
               "step", "final", "current", "cur", "global", "bf16", "fp16", "fp32", "tf32", "reduced", "main",
-              "set", "peak", "gpu", "cuda"}
+              "set", "peak", "gpu", "cuda", "optim", "optimizer"}
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 

@@ -52,6 +52,7 @@ _PREFIX = re.compile(
     | \((?:pid=\d+|\w+\s+pid=\d+)[^)]*\)
     | (?:rank|Rank)\s?\d+:
     | \d+:(?=\s)
+    | [\w.-]+:\d+(?=\t)
     | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?::\d+)?(?=\s*[:\]\-|])
     | [A-Za-z_][\w.]*\.py:\d+
     | root(?=:)
@@ -423,9 +424,9 @@ def parse(line: str) -> Plan:
             elif bracket_depth:
                 slots.append(Slot("skip", "", unit))
                 bracket_nums.append(slot_index)
-            elif not first_pair_seen and slot_index == 0 and not unit:
+            elif not first_pair_seen and slot_index == 0 and not unit and not (after and after[1] == ","):
                 slots.append(Slot("step"))  # `0 train 10.98`, `100 2.31 0.5`: a bare leading count
-                plan.lead_step = True
+                plan.lead_step = True  # (`3, 64, kernel_size=...` is a list, not a count)
             elif unit:
                 # `| 4621.47 ms |` or `29.2% bf16 MFU`: named by the words after it, or by its unit
                 name = ""
@@ -519,11 +520,27 @@ def known_key(key: str, loose: bool = False) -> bool:
 
     if table().resolve(key).quality <= (3 if loose else 1):
         return True
-    # loosely, a key with a loss or an accuracy in its words is one (`loss_bbox`, `rpn_cls_loss`)
-    return loose and not _METRIC_WORDS.isdisjoint(tokens(key))
+    # loosely, a key with a loss or an accuracy in its words is one (`loss_bbox`, `rpn_cls_loss`), unless
+    # it names a setting of one (`BBOX_REG_LOSS_WEIGHT`, `focal_loss_alpha`)
+    if not loose or (key.isupper() and "_" in key):
+        return False
+    words = tokens(key)
+    return not _METRIC_WORDS.isdisjoint(words) and _SETTING_WORDS.isdisjoint(words)
+
+
+def names_loss_or_accuracy(key: str) -> bool:
+    """The key is a loss, an accuracy, an error or a perplexity by its words (a measurement, never a setting)."""
+    from triage.ingest.aliases import tokens
+
+    words = tokens(key)
+    return not _METRIC_WORDS.isdisjoint(words) and _SETTING_WORDS.isdisjoint(words)
 
 
 _METRIC_WORDS = {"loss", "acc", "accuracy", "err", "error", "perplexity", "ppl"}
+_SETTING_WORDS = {"weight", "weights", "alpha", "beta", "gamma", "coef", "coeff", "factor", "type", "freq",
+                  "power", "num", "classes", "eps", "scale", "thresh", "threshold", "margin", "fn", "func",
+                  "function", "name", "mode", "reduction", "temperature", "smoothing", "multiplier", "mult",
+                  "coefficient", "interval", "every", "clip", "cap"}
 
 
 def _bracket_counter(slots: list[Slot], idx: list[int], epoch_seen: bool) -> None:

@@ -119,6 +119,8 @@ class _TextReader:
         self.plans: dict[str, printed.Plan] = {}
         self.tpl_counts: dict[str, int] = {}
         self.header: list[str] | None = None  # the column names of a printed table being read
+        self.block: tuple | None = None  # (line, step, epoch, template) of a counter line whose values follow
+        self.block_rec: _Rec | None = None
 
     # ------------------------------------------------------------------ events
     def flush_traceback(self) -> None:
@@ -204,6 +206,9 @@ class _TextReader:
                 if d:
                     self.hf_dict(ln, s[:i], d)
                     return True
+        if _NVIDIA_SMI.search(s):  # the GPU table pasted into bug reports: hardware, not training
+            self.b.skip("nvidia-smi table")
+            return False
         if not _HAS_DIGIT.search(s):
             if not (self.header and _MD_RULE.match(s)):  # `|---|---|` under a Markdown header keeps it
                 self.header = _table_header(printed.clean(s))
@@ -251,7 +256,22 @@ class _TextReader:
                 self.epoch = rec.epoch
             if rec.step is not None:
                 self.step = rec.step
+            # a line that is only a counter (`[step=1/15000,epoch=0]`) may head values printed one per line
+            self.block = (ln, rec.step, rec.epoch, "<block>" + tpl) if _COUNTER_ONLY.match(tpl) else None
+            self.block_rec = None
             return False
+        block, self.block = self.block, None
+        if block is not None and plan.keys == 1 and not plan.counter and _ONE_PAIR.match(tpl):
+            # `[step=1/15000,epoch=0]` then `train/CrossEntropyLoss=2.998`, one value a line: one record
+            if self.block_rec is None:
+                self.block_rec = _Rec(block[0], {}, block[1], block[2], None, None, rec.label, "text", False,
+                                      block[3])
+                self.records.append(self.block_rec)
+                self.tpl_counts[block[3]] = self.tpl_counts.get(block[3], 0) + 1
+            self.block_rec.values.update(rec.values)
+            self.block = block
+            return True
+        self.block_rec = None
         if not plan.is_record:
             return False
         if rec.epoch is None and self.epoch == self.epoch:
@@ -400,6 +420,10 @@ def _known(x: float) -> float | None:
 
 
 _HAS_DIGIT = re.compile(r"\d")
+_NVIDIA_SMI = re.compile(r"^\s*\|.*(?:\d+MiB\s*/\s*\d+MiB|NVIDIA-SMI|Persistence-M|\bNVIDIA\b.*\b(?:On|Off)\s*\|)")
+_COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:step|iter|iteration|epoch|global_step|it|ep)\s*[=:]?\s*#(?:/#)?[,\s|]*){1,3}[\])]?:?$",
+                           re.I)
+_ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,2}\s*[:=]\s*#\s*[%\w/]{0,8}$")
 _BAR_COUNT = re.compile(r"(\d+)/(\d+)\s*\[[\d:]+<[\d:?]+")
 _BAR_START = re.compile(r"\d+%\||\|[\s█▉▊▋▌▍▎▏#=>-]*\|\s*\d+/\d+|\d+/\d+\s*\[\d[\d:]*<")
 _SPLIT_REDRAWS = re.compile(r"\r|\x08+")
@@ -557,19 +581,30 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder) -
     (`num_parameters: 124475904`, `allocating 237 MiB`), unless it names a known metric
     (`Test accuracy: 0.98` at the end of a run)."""
     printed_recs = [rec for rec in records if rec.template]
-    if printed_recs and max(counts.get(rec.template, 0) for rec in printed_recs) < 2 \
-            and not any(rec.step is not None or rec.epoch is not None or rec.batch is not None for rec in printed_recs):
-        # nothing repeats and nothing counts steps: settings quoted in prose (`learning_rate: 2e-4`)
+    most = max((counts.get(rec.template, 0) for rec in printed_recs), default=0)
+    if printed_recs and not any(rec.step is not None or rec.epoch is not None or rec.batch is not None
+                                for rec in printed_recs) \
+            and (most < 2 or (most < 3 and not any(printed.known_key(str(k)) for rec in printed_recs
+                                                   for k in rec.values))):
+        # nothing repeats and nothing counts steps: settings quoted in prose (`learning_rate: 2e-4`), or a
+        # banner's numbers (`| 4MiB / 81920MiB | 0% Default |`)
         b.skip("lone settings with no step counter (not a metric log)", len(printed_recs))
         return [rec for rec in records if not rec.template]
     repeated = sum(n for n in counts.values() if n >= 3)
     if repeated < 3:
         return records
+    counted = [rec.line for rec in records if rec.step is not None or rec.epoch is not None or rec.batch is not None]
+    first_counted = min(counted, default=0)
     keep = []
     for rec in records:
         if rec.template and counts.get(rec.template, 0) == 1 \
                 and not any(printed.known_key(str(k), loose=True) for k in rec.values):
             b.skip("one-off line with no known metric (a setting or a banner)")
+            continue
+        if rec.template and counts.get(rec.template, 0) <= 2 and rec.line < first_counted \
+                and rec.step is None and rec.epoch is None and rec.batch is None \
+                and not any(printed.names_loss_or_accuracy(str(k)) for k in rec.values):
+            b.skip("a setting printed before training (`BASE_LR: 0.02`)")
             continue
         keep.append(rec)
     return keep
@@ -691,4 +726,5 @@ for _d, _priority, _desc, _names in (
         ("sb3_stdout", 13, "Stable-Baselines3 stdout tables", ()),
         ("text", 0, "any other text: printed metric lines, tables, tracebacks, errors, warnings", ("stdout", "log"))):
     register(Reader(_d, _desc, _sniff_as(_d), functools.partial(read, fmt=None if _d == "text" else _d),
-                    priority=_priority, aliases=_names, suffixes=(".log", ".txt", ".out", ".err") if _d == "text" else ()))
+                    priority=_priority, aliases=_names,
+                    suffixes=(".log", ".txt", ".out", ".err") if _d == "text" else ()))
