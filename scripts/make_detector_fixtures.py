@@ -278,6 +278,8 @@ def main() -> None:
     pair("det-dead-activations-high", rows(loss=h["loss"], dead_fraction=np.full(400, 0.86)), rows(loss=h["loss"], dead_fraction=np.full(400, 0.08)))
     pair("det-update-ratio", rows(loss=h["loss"], update_ratio=np.full(400, 0.05)), rows(loss=h["loss"], update_ratio=np.full(400, 0.0012)))
 
+    levels_and_relations(pair, CONFIGS)
+
     for det, (fire, quiet) in F.items():
         write(det, "fire", fire)
         write(det, "quiet", quiet)
@@ -285,6 +287,89 @@ def main() -> None:
         (ROOT / det / "fire.config.json").write_text(json.dumps(fire_cfg) + "\n")
         (ROOT / det / "quiet.config.json").write_text(json.dumps(quiet_cfg) + "\n")
     print(f"wrote fixtures for {len(F) + 1} detectors under {ROOT}")
+
+
+def levels_and_relations(pair, CONFIGS) -> None:
+    """Single-row level rules, the arithmetic of saturated losses, and relations between metrics.
+    Short logs on purpose: these rules must judge a one-row or three-row log as a person would."""
+    n = 300
+    h = healthy("levels", n)
+    acc_ok = np.clip(np.linspace(0.3, 0.92, 25) + 0.01 * rng("acc").standard_normal(25), 0, 1)
+    loss_ok = decay(25, 2.3, 0.25, r=rng("accl"))
+    # a Keras run whose loss is 4e23 (one row), against a healthy summed loss in the thousands
+    pair("det-loss-absurd", [{"epoch": 1, "loss": 4.2e23, "accuracy": 0.1}],
+         rows(loss=decay(140, 8585.0, 364.0, r=rng("sum"))))
+    # saturated one-hot outputs: loss = clamp x (1 - accuracy)
+    acc_stuck = np.round(0.1 + 0.002 * rng("ks").standard_normal(25), 4)
+    pair("det-loss-saturated-keras", rows(loss=16.1181 * (1 - acc_stuck), accuracy=acc_stuck), rows(loss=loss_ok, accuracy=acc_ok))
+    pair("det-loss-saturated-fltmin", rows(loss=[87.3365, 87.3365]), rows(loss=loss_ok, accuracy=acc_ok))
+    acc_half = np.round(0.5 + 0.004 * rng("bce").standard_normal(10), 4)
+    pair("det-loss-bce-clamp", rows(loss=100.0 * (1 - acc_half), accuracy=acc_half),
+         rows(loss=decay(10, 0.69, 0.3, r=rng("bceq")), accuracy=np.linspace(0.55, 0.86, 10)))
+    # a loss pinned at exactly 0, or at one value to every digit, against healthy short logs
+    pair("det-loss-zero", rows(loss=np.zeros(5), learning_rate=np.linspace(1e-5, 5e-5, 5)),
+         rows(loss=decay(5, 1.2, 0.8, r=rng("zq")), learning_rate=np.linspace(1e-5, 5e-5, 5)))
+    pair("det-loss-pinned", rows(loss=np.ones(5), learning_rate=np.linspace(1.2e-5, 2.1e-5, 5)),
+         rows(loss=np.round(decay(5, 1.8, 1.6, r=rng("pq")), 4), learning_rate=np.linspace(1.2e-5, 2.1e-5, 5)))
+    # DPO: every log-prob exactly 0 (nothing scored) against the ordinary first step (ln 2, margin 0)
+    pair("det-dpo-logps-zero",
+         [{"step": 1, "loss": 0.6931, "rewards/margins": 0.0, "rewards/accuracies": 0.0, "logps/chosen": 0.0, "logps/rejected": 0.0}],
+         [{"step": 1, "loss": 0.6931, "rewards/margins": 0.0, "rewards/accuracies": 0.0, "logps/chosen": -251.3, "logps/rejected": -263.9}])
+    # the same eval loss at every evaluation, against one that follows training
+    ev_ok = decay(10, 2.2, 0.5, r=rng("frz"), noise=0.01)
+    pair("det-eval-frozen", rows(**h) + eval_rows(30, np.full(10, 2.302585)), rows(**h) + eval_rows(30, ev_ok))
+    # train loss N x eval loss with N-step accumulation, against the divided twin
+    ev = decay(10, 2.2, 0.5, r=rng("acc8"), noise=0.01)
+    train_n = np.repeat(ev * 8.0, 30) * (1 + 0.03 * rng("acc8t").standard_normal(n))
+    train_1 = np.repeat(ev * 1.05, 30) * (1 + 0.03 * rng("acc1t").standard_normal(n))
+    pair("det-train-eval-accum", rows(loss=train_n) + eval_rows(30, ev), rows(loss=train_1) + eval_rows(30, ev))
+    CONFIGS["det-train-eval-accum"] = ({"gradient_accumulation_steps": 8}, {"gradient_accumulation_steps": 8})
+    # eval accuracy at chance while training learns, against one that follows training
+    train = decay(n, 2.3, 0.3, r=rng("ch"))
+    chance_acc = 0.1 + 0.004 * rng("cha").standard_normal(10)
+    pair("det-eval-chance", rows(loss=train) + eval_rows(30, chance_acc, "eval_accuracy"),
+         rows(loss=train) + eval_rows(30, np.linspace(0.3, 0.9, 10), "eval_accuracy"))
+    CONFIGS["det-eval-chance"] = ({"num_classes": 10}, {"num_classes": 10})
+    # WER getting worse (three evaluations, no train loss logged), against WER improving
+    pair("det-eval-error-rising", eval_rows(500, [0.45, 0.52, 0.61], "eval_wer"), eval_rows(500, [0.61, 0.52, 0.47, 0.45], "eval_wer"))
+    # eval loss climbing while eval accuracy holds, against both improving
+    ev_up = np.array([1.0, 0.7, 0.6, 0.61, 0.66, 0.72, 0.8, 0.87, 0.93, 1.0])
+    acc_hold = np.array([0.6, 0.75, 0.8, 0.81, 0.8, 0.81, 0.8, 0.81, 0.8, 0.81])
+    both_ok = [dict(e, eval_accuracy=float(a)) for e, a in zip(eval_rows(30, ev_ok), np.linspace(0.5, 0.85, 10))]
+    pair("det-eval-loss-rising-acc-holds",
+         rows(**h) + [dict(e, eval_accuracy=float(a)) for e, a in zip(eval_rows(30, ev_up), acc_hold)],
+         rows(**h) + both_ok)
+    # the train loss steps down once, right after the first evaluation (left in eval mode),
+    # against the healthy staircase that steps at every epoch's evaluation
+    base = decay(n, 2.3, 0.8, r=rng("sh"))
+    once = base.copy(); once[100:] *= 0.7
+    stairs = base.copy()
+    for k in (100, 200):
+        stairs[k:] *= 0.85
+    pair("det-loss-shift-after-eval", rows(loss=once) + eval_rows(100, [1.9, 1.3, 1.1]),
+         rows(loss=stairs) + eval_rows(100, [1.9, 1.3, 1.1]))
+    # WER at 100% (fairseq logs percent; one evaluation), against a WER that improves
+    pair("det-eval-error-max", [{"epoch": 30, "valid_loss": 726.9, "valid_wer": 100.0, "train_loss": 671.8}],
+         eval_rows(500, [64.2, 41.7, 30.3], "eval_wer"))
+    # eval accuracy peaks, then falls while the training loss keeps falling, against a plateau
+    m = 250
+    tr = decay(m, 0.69, 0.3, r=rng("eaf"))
+    peak = np.concatenate([np.linspace(0.5, 0.77, 150), np.linspace(0.77, 0.65, 100)]) + 0.015 * rng("eaf2").standard_normal(m)
+    plateau = np.minimum(np.linspace(0.5, 0.9, m), 0.77) + 0.015 * rng("eaf3").standard_normal(m)
+    pair("det-eval-accuracy-falling", rows(loss=tr, eval_accuracy=peak), rows(loss=tr, eval_accuracy=plateau))
+    # a smooth LM loss with two 35% jumps that recover, against the same loss with only its noise
+    lm = decay(2000, 10.9, 2.2, tau=0.15, r=rng("jmp"), noise=0.004)
+    jumps = lm.copy()
+    for at in (900, 1500):
+        jumps[at:at + 30] *= 1.35 * np.exp(-np.arange(30) / 10.0) + (1 - np.exp(-np.arange(30) / 10.0))
+    pair("det-loss-jumps", rows(loss=jumps), rows(loss=lm))
+    # a loss still falling in a straight line at the last step (tiny LR), against a healthy convex curve
+    lin = 2.30 - 0.5 * np.arange(n) / n + 0.01 * rng("lin").standard_normal(n)
+    pair("det-loss-still-falling", rows(loss=lin, learning_rate=lr_schedule(n, peak=1e-6, warmup=10)), rows(**healthy("linq", n)))
+    # padding in the loss mean: the loss scales with the real tokens of each batch
+    real = rng("tok").integers(2000, 8000, n).astype(float)
+    per_tok = decay(n, 3.0, 1.2, r=rng("tokl"), noise=0.01)
+    pair("det-loss-tracks-tokens", rows(loss=per_tok * real / 8192.0, ntokens=real), rows(loss=per_tok, ntokens=real))
 
 
 if __name__ == "__main__":

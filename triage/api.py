@@ -71,16 +71,37 @@ def graph(kb: KnowledgeBase):
 MAX_TEXT_LINES = 20_000
 
 
-def _stdin_to_file() -> str:
-    """Stdin, saved to a temporary file so every reader (and the raw-text pass) can use it."""
+def _stdin_to_file(path: str = "-") -> str:
+    """Stdin (or a named pipe), copied in chunks to a private temporary file so every reader (and
+    the raw-text pass) can use it; memory stays flat however much is piped in."""
+    import shutil
     import sys
     import tempfile
 
-    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
     fd, tmp = tempfile.mkstemp(prefix="triage-stdin-")
-    with open(fd, "wb") as fh:
-        fh.write(data)
+    with open(fd, "wb") as out:
+        if path == "-":
+            src = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
+            if src is None:
+                out.write(sys.stdin.read().encode())
+            else:
+                shutil.copyfileobj(src, out, 1 << 20)
+        else:
+            with open(path, "rb") as src:
+                shutil.copyfileobj(src, out, 1 << 20)
     return tmp
+
+
+def _is_stream(path: str) -> bool:
+    """A named pipe or a character device other than /dev/null: read like stdin, not as a file."""
+    import os
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or (stat.S_ISCHR(mode) and os.path.realpath(path) != os.devnull)
 
 
 def _raw_lines(path: str, limit_bytes: int = 5_000_000) -> list[tuple[int | None, str]]:
@@ -103,7 +124,7 @@ def read_input(path: str, fmt: str | None = None):
     from triage.ingest import IngestError, read_run
     from triage.ingest.sidecar import attach
 
-    tmp = _stdin_to_file() if path == "-" else None
+    tmp = _stdin_to_file(path) if path == "-" or _is_stream(path) else None
     source = tmp or path
     try:
         run = read_run(source, fmt)
@@ -185,6 +206,8 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
 
 def diagnosis_document(kb: KnowledgeBase, diag, applied, sources: list[dict], version: str, run=None,
                        max_causes: int = 8) -> dict:
+    from triage.engine.frameworks import context_block, fix_entries
+
     ranked = diag.ranking(with_evidence_only=True)
     causes = []
     if ranked:
@@ -199,14 +222,11 @@ def diagnosis_document(kb: KnowledgeBase, diag, applied, sources: list[dict], ve
                 "score": round(cand.probability, 4),
                 "aliases": [str(a) for a in (node.get("aliases") or [])],
                 "evidence": cand.support,
-                "fix": [
-                    {"knob": str(f.get("knob", "")).strip(), "range": str(f.get("range", "")).strip(),
-                     "expect": str(f.get("expect", "")).strip()}
-                    for f in (node.get("fix") or []) if isinstance(f, dict)
-                ],
+                "fix": fix_entries(node, diag),
             })
     unanswered = [{"id": q, "question": kb[q].title} for q in diag.unanswered(5)] if causes or applied.findings else []
-    healthy = not applied.findings and not applied.errors and not causes
+    failed = [p for p in applied.probes if p.get("status") == "fail"]
+    healthy = not applied.findings and not applied.errors and not causes and not failed
     doc = {
         "version": version,
         "sources": sources,
@@ -215,8 +235,12 @@ def diagnosis_document(kb: KnowledgeBase, diag, applied, sources: list[dict], ve
         "unanswered": unanswered,
         "healthy": healthy,
     }
+    if applied.probes:  # a probe's verdict is evidence in its own right, even when none of its answers applied
+        doc["probes"] = [{k: p.get(k) for k in ("probe", "status", "message", "path")} for p in applied.probes]
     if healthy:
         doc["causes"] = []
+    if sources and run is not None:  # what the run is: its framework, domain, defaults used, causes set aside
+        sources[0]["context"] = context_block(diag, applied, with_set_aside=not healthy)
     doc["_run"] = run
     doc["_applied"] = applied
     doc["_diag"] = diag

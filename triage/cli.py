@@ -352,14 +352,26 @@ def scan(
 
 
 # -- inspect (log readers, issue 3) ----------------------------------------------------------------
-@app.command()
+class _ListsFormats(typer.core.TyperCommand):
+    """A command whose help lists the log formats from the reader registry. The registry imports
+    every reader (numpy included), so the list is made when the help is shown, not at start-up."""
+
+    def format_help(self, ctx, formatter) -> None:
+        from triage.ingest.registry import format_option_help, formats_epilog
+
+        for param in self.params:
+            if param.name == "fmt":
+                param.help = format_option_help()
+        self.epilog = formats_epilog()
+        super().format_help(ctx, formatter)
+
+
+@app.command(cls=_ListsFormats)
 def inspect(
     paths: List[str] = typer.Argument(..., metavar="PATH...", help="Log files or run folders; '-' reads stdin."),
     fmt: Optional[str] = typer.Option(
         None, "--format", "-f", metavar="FORMAT",
-        help="Force the format instead of sniffing it: jsonl, hf_state, hf_stdout, tensorboard, lightning_csv, "
-             "keras_csv, keras_stdout, wandb, wandb_legacy, wandb_csv, mlflow, mlflow_sqlite, sb3_progress, "
-             "sb3_monitor, sb3_stdout, ultralytics, llmc, nanogpt, megatron, torchtune, verl, json, csv, text.",
+        help="Force the format instead of sniffing it (the formats are listed below).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print what was read as one JSON document."),
 ) -> None:
@@ -368,8 +380,17 @@ def inspect(
 
     if "-" in paths and len(paths) > 1:
         raise fail("'-' (stdin) can only be inspected on its own")
+    from triage.engine.evidence import is_probe_result
+
     runs = []
+    probes = []  # probe results are shown as verdicts, not as a one-row metrics log
     for p in paths:
+        probe = is_probe_result(p) if fmt is None else None
+        if probe is not None:
+            probes.append({"path": p, "format": "probe-result", "probe": probe.get("probe"),
+                           "status": probe.get("status"), "message": probe.get("message"),
+                           "answers": probe.get("answers")})
+            continue
         try:
             runs.append(read_run(p, fmt))
         except IngestError as exc:
@@ -377,11 +398,23 @@ def inspect(
     if as_json:
         from triage.render.inspect import inspect_json
 
-        _print_json(inspect_json(runs))
+        doc = inspect_json(runs)
+        if probes:
+            doc["probes"] = probes
+        _print_json(doc)
         return
+    from rich.markup import escape
+
     from triage.render.inspect import inspect_table
 
-    inspect_table(runs, _out())
+    console = _out()
+    for pr in probes:
+        answers = ", ".join(f"{k}={v}" for k, v in (pr["answers"] or {}).items()) or "no answers"
+        console.print(f"[bold]{escape(str(pr['path']))}[/]  probe result: {escape(str(pr['probe']))} "
+                      f"[bold]{escape(str(pr['status']))}[/] ({escape(answers)})"
+                      + (f"\n  {escape(str(pr['message']))}" if pr.get("message") else ""), highlight=False)
+    if runs:
+        inspect_table(runs, console)
 # -- end inspect -----------------------------------------------------------------------------------
 
 
@@ -389,7 +422,7 @@ def inspect(
 @app.command()
 def watch(
     path: str = typer.Argument(..., metavar="PATH", help="The log file a running job is writing."),
-    fmt: Optional[str] = typer.Option(None, "--format", "-f", metavar="FORMAT", help="Force the log format instead of sniffing it."),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f", metavar="FORMAT", help="Force the log format instead of sniffing it (see `triage inspect --help`)."),
     interval: float = typer.Option(2.0, "--interval", min=0.05, metavar="SECONDS", help="Seconds between checks (more on big files)."),
     stop_after: Optional[float] = typer.Option(None, "--stop-after", min=0.0, metavar="SECONDS", help="Stop after this many seconds (for scripts)."),
 ) -> None:

@@ -17,7 +17,8 @@ from typing import Callable, Literal, Optional
 
 import numpy as np
 
-from triage.detect.params import Answer, Names, Params, WindowParams
+from triage.detect import facts
+from triage.detect.params import Answer, Names, ParamProblem, Params, WindowParams
 
 MAX_POINTS = 20_000
 
@@ -160,6 +161,17 @@ def _reduce(x: np.ndarray, y: np.ndarray, how: str, max_points: int) -> tuple[np
     return xs, ys
 
 
+def _running_median(y: np.ndarray, k: int) -> np.ndarray:
+    """Centred running median over k points (shorter at the ends); y itself when k is 1."""
+    if k <= 1 or len(y) < k:
+        return y
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    half = k // 2
+    padded = np.concatenate([np.full(half, np.nan), y, np.full(k - 1 - half, np.nan)])
+    return np.nanmedian(sliding_window_view(padded, k), axis=1)
+
+
 def smooth(y: np.ndarray, k: int) -> np.ndarray:
     if k <= 1 or len(y) < k:
         return y
@@ -287,7 +299,10 @@ Op = Literal[">", ">=", "<", "<=", "==", "!=", "abs>", "abs<"]
 @dataclass(frozen=True)
 class ThresholdParams(WindowParams):
     """A share (min_share) and a number (min_count) of the points beyond `value` by `op`;
-    ignore_abs_below: values this close to 0 mean "undefined" and are left out."""
+    ignore_abs_below: values this close to 0 mean "undefined" and are left out; gate_metric /
+    gate_max: a published range holds only for runs like the ones it was published for: quiet
+    when the median of gate_metric is above gate_max (a gradient-norm range set for
+    mean-reduced losses says nothing about a loss summed over thousands of tokens)."""
 
     op: Op = ">"
     value: float = 0.0
@@ -295,12 +310,19 @@ class ThresholdParams(WindowParams):
     min_count: int = 1
     min_points: int = 3
     ignore_abs_below: Optional[float] = None
+    gate_metric: Optional[Names] = None
+    gate_max: Optional[float] = None
 
 
 @check("threshold", ThresholdParams)
 def threshold(c: Ctx) -> Hit | None:
     """A share of points beyond a bound."""
     p: ThresholdParams = c.params
+    if p.gate_metric and p.gate_max is not None:
+        gate = c.other(p.gate_metric)
+        gy = finite_xy(gate.steps, gate.values)[1] if gate is not None else np.empty(0)
+        if len(gy) and float(np.median(gy)) > p.gate_max:
+            return None
     x, y = finite_xy(c.steps, c.values)
     if p.ignore_abs_below is not None:  # float noise around 0 means "undefined" here (e.g. constant returns)
         keep = np.abs(y) >= p.ignore_abs_below
@@ -344,8 +366,6 @@ class NearParams(WindowParams):
     early_fraction: float = 0.0
 
     def problems(self) -> list:
-        from triage.detect.params import ParamProblem
-
         if (self.target is None) == (self.target_from is None):
             return [ParamProblem("target", "the near check needs exactly one of `target` and `target_from`")]
         return []
@@ -359,18 +379,20 @@ def near(c: Ctx) -> Hit | None:
     if len(y) < p.min_points:
         return None
     target = p.target
+    where = ""
     if p.target_from == "ln_classes":
-        classes = _num_classes(c.run)
-        if not classes:
+        found = _classes_at_chance(c.run)
+        if found is None:
             return None
-        target = math.log(classes)
+        target, where = math.log(found[0]), f" = ln {found[0]} ({found[1]})"
     elif p.target_from == "softmax_ce_floor":
         # cross-entropy over probabilities instead of logits cannot go below log(1 + (C-1)/e):
         # the best "logits" it can produce are one 1 and C-1 zeros
-        classes = _num_classes(c.run)
-        if not classes or classes < 3:
+        found = _classes_for_floor(c.run, c.steps, c.values)
+        if found is None:
             return None
-        target = math.log(1 + (classes - 1) / math.e)
+        target = math.log(1 + (found[0] - 1) / math.e)
+        where = f" = log(1 + ({found[0]}-1)/e) ({found[1]})"
     if target is None:
         return None
     target = float(target)
@@ -388,7 +410,7 @@ def near(c: Ctx) -> Hit | None:
     if share < p.min_share:
         return None
     return Hit(
-        f"{c.name} stays within {fmt(p.tol)} of {fmt(target)} on {share:.0%} of points (steps {step_str(x[0])}-{step_str(x[-1])}), "
+        f"{c.name} stays within {fmt(p.tol)} of {fmt(target)}{where} on {share:.0%} of points (steps {step_str(x[0])}-{step_str(x[-1])}), "
         f"median {fmt(float(np.median(y)))}{blew}",
         x[0], x[-1], numbers={"share": share, "target": target},
     )
@@ -403,14 +425,18 @@ class FlatParams(Params):
     rel_tol: float = 0.03
     min_points: int = 20
     max_excursion: Optional[float] = None
+    from_start: bool = False
 
 
 @check("flat", FlatParams)
 def flat(c: Ctx) -> Hit | None:
-    """No progress from the start."""
+    """No progress from the start. from_start: only when the log begins at the start of
+    training (a flat stretch cut from the middle of a run is a plateau, or a converged run)."""
     p: FlatParams = c.params
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points:
+        return None
+    if p.from_start and (not facts.started_at_init(x) or getattr(c.run, "meta", {}).get("restarts")):
         return None
     x, y = reduce(x, y)
     start, end = _ends(y)
@@ -473,7 +499,10 @@ class SpikeParams(Params):
     it must also rise more than min_abs and min_rel_start x the starting level; skip_first: the
     first fraction of the run is not looked at; recover_points / recover_factor: a spike
     recovers when the series comes back within recover_factor x its base that soon; min_spikes:
-    this many spikes (or one that never recovers) fire; answer_unrecovered: the answer then."""
+    this many spikes (or one that never recovers) fire; answer_unrecovered: the answer then.
+    z: a spike must also stand out from the run's own jumps: its log-ratio to the base at least
+    z robust standard deviations above the typical one (per-batch losses near 0 swing tenfold
+    from batch to batch; a smooth LM loss that jumps 30% has spiked)."""
 
     factor: float = 3.0
     window: int = 20
@@ -486,6 +515,7 @@ class SpikeParams(Params):
     max_negative_share: float = 0.05
     min_points: int = 30
     answer_unrecovered: Optional[Answer] = None
+    z: Optional[float] = None
 
 
 @check("spike", SpikeParams)
@@ -517,6 +547,11 @@ def spike(c: Ctx) -> Hit | None:
     # that converged to 1e-4 and wobbles to 6e-4 has not spiked
     min_height = max(p.min_abs, p.min_rel_start * abs(start_level))
     is_spike = (jump >= p.factor) & (cand - base > min_height)
+    if p.z is not None and (base > 0).all() and (cand > 0).all():
+        r = np.log(cand) - np.log(base)
+        center = float(np.median(r))
+        spread = 1.4826 * float(np.median(np.abs(r - center)))
+        is_spike &= (r - center) >= p.z * spread
     skip = int(p.skip_first * len(cand))
     is_spike[:skip] = False
     idx = np.flatnonzero(is_spike)
@@ -530,8 +565,8 @@ def spike(c: Ctx) -> Hit | None:
     for ev in events:
         i = ev[-1]
         after = ymean[w + i + 1 : w + i + 1 + rec_n]
-        ok = len(after) > 0 and np.min(after) <= base[i] * p.recover_factor + 1e-12
-        if not ok:
+        # a spike on the last logged point has no "after": whether it recovers is unknown
+        if len(after) and np.min(after) > base[i] * p.recover_factor + 1e-12:
             unrecovered += 1
         sizes.append(float(np.max(jump[ev])))
     n_spikes = len(events)
@@ -619,6 +654,8 @@ def constant(c: Ctx) -> Hit | None:
     x, y = x[sl], y[sl]
     if p.value is not None:
         target = p.value
+    elif p.min_share > 0.5 and len(y):
+        target = float(np.partition(y, len(y) // 2)[len(y) // 2])  # a value on most points is the median
     else:
         vals, counts = np.unique(y, return_counts=True)
         target = float(vals[np.argmax(counts)])
@@ -673,16 +710,20 @@ class DropRatioParams(Params):
 
     max_ratio: float = 0.7
     min_points: int = 20
+    skip_first: float = 0.0
 
 
 @check("drop_ratio", DropRatioParams)
 def drop_ratio(c: Ctx) -> Hit | None:
-    """The end of the run is much lower than its start (throughput)."""
+    """The end of the run is much lower than its start (throughput). skip_first: the share of
+    the run left out at the start (compilation, caching, the steps before learning starts, and
+    the first points of a running average all make the first points unusually fast)."""
     p: DropRatioParams = c.params
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points:
         return None
-    x, y = reduce(x, y)
+    skip = int(p.skip_first * len(y))
+    x, y = reduce(x[skip:], y[skip:])
     start, end = _ends(y, 0.15)
     if start <= 0:
         return None
@@ -707,11 +748,15 @@ class RisingVsFallingParams(Params):
     min_points_after: int = 2
     min_rise_of_drop: Optional[float] = None
     min_other_fall: float = 0.0
+    unless_held: Optional[Names] = None
 
 
 @check("rising_vs_falling", RisingVsFallingParams)
 def rising_vs_falling(c: Ctx) -> Hit | None:
-    """This metric (eval loss) rises from its minimum while another (train loss) keeps falling."""
+    """This metric (eval loss) rises from its minimum while another (train loss) keeps falling.
+    unless_held: eval quality metrics (accuracy, mAP; higher is better): when the run logs one
+    and it has not got worse (5% below its best and 3x its noise), the rising loss is the model
+    growing confident, not a model that generalises worse (det-eval-loss-rising-acc-holds)."""
     p: RisingVsFallingParams = c.params
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points:
@@ -743,6 +788,11 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
     o_end = float(np.median(later[-max(1, len(later) // 5):]))
     if o_end >= o_then or (o_then - o_end) / max(abs(o_then), 1e-8) < p.min_other_fall:
         return None
+    held = c.other(p.unless_held)
+    if held is not None:
+        hy = finite_xy(held.steps, facts.as_fraction(held.values))[1]
+        if len(hy) >= 2 and _worsened(hy, "down", 0.05, 3.0) is None:
+            return None
     return Hit(
         f"{c.name} rose {rise:.0%} from its minimum {fmt(low)} at step {step_str(x[i])} to {fmt(last)} at step {step_str(x[-1])} "
         f"while {other.name} fell from {fmt(o_then)} to {fmt(o_end)}",
@@ -795,8 +845,8 @@ def halvings(c: Ctx) -> Hit | None:
     """A loss scale that keeps halving after calibration, or sinks below a floor."""
     p: HalvingsParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < 3:
-        return None
+    if not len(y):
+        return None  # one point below the floor is enough; halvings need a few
     skip = p.skip_points
     # only the points where the scale changes can be halvings (it is flat almost everywhere)
     moves = np.flatnonzero(y[1:] != y[:-1])
@@ -1081,7 +1131,9 @@ class RelToStartParams(Params):
     """factor: values above factor x the starting level (median of start_points); min_count and
     min_share of the points after the start; stuck_fraction: the end no better than this share
     of the start means the model died (answer_stuck), otherwise answer_recovered; wording:
-    rise describes a level that should not grow (a gradient norm) rather than a loss."""
+    rise describes a level that should not grow (a gradient norm) rather than a loss; z: the
+    rise (in log space) must also exceed z robust standard deviations of the run's own
+    point-to-point swings."""
 
     factor: float = 5.0
     min_count: int = 1
@@ -1092,6 +1144,7 @@ class RelToStartParams(Params):
     answer_stuck: Optional[Answer] = None
     answer_recovered: Optional[Answer] = None
     wording: Literal["loss", "rise"] = "loss"
+    z: Optional[float] = None
 
 
 @check("rel_to_start", RelToStartParams)
@@ -1108,6 +1161,11 @@ def rel_to_start(c: Ctx) -> Hit | None:
     factor = p.factor
     hit = y > factor * start
     hit[:k] = False  # the start defines the level; a loss that drops fast after step 0 did not explode
+    if p.z is not None and (y > 0).all() and len(y) > 3:
+        # and far beyond the run's own swings: per-batch losses near 0 swing tenfold (log space)
+        logs = np.log(y)
+        spread = 1.4826 * float(np.median(np.abs(np.diff(logs)))) / math.sqrt(2.0)
+        hit &= (logs - math.log(start)) >= p.z * spread
     if int(hit.sum()) < p.min_count or hit[k:].mean() < p.min_share:
         return None
     worst = int(np.argmax(y))
@@ -1171,20 +1229,52 @@ def ratio_below(c: Ctx) -> Hit | None:
 
 # -- run metadata --------------------------------------------------------------------------
 def _config(run) -> dict:
-    return getattr(run, "config", None) or {}
+    return facts.config(run)
 
 
-def _num_classes(run) -> int | None:
-    config = _config(run)
-    for key in ("num_classes", "num_labels", "n_classes", "classes", "nc", "vocab_size", "CLASSES"):
-        value = config.get(key)
-        try:
-            n = int(value)
-        except (TypeError, ValueError):
-            continue
-        if n >= 2:
-            return n
+ACCURACY = ("accuracy", "eval/accuracy")
+
+
+def _accuracy(run, names: Names | None = None):
+    """The run's classification accuracy series (train first), as a fraction, or None."""
+    for name in names or ACCURACY:
+        s = run.get(name)
+        if s is not None and np.isfinite(s.values).any():
+            return s, facts.as_fraction(s.values)
     return None
+
+
+def _classes_at_chance(run) -> tuple[int, str] | None:
+    """C for a loss that may sit at ln C: the config's label count, else the C whose chance
+    level 1/C the accuracy sits at over the second half of the run."""
+    found = facts.classes_from_config(run)
+    if found is not None:
+        return found
+    acc = _accuracy(run)
+    if acc is None:
+        return None
+    s, frac = acc
+    tail = frac[np.isfinite(frac)]
+    tail = tail[len(tail) // 2:]
+    if not len(tail):
+        return None
+    level = float(np.median(tail))
+    classes = facts.chance_classes(level)
+    return (classes, f"{s.name} {fmt(level)} = 1/{classes}") if classes else None
+
+
+def _classes_for_floor(run, steps: np.ndarray, values: np.ndarray) -> tuple[int, str] | None:
+    """C for the double-softmax floor: the config's label count, else exp(first loss) when that
+    loss was logged at init (a model stuck at the floor still learns, so its accuracy is no
+    guide). Two classes are left out: the floor log(1 + 1/e) = 0.31 is an ordinary loss level."""
+    found = facts.classes_from_config(run)
+    if found is None:
+        classes = facts.classes_from_first_loss(steps, values)
+        if classes is None or classes < 5:
+            return None
+        first = float(values[np.isfinite(values)][0])
+        found = (classes, f"first loss {fmt(first)} = ln {classes}")
+    return found if found[0] >= 3 else None
 
 
 @dataclass(frozen=True)
@@ -1235,3 +1325,532 @@ def before_nonfinite(c: Ctx) -> Hit | None:
         text = (f"{c.name} stayed ordinary (max {fmt(peak)}, median {fmt(base)}) right up to step {step_str(first_bad)}, "
                 f"where {target.name} first went non-finite: not a gradient explosion")
     return Hit(text, xb[-len(recent)], first_bad, answer=str(answer), numbers={"ratio": peak / base if base > 0 else None})
+
+
+# -- levels and the arithmetic of a failure -------------------------------------------------
+@dataclass(frozen=True)
+class ChanceParams(WindowParams):
+    """The loss sits at ln C and (when logged) the accuracy at 1/C: the model predicts the
+    uniform distribution. C comes from the config's label count, or from an accuracy sitting at
+    1/C. tol: nats around ln C; acc_tol: relative to 1/C; min_share of the window's points."""
+
+    accuracy: Names = ACCURACY
+    tol: float = 0.1
+    acc_tol: float = 0.15
+    min_share: float = 0.8
+    min_points: int = 3
+
+
+@check("chance", ChanceParams)
+def chance(c: Ctx) -> Hit | None:
+    """A classifier's loss stuck at ln C (with its accuracy at 1/C)."""
+    p: ChanceParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points:
+        return None
+    sl = window_slice(len(y), p)
+    x, y = x[sl], y[sl]
+    acc = _accuracy(c.run, p.accuracy)
+    level = None
+    if acc is not None:
+        s, frac = acc
+        keep = np.isfinite(frac) & (s.steps >= x[0]) if np.isfinite(s.steps).all() else np.isfinite(frac)
+        if keep.any():
+            level = float(np.median(frac[keep]))
+    found = facts.classes_from_config(c.run)
+    if found is None:
+        classes = facts.chance_classes(level, p.acc_tol) if level is not None else None
+        if classes is None:
+            return None
+        found = (classes, f"{acc[0].name} {fmt(level)} = 1/{classes}")
+    classes, where = found
+    if level is not None and level > (1 + p.acc_tol) / classes + 0.02:
+        return None  # the accuracy is above chance: the loss level means something else
+    target = math.log(classes)
+    share = float(np.mean(np.abs(y - target) <= p.tol))
+    if share < p.min_share:
+        return None
+    acc_note = f"; {acc[0].name} {fmt(level)} (chance 1/{classes} = {fmt(1 / classes)})" if level is not None else ""
+    return Hit(
+        f"{c.name} stays within {fmt(p.tol)} of ln {classes} = {fmt(target)} ({where}) on {share:.0%} of "
+        f"{len(y):,} points (steps {step_str(x[0])}-{step_str(x[-1])}){acc_note}: the model predicts every class alike",
+        x[0], x[-1], numbers={"classes": classes, "share": share, "target": target},
+    )
+
+
+@dataclass(frozen=True)
+class SaturatedParams(Params):
+    """A clamped cross-entropy gives at most `per_sample_max` per sample (Keras clips
+    probabilities to 1e-7: -ln 1e-7 = 16.118; Caffe clamps at FLT_MIN: 87.337; PyTorch BCELoss
+    clamps log at -100). A model whose outputs are saturated one-hots logs exactly
+    per_sample_max x (1 - accuracy). accuracy: the series to read (without one, the loss must sit
+    at per_sample_max itself); tol: relative; min_share and min_count (at most all points)."""
+
+    per_sample_max: float
+    accuracy: Optional[Names] = None
+    tol: float = 0.01
+    min_share: float = 0.5
+    min_count: int = 2
+
+
+@check("saturated", SaturatedParams)
+def saturated(c: Ctx) -> Hit | None:
+    """The loss equals the clamp of a saturated cross-entropy times the error rate."""
+    p: SaturatedParams = c.params
+    k = p.per_sample_max
+    x, y = finite_xy(c.steps, c.values)
+    # at least a twentieth of the samples wrong, or nothing can match: most runs stop here
+    if not len(y) or float(np.max(y)) < 0.05 * k * (1 - p.tol):
+        return None
+    x, y = reduce(x, y)  # block means keep loss = k x (1 - accuracy): both sides are linear
+    wrong = np.ones(len(y))
+    acc_name = None
+    acc = _accuracy(c.run, p.accuracy) if p.accuracy else None
+    if acc is not None:
+        s, _ = acc
+        ax, ay = reduce(*finite_xy(s.steps, s.values))
+        at = facts.at_steps(ax, facts.as_fraction(ay), x)
+        known = np.isfinite(at)
+        if known.any():
+            x, y, wrong, acc_name = x[known], y[known], 1.0 - at[known], s.name
+    expected = k * wrong
+    # at least a twentieth of the samples wrong: near 0 every loss "matches" 0 x the clamp
+    match = (wrong >= 0.05) & (np.abs(y - expected) <= p.tol * np.maximum(expected, 1e-12))
+    count = int(match.sum())
+    share = count / len(y)
+    if count < min(p.min_count, len(y)) or share < p.min_share:
+        return None
+    i = int(np.flatnonzero(match)[0])
+    how = (f" = {fmt(k)} x (1 - {acc_name} {fmt(1 - wrong[i])})" if acc_name else f", the clamp {fmt(k)} itself")
+    return Hit(
+        f"{c.name} is {fmt(y[i])}{how} on {pct(count, len(y))} (from step {step_str(x[i])}): every wrong "
+        f"prediction is a saturated one-hot, so each costs the clamped maximum",
+        x[i], x[np.flatnonzero(match)[-1]], numbers={"share": share, "clamp": k},
+    )
+
+
+# -- relations between metrics ---------------------------------------------------------------
+def _paired(c: Ctx, other) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(other's steps, this series summarised at each of them, other's values): this series is
+    the median of its points since the previous point of `other` (the train loss over the
+    stretch an evaluation closes), or its last point before when that stretch is empty."""
+    x, y = finite_xy(c.steps, c.values)
+    ox, oy = finite_xy(other.steps, other.values)
+    mine = np.full(len(ox), np.nan)
+    prev = -np.inf
+    for i, step in enumerate(ox):
+        lo, hi = np.searchsorted(x, prev, side="right"), np.searchsorted(x, step, side="right")
+        if hi > lo:
+            mine[i] = float(np.median(y[lo:hi]))
+        elif hi > 0:
+            mine[i] = float(y[hi - 1])
+        prev = step
+    return ox, mine, oy
+
+
+@dataclass(frozen=True)
+class RatioToParams(Params):
+    """This series (train loss) against `against` (eval loss) at each evaluation. Either
+    min_ratio (train at least this many times eval) or target_from: grad_accum (train about N
+    times eval, N = the config's gradient_accumulation_steps, within tol); min_share of the
+    evaluations, at least min_points of them."""
+
+    against: Names = ("eval/loss",)
+    min_ratio: Optional[float] = None
+    target_from: Optional[Literal["grad_accum"]] = None
+    tol: float = 0.2
+    min_share: float = 0.8
+    min_points: int = 2
+
+    def problems(self) -> list:
+        if (self.min_ratio is None) == (self.target_from is None):
+            return [ParamProblem("min_ratio", "the ratio_to check needs exactly one of `min_ratio` and `target_from`")]
+        return []
+
+
+ACCUM_KEYS = ("gradient_accumulation_steps", "accumulate_grad_batches", "grad_accum_steps", "accum_steps",
+              "gradient_accumulation")
+
+
+@check("ratio_to", RatioToParams)
+def ratio_to(c: Ctx) -> Hit | None:
+    """Train loss persistently several times the eval loss (or N times, with N-step accumulation)."""
+    p: RatioToParams = c.params
+    other = c.other(p.against)
+    if other is None:
+        return None
+    target_note, n = "", None
+    if p.target_from == "grad_accum":
+        for key in ACCUM_KEYS:
+            value = facts.config(c.run).get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 2:
+                n, target_note = float(value), f", the {key} = {int(value)} in the config"
+                break
+        if n is None:
+            return None
+    steps, mine, theirs = _paired(c, other)
+    ok = np.isfinite(mine) & (theirs > 0) & (mine > 0)
+    steps, mine, theirs = steps[ok], mine[ok], theirs[ok]
+    if len(steps) < p.min_points:
+        return None
+    ratio = mine / theirs
+    if n is not None:
+        hit = np.abs(ratio / n - 1.0) <= p.tol
+    else:
+        hit = ratio >= p.min_ratio
+    share = float(hit.mean())
+    if share < p.min_share:
+        return None
+    med = float(np.median(ratio))
+    return Hit(
+        f"{c.name} is {med:.1f}x {other.name} at {share:.0%} of {len(ratio)} evaluations (steps {step_str(steps[0])}-"
+        f"{step_str(steps[-1])}){target_note}",
+        steps[0], steps[-1], numbers={"ratio": med, "share": share},
+    )
+
+
+@dataclass(frozen=True)
+class AtChanceWhileFallingParams(Params):
+    """This accuracy sits at chance (1/C, within acc_tol relative) on min_share of its points
+    while `against` (train loss) fell and ends at least min_fall below ln C (the training set is
+    being learned). C from the config, or from the first train loss at init (ln C)."""
+
+    against: Names = ("loss",)
+    acc_tol: float = 0.15
+    min_share: float = 0.8
+    min_points: int = 2
+    min_fall: float = 0.2
+
+
+@check("at_chance_while_falling", AtChanceWhileFallingParams)
+def at_chance_while_falling(c: Ctx) -> Hit | None:
+    """The eval metric sits at chance while the training loss falls."""
+    p: AtChanceWhileFallingParams = c.params
+    x, y = finite_xy(c.steps, facts.as_fraction(c.values))
+    if len(y) < p.min_points:
+        return None
+    other = c.other(p.against)
+    if other is None:
+        return None
+    ox, oy = finite_xy(other.steps, other.values)
+    if len(oy) < 3:
+        return None
+    found = facts.classes_from_config(c.run)
+    if found is None:
+        classes = facts.classes_from_first_loss(ox, oy)
+        if classes is None or classes > facts.MAX_CLASSES:
+            return None
+        found = (classes, f"first {other.name} {fmt(oy[0])} = ln {classes}")
+    classes, where = found
+    chance_level = 1.0 / classes
+    at = np.abs(y / chance_level - 1.0) <= p.acc_tol
+    share = float(at.mean())
+    start, end = _ends(oy)
+    # learning on the training set means a training loss well below ln C, the loss of a model
+    # at chance: a run that died at ln C is at chance on both, a different finding
+    if share < p.min_share or end >= start or end > (1 - p.min_fall) * math.log(classes):
+        return None
+    return Hit(
+        f"{c.name} sits at chance 1/{classes} = {fmt(chance_level)} ({where}) at {share:.0%} of {len(y)} evaluations "
+        f"(median {fmt(float(np.median(y)))}) while {other.name} fell from {fmt(start)} to {fmt(end)}",
+        x[0], x[-1], numbers={"classes": classes, "share": share},
+    )
+
+
+@dataclass(frozen=True)
+class WorseningParams(Params):
+    """An eval metric that gets worse: `worse` says which way is worse (up for a loss, WER or
+    perplexity). Its last third sits above its best earlier value by at least min_rise of that
+    value and z times its own trend-free noise. against: a training loss that must keep falling
+    over the same stretch (when the run logs one; missing_other: fire or quiet when it does not);
+    holding: a metric that must not get worse meanwhile (eval accuracy holding while the eval
+    loss climbs is overconfidence, the textbook overfit)."""
+
+    worse: Literal["up", "down"] = "up"
+    min_rise: float = 0.05
+    z: float = 3.0
+    min_points: int = 3
+    against: Optional[Names] = None
+    missing_other: Literal["quiet", "fire"] = "quiet"
+    holding: Optional[Names] = None
+    hold_tol: float = 0.02
+
+
+def _worsened(y: np.ndarray, worse: str, min_rise: float, z: float):
+    """(index of the best point, best, level of the last third after it, how much worse, the
+    noise of that comparison) when the series ends clearly worse than its best, else None.
+    A long noisy series is judged on its running median (the best single point of a noisy
+    series flatters it); a short one point by point, against its trend-free noise."""
+    if len(y) < 2:
+        return None
+    sign = 1.0 if worse == "up" else -1.0
+    zz = sign * y  # higher is worse
+    k = max(1, len(zz) // 10) if len(zz) >= 20 else 1
+    zs = _running_median(zz, k)
+    i_best = int(np.argmin(zs[:-1]))
+    n_after = len(zz) - 1 - i_best
+    tail = zz[-max(1, n_after // 3):]
+    level = float(np.median(tail))
+    best = float(zs[i_best])
+    rise = level - best
+    sigma = facts.trend_noise(y)
+    se = sigma * math.sqrt(1.0 / k + 1.0 / len(tail)) if k > 1 else sigma
+    if rise <= 0 or rise < min_rise * abs(best) or rise < z * se:
+        return None
+    return i_best, best, level, rise, se
+
+
+TRAINING_SIGNALS = ("loss", "train_loss_avg", "grad_norm", "eval/loss")
+
+
+def _nonfinite_after(run, step: float) -> bool:
+    """Whether the loss, the gradient norm or the eval loss is NaN/Inf anywhere after `step`."""
+    for name in TRAINING_SIGNALS:
+        s = run.get(name)
+        if s is not None and len(s) and (~np.isfinite(s.values[s.steps > step])).any():
+            return True
+    return False
+
+
+@check("worsening", WorseningParams)
+def worsening(c: Ctx) -> Hit | None:
+    """An eval metric climbing away from its best."""
+    p: WorseningParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points:
+        return None
+    found = _worsened(y, p.worse, p.min_rise, p.z)
+    if found is None:
+        return None
+    i_best, best, level, rise, se = found
+    sign = 1.0 if p.worse == "up" else -1.0
+    if _nonfinite_after(c.run, float(x[i_best])):
+        return None  # a metric that worsens after the run went NaN is the NaN's finding, not an overfit
+    notes = []
+    if p.against:
+        other = c.other(p.against)
+        if other is None and p.missing_other == "quiet":
+            return None
+        if other is not None:
+            ox, oy = finite_xy(other.steps, other.values)
+            then = oy[ox <= x[i_best]]
+            later = oy[ox >= x[i_best]]
+            if not len(then) or len(later) < 2:
+                return None
+            o_then, o_end = float(np.median(then[-max(1, len(then) // 10):])), float(np.median(later[-max(1, len(later) // 5):]))
+            if o_end >= o_then:
+                return None
+            notes.append(f" while {other.name} fell from {fmt(o_then)} to {fmt(o_end)}")
+    if p.holding:
+        held = c.other(p.holding)
+        if held is None:
+            return None
+        hv = facts.as_fraction(held.values)
+        hx, hy = finite_xy(held.steps, hv)
+        then = hy[hx <= x[i_best]]
+        after = hy[hx > x[i_best]]
+        if not len(then) or not len(after):
+            return None
+        base = float(then[-1])
+        if float(np.median(after)) < base - p.hold_tol:
+            return None  # the accuracy fell too: that is a plain divergence or overfit, not overconfidence
+        notes.append(f" while {held.name} held at {fmt(float(np.median(after)))} (was {fmt(base)})")
+    word = "rose" if sign > 0 else "fell"
+    return Hit(
+        f"{c.name} {word} from its best {fmt(sign * best)} at step {step_str(x[i_best])} to {fmt(sign * level)} by step "
+        f"{step_str(x[-1])} ({rise / max(abs(best), 1e-12):.0%} worse, {rise / max(se, 1e-12):.0f}x its noise)" + "".join(notes),
+        x[i_best], x[-1], numbers={"rise": rise / max(abs(best), 1e-12)},
+    )
+
+
+@dataclass(frozen=True)
+class ShiftAtEvalParams(Params):
+    """The training loss steps to a new level right after the first evaluation and nowhere else
+    (model.eval() for the evaluation, no model.train() after it: dropout and BatchNorm switch
+    for the rest of the run). evals: the eval series whose first point marks the evaluation;
+    span: points on each side, each side fitted with a line and the two lines compared where
+    they meet (a curve that bends does not count as a step); z: the step against the noise of
+    that comparison; min_rel: and against the level; outlier: and against the largest steps
+    found anywhere else in the run (this many times their 99th percentile). The steps at the
+    later evaluations must stay under half of it: a staircase at every epoch is healthy."""
+
+    evals: Names = ("eval/loss", "eval/accuracy")
+    span: int = 20
+    z: float = 6.0
+    min_rel: float = 0.1
+    outlier: float = 2.0
+
+
+def _steps_between_fits(x: np.ndarray, y: np.ndarray, k: int) -> np.ndarray:
+    """For each boundary i (between point i-1 and i), the line fitted to the k points after it
+    minus the line fitted to the k points before it, both evaluated at the boundary. NaN where a
+    side has fewer than k points."""
+    n = len(y)
+    out = np.full(n, np.nan)
+    if n < 2 * k + 1:
+        return out
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    xw, yw = sliding_window_view(x, k), sliding_window_view(y, k)  # window j = points j .. j+k-1
+    xm, ym = xw.mean(axis=1), yw.mean(axis=1)
+    sxx = ((xw - xm[:, None]) ** 2).sum(axis=1)
+    slope = np.where(sxx > 0, ((xw - xm[:, None]) * (yw - ym[:, None])).sum(axis=1) / np.where(sxx > 0, sxx, 1), 0.0)
+    i = np.arange(k, n - k + 1)
+    edge = 0.5 * (x[i - 1] + x[i])
+    before = ym[i - k] + slope[i - k] * (edge - xm[i - k])
+    after = ym[i] + slope[i] * (edge - xm[i])
+    out[i] = after - before
+    return out
+
+
+@check("shift_at_eval", ShiftAtEvalParams)
+def shift_at_eval(c: Ctx) -> Hit | None:
+    """A level shift in the train loss right after the first evaluation, and at no later one."""
+    p: ShiftAtEvalParams = c.params
+    ev = c.other(p.evals)
+    if ev is None:
+        return None
+    x, y = finite_xy(c.steps, c.values)
+    x, y = reduce(x, y)
+    k = p.span
+    if len(y) < 4 * k:
+        return None
+    ex = ev.steps[np.isfinite(ev.values)]
+    ex = np.unique(ex[(ex > x[0]) & (ex < x[-1])])
+    if len(ex) < 2:
+        return None
+    jumps = _steps_between_fits(x, y, k)
+    at = np.searchsorted(x, ex, side="right")  # the first train point after each evaluation
+    # the steps found elsewhere are the yardstick, so the stretch before the first evaluation
+    # must be long enough to hold some of them (an evaluation inside the first fast drop of the
+    # loss cannot be judged: any line fitted there bends away)
+    if at[0] < 2 * k or not np.isfinite(jumps[at[0]]):
+        return None
+    first = float(jumps[at[0]])
+    near_eval = np.zeros(len(y), dtype=bool)
+    for i in at:
+        near_eval[max(0, i - k):i + k] = True
+    others = np.abs(jumps[~near_eval & np.isfinite(jumps)])
+    sigma = facts.noise(y)
+    se = sigma * math.sqrt(8.0 / k)  # the spread of the difference of two line ends fitted to k points each
+    level = float(np.median(y[max(0, at[0] - k):at[0]]))
+    bar = max(p.z * se, p.min_rel * abs(level), p.outlier * float(np.quantile(others, 0.99)) if len(others) else 0.0)
+    if abs(first) < bar:
+        return None
+    later = [abs(float(jumps[i])) for i in at[1:] if np.isfinite(jumps[i])]
+    if later and max(later) >= 0.5 * abs(first):
+        return None  # it steps at every evaluation: an epoch staircase, not a mode switch
+    return Hit(
+        f"{c.name} stepped from {fmt(level)} to {fmt(level + first)} ({first / max(abs(level), 1e-12):+.0%}, "
+        f"{abs(first) / max(se, 1e-12):.0f}x its noise) right after the first evaluation at step {step_str(ex[0])}, "
+        f"and at none of the {len(later)} later ones",
+        float(ex[0]), float(ex[0]), numbers={"shift": first},
+    )
+
+
+@dataclass(frozen=True)
+class TracksParams(Params):
+    """This series (the loss) rises and falls with `against` (real tokens per batch) after
+    both are detrended: Pearson correlation of at least min_corr (sign: positive, negative or
+    either) over at least min_points pairs. A cumulative counter is differenced first."""
+
+    against: Names = ("ntokens",)
+    min_corr: float = 0.6
+    sign: Literal["positive", "negative", "either"] = "positive"
+    min_points: int = 20
+
+
+@check("tracks", TracksParams)
+def tracks(c: Ctx) -> Hit | None:
+    """The loss follows a per-batch count it should not depend on."""
+    p: TracksParams = c.params
+    other = c.other(p.against)
+    if other is None:
+        return None
+    ox, oy = finite_xy(other.steps, other.values)
+    if len(oy) > 2 and (np.diff(oy) >= 0).all() and oy[-1] > 2 * max(oy[0], 1e-12):
+        ox, oy = ox[1:], np.diff(oy)  # a running total: tokens per logging interval
+    x, y = finite_xy(c.steps, c.values)
+    common, ia, ib = np.intersect1d(x, ox, return_indices=True)
+    if len(common) < p.min_points:
+        return None
+    a, b = y[ia], oy[ib]
+    k = max(3, len(a) // 10)
+    ra, rb = a - smooth(a, k), b - smooth(b, k)
+    if float(np.std(ra)) == 0 or float(np.std(rb)) == 0:
+        return None
+    r = float(np.corrcoef(ra, rb)[0, 1])
+    ok = {"positive": r >= p.min_corr, "negative": r <= -p.min_corr, "either": abs(r) >= p.min_corr}[p.sign]
+    if not ok:
+        return None
+    return Hit(
+        f"{c.name} moves with {other.name} from batch to batch (correlation {r:+.2f} over {len(a):,} steps, "
+        f"trends removed): the loss depends on how many tokens a batch holds",
+        common[0], common[-1], numbers={"corr": r},
+    )
+
+
+# -- shapes judged against the run's own noise ----------------------------------------------
+@dataclass(frozen=True)
+class StillFallingParams(Params):
+    """The loss still falls at the end as steeply as it ever did: a healthy run spends its
+    steepest fall early and flattens out, one whose learning rate is far too small stays on the
+    first straight stretch of the curve to the last step. The run is cut in `parts`; the last
+    part's slope must be at least min_slope_ratio of the steepest part's, and its fall z times
+    the noise of a slope fitted to that many points. from_start: only when the log begins at the
+    start of training (an excerpt from the middle tells nothing about where the run began).
+    And the log must show that this is the end: the learning rate (`lr`) has decayed to lr_end
+    of its peak (the schedule ran out), or the whole fall is at most max_drop of the starting
+    level (a crawl: an early excerpt of a healthy run falls much faster than that)."""
+
+    parts: int = 4
+    min_slope_ratio: float = 0.5
+    z: float = 4.0
+    min_points: int = 12
+    from_start: bool = True
+    max_drop: float = 0.15
+    lr: Names = ("learning_rate",)
+    lr_end: float = 0.1
+
+
+@check("still_falling", StillFallingParams)
+def still_falling(c: Ctx) -> Hit | None:
+    """A loss falling in a straight line to the end of training."""
+    p: StillFallingParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < max(p.min_points, 3 * p.parts):
+        return None
+    if p.from_start and (not facts.started_at_init(x) or getattr(c.run, "meta", {}).get("restarts")):
+        return None
+    x, y = reduce(x, y)
+    bounds = np.linspace(0, len(y), p.parts + 1).astype(int)
+    slopes = []
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        xs, ys = x[a:b], y[a:b]
+        if len(xs) < 3 or float(np.ptp(xs)) == 0:
+            return None
+        slopes.append(float(np.polyfit(xs, ys, 1)[0]))
+    steepest, last = min(slopes), slopes[-1]
+    if max(slopes) >= 0 or last / steepest < p.min_slope_ratio:
+        return None  # falling in every part, and at the end nearly as fast as ever
+    a = bounds[-2]
+    span = float(x[-1] - x[a])
+    m = len(y) - a
+    fall = -last * span
+    sigma = facts.trend_noise(y)
+    if fall < p.z * sigma * math.sqrt(12.0 / m):
+        return None
+    total = float(y[0] - y[-1])
+    lr = c.other(p.lr)
+    lr_y = finite_xy(lr.steps, lr.values)[1] if lr is not None else np.empty(0)
+    ended = len(lr_y) > 1 and float(np.max(lr_y)) > 0 and float(lr_y[-1]) <= p.lr_end * float(np.max(lr_y))
+    start_level = float(np.median(y[: max(1, bounds[1] // 4)]))
+    if not ended and (start_level <= 0 or total > p.max_drop * start_level):
+        return None
+    return Hit(
+        f"{c.name} is still falling at the end as steeply as at its steepest: the last {100 // p.parts}% of the run "
+        f"(steps {step_str(x[a])}-{step_str(x[-1])}) fell {fmt(fall)}, {last / steepest:.0%} of the steepest stretch's "
+        f"rate; {fmt(total)} in all from {fmt(y[0])}" + ("; the LR schedule had already run out" if ended else "")
+        + ": the run stopped long before the loss levelled off",
+        x[a], x[-1], numbers={"slope_ratio": last / steepest, "fall": fall},
+    )

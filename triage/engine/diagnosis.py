@@ -10,6 +10,11 @@ question follows the question's background (the healthy `default` answer is the 
 information gain over the current differential; questions already answered by a log, a probe
 or the user are never asked again.
 
+A cause that cannot apply to the run is not ranked at all (`inapplicable`): an answer contradicts
+what it `requires` (no-clipping when clipping is on, by config or by the framework's default), it
+is tagged for other `frameworks` than the one that wrote the log (a PyTorch-only bug in a Keras
+run), or for other `domains` than the run's known one (a VLM projector in a classifier).
+
 The same `Diagnosis` serves `triage ask` (interactive), `ask --answers` (replay) and
 `triage scan` (answers from evidence only).
 """
@@ -19,12 +24,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from triage.engine.frameworks import Framework, cause_domains
 from triage.kb.base import ANY, KnowledgeBase, _as_list
 from triage.kb.loader import Node
 from triage.kb.schema import DOMAIN_QUESTION, PRIORS, START, normalise_answer
 
 UNKNOWN = "unknown"
-SOURCES = ("you", "log", "config", "probe", "replay", "text")
+SOURCES = ("you", "log", "config", "default", "probe", "replay", "text")
 
 P_SIGN = 0.9  # probability mass a cause puts on the answers it names
 P_DEFAULT = 0.7  # background probability of a question's healthy answer
@@ -54,6 +60,16 @@ class TextEvidence:
     weight: float  # likelihood ratio (> 1 favours the cause)
     evidence: str
     source: str = "text"
+
+
+@dataclass
+class RunContext:
+    """What is known about the run beyond the answers: the framework that wrote the log (and
+    why we think so) and the domains its config rules out ({domain: reason})."""
+
+    framework: Framework | None = None
+    because: str = ""
+    excluded_domains: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -98,6 +114,14 @@ class Model:
         self.gates: dict[str, dict[str, set[str]]] = {q: kb.gates(n) for q, n in self.questions.items()}
         self.signs: dict[str, dict[str, set[str]]] = {c.id: kb.signs(c) for c in self.causes}
         self.prior: dict[str, float] = {c.id: PRIORS.get(str(c.get("prior")), 1.0) for c in self.causes}
+        # applicability: the answers a cause needs, the stacks/frameworks and domains it happens in
+        self.requires: dict[str, dict[str, set[str]]] = {
+            c.id: {str(q): {normalise_answer(v) for v in _as_list(vals)} for q, vals in (c.get("requires") or {}).items()}
+            for c in self.causes if isinstance(c.get("requires"), dict)
+        }
+        self.frameworks: dict[str, set[str]] = {c.id: {str(f) for f in _as_list(c.get("frameworks"))}
+                                                 for c in self.causes if c.get("frameworks")}
+        self.domains: dict[str, set[str]] = {c.id: cause_domains(c) for c in self.causes}
         # explicit favours / rules_out on answers
         self.favours: dict[tuple[str, str], set[str]] = {}
         self.rules_out: dict[tuple[str, str], set[str]] = {}
@@ -188,6 +212,7 @@ class Diagnosis:
         self.order: list[str] = []
         self.text: list[TextEvidence] = []
         self.excluded: set[str] = set()  # causes the user said "not it" to
+        self.context = RunContext()
 
     # -- recording evidence ----------------------------------------------------------------
     def answer(self, question: str, value: str, source: str = "you", evidence: str = "") -> Answer:
@@ -222,7 +247,7 @@ class Diagnosis:
         self.excluded.add(cause)
 
     # -- the differential ------------------------------------------------------------------
-    def _log_scores(self, causes: list[Node] | None = None) -> dict[str, float]:
+    def _log_scores(self, causes: list[Node] | None = None, applicable_only: bool = True) -> dict[str, float]:
         m = self.model
         scores: dict[str, float] = {}
         known = [(q, a.value) for q, a in self.answers.items() if a.value != UNKNOWN]
@@ -230,7 +255,7 @@ class Diagnosis:
         for t in self.text:
             text[t.cause] = text.get(t.cause, 0.0) + math.log(max(t.weight, 1e-9))
         for c in causes or m.causes:
-            if c.id in self.excluded:
+            if c.id in self.excluded or (applicable_only and self.inapplicable(c.id)):
                 continue
             s = math.log(m.prior[c.id])
             for q, v in known:
@@ -276,6 +301,54 @@ class Diagnosis:
             if t.cause == cause_id:
                 (support if t.weight > 1 else against).append(f"{t.evidence} ({t.source})")
         return support, against
+
+    # -- applicability ---------------------------------------------------------------------
+    def inapplicable(self, cause_id: str) -> str | None:
+        """Why the cause cannot apply to this run, or None when it can. Unknowns keep it: an
+        unanswered question, an unrecognised framework or an unknown domain rule nothing out."""
+        m = self.model
+        for q, needed in m.requires.get(cause_id, {}).items():
+            a = self.answers.get(q)
+            if a is None or a.value == UNKNOWN or set(a.value.split("|")) & needed:
+                continue
+            want = " or ".join(m.labels.get(q, {}).get(v, v) for v in sorted(needed))
+            said = a.evidence or self._label(q, a.value)
+            return f"needs “{want}”, but {said}" + ("" if a.source in ("config", "default") else f" ({a.source})")
+        ctx = self.context
+        tags = m.frameworks.get(cause_id)
+        if tags and ctx.framework is not None and not ({ctx.framework.id, ctx.framework.stack} & tags):
+            return (f"happens only with {', '.join(sorted(tags))}; this log was written by {ctx.framework.title} "
+                    f"({ctx.because})")
+        domains = m.domains.get(cause_id)
+        if not domains:
+            return None
+        a = self.answers.get(DOMAIN_QUESTION)
+        if a is not None and a.value != UNKNOWN:
+            if not domains & set(a.value.split("|")):
+                return f"a {'/'.join(sorted(domains))} cause; this run is {a.value} ({a.evidence or a.source})"
+            return None
+        if ctx.excluded_domains and domains <= set(ctx.excluded_domains):
+            return f"a {'/'.join(sorted(domains))} cause; {ctx.excluded_domains[sorted(domains)[0]]}"
+        return None
+
+    def set_aside(self) -> list[tuple[Candidate, str]]:
+        """The causes that have evidence for them but cannot apply to this run, with the reason:
+        what a report shows so that a dropped cause is never dropped silently."""
+        reasons = {c.id: r for c in self.model.causes if c.id not in self.excluded
+                   and (r := self.inapplicable(c.id)) is not None}
+        if not reasons:
+            return []
+        scores = self._log_scores([self.kb[cid] for cid in reasons], applicable_only=False)
+        out = []
+        for cid in sorted(reasons, key=lambda c: (-scores[c], c)):  # strongest first
+            support, against = self.explain(cid)
+            if support:
+                out.append((Candidate(self.kb[cid], 0.0, scores[cid], support, against), reasons[cid]))
+        return out
+
+    def _label(self, question: str, value: str) -> str:
+        labels = self.model.labels.get(question, {})
+        return f"{self.model.questions[question].title} → {' or '.join(labels.get(v, v) for v in value.split('|'))}"
 
     # -- choosing the next question -------------------------------------------------------
     def eligible(self) -> list[str]:
@@ -368,13 +441,24 @@ class Diagnosis:
 
     # -- serialisation ---------------------------------------------------------------------
     def to_dict(self) -> dict:
-        return {
+        out = {
             "answers": [self.answers[q].to_dict() for q in self.order],
             "text": [t.__dict__ for t in self.text],
             "excluded": sorted(self.excluded),
         }
+        ctx = self.context
+        if ctx.framework is not None or ctx.excluded_domains:
+            out["context"] = {"framework": ctx.framework.id if ctx.framework else None, "because": ctx.because,
+                              "excluded_domains": dict(ctx.excluded_domains)}
+        return out
 
     def load_dict(self, data: dict) -> None:
+        ctx = data.get("context")
+        if isinstance(ctx, dict):
+            from triage.engine.frameworks import framework_table
+
+            self.context = RunContext(framework_table(self.kb).get(ctx.get("framework")), str(ctx.get("because") or ""),
+                                      {str(k): str(v) for k, v in (ctx.get("excluded_domains") or {}).items()})
         for a in data.get("answers", []):
             self.answer(a["question"], a["answer"], a.get("source", "you"), a.get("evidence", ""))
         for t in data.get("text", []):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from triage.engine.diagnosis import ERROR_MATCH, Diagnosis
+from triage.engine.frameworks import framework_table
 from triage.kb.schema import DOMAIN_QUESTION, START
 
 PROBE_KEYS = {"probe", "status", "answers"}
@@ -27,6 +28,8 @@ class Applied:
     probes: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     config: list[dict] = field(default_factory=list)  # {"question", "answer", "key", "value", "file"}
+    # framework defaults used as evidence: {"question", "answer", "setting", "framework", "says", "source"}
+    defaults: list[dict] = field(default_factory=list)
 
 
 def start_order(diag: Diagnosis) -> list[str]:
@@ -102,28 +105,51 @@ def config_answer(rules: list, config: dict) -> tuple[str, str, object] | None:
 
 def apply_config(diag: Diagnosis, run, applied: Applied) -> int:
     """Answer the questions the run's config settles (gradient accumulation, clipping,
-    precision, ...). Only when the log already shows a problem, and only questions whose `when`
-    gate that evidence opens: a config alone is not a symptom. Returns the number answered."""
-    config = getattr(run, "config", None)
-    if not config or not (applied.findings or applied.errors):
+    precision, ...), then those its framework settles by default when the config is silent
+    (`apply_defaults`). Only when the log already shows a problem, and only questions whose
+    `when` gate that evidence opens: a config alone is not a symptom. Returns the number answered."""
+    if not (applied.findings or applied.errors):
         return 0
+    config = getattr(run, "config", None) or {}
     rules = config_rules(diag.kb)
     name = Path(str(run.meta.get("config_path") or "config")).name
     count = 0
     for _ in range(4):  # an answer can open further questions
         new = 0
         for q in diag.eligible():
-            hit = config_answer(rules.get(q) or [], config)
-            if hit is None or hit[0] not in diag.model.values.get(q, ()):
-                continue
-            answer, key, value = hit
-            diag.answer(q, answer, "config", f"{key} = {value} in {name}")
-            applied.config.append({"question": q, "answer": answer, "key": key, "value": value, "file": name})
-            new += 1
+            hit = config_answer(rules.get(q) or [], config) if config else None
+            if hit is not None and hit[0] in diag.model.values.get(q, ()):
+                answer, key, value = hit
+                diag.answer(q, answer, "config", f"{key} = {value} in {name}")
+                applied.config.append({"question": q, "answer": answer, "key": key, "value": value, "file": name})
+                new += 1
+            elif apply_default(diag, q, config, name if config else None, applied):
+                new += 1
         count += new
         if not new:
             break
     return count
+
+
+def apply_default(diag: Diagnosis, question: str, config: dict, config_name: str | None, applied: Applied) -> bool:
+    """Answer `question` from the default of the run's framework (knowledge/frameworks.yaml), when
+    the framework is known, one of its settings answers the question, and the config (if any)
+    sets none of that setting's keys: HF Trainer clips at max_grad_norm 1.0 unless told otherwise."""
+    fw = diag.context.framework
+    if fw is None:
+        return False
+    for setting in fw.settings.values():
+        answer = setting.answers.get(question)
+        if answer is None or answer not in diag.model.values.get(question, ()):
+            continue
+        if any(k in config for k in setting.keys):
+            return False  # the config sets it (in a form the question's rules do not read): no default
+        where = f"{config_name} does not set {setting.keys[0]}" if config_name and setting.keys else "no config beside the log"
+        diag.answer(question, answer, "default", f"{fw.title} default: {setting.says} ({where})")
+        applied.defaults.append({"question": question, "answer": answer, "setting": setting.name,
+                                 "framework": fw.title, "says": setting.says, "source": setting.source})
+        return True
+    return False
 
 
 def domain_hints(kb) -> tuple[dict, list]:
@@ -142,12 +168,36 @@ def domain_hints(kb) -> tuple[dict, list]:
     return formats, rules
 
 
+def infer_context(diag: Diagnosis, run) -> None:
+    """Name the framework that wrote the log and the domains its config rules out
+    (knowledge/frameworks.yaml); kept on the diagnosis (`diag.context`) and on the run
+    (`run.meta["framework"]`). A framework already known (an earlier log) stays."""
+    table = framework_table(diag.kb)
+    ctx = diag.context
+    if ctx.framework is None:
+        hit = table.recognise(run)
+        if hit is not None:
+            ctx.framework, ctx.because = hit
+    if ctx.framework is not None:
+        run.meta["framework"] = ctx.framework.id
+    config = getattr(run, "config", None)
+    if config:
+        for domain, reason in table.excluded_domains(config).items():
+            ctx.excluded_domains.setdefault(domain, reason)
+
+
 def infer_domain(diag: Diagnosis, run, applied: Applied) -> None:
+    """The run's context (framework, domains its config rules out), then its domain: from the
+    format, the framework (SB3 is RL) or the metric names (metrics.yaml `domains`)."""
+    infer_context(diag, run)
     if DOMAIN_QUESTION in diag.answers or DOMAIN_QUESTION not in diag.model.questions:
         return
     formats, rules = domain_hints(diag.kb)
     domain = formats.get(getattr(run, "format", ""))
     reason = f"read as {getattr(run, 'format', '')}"
+    fw = diag.context.framework
+    if domain is None and fw is not None and fw.domain:
+        domain, reason = fw.domain, f"written by {fw.title}"
     if domain is None:
         for metric, dom in rules:
             if run.get(metric) is not None:

@@ -393,7 +393,9 @@ def apply_logs(diag: Diagnosis, paths: list[str], kb: KnowledgeBase) -> list[str
         raise AskError("--log needs the log readers and detectors (triage.ingest.read_run, triage.detect.run_detectors), "
                        "which this build does not have; answer the questions instead, or pass probe results with --evidence")
     from triage.detect import run_detectors
-    from triage.engine.evidence import Applied, apply_config, apply_findings, apply_text, infer_domain
+    from triage.engine.evidence import (
+        Applied, apply_config, apply_findings, apply_probe, apply_text, infer_domain, is_probe_result,
+    )
     from triage.ingest import read_run
     from triage.kb.search import SearchIndex
 
@@ -402,6 +404,12 @@ def apply_logs(diag: Diagnosis, paths: list[str], kb: KnowledgeBase) -> list[str
     for path in paths:
         if path != "-" and not Path(path).exists():
             raise AskError(f"no such log: {path!r}")
+        probe = is_probe_result(path)
+        if probe is not None:  # a probe result given as a log counts as the probe's evidence
+            apply_probe(diag, probe, applied, path)
+            if probe.get("status") == "fail" and not applied.probes[-1]["answers"]:
+                applied.notes.append(f"probe {probe.get('probe')} failed: {probe.get('message') or 'no message'}")
+            continue
         try:
             run = read_run(path)
         except Exception as exc:  # IngestError and friends carry a one-line message

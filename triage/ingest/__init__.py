@@ -4,8 +4,11 @@
     >>> run = read_run("trainer_state.json")          # or a directory, a .gz file, or '-' for stdin
     >>> run.format, run.metrics(), run.get("loss").values
 
-`FORMATS` maps each format name to its reader (`sniff`, `read`); `IngestError` is raised for input
-that cannot be read, and its str is one line: ``PATH: reason``.
+`FORMATS` maps each format name to its `Reader` (sniff, read, folder layouts, aliases, priority);
+`IngestError` is raised for input that cannot be read, and its str is one line: ``PATH: reason``.
+A new format is one module that calls `triage.ingest.contract.register` at import and is imported
+once by `triage.ingest.registry`; sniffing, `--format`, folder discovery and the format lists in
+`inspect --help` and the README all come from what was registered.
 
 This package imports numpy; `triage.ingest` itself stays light until a name below is used, so the
 CLI can import it at start-up without paying for numpy.

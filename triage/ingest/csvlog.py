@@ -19,12 +19,14 @@ import csv
 import functools
 import io
 import json
+from pathlib import Path
 
 from triage.ingest import aliases as _aliases
 from triage.ingest.builder import NAN, RunBuilder, to_float
+from triage.ingest.contract import Found, Layout, Reader, latest, register
 from triage.ingest.errors import IngestError
 from triage.ingest.run import Run
-from triage.ingest.source import Source
+from triage.ingest.source import Source, is_binary
 
 DIALECTS = ("lightning_csv", "keras_csv", "sb3_progress", "sb3_monitor", "ultralytics", "wandb_csv", "csv")
 _ULTRA_KEYS = ("train/box_loss", "train/cls_loss", "metrics/mAP50(B)", "metrics/mAP50-95(B)", "lr/pg0",
@@ -253,3 +255,70 @@ def sniff(head: bytes, name: str = "") -> tuple[str, float]:
     if name.endswith((".csv", ".tsv")):
         score += 0.3
     return dialect_of(header, comment, name), score
+
+
+# ---------------------------------------------------------------------------- the reader contract
+def _sniff_as(dialect: str):
+    def sniff_dialect(src: Source) -> float:
+        if is_binary(src.head()):
+            return 0.0
+        d, score = sniff(src.head(), src.name)
+        if dialect == "csv":
+            return score * 0.9  # any CSV is also `csv`, a little less sure than its own dialect
+        return score if d == dialect else 0.0
+
+    return sniff_dialect
+
+
+def _read_as(dialect: str):
+    return lambda src: read(src, fmt=dialect)
+
+
+def _named(name: str, fmt: str | None = None):
+    """A layout that reads `name` in the folder (fmt None: sniffed, as the file may be another dialect)."""
+
+    def find(root: Path) -> Found | None:
+        return Found.file(root / name, fmt) if (root / name).is_file() else None
+
+    return find
+
+
+def _find_monitor(root: Path) -> Found | None:
+    monitors = sorted(root.glob("*monitor.csv"))
+    if not monitors:
+        return None
+    notes = [f"{len(monitors)} monitor files; read {monitors[0].name}"] if len(monitors) > 1 else []
+    return Found.file(monitors[0], "sb3_monitor", notes)
+
+
+def _find_version(root: Path) -> Found | None:
+    """Lightning's version_N/ folders (also under lightning_logs/): the latest one."""
+    versions = [p for p in root.glob("version_*") if p.is_dir()]
+    if (root / "lightning_logs").is_dir():
+        versions = [p for p in (root / "lightning_logs").glob("version_*") if p.is_dir()] or versions
+    if not versions:
+        return None
+    pick = latest(versions)
+    return Found.inside(pick, [f"{len(versions)} Lightning versions; read {pick.name}"] if len(versions) > 1 else [])
+
+
+_LAYOUTS = {
+    "lightning_csv": (Layout(70, "metrics.csv", _named("metrics.csv")),
+                      Layout(100, "lightning_logs/version_*", _find_version)),
+    "ultralytics": (Layout(80, "results.csv", _named("results.csv")),),
+    "sb3_progress": (Layout(85, "progress.csv", _named("progress.csv")),),
+    "sb3_monitor": (Layout(90, "*monitor.csv", _find_monitor),),
+}
+# Each dialect sniffs above plain `csv`, the generic one; only `csv` falls back to text when its read
+# fails (a file sniffed as CSV that is not one still has error lines worth reading).
+for _d, _priority, _desc, _names in (
+        ("lightning_csv", 40, "PyTorch Lightning CSVLogger metrics.csv", ("lightning",)),
+        ("keras_csv", 39, "Keras CSVLogger", ("keras",)),
+        ("sb3_progress", 38, "Stable-Baselines3 progress.csv", ("sb3",)),
+        ("sb3_monitor", 37, "Stable-Baselines3 Monitor monitor.csv", ("monitor",)),
+        ("ultralytics", 36, "Ultralytics YOLO results.csv", ("yolo",)),
+        ("wandb_csv", 35, "W&B UI panel CSV export", ()),
+        ("csv", 30, "any CSV with a header and numeric columns", ())):
+    register(Reader(_d, _desc, _sniff_as(_d), _read_as(_d), priority=_priority, aliases=_names,
+                    layouts=_LAYOUTS.get(_d, ()), suffixes=(".csv",) if _d == "csv" else (),
+                    fallback="text" if _d == "csv" else None))

@@ -205,7 +205,7 @@ def _find_state(root: Path) -> Found | None:
 register(Reader(
     "hf_state", "Hugging Face trainer_state.json (Trainer, TRL, axolotl, Unsloth)",
     _sniff_state, lambda src: read(src, fmt="hf_state"), priority=70, aliases=("trainer_state",),
-    fallback="text", layouts=(Layout(50, "trainer_state.json (or checkpoint-*/)", _find_state),),
+    fallback="text", layouts=(Layout(50, "trainer_state.json, checkpoint-*/trainer_state.json", _find_state),),
 ))
 register(Reader(
     "megatron_golden", "Megatron-LM CI golden values JSON", _sniff_golden, read, priority=68, fallback="text",

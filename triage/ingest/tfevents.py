@@ -480,5 +480,5 @@ register(Reader(
     "tensorboard", "TensorBoard event file (simple_value, new_style and TF2 tensor scalars)",
     _sniff, _read, priority=90, aliases=("tfevents", "tb"), read_dir=_read_dir,
     # event files are found anywhere below the folder, so every more specific layout goes first
-    layouts=(Layout(110, "event files", _find),),
+    layouts=(Layout(110, "events.out.tfevents.* in any subfolder", _find),),
 ))

@@ -233,7 +233,7 @@ def _find_legacy(root: Path) -> Found | None:
 register(Reader(
     "wandb", "W&B offline/online transaction log run-<id>.wandb",
     lambda src: 1.0 if src.head()[:4] == MAGIC else 0.0, _read, priority=88,
-    layouts=(Layout(30, "a W&B run (run-*.wandb, wandb/)", _find),),
+    layouts=(Layout(30, "run-*.wandb, a W&B run-*/ or wandb/ folder", _find),),
 ))
 register(Reader(
     "wandb_legacy", "W&B < 0.10 wandb-history.jsonl / wandb-events.jsonl",

@@ -214,12 +214,21 @@ def _load_root(root: Path, builtin: bool, result: LoadResult) -> None:
             result.problems.append(KnowledgeError(path, data.line, "missing `id` (a string)"))
         kind = data.get("kind", rel_kind)
         result.nodes.append(Node(str(node_id), str(kind), data, str(path), str(root), builtin))
-    metrics = root / "metrics.yaml"
-    if metrics.is_file():
-        try:
-            result.extras.setdefault("metrics", []).append((str(metrics), parse_file(metrics)))
-        except KnowledgeError as exc:
-            result.problems.append(exc)
+    for name, path in _data_files(root):
+        if path.is_file():
+            try:
+                result.extras.setdefault(name, []).append((str(path), parse_file(path)))
+            except KnowledgeError as exc:
+                result.problems.append(exc)
+
+
+# data files beside the node folders: extras key -> file name (metrics.yaml: metric names;
+# frameworks.yaml: what each framework does by default and how to recognise its logs)
+DATA_FILES = {"metrics": "metrics.yaml", "frameworks": "frameworks.yaml"}
+
+
+def _data_files(root: Path) -> list[tuple[str, Path]]:
+    return [(name, root / file) for name, file in DATA_FILES.items()]
 
 
 # ---- the cache ----------------------------------------------------------------------------------
@@ -232,7 +241,7 @@ def _load_root(root: Path, builtin: bool, result: LoadResult) -> None:
 # Whatever is read is checked against the expected shape and key, and anything off means the YAML is
 # read again: a bad file can at worst be ignored, never run code.
 
-CACHE_FORMAT = 2  # the layout of a cache file; part of every key (1 was a pickle)
+CACHE_FORMAT = 3  # the layout of a cache file; part of every key (1 was a pickle; 3 adds frameworks.yaml)
 _EXT_LINEDICT = 1
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -254,12 +263,12 @@ def _fingerprint(roots: list[Path], base: Path | None = None) -> str:
         for sub in KIND_DIRS:
             _walk(os.path.join(root, sub), files)
         files.sort()
-        files.append(os.path.join(root, "metrics.yaml"))
+        files.extend(os.path.join(root, name) for name in DATA_FILES.values())
         parts = []
         for path in files:
             try:
                 st = os.stat(path)
-            except FileNotFoundError:  # metrics.yaml is optional
+            except FileNotFoundError:  # the data files are optional
                 continue
             parts.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\0{st.st_dev}\n")
         h.update("".join(parts).encode())
@@ -415,7 +424,7 @@ def _encode_result(key: str, result: LoadResult) -> bytes | None:
             return ext(_EXT_LINEDICT, enc.encode((obj.line, getattr(obj, "lines", {}), items)))
         raise _NotPlain(t.__name__)
 
-    if set(result.extras) - {"metrics"}:
+    if set(result.extras) - set(DATA_FILES):
         return None
     try:
         doc = (
@@ -424,6 +433,7 @@ def _encode_result(key: str, result: LoadResult) -> bytes | None:
             [(n.id, n.kind, enc.encode(plain(n.data)), n.path, n.root, n.builtin) for n in result.nodes],
             [(p.path, p.line, p.message) for p in result.problems],
             [(path, plain(data)) for path, data in result.extras.get("metrics", [])],
+            [(path, plain(data)) for path, data in result.extras.get("frameworks", [])],
         )
         return enc.encode(doc)
     except Exception:  # noqa: BLE001 - _NotPlain, an integer too large for msgpack: no cache
@@ -478,7 +488,7 @@ def _decoders():
         inner = msgspec.msgpack.Decoder(tuple[int, dict[str, int], dict], ext_hook=ext_hook)
         whole = msgspec.msgpack.Decoder(
             tuple[int, str, list[str], Optional[str], list[tuple[str, str, bytes, str, str, bool]],
-                  list[tuple[str, int, str]], list[tuple[str, Any]]],
+                  list[tuple[str, int, str]], list[tuple[str, Any]], list[tuple[str, Any]]],
             ext_hook=ext_hook,
         )
         _DECODERS = (whole, msgspec.msgpack.Decoder(ext_hook=ext_hook))
@@ -526,16 +536,17 @@ def _reparse(path: str) -> LineDict:
 
 def _decode_result(data: bytes, key: str, roots: list[str], builtin: str | None) -> LoadResult | None:
     """The LoadResult in a cache file, or None unless it has exactly the expected shape and key."""
-    fmt, found_key, found_roots, found_builtin, nodes, problems, metrics = _decoders()[0].decode(data)
+    fmt, found_key, found_roots, found_builtin, nodes, problems, metrics, frameworks = _decoders()[0].decode(data)
     if fmt != CACHE_FORMAT or found_key != key or found_roots != roots or found_builtin != builtin:
         return None
-    if any(type(doc) is not LineDict for _, doc in metrics):
+    if any(type(doc) is not LineDict for _, doc in metrics + frameworks):
         return None
     result = LoadResult(roots=found_roots, builtin=found_builtin)
     result.nodes = [_CachedNode.lazy(*node) for node in nodes]
     result.problems = [KnowledgeError(path, line, message) for path, line, message in problems]
-    if metrics:
-        result.extras["metrics"] = metrics
+    for name, docs in (("metrics", metrics), ("frameworks", frameworks)):
+        if docs:
+            result.extras[name] = docs
     return result
 
 

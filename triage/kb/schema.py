@@ -68,7 +68,16 @@ CAUSE_FIELDS: dict[str, tuple[str, bool]] = {
     "aliases": ("list[str]", False),
     "precedent": ("list[dict]", False),
     "sources": ("list[dict]", False),
+    # applicability (knowledge/frameworks.yaml): the stacks or framework ids the cause can happen in, and
+    # the answers it needs (a cause of "no clipping" needs clipping off); a run that contradicts either
+    # does not rank the cause
+    "frameworks": ("list[str]", False),
+    "requires": ("dict", False),
 }
+# fields of one `fix` entry; `setting` names a setting of knowledge/frameworks.yaml whose knob, in the
+# run's own framework, replaces this knob in a report; `frameworks` limits a fix to those stacks or
+# framework ids (a Keras-only knob is not shown for a PyTorch run, and comes first for a Keras one)
+CAUSE_FIX_FIELDS = {"knob", "range", "expect", "setting", "frameworks"}
 SYMPTOM_FIELDS: dict[str, tuple[str, bool]] = {
     "id": ("str", True),
     "kind": ("str", True),
@@ -133,6 +142,14 @@ DEPRECATED_FIELDS: dict[str, tuple[str, bool]] = {
     "kind": ("str", True),
     "replaced_by": ("str", True),
 }
+
+# knowledge/frameworks.yaml: field -> required
+FRAMEWORK_FIELDS = {"id": True, "title": True, "covers": True, "stack": True, "recognise": True,
+                    "settings": True, "domain": False}
+FRAMEWORK_RULE_FIELDS = {"formats", "dialects", "keys_all", "keys_any", "keys_none", "key_prefixes", "events", "because"}
+FRAMEWORK_SETTING_FIELDS = {"keys": True, "default": True, "says": True, "source": True, "answers": False,
+                            "knob": False, "range": False}
+DOMAIN_RULE_FIELDS = {"config", "excludes", "because"}
 
 FIELDS_BY_KIND = {
     "cause": CAUSE_FIELDS,

@@ -74,6 +74,7 @@ class Checker:
         if graph:
             self.check_graph()
         self.check_lookalikes()
+        self.check_frameworks()
         return self.problems
 
     # -- per node --------------------------------------------------------------------------
@@ -158,12 +159,52 @@ class Checker:
         self.check_regexes(node)
         self.check_refs(node, "sources")
         self.check_refs(node, "precedent")
+        self.check_applicability(node)
         signs = node.get("signs")
         if isinstance(signs, dict):
             if schema.START not in signs:
                 self.err(node, "signs", f"`signs` needs a {schema.START} answer so the questions can reach this cause")
             for qid, values in signs.items():
                 self.check_answer_ref(node, "signs", str(qid), values)
+
+    def check_applicability(self, node: Node) -> None:
+        """`frameworks`, `requires` and the fields of each fix (knowledge/frameworks.yaml names the
+        stacks, framework ids and settings they may refer to)."""
+        table = self.framework_table()
+        known = set(table.stacks) | {f.id for f in table.frameworks}
+        for name in _as_list(node.get("frameworks")):
+            if str(name) not in known:
+                self.err(node, "frameworks", f"unknown framework or stack {name!r} (one of {', '.join(sorted(known))})")
+        requires = node.get("requires")
+        if isinstance(requires, dict):
+            for qid, values in requires.items():
+                self.check_answer_ref(node, "requires", str(qid), values)
+        for i, item in enumerate(_as_list(node.get("fix"))):
+            if not isinstance(item, dict):
+                continue
+            extra = sorted(set(item) - schema.CAUSE_FIX_FIELDS)
+            if extra:
+                self.err(node, "fix", f"fix[{i}] has unknown fields: {', '.join(extra)} (allowed: {', '.join(sorted(schema.CAUSE_FIX_FIELDS))})")
+            setting = item.get("setting")
+            if setting is not None and str(setting) not in table.setting_names:
+                self.err(node, "fix", f"fix[{i}].setting {setting!r} is not a setting of frameworks.yaml (one of {', '.join(sorted(table.setting_names))})")
+            for name in _as_list(item.get("frameworks")):
+                if str(name) not in known:
+                    self.err(node, "fix", f"fix[{i}].frameworks: unknown framework or stack {name!r}")
+
+    def framework_table(self):
+        table = getattr(self, "_framework_table", None)
+        if table is None:
+            from triage.engine.frameworks import build_table
+
+            table = self._framework_table = build_table(self.kb.result.extras.get("frameworks", []))
+        return table
+
+    def check_frameworks(self) -> None:
+        """knowledge/frameworks.yaml (and a user's): the fields of each framework, its recognition
+        rules and settings, the questions and answers the defaults give, the domain rules."""
+        for path, doc in self.kb.result.extras.get("frameworks", []):
+            _FrameworkFile(self, path, doc).check()
 
     def check_regexes(self, node: Node) -> None:
         for pattern in _as_list(node.get("errors")):
@@ -387,6 +428,124 @@ class Checker:
                 ids = ", ".join(m.id for m in members)
                 for m in members:
                     self.warn(m, "signs", f"answers every question like {ids}: add a sign that tells them apart")
+
+
+class _FrameworkFile:
+    """The checks of one frameworks.yaml document, reported with its path and line."""
+
+    def __init__(self, checker: Checker, path: str, doc):
+        self.c, self.path, self.doc = checker, path, doc
+
+    def err(self, where, message: str, key: str | None = None, who: str = "") -> None:
+        line = where.line_of(key) if key and hasattr(where, "line_of") else getattr(where, "line", 0)
+        self.c.problems.append(Problem(self.path, line, who, message))
+
+    def check(self) -> None:
+        doc = self.doc
+        if not isinstance(doc, dict):
+            self.err(doc, "expected a mapping with `frameworks`")
+            return
+        extra = sorted(set(doc) - {"stacks", "settings", "frameworks", "domain_rules"})
+        if extra:
+            self.err(doc, f"unknown top-level fields: {', '.join(extra)} (allowed: stacks, settings, frameworks, domain_rules)")
+        stacks = set(doc.get("stacks") or {}) | set(self.c.framework_table().stacks)
+        settings = self.c.framework_table().setting_names
+        for name, entry in (doc.get("settings") or {}).items():
+            for qid, value in ((entry or {}).get("in_effect") or {}).items() if isinstance(entry, dict) else ():
+                self.answer_ref(entry, "in_effect", str(qid), value, str(name))
+        seen: set[str] = set()
+        for fw in _as_list(doc.get("frameworks")):
+            if not isinstance(fw, dict):
+                self.err(doc, "each entry of `frameworks` must be a mapping", "frameworks")
+                continue
+            fid = str(fw.get("id") or "")
+            for key, required in schema.FRAMEWORK_FIELDS.items():
+                if required and fw.get(key) in (None, "") and key != "recognise":
+                    self.err(fw, f"missing field `{key}`", who=fid)
+            for key in sorted(set(fw) - set(schema.FRAMEWORK_FIELDS)):
+                self.err(fw, f"unknown field `{key}` (allowed: {', '.join(schema.FRAMEWORK_FIELDS)})", key, fid)
+            if not schema.PLAIN_NAME.match(fid):
+                self.err(fw, f"framework id {fid!r} must be lower-case words joined by _ or -", "id", fid)
+            if fid in seen:
+                self.err(fw, f"duplicate framework id {fid!r}", "id", fid)
+            seen.add(fid)
+            if fw.get("stack") is not None and str(fw.get("stack")) not in stacks:
+                self.err(fw, f"unknown stack {fw.get('stack')!r} (one of {', '.join(sorted(stacks))})", "stack", fid)
+            if fw.get("domain") is not None and str(fw.get("domain")) not in schema.DOMAINS:
+                self.err(fw, f"unknown domain {fw.get('domain')!r}", "domain", fid)
+            self.check_rules(fw, fid)
+            self.check_settings(fw, fid, settings)
+        for i, rule in enumerate(_as_list(doc.get("domain_rules"))):
+            if not isinstance(rule, dict) or not isinstance(rule.get("config"), dict):
+                self.err(doc, f"domain_rules[{i}] needs a `config` rule (keys, op, value)", "domain_rules")
+                continue
+            for key in sorted(set(rule) - schema.DOMAIN_RULE_FIELDS):
+                self.err(rule, f"domain_rules[{i}]: unknown field `{key}`", key)
+            cfg = rule["config"]
+            if not cfg.get("keys") or str(cfg.get("op")) not in schema.CONFIG_OPS:
+                self.err(rule, f"domain_rules[{i}].config needs `keys` and an `op` (one of {', '.join(sorted(schema.CONFIG_OPS))})", "config")
+            for d in _as_list(rule.get("excludes")):
+                if str(d) not in schema.DOMAINS:
+                    self.err(rule, f"domain_rules[{i}]: unknown domain {d!r}", "excludes")
+            if not str(rule.get("because") or "").strip():
+                self.err(rule, f"domain_rules[{i}] needs a `because`")
+
+    def check_rules(self, fw: dict, fid: str) -> None:
+        rules = fw.get("recognise")
+        if not isinstance(rules, list):
+            self.err(fw, "`recognise` must be a list of rules (it may be empty)", "recognise", fid)
+            return
+        for i, rule in enumerate(rules):
+            if not isinstance(rule, dict):
+                self.err(fw, f"recognise[{i}] must be a mapping", "recognise", fid)
+                continue
+            for key in sorted(set(rule) - schema.FRAMEWORK_RULE_FIELDS):
+                self.err(rule, f"recognise[{i}]: unknown field `{key}` (allowed: {', '.join(sorted(schema.FRAMEWORK_RULE_FIELDS))})", key, fid)
+            if not (set(rule) & (schema.FRAMEWORK_RULE_FIELDS - {"because", "keys_none"})):
+                self.err(rule, f"recognise[{i}] has no condition", who=fid)
+            if not str(rule.get("because") or "").strip():
+                self.err(rule, f"recognise[{i}] needs a `because` (shown to the user)", who=fid)
+            if rule.get("events"):
+                try:
+                    re.compile(str(rule["events"]))
+                except re.error as exc:
+                    self.err(rule, f"recognise[{i}].events does not compile: {exc}", "events", fid)
+
+    def check_settings(self, fw: dict, fid: str, known: set[str]) -> None:
+        entries = fw.get("settings")
+        if not isinstance(entries, dict):
+            self.err(fw, "`settings` must be a mapping of setting name to its default", "settings", fid)
+            return
+        for name, entry in entries.items():
+            if str(name) not in known:
+                self.err(entries, f"unknown setting {name!r} (declare it under the top-level `settings`)", str(name), fid)
+            if not isinstance(entry, dict):
+                self.err(entries, f"settings.{name} must be a mapping", str(name), fid)
+                continue
+            for key, required in schema.FRAMEWORK_SETTING_FIELDS.items():
+                if required and key not in entry:
+                    self.err(entry, f"settings.{name} needs `{key}`", who=fid)
+            for key in sorted(set(entry) - set(schema.FRAMEWORK_SETTING_FIELDS)):
+                self.err(entry, f"settings.{name}: unknown field `{key}`", key, fid)
+            source = entry.get("source")
+            if source is not None and not str(source).startswith(("http://", "https://")):
+                self.err(entry, f"settings.{name}.source must be a URL (the framework's docs or source)", "source", fid)
+            if not isinstance(entry.get("keys", []), list):
+                self.err(entry, f"settings.{name}.keys must be a list (it may be empty)", "keys", fid)
+            knob = entry.get("knob")
+            if knob is not None and not _looks_concrete(str(knob)):
+                self.err(entry, f"settings.{name}.knob is not a concrete setting or code line", "knob", fid)
+            for qid, value in (entry.get("answers") or {}).items():
+                self.answer_ref(entry, "answers", str(qid), value, fid)
+
+    def answer_ref(self, where, key: str, qid: str, value, who: str) -> None:
+        question = self.c.kb.get(qid)
+        if question is None or question.kind != "symptom":
+            self.err(where, f"`{key}` names {qid!r}, which is not a question", key, who)
+            return
+        valid = set(self.c.kb.answer_values(question))
+        if normalise_answer(value) not in valid:
+            self.err(where, f"{qid} has no answer {normalise_answer(value)!r} (answers: {', '.join(sorted(valid))})", key, who)
 
 
 _GATES = ("requires", "requires_any", "unless")

@@ -138,6 +138,97 @@ class Ctx:
         return [(n, p) for n, p in self.model.named_parameters() if p.requires_grad]
 
 
+def _mean_axes(norm, ndim):
+    """The axes over which `norm` subtracts a mean computed from its own input of `ndim` dims, or None.
+
+    BatchNorm uses batch statistics in train mode (or without running stats) and reduces every axis but the
+    channel axis 1; InstanceNorm reduces the spatial axes; GroupNorm reduces the channels of a group and the
+    spatial axes; LayerNorm reduces its last len(normalized_shape) axes. RMSNorm subtracts no mean (None), nor
+    does a BatchNorm that normalises with its running statistics (eval mode).
+    """
+    nn = torch.nn
+    if isinstance(norm, nn.modules.batchnorm._BatchNorm):
+        batch_stats = norm.training or norm.running_mean is None
+        return set(range(ndim)) - {1} if batch_stats and ndim >= 2 else None
+    if isinstance(norm, nn.modules.instancenorm._InstanceNorm):
+        if not (norm.training or not norm.track_running_stats):
+            return None
+        channel = 0 if ndim == norm._get_no_batch_dim() else 1
+        return set(range(channel + 1, ndim)) or None
+    if isinstance(norm, nn.GroupNorm):
+        first = 1 if norm.num_groups < norm.num_channels else 2
+        return set(range(first, ndim)) or None
+    if isinstance(norm, nn.LayerNorm):
+        return set(range(ndim - len(norm.normalized_shape), ndim))
+    return None
+
+
+def _version(t):
+    """The in-place modification counter of a tensor (None for inference tensors, which have none)."""
+    try:
+        return t._version
+    except (RuntimeError, AttributeError):
+        return None
+
+
+@contextlib.contextmanager
+def watch_cancelled_biases(model, found):
+    """While active, record in `found` {parameter name: 'norm (Type)'} each bias of a Linear or conv layer whose
+    output goes, unchanged, straight into a normalization that subtracts a mean over axes the bias is constant
+    on: conv bias -> BatchNorm/InstanceNorm (or GroupNorm with one channel per group), Linear bias -> BatchNorm1d.
+
+    Such a bias shifts every value the normalization averages by the same amount, so the normalization removes
+    it and the loss does not depend on it: its gradient is zero up to rounding by design (the reason ResNets
+    build their convolutions with bias=False; Ioffe & Szegedy 2015, section 3.2). A LayerNorm after a Linear,
+    or a GroupNorm with several channels per group, removes only the mean of the bias vector, so that bias still
+    gets a gradient and is not recorded. Found by following tensors between module calls (same object, not
+    modified in place), not by names; only a bias cancelled at every call of its layer counts.
+    """
+    import weakref
+
+    nn = torch.nn
+    names = {id(p): n for n, p in model.named_parameters()}
+    produced, uses, cancelled, handles = {}, {}, {}, []
+
+    def producer(module):
+        def hook(mod, args, out):
+            if not torch.is_tensor(out) or out.dim() == 0:
+                return
+            name = names.get(id(mod.bias))
+            if name is None:
+                return
+            axis = out.dim() - 1 if isinstance(mod, nn.Linear) else out.dim() - len(mod.kernel_size) - 1
+            uses[name] = uses.get(name, 0) + 1
+            produced[id(out)] = (weakref.ref(out), _version(out), name, axis)
+        return hook
+
+    def consumer(norm_name):
+        def hook(mod, args):
+            x = args[0] if args else None
+            entry = produced.get(id(x)) if torch.is_tensor(x) else None
+            if entry is None or entry[0]() is not x or entry[1] is None or _version(x) != entry[1]:
+                return
+            axes = _mean_axes(mod, x.dim())
+            if axes and entry[3] not in axes:
+                cancelled.setdefault(entry[2], []).append(f"{norm_name} ({type(mod).__name__})")
+        return hook
+
+    norms = (nn.modules.batchnorm._BatchNorm, nn.modules.instancenorm._InstanceNorm, nn.GroupNorm, nn.LayerNorm)
+    for name, m in model.named_modules():
+        if isinstance(m, (nn.Linear, nn.modules.conv._ConvNd)) and isinstance(getattr(m, "bias", None), nn.Parameter):
+            handles.append(m.register_forward_hook(producer(m)))
+        elif isinstance(m, norms):
+            handles.append(m.register_forward_pre_hook(consumer(name)))
+    try:
+        yield found
+    finally:
+        for h in handles:
+            h.remove()
+        for name, where in cancelled.items():
+            if len(where) == uses.get(name):
+                found[name] = where[0]
+
+
 @contextlib.contextmanager
 def preserved(ctx):
     """Restore weights, grads, modes, requires_grad, optimizer/scheduler/scaler state and RNG."""

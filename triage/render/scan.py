@@ -44,6 +44,10 @@ def render_scan(console: Console, doc: dict, verbose: bool = False) -> None:
             + (f"; {escape(shown)}" if shown else "") + "[/]",
             highlight=False,
         )
+        ctx = src.get("context") or {}
+        if ctx.get("framework"):
+            fw = ctx["framework"]
+            console.print(f"[dim]written by {escape(fw['title'])} ({escape(fw['because'])})[/]", highlight=False)
     applied = doc.get("_applied")
     run = doc.get("_run")
     if run is not None:
@@ -52,7 +56,16 @@ def render_scan(console: Console, doc: dict, verbose: bool = False) -> None:
     if applied is not None:
         for note in applied.notes:
             console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
+    for p in doc.get("probes") or []:
+        mark = {"fail": "[bold red]failed[/]", "pass": "[green]passed[/]"}.get(str(p.get("status")), escape(str(p.get("status"))))
+        message = f": {escape(str(p['message']))}" if p.get("message") else ""
+        console.print(f"probe [bold]{escape(str(p.get('probe')))}[/] {mark}{message}", highlight=False)
     console.print()
+    if not doc["healthy"] and not doc.get("causes") and not doc.get("findings") \
+            and any(p.get("status") == "fail" for p in doc.get("probes") or []):
+        console.print("[bold red]A probe failed[/] but none of its answers matched a question of this knowledge "
+                      "base, so no cause is ranked; the probe's message above is the finding.", highlight=False)
+        return
 
     if doc["healthy"] and run is not None and not getattr(run, "series", None):
         src = doc["sources"][0] if doc.get("sources") else {}
@@ -85,9 +98,14 @@ def render_scan(console: Console, doc: dict, verbose: bool = False) -> None:
             line = f"line {e['line']}: " if e.get("line") else ""
             console.print(f"  [red]●[/] {escape(line + e['text'][:140])}  [dim]→ {e['cause']}[/]", highlight=False)
         console.print()
-    if applied is not None and applied.config:
-        read = ", ".join(f"{c['key']} = {c['value']}" for c in applied.config)
-        console.print(f"[dim]From {escape(applied.config[0]['file'])}:[/] {escape(read)}", highlight=False)
+    if applied is not None and (applied.config or applied.defaults):
+        files: dict[str, list[str]] = {}
+        for c in applied.config:
+            files.setdefault(c["file"], []).append(f"{c['key']} = {c['value']}")
+        for name, read in files.items():
+            console.print(f"[dim]From {escape(name)}:[/] {escape(', '.join(read))}", highlight=False)
+        for d in applied.defaults:
+            console.print(f"[dim]{escape(d['framework'])} default:[/] {escape(d['says'])}", highlight=False)
         console.print()
     series, mark = chart_target(doc)
     if series is not None:
@@ -117,6 +135,13 @@ def render_scan(console: Console, doc: dict, verbose: bool = False) -> None:
                     console.print(f"      [dim]expect[/] {escape(c['fix'][0]['expect'])}", highlight=False)
             console.print(f"      [dim]more: triage explain {c['id']}[/]", highlight=False)
         console.print()
+    aside = [a for src in doc.get("sources", []) for a in (src.get("context") or {}).get("set_aside", [])]
+    if aside:
+        console.print("[bold]Set aside[/] [dim](evidence points at them, but they cannot apply to this run)[/]")
+        for a in aside[:5 if not verbose else len(aside)]:
+            console.print(Text.assemble("  ", (a["id"], "cyan"), f"  {a['title']}"))
+            console.print(f"      [dim]{escape(a['reason'])}[/]", highlight=False)
+        console.print()
     unanswered = doc.get("unanswered", [])
     if unanswered:
         console.print("[bold]To narrow it down, check[/]")
@@ -131,6 +156,9 @@ def summary_line(doc: dict) -> str:
         return f"{src['path']}: error: {doc['error']}"
     if doc["healthy"]:
         return f"{src['path']}: healthy ({src.get('rows', 0):,} rows)"
+    if not doc.get("causes") and not doc.get("findings") and doc.get("probes"):
+        failed = [str(p.get("probe")) for p in doc["probes"] if p.get("status") == "fail"]
+        return f"{src['path']}: probe failed ({', '.join(failed)})"
     top = doc["causes"][0] if doc.get("causes") else None
     nf = len(doc.get("findings", []))
     cause = f"; top cause {top['id']} ({top['title']})" if top else ""

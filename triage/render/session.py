@@ -17,12 +17,13 @@ from triage.kb.base import KnowledgeBase, _as_list
 SOURCE_PREFIX = {
     "log": "answered from the log",
     "config": "answered from the run's config",
+    "default": "from the framework's default",
     "probe": "answered by a probe",
     "text": "from the error text",
     "replay": "from the answers file",
     "you": "you said",
 }
-SOURCE_NAME = {"log": "log", "config": "config", "probe": "probe", "text": "error text", "replay": "answers file", "you": "you"}
+SOURCE_NAME = {"log": "log", "config": "config", "default": "framework default", "probe": "probe", "text": "error text", "replay": "answers file", "you": "you"}
 
 
 def question_text(model: Model, qid: str) -> str:

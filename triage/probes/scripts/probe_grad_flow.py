@@ -2,12 +2,14 @@
 """Gradient flow per layer: one forward and backward on the batch; report a loss without grad_fn
 (nothing trainable reaches it: detached outputs, torch.no_grad, an adapter with no trainable
 parameters), trainable tensors whose gradient is None (not in the graph), exactly zero, non-finite
-or vanishingly small next to the largest layer, and the total gradient norm.
+or vanishingly small next to the largest layer, and the total gradient norm. A bias that feeds straight
+into a normalization which subtracts it (a conv bias before BatchNorm) gets no gradient by design: it is
+listed, not failed.
 
 Answers Q-gradnorm (normal | high | zero | tiny) and Q-error-kind (no-grad).
 Usage: python probe_grad_flow.py --setup my_setup.py:make_setup [--out result.json]
 """
-NAME, VERSION = "grad_flow", "1"
+NAME, VERSION = "grad_flow", "2"
 NEEDS = ("model", "loss_fn", "batch")
 OPTIONAL = ()
 
@@ -20,7 +22,9 @@ def body(ctx):
     trainable = ctx.trainable()
     for _, p in trainable:
         p.grad = None
-    out, loss = ctx.loss()
+    by_design = {}
+    with watch_cancelled_biases(model, by_design):
+        out, loss = ctx.loss()
     ctx.meas.update(loss=float(loss.detach().float().mean()), trainable_tensors=len(trainable))
     if not getattr(loss, "requires_grad", False) or loss.grad_fn is None:
         why = ("the model has no trainable parameters" if not trainable else
@@ -43,9 +47,14 @@ def body(ctx):
             zero.append(n)
     total = math.sqrt(sum(v * v for v in layers.values()))
     biggest = max(layers.values(), default=0.0)
+    # vanishing: five orders of magnitude below the largest layer, or below 1e-8 outright (a float32 gradient that
+    # small moves nothing at any ordinary LR); by-design zeros (a bias a normalization removes) are not vanishing
     tiny = [n for n, v in layers.items() if 0 < v < max(1e-5 * biggest, 1e-12) or (0 < v < 1e-8)]
+    excused = sorted(n for n in set(zero) | set(tiny) if n in by_design)
+    zero, tiny = ([n for n in group if n not in by_design] for group in (zero, tiny))
     ctx.meas.update(total_grad_norm=total, grad_norms=dict(sorted(layers.items(), key=lambda kv: kv[1])[:40]),
-                    none=none[:50], zero=zero[:50], nonfinite=nonfinite[:50], tiny=tiny[:50])
+                    none=none[:50], zero=zero[:50], nonfinite=nonfinite[:50], tiny=tiny[:50],
+                    no_grad_by_design={n: by_design[n] for n in excused[:50]})
     problems = []
     if nonfinite:
         problems.append(f"non-finite gradients in {len(nonfinite)} tensor(s): {', '.join(nonfinite[:4])}")
@@ -67,9 +76,15 @@ def body(ctx):
     else:
         answer = "normal"
     answers = {"Q-gradnorm": answer} if not nonfinite or answer != "normal" else {}
+    note = ""
+    if excused:
+        note = (f"; {len(excused)} bias(es) feed straight into a normalization that subtracts them, so they get no "
+                f"gradient by design ({', '.join(f'{n} -> {by_design[n]}' for n in excused[:3])}"
+                + (" ..." if len(excused) > 3 else "") + "; bias=False saves them)")
     if problems:
-        return "fail", answers, "; ".join(problems)
-    return "pass", answers, f"every one of {len(trainable)} trainable tensors gets a finite gradient; total norm {total:.3g}"
+        return "fail", answers, "; ".join(problems) + note
+    checked = len(trainable) - len(excused)
+    return "pass", answers, f"every one of {checked} trainable tensors gets a finite gradient; total norm {total:.3g}" + note
 
 
 def main(argv=None):

@@ -2,7 +2,7 @@
 """LR schedule dry run: step the real optimizer and scheduler for N optimizer steps and record the
 learning rate each step really uses, per parameter group; report warmup length, peak, decay shape,
 a scheduler attached to another optimizer, an LR of 0, a schedule that collapses within the first
-epoch (an epoch scheduler stepped per batch), no warmup for an Adam-trained transformer, and the
+epoch (an epoch scheduler stepped per batch), no warmup for an Adam-trained post-LN transformer, and the
 "lr_scheduler.step() before optimizer.step()" order warning.
 
 Without train_step the probe steps optimizer and scheduler itself, once per optimizer step
@@ -15,7 +15,7 @@ Answers Q-lr-schedule (yes | flat | zero | wrong-cadence | no-warmup), Q-stab-wa
 enough, when total_steps is known) and, with train_step, Q-opt-loop-order (no) on the order warning.
 Usage: python probe_lr_schedule.py --setup my_setup.py:make_setup [--out result.json] [--max-steps 200]
 """
-NAME, VERSION = "lr_schedule", "1"
+NAME, VERSION = "lr_schedule", "2"
 NEEDS = ("model", "optimizer")
 OPTIONAL = ('scheduler', 'train_step', 'batch', 'steps_per_epoch', 'epochs', 'total_steps', 'scheduler_interval', 'dataloader')
 
@@ -28,9 +28,18 @@ EPOCH_STYLE = ("StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "P
 CYCLIC = ("CosineAnnealingWarmRestarts", "CyclicLR")
 
 
-def _transformer(model):
-    return any(isinstance(m, (torch.nn.MultiheadAttention, torch.nn.TransformerEncoderLayer, torch.nn.TransformerDecoderLayer))
-               or "attention" in type(m).__name__.lower() for m in model.modules())
+def _transformer_layout(model):
+    """'post-LN', 'pre-LN', 'unknown' (attention modules of unknown layout) or None (no attention at all).
+
+    Only torch's own transformer layers say where their LayerNorm sits (norm_first); a post-LN layer is known to
+    need a warmup with Adam, a pre-LN one trains without (Xiong et al. 2020, "On Layer Normalization in the
+    Transformer Architecture": the gradients of post-LN near the output are large at initialisation)."""
+    layers = [m for m in model.modules() if isinstance(m, (torch.nn.TransformerEncoderLayer, torch.nn.TransformerDecoderLayer))]
+    if layers:
+        return "post-LN" if any(not getattr(m, "norm_first", False) for m in layers) else "pre-LN"
+    if any(isinstance(m, torch.nn.MultiheadAttention) or "attention" in type(m).__name__.lower() for m in model.modules()):
+        return "unknown"
+    return None
 
 
 def body(ctx):
@@ -128,16 +137,25 @@ def body(ctx):
     adam = "adam" in type(opt).__name__.lower()
     if total and warm < len(lr) - 1:
         answers["Q-stab-warmup"] = "none" if warm == 0 else "short" if warm < 0.05 * total else "enough"
-    if "Q-lr-schedule" not in answers and warm == 0 and adam and _transformer(ctx.model):
+    layout = _transformer_layout(ctx.model) if adam else None
+    ctx.meas["transformer_layout"] = layout
+    note = ""
+    if "Q-lr-schedule" not in answers and warm == 0 and layout == "post-LN":
         answers["Q-lr-schedule"] = "no-warmup"
         answers.setdefault("Q-stab-warmup", "none")
-        problems.append(f"no warmup: an Adam-trained transformer starts at the peak LR {peak:g}")
+        problems.append(f"no warmup: an Adam-trained post-LN transformer starts at the peak LR {peak:g} "
+                        "(post-LN layers need a warmup; norm_first=True layers train without one)")
+    elif warm == 0 and layout in ("pre-LN", "unknown"):
+        note = ("; no warmup (a pre-LN transformer trains without one; add one if the first steps spike)" if layout == "pre-LN"
+                else "; no warmup for this Adam-trained transformer (needed if its LayerNorms come after the residual "
+                     "sum, post-LN, or if the first steps spike)")
     if problems:
         return "fail", answers, "; ".join(problems)
     if sched is not None or loop is not None:
         answers.setdefault("Q-lr-schedule", "yes")
     shape = "constant" if len(set(lr)) == 1 else f"warmup {warm} steps, peak {peak:g}, {last:g} at step {len(lr) - 1}"
-    return "pass", answers, f"LR over {len(lr)} optimizer steps: {shape}" + ("" if sched is not None else " (no scheduler)")
+    return "pass", answers, (f"LR over {len(lr)} optimizer steps: {shape}" + ("" if sched is not None else " (no scheduler)")
+                             + note)
 
 
 def main(argv=None):

@@ -1,0 +1,242 @@
+"""The rules a person applies to a few rows: published healthy ranges, the arithmetic of a bug
+(ln C, 1/C, the clamps of saturated cross-entropies, N x for undivided accumulation), relations
+between metrics, and shapes judged against the run's own noise.
+
+Each case builds a tiny `Run` in the test, the broken one and its closest healthy look-alike,
+and runs every detector of the shipped knowledge on both: the broken run must raise the named
+finding, the healthy one none at all.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from triage.detect import run_detectors
+from triage.detect import facts
+from triage.ingest.run import Run, Series
+from triage.kb.base import KnowledgeBase
+
+KB = KnowledgeBase.load()
+
+
+def make_run(series: dict, steps: dict | None = None, config: dict | None = None) -> Run:
+    """A run from {name: values}; steps default to 1..n per series."""
+    run = Run("mem", "test")
+    for name, values in series.items():
+        v = np.asarray(values, dtype=float)
+        s = np.asarray((steps or {}).get(name, np.arange(1, len(v) + 1)), dtype=float)
+        split = "eval" if name.startswith("eval/") else "train"
+        run.series[name] = Series(name, split, s, v)
+    if config:
+        run.meta["config"] = config
+    return run
+
+
+def fired(run: Run) -> set[str]:
+    return {f.detector for f in run_detectors(run, KB)}
+
+
+def decay(n: int, start: float, end: float, noise: float = 0.02, seed: int = 0) -> np.ndarray:
+    t = np.arange(n) / n
+    y = end + (start - end) * np.exp(-t / 0.25)
+    return y * (1 + noise * np.random.default_rng(seed).standard_normal(n))
+
+
+# -- one row is enough --------------------------------------------------------------------
+def test_one_row_grpo_without_signal():
+    broken = make_run({"frac_reward_zero_std": [1.0], "reward_std": [0.0], "reward": [0.0], "loss": [0.0], "grad_norm": [0.0]})
+    assert {"det-grpo-frac-zero-std", "det-grpo-reward-std-zero"} <= fired(broken)
+    healthy = make_run({"frac_reward_zero_std": [0.25], "reward_std": [0.31], "reward": [0.2], "loss": [0.004], "grad_norm": [0.21]})
+    assert fired(healthy) == set()
+
+
+def test_one_row_dpo_that_scores_nothing():
+    row = {"loss": [0.6931], "rewards/margins": [0.0], "rewards/accuracies": [0.0]}
+    broken = make_run({**row, "logps/chosen": [0.0], "logps/rejected": [0.0]})
+    assert "det-dpo-logps-zero" in fired(broken)
+    first_step = make_run({**row, "logps/chosen": [-251.3], "logps/rejected": [-263.9]})  # policy == reference: ln 2 is right
+    assert fired(first_step) == set()
+
+
+def test_one_row_absurd_loss():
+    assert "det-loss-absurd" in fired(make_run({"loss": [4.2e23], "accuracy": [0.1]}))
+    assert fired(make_run({"loss": [8585.3]})) == set()  # a summed loss in the thousands is ordinary
+
+
+def test_one_row_eval_nan_without_a_training_loss():
+    assert "det-eval-nan" in fired(make_run({"eval/loss": [float("nan")]}))
+    assert fired(make_run({"eval/loss": [1.2]})) == set()
+
+
+def test_one_row_error_rate_at_100_percent():
+    assert "det-eval-error-max" in fired(make_run({"eval/wer": [100.0], "eval/loss": [726.9]}))
+    assert fired(make_run({"eval/wer": [31.4], "eval/loss": [3.1]})) == set()
+
+
+# -- the arithmetic of a failure ----------------------------------------------------------
+def test_chance_from_accuracy_alone():
+    """ln C with accuracy at 1/C for 25 epochs, and no config to say C: C = 1/accuracy."""
+    rng = np.random.default_rng(1)
+    broken = make_run({"loss": math.log(10) + 0.003 * rng.standard_normal(25), "accuracy": 0.1 + 0.003 * rng.standard_normal(25)})
+    assert "det-loss-near-ln-c" in fired(broken)
+    healthy = make_run({"loss": decay(25, 2.3, 0.35), "accuracy": np.linspace(0.1, 0.9, 25)})
+    assert fired(healthy) == set()
+
+
+def test_chance_needs_the_accuracy_to_agree():
+    """A loss at 2.30 with an accuracy of 0.62 is not a model at chance over 10 classes."""
+    run = make_run({"loss": np.full(25, 2.3026), "accuracy": np.full(25, 0.62)})
+    assert "det-loss-near-ln-c" not in fired(run)
+
+
+@pytest.mark.parametrize(("clamp", "detector"), [
+    (16.1181, "det-loss-saturated-keras"),   # Keras clips probabilities at 1e-7
+    (87.3365, "det-loss-saturated-fltmin"),  # -ln(FLT_MIN)
+    (100.0, "det-loss-bce-clamp"),           # BCELoss clamps log at -100
+])
+def test_saturated_cross_entropy_is_clamp_times_error_rate(clamp, detector):
+    acc = np.round(0.1 + 0.002 * np.random.default_rng(2).standard_normal(25), 4)
+    assert detector in fired(make_run({"loss": clamp * (1 - acc), "accuracy": acc}))
+    # the same accuracy with an ordinary loss: no clamp
+    assert fired(make_run({"loss": decay(25, 2.3, 1.9), "accuracy": np.linspace(0.1, 0.35, 25)})) == set()
+
+
+def test_constants_behind_the_clamps():
+    assert -math.log(1e-7) == pytest.approx(16.1181, abs=1e-4)
+    assert -math.log(1.17549435e-38) == pytest.approx(87.3365, abs=1e-4)
+
+
+def test_double_softmax_floor_with_classes_from_the_first_loss():
+    """No config: the first loss at init, ln 10, gives C; the floor log(1 + 9/e) = 1.46 follows."""
+    n = 400
+    floor = math.log(1 + 9 / math.e)
+    y = floor + (math.log(10) - floor) * np.exp(-np.arange(n) / 60) + 0.01 * np.random.default_rng(3).standard_normal(n)
+    assert "det-loss-softmax-floor" in fired(make_run({"loss": y}, steps={"loss": np.arange(n)}))
+    ok = decay(n, math.log(10), 0.3)
+    assert "det-loss-softmax-floor" not in fired(make_run({"loss": ok}, steps={"loss": np.arange(n)}))
+
+
+def test_classes_from_first_loss_only_at_init():
+    assert facts.classes_from_first_loss(np.array([0.0, 10.0]), np.array([2.3026, 1.9])) == 10
+    assert facts.classes_from_first_loss(np.array([5000.0, 5010.0]), np.array([2.3026, 1.9])) is None
+
+
+def test_undivided_accumulation_logs_n_times_the_eval_loss():
+    ev = decay(10, 2.2, 0.5, noise=0.01, seed=4)
+    steps = {"loss": np.arange(1, 301), "eval/loss": np.arange(30, 301, 30)}
+    noise = 1 + 0.03 * np.random.default_rng(5).standard_normal(300)
+    broken = make_run({"loss": np.repeat(ev * 8, 30) * noise, "eval/loss": ev}, steps, {"gradient_accumulation_steps": 8})
+    assert "det-train-eval-accum" in fired(broken)
+    divided = make_run({"loss": np.repeat(ev * 1.05, 30) * noise, "eval/loss": ev}, steps, {"gradient_accumulation_steps": 8})
+    assert fired(divided) == set()
+
+
+# -- relations between metrics ------------------------------------------------------------
+def test_eval_loss_identical_at_every_evaluation():
+    steps = {"loss": np.arange(1, 301), "eval/loss": np.arange(30, 301, 30)}
+    train = decay(300, 2.3, 0.6)
+    assert "det-eval-frozen" in fired(make_run({"loss": train, "eval/loss": np.full(10, 2.302585)}, steps))
+    assert fired(make_run({"loss": train, "eval/loss": decay(10, 2.2, 0.7, noise=0.01)}, steps)) == set()
+
+
+def test_eval_accuracy_at_chance_while_training_learns():
+    steps = {"loss": np.arange(1, 301), "eval/accuracy": np.arange(30, 301, 30)}
+    train = decay(300, 2.3, 0.3)
+    chance = 0.1 + 0.004 * np.random.default_rng(6).standard_normal(10)
+    assert "det-eval-chance" in fired(make_run({"loss": train, "eval/accuracy": chance}, steps, {"num_classes": 10}))
+    assert fired(make_run({"loss": train, "eval/accuracy": np.linspace(0.3, 0.9, 10)}, steps, {"num_classes": 10})) == set()
+
+
+def test_dead_run_at_chance_is_not_an_eval_problem():
+    """Train loss back at ln C too: the model died; the eval is not the one at fault."""
+    steps = {"loss": np.arange(1, 301), "eval/accuracy": np.arange(30, 301, 30)}
+    loss = np.full(300, math.log(10)); loss[:5] = [3.5, 9.0, 4.0, 3.0, 2.6]
+    run = make_run({"loss": loss, "eval/accuracy": np.full(10, 0.1)}, steps, {"num_classes": 10})
+    assert "det-eval-chance" not in fired(run)
+
+
+def test_wer_getting_worse_over_three_evaluations():
+    steps = {"eval/wer": [500, 1000, 1500]}
+    assert "det-eval-error-rising" in fired(make_run({"eval/wer": [0.45, 0.52, 0.61]}, steps))
+    assert fired(make_run({"eval/wer": [0.61, 0.52, 0.47]}, steps)) == set()
+
+
+def test_eval_loss_climbs_while_accuracy_holds():
+    steps = {"loss": np.arange(1, 301), "eval/loss": np.arange(30, 301, 30), "eval/accuracy": np.arange(30, 301, 30)}
+    train = decay(300, 2.0, 0.1)
+    up = [1.0, 0.7, 0.6, 0.61, 0.66, 0.72, 0.8, 0.87, 0.93, 1.0]
+    hold = [0.6, 0.75, 0.8, 0.81, 0.8, 0.81, 0.8, 0.81, 0.8, 0.81]
+    assert "det-eval-loss-rising-acc-holds" in fired(make_run({"loss": train, "eval/loss": up, "eval/accuracy": hold}, steps))
+    late_bump = [1.0, 0.7, 0.6, 0.58, 0.57, 0.56, 0.57, 0.58, 0.59, 0.6]  # a few percent at the end: ordinary
+    assert fired(make_run({"loss": train, "eval/loss": late_bump, "eval/accuracy": hold}, steps)) == set()
+
+
+def test_eval_accuracy_falls_while_train_loss_falls():
+    n = 250
+    rng = np.random.default_rng(7)
+    train = decay(n, 0.69, 0.3)
+    peak = np.concatenate([np.linspace(0.5, 0.77, 150), np.linspace(0.77, 0.65, 100)]) + 0.015 * rng.standard_normal(n)
+    assert "det-eval-accuracy-falling" in fired(make_run({"loss": train, "eval/accuracy": peak}))
+    plateau = np.minimum(np.linspace(0.5, 0.9, n), 0.77) + 0.015 * rng.standard_normal(n)
+    assert fired(make_run({"loss": train, "eval/accuracy": plateau})) == set()
+
+
+def test_level_shift_right_after_the_first_evaluation_only():
+    base = decay(300, 2.3, 0.8, seed=8)
+    steps = {"loss": np.arange(1, 301), "eval/loss": [100, 200, 300]}
+    once = base.copy(); once[100:] *= 0.7
+    assert "det-loss-shift-after-eval" in fired(make_run({"loss": once, "eval/loss": [1.9, 1.3, 1.1]}, steps))
+    stairs = base.copy(); stairs[100:] *= 0.85; stairs[200:] *= 0.85  # a step at every epoch is healthy
+    assert "det-loss-shift-after-eval" not in fired(make_run({"loss": stairs, "eval/loss": [1.9, 1.3, 1.1]}, steps))
+    assert fired(make_run({"loss": base, "eval/loss": [1.9, 1.3, 1.1]}, steps)) == set()
+
+
+def test_loss_that_tracks_real_tokens_per_batch():
+    rng = np.random.default_rng(9)
+    real = rng.integers(2000, 8000, 300).astype(float)
+    per_token = decay(300, 3.0, 1.2, noise=0.01)
+    assert "det-loss-tracks-tokens" in fired(make_run({"loss": per_token * real / 8192.0, "ntokens": real}))
+    assert fired(make_run({"loss": per_token, "ntokens": real})) == set()
+
+
+# -- shapes against the run's own noise ---------------------------------------------------
+def test_small_jumps_on_a_smooth_loss_are_spikes():
+    lm = decay(2000, 10.9, 2.2, noise=0.004, seed=10)
+    jumps = lm.copy()
+    for at in (900, 1500):
+        jumps[at:at + 30] *= 1 + 0.35 * np.exp(-np.arange(30) / 10.0)
+    assert "det-loss-jumps" in fired(make_run({"loss": jumps}))
+    assert fired(make_run({"loss": lm})) == set()
+
+
+def test_heavy_tailed_batch_losses_near_zero_are_not_spikes():
+    """A converged classifier's per-batch loss swings tenfold from batch to batch: its own
+    noise, not a spike (the ratio alone would call 0.02 -> 0.3 a 15x spike)."""
+    rng = np.random.default_rng(11)
+    y = np.concatenate([decay(100, 1.0, 0.05), 0.03 * np.exp(1.0 * rng.standard_normal(400))])
+    assert not {"det-loss-spikes", "det-divergence", "det-loss-jumps"} & fired(make_run({"loss": y}))
+
+
+def test_loss_still_falling_in_a_straight_line_when_the_schedule_ran_out():
+    n = 300
+    lr = np.concatenate([np.linspace(1e-7, 1e-6, 10), 1e-6 * 0.5 * (1 + np.cos(np.pi * np.linspace(0, 1, n - 10)))])
+    line = 2.30 - 0.5 * np.arange(n) / n + 0.01 * np.random.default_rng(12).standard_normal(n)
+    assert "det-loss-still-falling" in fired(make_run({"loss": line, "learning_rate": lr}))
+    assert fired(make_run({"loss": decay(n, 2.3, 0.4), "learning_rate": lr})) == set()
+
+
+def test_straight_fall_in_an_excerpt_from_the_middle_is_not_judged():
+    n = 300
+    line = 2.30 - 0.5 * np.arange(n) / n + 0.01 * np.random.default_rng(13).standard_normal(n)
+    run = make_run({"loss": line}, steps={"loss": np.arange(50_000, 50_000 + n)})
+    assert "det-loss-still-falling" not in fired(run)
+
+
+def test_noise_estimates():
+    rng = np.random.default_rng(14)
+    white = rng.standard_normal(5000)
+    assert facts.noise(white) == pytest.approx(1.0, rel=0.1)
+    assert facts.trend_noise(white + np.linspace(0, 50, 5000)) == pytest.approx(1.0, rel=0.1)  # a trend does not count

@@ -1,0 +1,417 @@
+"""Framework defaults as knowledge (knowledge/frameworks.yaml): which framework wrote a log, what it
+does when the config says nothing, which causes cannot apply, and the knob in the run's own terms.
+
+Each rule has a test that fails when the rule is broken: a recognised framework, a default used as
+evidence (and a config beside the log that overrides it), a cause set aside for its `requires`, its
+`frameworks` and its `domains`, the framework's knob shown first, and the checks of the file itself.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from triage import api
+from triage.engine.diagnosis import Diagnosis
+from triage.engine.frameworks import build_table, framework_table
+from triage.kb import loader
+from triage.kb.base import KnowledgeBase
+from triage.kb.validate import check
+
+ROOT = Path(__file__).resolve().parents[2]
+WILD = ROOT / "tests" / "wild" / "logs"
+FIXTURES = ROOT / "tests" / "fixtures" / "logs"
+SAMPLES = ROOT.parent / "shared" / "samples"
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return api.load_kb()
+
+
+# -- logs in each framework's own format, with the same gradient-norm blow-up -------------------
+def _series(n: int = 120):
+    """A run that trains, then from step 60 has a gradient norm 60x its start: enough for the
+    gradient-norm detectors, the same numbers in every format."""
+    for i in range(1, n + 1):
+        loss = 2.3 * math.exp(-i / 40) + 0.4 + (0.0 if i < 60 else 0.3 * math.sin(i))
+        gn = 1.0 + 0.1 * math.cos(i) if i < 60 else 60.0 + 20 * math.sin(i)
+        yield i, loss, gn
+
+
+def hf_state(folder: Path, config: dict | None = None) -> Path:
+    """trainer_state.json as the Trainer writes it (log_history rows with loss, grad_norm, learning_rate)."""
+    folder.mkdir(parents=True)
+    rows = [{"epoch": round(i / 120, 4), "grad_norm": gn, "learning_rate": 5e-5, "loss": loss, "step": i}
+            for i, loss, gn in _series()]
+    (folder / "trainer_state.json").write_text(json.dumps({"global_step": 120, "logging_steps": 1, "log_history": rows}))
+    if config is not None:
+        (folder / "config.json").write_text(json.dumps(config))
+    return folder / "trainer_state.json"
+
+
+def megatron_log(folder: Path) -> Path:
+    """Megatron's `iteration N/M | ... | lm loss: ... | grad norm: ... |` lines."""
+    folder.mkdir(parents=True)
+    lines = [f" [2025-01-01 00:00:{i % 60:02d}] iteration {i * 10:8d}/    1200 | consumed samples: {i * 320:12d} | "
+             f"elapsed time per iteration (ms): 812.5 | learning rate: 3.000000E-04 | global batch size:    32 | "
+             f"lm loss: {loss:.6E} | loss scale: 1.0 | grad norm: {gn:.3f} | number of skipped iterations:   0 | "
+             f"number of nan iterations:   0 |" for i, loss, gn in _series()]
+    (folder / "train.log").write_text("\n".join(lines) + "\n")
+    return folder / "train.log"
+
+
+def lightning_csv(folder: Path, hparams: str | None = None) -> Path:
+    """Lightning CSVLogger's metrics.csv (epoch, step, then the logged keys)."""
+    folder.mkdir(parents=True)
+    rows = ["epoch,step,grad_norm,train_loss"] + [f"{i // 40},{i},{gn},{loss}" for i, loss, gn in _series()]
+    (folder / "metrics.csv").write_text("\n".join(rows) + "\n")
+    if hparams is not None:
+        (folder / "hparams.yaml").write_text(hparams)
+    return folder / "metrics.csv"
+
+
+def jsonl_log(folder: Path, config: dict | None = None) -> Path:
+    """A plain JSON-lines log: no framework can be told from it."""
+    folder.mkdir(parents=True)
+    rows = [json.dumps({"step": i, "loss": loss, "grad_norm": gn, "learning_rate": 1e-3}) for i, loss, gn in _series()]
+    (folder / "train.jsonl").write_text("\n".join(rows) + "\n")
+    if config is not None:
+        (folder / "config.json").write_text(json.dumps(config))
+    return folder / "train.jsonl"
+
+
+def _ids(doc: dict) -> list[str]:
+    return [c["id"] for c in doc["causes"]]
+
+
+def _aside(doc: dict) -> dict[str, str]:
+    return {a["id"]: a["reason"] for a in doc["sources"][0]["context"]["set_aside"]}
+
+
+# -- recognising the framework --------------------------------------------------------------------
+@pytest.mark.parametrize("path, expect", [
+    (FIXTURES / "hf" / "trainer_state.json", "hf_trainer"),
+    (FIXTURES / "hf" / "events.out.tfevents.hf", "hf_trainer"),
+    (WILD / "threads" / "unsloth" / "gemma4_gradnorm_spike_5207.txt", "hf_trainer"),
+    (WILD / "threads" / "megatron" / "epfllm_slow_iterations_11.txt", "megatron"),
+    (WILD / "threads" / "nemo" / "nemo2_stale_val_loss_740.txt", "megatron"),
+    (WILD / "repos" / "keras" / "lan_detect_block.txt", "keras"),
+    (FIXTURES / "synthetic" / "keras_training.csv", "keras"),
+    (FIXTURES / "lightning" / "csv" / "version_0" / "metrics.csv", "lightning"),
+    (FIXTURES / "sb3" / "progress.csv", "sb3_onpolicy"),
+    (WILD / "more" / "sb3" / "breakout_dqn_lr5e-4.md", "sb3_dqn"),
+    (FIXTURES / "sb3" / "0.monitor.csv", "sb3"),
+    (WILD / "repos" / "yolov8" / "results_wheat.csv", "ultralytics"),
+    (WILD / "threads" / "fairseq" / "pointer_generator_gnorm_spike_311.txt", "fairseq"),
+    (WILD / "repos" / "detectron2" / "log_supervised_lr0.04_balance.txt", "detectron2"),
+    (WILD / "repos" / "detectron2" / "metrics_fruit.json", "detectron2"),
+    (WILD / "more" / "nanogpt" / "rope_iter_loss_head.txt", "nanogpt"),
+    # look-alikes: dict-like lines that are not the Trainer's, an SB3-style table from OpenAI baselines
+    (WILD / "repos" / "opennmt" / "onmt_log_block.txt", None),
+    (WILD / "repos" / "baselines-her" / "fetch_push_openai_run1.txt", None),
+    (FIXTURES / "synthetic" / "messy.jsonl", None),
+])
+def test_the_framework_is_recognised_from_the_log(kb, path, expect):
+    run, _ = api.read_input(str(path))
+    hit = framework_table(kb).recognise(run)
+    assert (hit[0].id if hit else None) == expect, (run.format, run.meta.get("dialects"), sorted(s.source_key for s in run.series.values())[:12])
+    if hit:
+        assert hit[1], "every recognition says why"
+
+
+# -- defaults as evidence -------------------------------------------------------------------------
+def test_hf_trainer_clips_by_default_so_no_clipping_is_set_aside(kb, tmp_path):
+    doc = api.scan(str(hf_state(tmp_path / "hf")), kb=kb)
+    ctx = doc["sources"][0]["context"]
+    assert ctx["framework"]["id"] == "hf_trainer"
+    assert [(d["question"], d["answer"]) for d in ctx["defaults"]] == [("Q-ops-grad-clip", "on")]
+    assert doc["_diag"].answers["Q-ops-grad-clip"].source == "default"
+    assert "S-grad-clip-missing" not in _ids(doc)
+    assert "max_grad_norm = 1.0" in _aside(doc)["S-grad-clip-missing"]
+
+
+def test_megatron_clips_by_default(kb, tmp_path):
+    doc = api.scan(str(megatron_log(tmp_path / "mg")), kb=kb)
+    assert doc["sources"][0]["context"]["framework"]["id"] == "megatron"
+    assert "S-grad-clip-missing" not in _ids(doc)
+    assert "--clip-grad 1.0" in _aside(doc)["S-grad-clip-missing"]
+
+
+def test_a_config_that_turns_clipping_off_wins_over_the_default(kb, tmp_path):
+    doc = api.scan(str(hf_state(tmp_path / "hf", {"max_grad_norm": 0.0})), kb=kb)
+    assert doc["sources"][0]["context"]["defaults"] == []
+    assert doc["_diag"].answers["Q-ops-grad-clip"].value == "off"
+    clip = next(c for c in doc["causes"] if c["id"] == "S-grad-clip-missing")
+    assert "max_grad_norm = 0.0 in config.json (config)" in clip["evidence"]
+
+
+def test_a_config_key_the_rules_cannot_read_still_blocks_the_default(kb, tmp_path):
+    """A config that sets the framework's own key in a form no rule reads ("auto") says the
+    default is not in force; no answer is better than the default's."""
+    doc = api.scan(str(hf_state(tmp_path / "hf", {"max_grad_norm": "auto"})), kb=kb)
+    assert "Q-ops-grad-clip" not in doc["_diag"].answers
+    assert doc["sources"][0]["context"]["defaults"] == []
+
+
+def test_lightning_does_not_clip_by_default_and_says_which_knob(kb, tmp_path):
+    doc = api.scan(str(lightning_csv(tmp_path / "pl")), kb=kb)
+    diag = doc["_diag"]
+    assert diag.answers["Q-ops-grad-clip"].value == "off" and diag.answers["Q-ops-grad-clip"].source == "default"
+    clip = next(c for c in doc["causes"] if c["id"] == "S-grad-clip-missing")
+    assert clip["fix"][0]["knob"].startswith("Trainer(gradient_clip_val=") and clip["fix"][0]["framework"] == "PyTorch Lightning"
+    assert len({f["knob"] for f in clip["fix"]}) == len(clip["fix"]), "two fixes of one setting become one knob"
+
+
+def test_lightning_config_beside_the_log_wins(kb, tmp_path):
+    doc = api.scan(str(lightning_csv(tmp_path / "pl", "gradient_clip_val: 1.0\n")), kb=kb)
+    assert doc["_diag"].answers["Q-ops-grad-clip"].source == "config"
+    assert "S-grad-clip-missing" not in _ids(doc) and "S-grad-clip-missing" in _aside(doc)
+
+
+def test_an_unrecognised_log_keeps_todays_behaviour(kb, tmp_path):
+    doc = api.scan(str(jsonl_log(tmp_path / "plain")), kb=kb)
+    ctx = doc["sources"][0]["context"]
+    assert ctx["framework"] is None and ctx["defaults"] == [] and ctx["set_aside"] == []
+    assert "Q-ops-grad-clip" not in doc["_diag"].answers
+    assert "S-grad-clip-missing" in _ids(doc)
+    assert doc["causes"][0]["fix"][0]["knob"] == \
+        str(kb[doc["causes"][0]["id"]].get("fix")[0]["knob"]).strip(), "no framework: the cause's own first knob"
+
+
+def test_a_default_alone_is_not_a_problem(kb):
+    """A healthy HF log: the framework is named, no default is used, nothing is set aside."""
+    doc = api.scan(str(FIXTURES / "hf" / "trainer_state.json"), kb=kb)
+    assert doc["healthy"] is True
+    ctx = doc["sources"][0]["context"]
+    assert ctx["framework"]["id"] == "hf_trainer" and ctx["defaults"] == [] and ctx["set_aside"] == []
+
+
+# -- knobs in the run's own framework -------------------------------------------------------------
+def test_keras_log_gets_keras_knobs_and_no_pytorch_only_causes(kb):
+    doc = api.scan(str(WILD / "threads" / "keras" / "loss_nan_gpu_cnn_sentence_7.txt"), kb=kb)
+    assert doc["sources"][0]["context"]["framework"]["id"] == "keras"
+    clip = next(c for c in doc["causes"] if c["id"] == "S-grad-clip-missing")
+    assert "global_clipnorm" in clip["fix"][0]["knob"] and clip["fix"][0]["framework"] == "Keras"
+    log0 = next(c for c in doc["causes"] if c["id"] == "S-log-of-zero")
+    assert all("torch" not in f["knob"] for f in log0["fix"]), log0["fix"]
+    # torch.autograd anomaly detection cannot apply to a Keras run: set aside, with the reason
+    assert "S-anomaly-detection" not in _ids(doc)
+    assert "pytorch" in _aside(doc)["S-anomaly-detection"] and "Keras" in _aside(doc)["S-anomaly-detection"]
+
+
+def test_a_fix_already_in_effect_goes_last_and_says_so(kb, tmp_path):
+    doc = api.scan(str(hf_state(tmp_path / "hf")), kb=kb)
+    unstable = next(c for c in doc["causes"] if c["id"] == "S-gradnorm-unstable")
+    last = unstable["fix"][-1]
+    assert last["knob"] == "TrainingArguments(max_grad_norm=1.0)" and last["range"].startswith("already in effect here")
+    assert "max_grad_norm" not in unstable["fix"][0]["knob"]
+
+
+def test_the_human_view_names_the_framework_and_what_was_set_aside(kb, tmp_path):
+    from typer.testing import CliRunner
+
+    from triage.cli import app
+
+    log = hf_state(tmp_path / "hf")
+    result = CliRunner().invoke(app, ["scan", str(log)], env={"COLUMNS": "240", "NO_COLOR": "1"})
+    assert result.exit_code == 1, result.output
+    assert "written by Hugging Face Trainer" in result.output
+    assert "Hugging Face Trainer default: the Trainer clips" in result.output
+    assert "Set aside" in result.output and "S-grad-clip-missing" in result.output.split("Set aside")[1]
+
+
+# -- domains --------------------------------------------------------------------------------------
+def test_a_class_count_rules_out_llm_and_vlm_causes(kb, tmp_path):
+    bare = api.scan(str(jsonl_log(tmp_path / "bare")), kb=kb)
+    told = api.scan(str(jsonl_log(tmp_path / "told", {"num_classes": 5})), kb=kb)
+    assert "X2" in _ids(bare), "domain unknown: today's behaviour"
+    assert "X2" not in _ids(told)
+    assert "num_classes = 5" in _aside(told)["X2"]
+    assert {"llm", "vlm"} <= set(told["sources"][0]["context"]["domains_ruled_out"])
+
+
+def test_one_class_is_not_a_classifier(kb, tmp_path):
+    """num_labels = 1 is a reward model's scalar head: no domain is ruled out."""
+    doc = api.scan(str(jsonl_log(tmp_path / "rm", {"num_labels": 1})), kb=kb)
+    assert doc["sources"][0]["context"]["domains_ruled_out"] == {} and "X2" in _ids(doc)
+
+
+def test_a_framework_with_one_domain_answers_it(kb):
+    doc = api.scan(str(WILD / "more" / "sb3" / "breakout_ppo_then_dqn_killed.md"), kb=kb)
+    assert doc["sources"][0]["context"]["domain"] == "rl"
+    assert "written by Stable-Baselines3" in doc["_diag"].answers["Q-domain"].evidence
+
+
+def test_known_domain_keeps_other_domains_causes_out(kb):
+    diag = Diagnosis(kb)
+    assert diag.inapplicable("V6") is None and diag.inapplicable("X2") is None
+    diag.answer("Q-start", "unstable")
+    diag.answer("Q-domain", "llm", "log", "domain llm (the log has tokens)")
+    assert "vision-cls" in diag.inapplicable("V6") and diag.inapplicable("X2")
+    assert diag.inapplicable("L6") is None and diag.inapplicable("S-spike") is None  # llm and any
+    diag.answer("Q-domain", "unknown", "you")
+    assert diag.inapplicable("V6") is None
+
+
+# -- requires -------------------------------------------------------------------------------------
+def test_requires_sets_aside_only_on_a_contradicting_answer(kb):
+    diag = Diagnosis(kb)
+    diag.answer("Q-start", "nan")
+    assert diag.inapplicable("S-fp16-overflow") is None
+    diag.answer("Q-precision", "bf16", "config", "bf16 = True in config.json")
+    assert "bf16 = True in config.json" in diag.inapplicable("S-fp16-overflow")
+    assert diag.inapplicable("S-bf16-precision") is None
+    assert "S-fp16-overflow" not in [c.id for c in diag.ranking()]
+    diag.answer("Q-precision", "unknown", "you")
+    assert diag.inapplicable("S-fp16-overflow") is None
+
+
+def test_context_survives_a_saved_session(kb, tmp_path):
+    doc = api.scan(str(WILD / "threads" / "keras" / "loss_nan_gpu_cnn_sentence_7.txt"), kb=kb)
+    again = Diagnosis(kb)
+    again.load_dict(doc["_diag"].to_dict())
+    assert again.context.framework.id == "keras"
+    assert again.inapplicable("S-anomaly-detection")
+
+
+# -- the knowledge file ---------------------------------------------------------------------------
+def test_every_shipped_default_cites_a_url_and_every_clipping_default_is_used(kb):
+    table = framework_table(kb)
+    assert {"hf_trainer", "megatron", "lightning", "keras", "deepspeed", "sb3", "ultralytics", "fairseq",
+            "detectron2", "pytorch"} <= {f.id for f in table.frameworks}
+    for fw in table.frameworks:
+        for s in fw.settings.values():
+            assert s.source.startswith("https://") and s.says, (fw.id, s.name)
+    # the version-dependent DeepSpeed default is knowledge only, never evidence
+    assert table.get("deepspeed").settings["grad_clip"].answers == {}
+    assert table.get("hf_trainer").settings["grad_clip"].answers == {"Q-ops-grad-clip": "on"}
+
+
+def test_a_users_frameworks_file_overrides_by_id_and_is_tried_first():
+    builtin = {"frameworks": [{"id": "keras", "title": "Keras", "stack": "keras", "recognise": [], "settings": {}}]}
+    user = {"frameworks": [{"id": "keras", "title": "My Keras", "stack": "keras", "recognise": [], "settings": {}},
+                           {"id": "mine", "title": "Mine", "stack": "pytorch", "recognise": [], "settings": {}}]}
+    table = build_table([("a", builtin), ("b", user)])
+    assert [f.id for f in table.frameworks] == ["mine", "keras"] and table.get("keras").title == "My Keras"
+
+
+KB_FILES = {
+    "symptoms/Q-start.yaml": """
+        id: Q-start
+        kind: symptom
+        question: What do you see?
+        help: Pick one.
+        answers:
+          - {value: nan, label: NaN}
+          - {value: flat, label: Flat}
+    """,
+    "symptoms/Q-clip.yaml": """
+        id: Q-clip
+        kind: symptom
+        question: Clipping?
+        help: Look.
+        when: {Q-start: nan}
+        answers:
+          - {value: "on", label: "On"}
+          - {value: "off", label: "Off"}
+    """,
+    "causes/S-alpha.yaml": """
+        id: S-alpha
+        kind: cause
+        title: Alpha
+        family: stability
+        domains: [any]
+        frameworks: [pytorch]
+        requires: {Q-clip: "off"}
+        prior: common
+        symptoms: [It breaks.]
+        why: Because.
+        fix:
+          - {knob: "torch.nn.utils.clip_grad_norm_(params, 1.0)", setting: grad_clip, range: "1.0", expect: "no spikes"}
+        verify: Run it.
+        signs: {Q-start: nan, Q-clip: "off"}
+    """,
+    "frameworks.yaml": """
+        stacks: {pytorch: PyTorch}
+        settings: {grad_clip: {title: clipping, in_effect: {Q-clip: "on"}}}
+        frameworks:
+          - id: mine
+            title: Mine
+            covers: my trainer
+            stack: pytorch
+            recognise:
+              - formats: [jsonl]
+                because: it is mine
+            settings:
+              grad_clip:
+                keys: [clip]
+                default: 1.0
+                answers: {Q-clip: "on"}
+                says: it clips
+                source: https://example.org/docs
+    """,
+}
+
+
+def _problems(tmp_path: Path, files: dict[str, str]) -> list[str]:
+    root = tmp_path / "kb"
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    kb = KnowledgeBase.load([str(root)], use_cache=False, builtin=False)
+    return [p.format() for p in check(kb) if p.severity == "error"]
+
+
+def test_a_valid_frameworks_file_passes_the_check(tmp_path):
+    assert _problems(tmp_path, KB_FILES) == []
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("answers: {Q-clip: \"on\"}", "answers: {Q-clip: maybe}", "Q-clip has no answer 'maybe'"),
+    ("source: https://example.org/docs", "source: the docs", "source must be a URL"),
+    ("                because: it is mine\n", "", "needs a `because`"),
+    ("stack: pytorch\n            recognise", "stack: jax\n            recognise", "unknown stack 'jax'"),
+    ("              grad_clip:\n                keys", "              clipping:\n                keys", "unknown setting 'clipping'"),
+    ("                says: it clips\n", "                says: it clips\n                colour: red\n", "unknown field `colour`"),
+])
+def test_frameworks_file_problems_name_file_and_line(tmp_path, old, new, message):
+    files = dict(KB_FILES)
+    assert old in files["frameworks.yaml"]
+    files["frameworks.yaml"] = files["frameworks.yaml"].replace(old, new)
+    probs = _problems(tmp_path, files)
+    hit = [p for p in probs if message in p]
+    assert hit and "frameworks.yaml:" in hit[0], probs
+    assert not hit[0].split("frameworks.yaml:")[1].startswith("0:"), "a line number, not 0"
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("frameworks: [pytorch]", "frameworks: [tensorflow]", "unknown framework or stack 'tensorflow'"),
+    ("requires: {Q-clip: \"off\"}", "requires: {Q-clip: sometimes}", "Q-clip has no answer 'sometimes'"),
+    ("setting: grad_clip", "setting: clipping", "is not a setting of frameworks.yaml"),
+    ("setting: grad_clip,", "setting: grad_clip, colour: red,", "fix[0] has unknown fields: colour"),
+])
+def test_cause_applicability_fields_are_checked(tmp_path, old, new, message):
+    files = dict(KB_FILES)
+    files["causes/S-alpha.yaml"] = files["causes/S-alpha.yaml"].replace(old, new)
+    probs = _problems(tmp_path, files)
+    assert any("S-alpha.yaml:" in p and message in p for p in probs), probs
+
+
+def test_frameworks_file_goes_through_the_cache_unchanged(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRIAGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("TRIAGE_NO_CACHE", raising=False)
+    fresh = loader.load(use_cache=False)
+    loader.load()  # writes the cache
+    assert list((tmp_path / "cache").glob("kb-*.msgpack"))
+    warm = loader.load()
+    assert [p for p, _ in warm.extras["frameworks"]] == [p for p, _ in fresh.extras["frameworks"]]
+    assert json.dumps(warm.extras["frameworks"][0][1], sort_keys=True) == \
+        json.dumps(fresh.extras["frameworks"][0][1], sort_keys=True)
+    assert [f.id for f in build_table(warm.extras["frameworks"]).frameworks] == \
+        [f.id for f in build_table(fresh.extras["frameworks"]).frameworks]

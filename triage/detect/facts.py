@@ -1,0 +1,129 @@
+"""Facts about a run that several checks need: how many classes it predicts, its accuracy as a
+fraction, the noise level of a series, and one series' values at another's steps.
+
+The number of classes C drives the arithmetic of a broken classifier (ln C at chance, 1/C
+accuracy, the double-softmax floor log(1 + (C-1)/e)). It comes, most trusted first, from the
+run's config (a label count), from an accuracy that sits at 1/C, or from a first loss at ln C
+logged at the very start of training.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+CLASS_KEYS = ("num_classes", "num_labels", "n_classes", "classes", "nc", "vocab_size", "CLASSES")
+MAX_CLASSES = 1000  # an accuracy at 1/C only identifies small C: 1/1000 and 1/1001 are indistinguishable
+
+
+def config(run) -> dict:
+    return getattr(run, "config", None) or {}
+
+
+def classes_from_config(run) -> tuple[int, str] | None:
+    """(C, where it came from) from a label count in the run's config."""
+    cfg = config(run)
+    for key in CLASS_KEYS:
+        value = cfg.get(key)
+        try:
+            n = int(value)
+        except (TypeError, ValueError):
+            continue
+        if n >= 2:
+            return n, f"{key}={n} in the config"
+    for key in ("id2label", "label2id"):
+        value = cfg.get(key)
+        if isinstance(value, dict) and len(value) >= 2:
+            return len(value), f"{len(value)} labels in {key}"
+    return None
+
+
+def as_fraction(values: np.ndarray) -> np.ndarray:
+    """An accuracy-like series as a fraction: a series logged in percent (values above 1, none
+    above 100) is divided by 100."""
+    fin = values[np.isfinite(values)]
+    if len(fin) and float(fin.max()) > 1.0 and float(fin.max()) <= 100.0 and float(fin.min()) >= 0.0:
+        return values / 100.0
+    return values
+
+
+def chance_classes(acc: float, rel_tol: float = 0.1) -> int | None:
+    """The C for which `acc` (a fraction) is chance, 1/C, within rel_tol; None if there is none."""
+    if not (0.0 < acc < 1.0):
+        return None
+    c = int(round(1.0 / acc))
+    if c < 2 or c > MAX_CLASSES:
+        return None
+    return c if abs(acc * c - 1.0) <= rel_tol else None
+
+
+def _first_finite(a: np.ndarray) -> int | None:
+    """Index of the first finite entry (looks at the head first: a long series rarely starts with NaN)."""
+    head = np.flatnonzero(np.isfinite(a[:64]))
+    if len(head):
+        return int(head[0])
+    rest = np.flatnonzero(np.isfinite(a))
+    return int(rest[0]) if len(rest) else None
+
+
+def started_at_init(steps: np.ndarray) -> bool:
+    """Whether a series' first point was logged at the very start of training (step 0 or 1,
+    or the first 1% of the steps it covers): only then is its first value the loss at init."""
+    i, j = _first_finite(steps), _first_finite(steps[::-1])
+    if i is None or j is None:
+        return False
+    first, last = float(steps[i]), float(steps[len(steps) - 1 - j])
+    return first <= 1 or (last > first and first <= 0.01 * last)
+
+
+def classes_from_first_loss(steps: np.ndarray, values: np.ndarray) -> int | None:
+    """C = exp(first loss), when the first loss was logged at init (a fresh classifier's
+    cross-entropy is ln C)."""
+    i = _first_finite(values)
+    if i is None or not started_at_init(steps[i:]):
+        return None
+    first = float(values[i])
+    if not (0.5 < first < 13.0):  # ln 2 ... ln 4e5: the class counts and vocabularies that exist
+        return None
+    return int(round(math.exp(first)))
+
+
+def noise(y: np.ndarray) -> float:
+    """A robust estimate of a series' point-to-point noise (its standard deviation around the
+    local level): the median absolute first difference, scaled for a normal distribution. A
+    trend moves every difference a little and hardly changes the median."""
+    if len(y) < 3:
+        return 0.0
+    d = np.abs(np.diff(y))
+    return float(1.4826 * np.median(d) / math.sqrt(2.0))
+
+
+def trend_noise(y: np.ndarray) -> float:
+    """Point-to-point noise that a steady trend does not inflate: from second differences
+    (a straight line has none), scaled so that white noise of deviation s gives s."""
+    if len(y) < 3:
+        return 0.0
+    d2 = np.abs(np.diff(y, 2))
+    return float(1.4826 * np.median(d2) / math.sqrt(6.0))
+
+
+def at_steps(xs: np.ndarray, ys: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """The value of the series (xs, ys) at each of `steps`: its last finite point at or before
+    that step (NaN where it has none yet)."""
+    fin = np.isfinite(ys) & np.isfinite(xs)
+    xs, ys = xs[fin], ys[fin]
+    out = np.full(len(steps), np.nan)
+    if not len(xs):
+        return out
+    if len(xs) > 1 and not (np.diff(xs) >= 0).all():
+        order = np.argsort(xs, kind="stable")
+        xs, ys = xs[order], ys[order]
+    idx = np.searchsorted(xs, steps, side="right") - 1
+    ok = idx >= 0
+    out[ok] = ys[idx[ok]]
+    return out
+
+
+__all__ = ["as_fraction", "at_steps", "chance_classes", "classes_from_config", "classes_from_first_loss",
+           "config", "noise", "started_at_init", "trend_noise"]
