@@ -477,7 +477,7 @@ def parse(line: str) -> Plan:
                 sl.key += " time"  # `| train 3.2s | infer 5.5s`: how long the pass took
                 words.append("time")
             if (any(w in _STOP for w in words) or len(words) > 4) and not known_key(sl.key) \
-                    or sl.key.lower() in _NOT_METRIC:
+                    or sl.key.lower() in _NOT_METRIC or _BEST.match(sl.key):
                 sl.role = "skip"
             elif sl.role != "den":
                 kept += 1
@@ -536,6 +536,8 @@ def names_loss_or_accuracy(key: str) -> bool:
     return not _METRIC_WORDS.isdisjoint(words) and _SETTING_WORDS.isdisjoint(words)
 
 
+# `Best Valid accuracy: 51%`, `best_val_loss`: the best value so far repeats one already printed
+_BEST = re.compile(r"(?i)^(?:best|max_so_far|lowest|highest)(?:[\s_/-]|$)")
 _METRIC_WORDS = {"loss", "acc", "accuracy", "err", "error", "perplexity", "ppl"}
 _SETTING_WORDS = {"weight", "weights", "alpha", "beta", "gamma", "coef", "coeff", "factor", "type", "freq",
                   "power", "num", "classes", "eps", "scale", "thresh", "threshold", "margin", "fn", "func",
