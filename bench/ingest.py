@@ -15,7 +15,9 @@ Then, best of `--repeat` alternating runs:
     (target: <= 2x polars, >= 4x faster than pandas);
   * read_run(event file)  vs  tensorboard's EventAccumulator(size_guidance 0 = keep every point)  (target >= 10x);
   * read_run(trainer_state.json)  vs  json.load + pandas.DataFrame(log_history);
-  * peak memory (max RSS) of reading the JSONL in a fresh process (target <= 1 GB), workers included.
+  * peak memory (max RSS) of reading the JSONL in a fresh process (target <= 1 GB), workers included;
+  * read_run(a printed log of `--printed` metric lines with a logging prefix and tqdm redraws)  vs
+    polars.read_csv(the same values as CSV)  (target <= 3x; `--only-printed` runs just this case).
 polars, pandas and tensorboard are needed here only; they are not runtime dependencies.
 """
 
@@ -69,6 +71,32 @@ def gen_jsonl(path: Path, clean: Path, rows: int, seed: int = 0) -> None:
         if buf:
             f.write("\n".join(buf) + "\n")
         if cbuf:
+            g.write("\n".join(cbuf) + "\n")
+
+
+def gen_printed(path: Path, csv: Path, lines: int, seed: int = 0) -> None:
+    """A printed training log as people have them: a logging prefix (timestamp, level, file:line),
+    `step N | loss X | lr Y | grad_norm Z` metric lines, and a tqdm bar redraw every 20 steps;
+    plus the same values as a CSV for the reference reader."""
+    rnd = random.Random(seed)
+    with open(path, "w") as f, open(csv, "w") as g:
+        g.write("step,loss,lr,grad_norm\n")
+        buf, cbuf = [], []
+        for i in range(1, lines + 1):
+            if i % 20 == 0:
+                buf.append(f"\r 45%|████▌     | {i}/{lines} [00:10<00:12, 45.00it/s]")
+            loss = 2.5 * math.exp(-i / (lines / 5)) + rnd.random() * 0.1
+            lr = 3e-4 * min(1.0, i / 2000)
+            gn = rnd.random() * 2
+            buf.append(f"2024-01-01 12:{i % 60:02d}:{i % 60:02d},{i % 1000:03d} INFO train.py:120 "
+                       f"step {i} | loss {loss:.4f} | lr {lr:.3e} | grad_norm {gn:.3f}")
+            cbuf.append(f"{i},{loss:.4f},{lr:.3e},{gn:.3f}")
+            if len(buf) >= 10000:
+                f.write("\n".join(buf) + "\n")
+                g.write("\n".join(cbuf) + "\n")
+                buf, cbuf = [], []
+        if buf:
+            f.write("\n".join(buf) + "\n")
             g.write("\n".join(cbuf) + "\n")
 
 
@@ -146,7 +174,12 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", type=Path, help="Generate into (and keep) this folder; reuse files already there.")
     ap.add_argument("--skip-eventaccumulator", action="store_true", help="EventAccumulator takes minutes at 1M scalars.")
+    ap.add_argument("--printed", type=int, default=1_000_000, metavar="LINES",
+                    help="Metric lines of the printed-log case (0 skips it).")
+    ap.add_argument("--only-printed", action="store_true", help="Run only the printed-log case.")
     args = ap.parse_args(argv)
+    if args.only_printed:
+        return printed_case(args.printed, args.repeat, args.keep)
 
     from triage.ingest import read_run
 
@@ -220,9 +253,37 @@ def main(argv=None) -> int:
         t_json = best(lambda: json.loads(st.read_text()), args.repeat)
         print(f"trainer_state.json {args.state:,} entries: triage {t_ours:.2f}s | json.load {t_json:.2f}s | "
               f"json.load + pandas.DataFrame {t_ref:.2f}s -> {t_ref / t_ours:.1f}x")
+        if args.printed:
+            printed_case(args.printed, args.repeat, tmp)
         return 0
     finally:
         if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def printed_case(lines: int, repeat: int, folder: Path | None) -> int:
+    """4. A printed log of `lines` metric lines vs polars.read_csv of the same values (target <= 3x)."""
+    import polars as pl
+
+    from triage.ingest import read_run
+
+    tmp = folder or Path(tempfile.mkdtemp(prefix="triage-bench-"))
+    tmp.mkdir(parents=True, exist_ok=True)
+    log, csv = tmp / "train.log", tmp / "train_values.csv"
+    try:
+        if not log.exists():
+            gen_printed(log, csv, lines)
+        run = read_run(log)
+        assert len(run.get("loss")) == lines, len(run.get("loss"))
+        t_ours = t_polars = math.inf
+        for _ in range(repeat):
+            t_ours = min(t_ours, best(lambda: read_run(log), 1))
+            t_polars = min(t_polars, best(lambda: pl.read_csv(csv), 1))
+        print(f"printed log {lines:,} lines ({log.stat().st_size / 1e6:.0f} MB): triage {t_ours:.2f}s | "
+              f"polars.read_csv {t_polars:.2f}s -> {t_ours / t_polars:.1f}x polars (target <= 3)")
+        return 0
+    finally:
+        if folder is None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 

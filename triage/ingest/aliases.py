@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -410,11 +411,17 @@ def _resolve_cached(table: AliasTable, key: str, source: str | None) -> Resolved
 
 _TABLE: AliasTable | None = None
 _TABLE_KEY: tuple | None = None
+_TABLE_CHECKED: tuple[float, str] = (0.0, "")
 
 
 def table() -> AliasTable:
     """The alias table of the built-in metrics.yaml plus the user's (TRIAGE_KB_PATH)."""
-    global _TABLE, _TABLE_KEY
+    global _TABLE, _TABLE_KEY, _TABLE_CHECKED
+    now = time.monotonic()
+    env = os.environ.get(KB_ENV, "")
+    if _TABLE is not None and _TABLE_CHECKED[1] == env and now - _TABLE_CHECKED[0] < 1.0:
+        return _TABLE  # readers ask per line: the files' mtimes are looked at once a second at most
+    _TABLE_CHECKED = (now, env)
     paths = [r / "metrics.yaml" for r in knowledge_roots()]
     key = tuple((str(p), p.stat().st_mtime_ns) for p in paths if p.is_file())
     if _TABLE is None or key != _TABLE_KEY:

@@ -69,6 +69,11 @@ _INFO = re.compile(
     r"|[Cc]ontinuing training from checkpoint|Restarting|Early stopping)"
 )
 
+# Words one of the event patterns above needs (lower case); a line with none of them is no event.
+_EVENT_HINTS = ("error", "exception", "memory", "segmentation", "dumped", "nccl", "watchdog", "killed", "fatal",
+                "cancelled", "assert", "nan", "non-finite", "warn", "[w", "resum", "checkpoint", "restarting",
+                "early stopping", "overflow", "loss scale", "skipping step")
+
 DIALECTS = ("hf_stdout", "keras_stdout", "llmc", "nanogpt", "megatron", "torchtune", "verl", "sb3_stdout")
 
 
@@ -159,6 +164,9 @@ class _TextReader:
             return True
         text = line.strip()
         if not text:
+            return False
+        low = text.lower()
+        if not any(h in low for h in _EVENT_HINTS):  # most lines are metrics: skip the event patterns
             return False
         if _OVERFLOW.search(text):
             m = _OVERFLOW_VALUE.search(text)
