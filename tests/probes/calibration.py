@@ -9,6 +9,8 @@ class token, 0.02 position embeddings as in the original ViT), each trained by A
 0.01, PyTorch's default) or SGD with momentum 0.9 at learning rates between 1e-4 and 3e-3. Every
 module is what `torch.nn` ships; the data are seeded random tensors of the right kind (standardised
 images and features, token ids from a small character tokenizer with right padding masked by -100).
+Three recipes add what ordinary runs also do: a GPT-style LR warmup from 0, SGD with weight decay and
+label smoothing, and a count regression whose Poisson loss is negative by definition.
 
 Every setup is a function of this module named by its parts (`clean__cnn_bn__adamw__1e-3`), so a probe
 runs it as `--setup tests/probes/calibration.py:clean__cnn_bn__adamw__1e-3`. Run this file to print the
@@ -303,14 +305,29 @@ def clean__recipe__resnet_sgd_label_smoothing():
     return s
 
 
+def clean__recipe__mlp_poisson_counts():
+    """Count regression: an MLP predicting log-rates of Poisson counts, PoissonNLLLoss (exp(x) - y x, which is
+    below zero by definition once the rates fit counts above 1), Adam at 1e-3."""
+    torch.manual_seed(SEED)
+    x, _ = _features()
+    g = torch.Generator().manual_seed(2)
+    y = torch.poisson(torch.full((len(x), 1), 5.0), generator=g)
+    model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 1))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    loss_fn = nn.PoissonNLLLoss()
+    return {"model": model, "optimizer": opt, "loss_fn": loss_fn, "batch": (x, y), "device": "cpu",
+            "train_step": _train_step(model, opt, loss_fn)}
+
+
 GRID = {f"clean__{a}__{o}__{_lr_name(lr)}": (a, o, lr) for a in ARCHS for o in LRS for lr in LRS[o]}
 for _name, _spec in GRID.items():
     globals()[_name] = _clean_factory(*_spec)
-CLEAN = list(GRID) + ["clean__recipe__gpt_adamw_warmup", "clean__recipe__resnet_sgd_label_smoothing"]
+RECIPES = ["clean__recipe__gpt_adamw_warmup", "clean__recipe__resnet_sgd_label_smoothing", "clean__recipe__mlp_poisson_counts"]
+CLEAN = list(GRID) + RECIPES
 # the part CI runs on every commit: each architecture with each optimizer once, the LRs in a Latin square so that
-# every architecture and every optimizer meets all three LRs, and the two recipes
+# every architecture and every optimizer meets all three LRs, and the recipes
 REPRESENTATIVE = [f"clean__{a}__{o}__{_lr_name(LRS[o][(i + j) % 3])}" for i, a in enumerate(ARCHS)
-                  for j, o in enumerate(LRS)] + CLEAN[-2:]
+                  for j, o in enumerate(LRS)] + RECIPES
 
 
 def __getattr__(name):
@@ -519,6 +536,18 @@ def bug_post_ln_no_warmup():
             "train_step": _train_step(model, opt, lm_loss)}
 
 
+def bug_mask_0_255_bce():
+    """A per-pixel binary segmentation head trained with BCEWithLogitsLoss on masks stored as 0/255 (never divided
+    by 255): the targets are not probabilities."""
+    torch.manual_seed(SEED)
+    x, _ = _images()
+    g = torch.Generator().manual_seed(4)
+    mask = (torch.rand(len(x), 1, IMG, IMG, generator=g) > 0.5).float() * 255
+    model = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.Conv2d(8, 1, 1))
+    return {"model": model, "optimizer": torch.optim.Adam(model.parameters(), lr=1e-3),
+            "loss_fn": nn.BCEWithLogitsLoss(), "batch": (x, mask)}
+
+
 # buggy setup -> (the probe that names its cause, the answers it must give, words its message must hold)
 BUGGY = {
     "bug_adam_lr_far_too_high": ("update_ratio", {"Q-opt-update-ratio": "high"}, "too high"),
@@ -538,6 +567,7 @@ BUGGY = {
     "bug_dead_relu": ("dead_activations", {"Q-opt-dead-relu": "yes"}, "dead units"),
     "bug_big_init": ("loss_at_init", {"Q-loss-init": "high"}, "too large"),
     "bug_labels_one_to_c": ("labels", {"Q-vis-label-values": "shifted"}, "subtract 1"),
+    "bug_mask_0_255_bce": ("labels", {}, "binary cross-entropy lie in [0, 255]"),
     "bug_images_0_255": ("input_stats", {"Q-vis-input-stats": "off-scale"}, "0-255"),
     "bug_padding_scored": ("tokenizer", {"Q-llm-labels-masked": "none"}, "no label is -100"),
     "bug_scheduler_other_optimizer": ("lr_schedule", {"Q-lr-schedule": "flat"}, "different optimizer"),

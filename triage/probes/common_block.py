@@ -98,6 +98,30 @@ def logits_of(out):
     return None
 
 
+REGRESSION_LOSSES = ("MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "PoissonNLLLoss", "GaussianNLLLoss")
+
+
+def regression_loss(loss_fn):
+    """Whether the loss is one of torch's regression losses: its float targets are values, not class labels."""
+    return type(loss_fn).__name__ in REGRESSION_LOSSES
+
+
+def binary_ce(loss_fn, out, targets, value):
+    """Whether the loss is binary cross-entropy: by its class, else by matching its value on these outputs."""
+    name = type(loss_fn).__name__
+    if "BCE" in name:
+        return True
+    z = logits_of(out)
+    if regression_loss(loss_fn) or not (torch.is_tensor(z) and torch.is_tensor(targets)) or z.shape != targets.shape:
+        return False
+    F = torch.nn.functional
+    with torch.no_grad():
+        cands = [F.binary_cross_entropy_with_logits(z.float(), targets.float())]
+        if float(z.min()) >= 0 and float(z.max()) <= 1:
+            cands.append(F.binary_cross_entropy(z.float(), targets.float()))
+    return any(math.isclose(float(c), float(value), rel_tol=1e-3, abs_tol=1e-5) for c in cands)
+
+
 class Ctx:
     """What a probe body gets: the setup, the device, the arguments, the deadline, the measurements."""
 

@@ -7,7 +7,7 @@ Answers Q-error-kind (device-assert | dtype | shape) and Q-vis-label-values (con
 void-unhandled).
 Usage: python probe_labels.py --setup my_setup.py:make_setup [--out result.json]
 """
-NAME, VERSION = "labels", "1"
+NAME, VERSION = "labels", "2"
 NEEDS = ("model", "batch")
 OPTIONAL = ('loss_fn', 'num_classes', 'dataloader')
 
@@ -28,7 +28,8 @@ def body(ctx):
     if not torch.is_tensor(y):
         return "inconclusive", {}, f"targets are {type(y).__name__}, not a tensor; nothing to check"
     with torch.no_grad():
-        logits = logits_of(forward(ctx.model, ctx.inputs))
+        out = forward(ctx.model, ctx.inputs)
+    logits = logits_of(out)
     ignore = getattr(ctx.loss_fn, "ignore_index", -100)
     classes = ctx.setup.get("num_classes")
     ctx.meas.update(dtype=str(y.dtype), shape=list(y.shape), ignore_index=ignore,
@@ -38,7 +39,12 @@ def body(ctx):
             lo, hi = float(y.min()), float(y.max())
             ctx.meas.update(min=lo, max=hi)
             if lo < 0 or hi > 1:
-                return "fail", {}, f"float targets for a per-class loss lie in [{lo:g}, {hi:g}], expected [0, 1]"
+                with torch.no_grad():
+                    value = ctx.loss_fn(out, y) if ctx.loss_fn is not None else None
+                if value is None or not binary_ce(ctx.loss_fn, out, y, float(value)):
+                    return "inconclusive", {}, (f"float targets in [{lo:g}, {hi:g}] for a loss that is not binary "
+                                                "cross-entropy (regression?); nothing to check")
+                return "fail", {}, f"float targets for binary cross-entropy lie in [{lo:g}, {hi:g}], expected [0, 1]"
             return "pass", {}, f"float targets of the output's shape in [{lo:g}, {hi:g}] (binary / soft labels)"
         if bool((y == y.round()).all()):
             return "fail", {"Q-error-kind": "dtype"}, (f"class labels are stored as {y.dtype}; cross-entropy needs "

@@ -6,7 +6,7 @@ cross-entropy or ln(2) per element for binary cross-entropy.
 Answers Q-loss-init (near | high | low | negative).
 Usage: python probe_loss_at_init.py --setup my_setup.py:make_setup [--out result.json]
 """
-NAME, VERSION = "loss_at_init", "1"
+NAME, VERSION = "loss_at_init", "2"
 NEEDS = ("model", "loss_fn", "batch")
 OPTIONAL = ('num_classes',)
 
@@ -25,6 +25,10 @@ def body(ctx):
     if not (torch.is_tensor(logits) and torch.is_tensor(y)):
         return "inconclusive", {}, "outputs or targets are not tensors; cannot tell how many classes there are"
     name = type(ctx.loss_fn).__name__
+    if regression_loss(ctx.loss_fn) or (y.is_floating_point() and y.shape == logits.shape and "BCE" not in name
+                                        and (float(y.min()) < 0 or float(y.max()) > 1)):
+        return "inconclusive", {}, (f"loss {loss:.4g}: a regression loss or targets outside [0, 1], not a classification "
+                                    "loss; nothing to compare with")
     if "BCE" in name or (y.is_floating_point() and y.shape == logits.shape and logits.dim() >= 1
                          and not bool(torch.allclose(y.sum(-1), torch.ones_like(y.sum(-1))))):
         kind, classes, expected = "binary", 2, math.log(2)

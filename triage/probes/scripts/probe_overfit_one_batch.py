@@ -22,6 +22,7 @@ OPTIONAL = ('scaler',)
 # Losses whose value can be negative by definition (densities of continuous targets, Poisson rates without the
 # log(y!) term): for them a value below 0 is no sign of a bug. Every other torch.nn loss is >= 0.
 MAY_BE_NEGATIVE = ("GaussianNLLLoss", "PoissonNLLLoss")
+NEGATIVE = -1e-6  # below zero beyond float rounding
 TARGET = 0.1  # "near zero": a tenth of the starting distance to the floor (Karpathy, "A Recipe for Training
 #               Neural Networks": overfit one batch to (near) zero loss)
 STALL = 0.01  # the last fifth of the steps gaining under 1% of that distance is slow; stalled if also decelerating
@@ -81,10 +82,13 @@ def _still_falling(losses, gap):
 
 
 def _negative(first, value, step):
+    where = f"is below zero from the first step ({value:.3g})" if step == 0 else \
+        f"went below zero ({first:.3g} -> {value:.3g} at step {step})"
     return "fail", {"Q-overfit-one-batch": "fail"}, (
-        f"the loss went below zero ({first:.3g} -> {value:.3g} at step {step}): impossible for cross-entropy, "
+        f"the loss {where}: impossible for cross-entropy, "
         "likelihoods of probabilities or squared errors, so it is not measuring what it should (NLLLoss on raw "
-        "logits, a missing log_softmax, a sign error); run the output_form probe")
+        "logits, a missing log_softmax, a sign error); run the output_form probe (a loss that may be negative by "
+        "design, such as a density of continuous targets, has no 'near zero' to reach)")
 
 
 def body(ctx):
@@ -112,7 +116,7 @@ def body(ctx):
             if not math.isfinite(loss):
                 ctx.meas["losses"] = losses[:: max(1, len(losses) // 50)]
                 return "fail", {"Q-overfit-one-batch": "fail"}, f"the loss became {loss} at step {i} while fitting one batch"
-            if loss < 0 and not may_be_negative:
+            if loss < NEGATIVE and not may_be_negative:
                 ctx.meas["losses"] = losses[:: max(1, len(losses) // 50)]
                 return _negative(losses[0], loss, i)
             if i > 0 and loss - floor <= max(TARGET * (losses[0] - floor), 1e-3):
@@ -130,7 +134,7 @@ def body(ctx):
                 keep = y != -100
                 ctx.meas["accuracy"] = float((pred[keep] == y[keep]).float().mean()) if keep.any() else None
         steps = ctx.meas["steps"]
-        if final < 0 and not may_be_negative:
+        if final < NEGATIVE and not may_be_negative:
             return _negative(first, final, steps)
         gap = max(first - floor, 1e-12)
         if may_be_negative:

@@ -30,7 +30,10 @@ OPTIONAL = ('scaler',)
 # - SGD with momentum m keeps building its step for about 1/(1-m) steps on a steady gradient, so a few steps
 #   understate its running step by up to 1/(1-m): "low" is judged on the ratio times that factor.
 LOW, HIGH_SGD, HIGH_ADAPTIVE, SPREAD = 1e-5, 1e-2, 1e-1, 100.0
-SECOND_MOMENT = ("exp_avg_sq", "exp_inf", "exp_avg_sq_row", "square_avg", "sum", "max_exp_avg_sq")
+# optimizer-state keys of a per-element second moment: torch's Adam/AdamW/NAdam/RAdam (exp_avg_sq, amsgrad's
+# max_exp_avg_sq), Adamax (exp_inf), RMSprop (square_avg), Adagrad (sum), Adafactor (exp_avg_sq_row),
+# bitsandbytes' 8-bit Adam (state2)
+SECOND_MOMENT = ("exp_avg_sq", "max_exp_avg_sq", "exp_inf", "square_avg", "sum", "exp_avg_sq_row", "state2")
 
 
 def _median(xs):
