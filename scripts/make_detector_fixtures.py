@@ -366,6 +366,20 @@ def levels_and_relations(pair, CONFIGS) -> None:
     # a loss still falling in a straight line at the last step (tiny LR), against a healthy convex curve
     lin = 2.30 - 0.5 * np.arange(n) / n + 0.01 * rng("lin").standard_normal(n)
     pair("det-loss-still-falling", rows(loss=lin, learning_rate=lr_schedule(n, peak=1e-6, warmup=10)), rows(**healthy("linq", n)))
+    # eval accuracy frozen at one value (the majority share) while training still learns,
+    # against an eval accuracy that moves with training
+    tr15 = decay(15, 1.0, 0.6, r=rng("stk"))
+    frozen_acc = [0.7202, 0.7202, 0.7198, 0.7198] + [0.7188] * 11
+    pair("det-eval-accuracy-stuck", rows(loss=tr15, eval_accuracy=frozen_acc),
+         rows(loss=tr15, eval_accuracy=np.round(np.linspace(0.62, 0.81, 15) + 0.004 * rng("stkq").standard_normal(15), 4)))
+    # a fine-tune that jumps to 4x its starting loss and stays there, against one that dips and recovers
+    pair("det-loss-climbs", rows(loss=[1.593, 1.406, 3.316, 6.437, 5.478, 4.857, 4.874, 4.604]),
+         rows(loss=[1.593, 1.406, 1.52, 1.31, 1.28, 1.22, 1.25, 1.19]))
+    # an RL agent that never reaches the goal (return exactly 0) while its losses fall, against one that learns
+    k = 120
+    q_loss = decay(k, 0.05, 1e-7, r=rng("rlz"))
+    pair("det-rl-reward-zero", rows(loss=q_loss, episode_reward=np.zeros(k)),
+         rows(loss=q_loss, episode_reward=np.concatenate([np.zeros(8), np.linspace(0.02, 0.7, k - 8)])))
     # padding in the loss mean: the loss scales with the real tokens of each batch
     real = rng("tok").integers(2000, 8000, n).astype(float)
     per_tok = decay(n, 3.0, 1.2, r=rng("tokl"), noise=0.01)

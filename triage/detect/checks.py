@@ -18,7 +18,7 @@ from typing import Callable, Literal, Optional
 import numpy as np
 
 from triage.detect import facts
-from triage.detect.params import Answer, Names, ParamProblem, Params, WindowParams
+from triage.detect.params import Answer, Names, ParamProblem, Params, WindowParams, params
 
 MAX_POINTS = 20_000
 
@@ -223,7 +223,7 @@ def _finite_at(other, steps: np.ndarray, where: np.ndarray) -> np.ndarray:
 
 
 # -- checks --------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@params
 class NonfiniteParams(Params):
     """phase: where the first bad point must fall (early: within max(early_steps, early_fraction
     of the points)); while_finite: only points where one of these metrics is finite at the same
@@ -296,13 +296,15 @@ def nonfinite(c: Ctx) -> Hit | None:
 Op = Literal[">", ">=", "<", "<=", "==", "!=", "abs>", "abs<"]
 
 
-@dataclass(frozen=True)
+@params
 class ThresholdParams(WindowParams):
     """A share (min_share) and a number (min_count) of the points beyond `value` by `op`;
     ignore_abs_below: values this close to 0 mean "undefined" and are left out; gate_metric /
     gate_max: a published range holds only for runs like the ones it was published for: quiet
     when the median of gate_metric is above gate_max (a gradient-norm range set for
-    mean-reduced losses says nothing about a loss summed over thousands of tokens)."""
+    mean-reduced losses says nothing about a loss summed over thousands of tokens);
+    unless_accuracy_above: quiet when the run's accuracy over the same window is at least this
+    (a loss near 0 with a model that is right 95% of the time is a trained model, not a bug)."""
 
     op: Op = ">"
     value: float = 0.0
@@ -312,6 +314,7 @@ class ThresholdParams(WindowParams):
     ignore_abs_below: Optional[float] = None
     gate_metric: Optional[Names] = None
     gate_max: Optional[float] = None
+    unless_accuracy_above: Optional[float] = None
 
 
 @check("threshold", ThresholdParams)
@@ -339,6 +342,13 @@ def threshold(c: Ctx) -> Hit | None:
     share = count / len(y)
     if count < p.min_count or share < p.min_share:
         return None
+    if p.unless_accuracy_above is not None:
+        acc = _accuracy(c.run)
+        if acc is not None:
+            s_acc, frac = acc
+            keep = np.isfinite(frac) & (s_acc.steps >= x[0]) & (s_acc.steps <= x[-1])
+            if keep.any() and float(np.median(frac[keep])) >= p.unless_accuracy_above:
+                return None
     hx, hy = x[hit], y[hit]
     worst = int(np.argmax(np.abs(hy - bound))) if op not in ("==", "!=") else 0
     where = f"steps {step_str(hx[0])}-{step_str(hx[-1])}" if hx[0] != hx[-1] else f"step {step_str(hx[0])}"
@@ -349,7 +359,7 @@ def threshold(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class NearParams(WindowParams):
     """target (or target_from: ln_classes | softmax_ce_floor, worked out from the run's number of
     classes); tol; min_share of the window within tol; first_above: only when one of the first
@@ -416,7 +426,7 @@ def near(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class FlatParams(Params):
     """rel_tol: the largest relative change start to end (and half of the largest dip) that
     counts as flat; max_excursion: a rise above the start beyond this is a divergence, not flat
@@ -457,7 +467,7 @@ def flat(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class CrawlParams(Params):
     """The relative drop start to end between min_drop and max_drop, and the second half still
     falling on min_monotonic of its smoothed intervals."""
@@ -493,7 +503,7 @@ def crawl(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class SpikeParams(Params):
     """factor: a point this many times the median of the `window` points before it is a spike;
     it must also rise more than min_abs and min_rel_start x the starting level; skip_first: the
@@ -582,7 +592,7 @@ def spike(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class TrendParams(WindowParams):
     """direction; min_monotonic: share of smoothed intervals moving that way; optional bounds:
     min_ratio (end/start, or start/end going down), min_rise (absolute change), min_last (the
@@ -632,7 +642,7 @@ def trend(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class ConstantParams(WindowParams):
     """value (default: the most common value); tol; min_share and min_count of the window."""
 
@@ -671,7 +681,7 @@ def constant(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class EarlyCollapseParams(Params):
     """below: the fraction of the peak it falls under; within: the share of the run by which."""
 
@@ -704,39 +714,45 @@ def early_collapse(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class DropRatioParams(Params):
-    """max_ratio: end / start at or below this fires."""
+    """max_ratio: end / start at or below this fires (start and end: the medians of the first
+    and last 15%). settle: when above 0, the level right after the start-up (the stretch from
+    `settle` to twice `settle` of the run) must show the drop as well: the first logged
+    throughput covers compilation, caching or the steps before learning starts, and a running
+    average (SB3's fps) keeps diluting that fast start for the whole run."""
 
     max_ratio: float = 0.7
     min_points: int = 20
-    skip_first: float = 0.0
+    settle: float = 0.0
 
 
 @check("drop_ratio", DropRatioParams)
 def drop_ratio(c: Ctx) -> Hit | None:
-    """The end of the run is much lower than its start (throughput). skip_first: the share of
-    the run left out at the start (compilation, caching, the steps before learning starts, and
-    the first points of a running average all make the first points unusually fast)."""
+    """The end of the run is much lower than its start (throughput)."""
     p: DropRatioParams = c.params
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points:
         return None
-    skip = int(p.skip_first * len(y))
-    x, y = reduce(x[skip:], y[skip:])
+    x, y = reduce(x, y)
     start, end = _ends(y, 0.15)
     if start <= 0:
         return None
     ratio = end / start
     if ratio > p.max_ratio:
         return None
+    if p.settle > 0:
+        a, b = int(p.settle * len(y)), max(int(2 * p.settle * len(y)), int(p.settle * len(y)) + 1)
+        settled = float(np.median(y[a:b]))
+        if settled <= 0 or end / settled > p.max_ratio:
+            return None
     return Hit(
         f"{c.name} dropped from {fmt(start)} to {fmt(end)} ({ratio - 1:+.0%}) between steps {step_str(x[0])} and {step_str(x[-1])}",
         x[0], x[-1], numbers={"ratio": ratio},
     )
 
 
-@dataclass(frozen=True)
+@params
 class RisingVsFallingParams(Params):
     """against: the metric that must keep falling; min_rise: relative rise from this series'
     minimum; min_rise_of_drop: the rise as a share of the earlier fall; min_other_fall: how much
@@ -749,23 +765,28 @@ class RisingVsFallingParams(Params):
     min_rise_of_drop: Optional[float] = None
     min_other_fall: float = 0.0
     unless_held: Optional[Names] = None
+    hold_tol: float = 0.05
+    held_max_rise: float = 0.25
 
 
 @check("rising_vs_falling", RisingVsFallingParams)
 def rising_vs_falling(c: Ctx) -> Hit | None:
     """This metric (eval loss) rises from its minimum while another (train loss) keeps falling.
     unless_held: eval quality metrics (accuracy, mAP; higher is better): when the run logs one
-    and it has not got worse (5% below its best and 3x its noise), the rising loss is the model
-    growing confident, not a model that generalises worse (det-eval-loss-rising-acc-holds)."""
+    and it has not got worse (no more than hold_tol of its best, or 3x its noise, below it),
+    a moderate loss rise (under held_max_rise) is the model growing confident, not a model that
+    generalises worse; a larger one is an overfit whatever the metric does."""
     p: RisingVsFallingParams = c.params
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points:
         return None
-    i = int(np.argmin(y))
+    # the lowest single point of a long noisy series flatters it: judge its running median
+    ys = _running_median(y, max(1, len(y) // 10)) if len(y) >= 20 else y
+    i = int(np.argmin(ys))
     after = len(y) - 1 - i
     if after < p.min_points_after:
         return None
-    low, last = float(y[i]), float(np.median(y[-max(1, after // 3):]))
+    low, last = float(ys[i]), float(np.median(y[-max(1, after // 3):]))
     rise = (last - low) / max(abs(low), 1e-8)
     if rise < p.min_rise:
         return None
@@ -788,10 +809,11 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
     o_end = float(np.median(later[-max(1, len(later) // 5):]))
     if o_end >= o_then or (o_then - o_end) / max(abs(o_then), 1e-8) < p.min_other_fall:
         return None
-    held = c.other(p.unless_held)
+    held = c.other(p.unless_held) if rise < p.held_max_rise else None
     if held is not None:
         hy = finite_xy(held.steps, facts.as_fraction(held.values))[1]
-        if len(hy) >= 2 and _worsened(hy, "down", 0.05, 3.0) is None:
+        drop = _worsened(hy, "down", 0.0, 3.0) if len(hy) >= 2 else None
+        if len(hy) >= 2 and (drop is None or drop[3] <= p.hold_tol * abs(drop[1])):
             return None
     return Hit(
         f"{c.name} rose {rise:.0%} from its minimum {fmt(low)} at step {step_str(x[i])} to {fmt(last)} at step {step_str(x[-1])} "
@@ -800,7 +822,7 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class ZeroWhileFallingParams(Params):
     """against: the loss that must fall (by min_fall of its start) while this metric is 0."""
 
@@ -831,9 +853,10 @@ def zero_while_falling(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class HalvingsParams(Params):
-    """skip_points: the calibration at the start; min_halvings after it, or any value below floor."""
+    """skip_points: the calibration at the start; min_halvings after it, or any value below floor
+    (or at it, when the scale was above it before)."""
 
     skip_points: int = 20
     min_halvings: int = 6
@@ -855,19 +878,22 @@ def halvings(c: Ctx) -> Hit | None:
     with np.errstate(divide="ignore", invalid="ignore"):
         ratios = y[moves + 1] / np.where(before == 0, np.nan, before)
     halves = moves[ratios <= 0.55] + 1
-    below = np.flatnonzero(y < p.floor)
+    # below the floor, or down at it after being above: a scale that sat at 1.0 all along is
+    # loss scaling switched off (bf16, fp32), not a collapse
+    fell = y <= p.floor if float(np.max(y)) > p.floor else y < p.floor
+    below = np.flatnonzero(fell)
     if len(halves) < p.min_halvings and not len(below):
         return None
     parts = []
     if len(halves):
         parts.append(f"halved {len(halves)} times after the first {skip} points")
     if len(below):
-        parts.append(f"fell below {fmt(p.floor)} at step {step_str(x[below[0]])} (min {fmt(float(y.min()))})")
+        parts.append(f"fell to {fmt(p.floor)} or below at step {step_str(x[below[0]])} (min {fmt(float(y.min()))})")
     first = x[halves[0]] if len(halves) else x[below[0]]
     return Hit(f"{c.name} " + " and ".join(parts), first, x[-1], numbers={"halvings": len(halves)})
 
 
-@dataclass(frozen=True)
+@params
 class OverflowEventsParams(Params):
     """skip_first_events: the calibration overflows at the start; min_events after them."""
 
@@ -892,7 +918,7 @@ def overflow_events(c: Ctx) -> Hit | None:
                steps[0] if steps else None, steps[-1] if steps else None, numbers={"events": len(events)})
 
 
-@dataclass(frozen=True)
+@params
 class NoWarmupSpikeParams(Params):
     """loss: the loss metric; factor: its early peak against its start; early_fraction: how early."""
 
@@ -932,7 +958,7 @@ def no_warmup_spike(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class PostWarmupStallParams(Params):
     """loss: the loss metric; span: the share of the run after warmup looked at; min_fall_before:
     how much it fell during warmup; max_change_after: it changed no more than this after."""
@@ -978,7 +1004,7 @@ def post_warmup_stall(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class FlatWhenScheduledParams(Params):
     min_points: int = 10
 
@@ -1006,7 +1032,7 @@ def flat_when_scheduled(c: Ctx) -> Hit | None:
     return Hit(f"{c.name} is constant at {fmt(y[0])} over {len(y):,} points although the config sets {', '.join(expected)}", x[0], x[-1])
 
 
-@dataclass(frozen=True)
+@params
 class LogBandParams(Params):
     """target; decades: how far (log10) counts as far; min_share of points that far;
     answer_high / answer_low: the answer by the side the median is on."""
@@ -1043,7 +1069,7 @@ def log_band(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class BothFallingParams(Params):
     """other: the second series; margin: the margin that must stay within margin_tol of 0;
     min_fall: the absolute fall of both; min_rel_fall: a fall this many times the starting
@@ -1084,7 +1110,7 @@ def both_falling(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class ReboundParams(Params):
     """min_rise: relative to the low; low_before: the fraction of the run by which the low must
     come; tail: the fraction of the run that must stay up."""
@@ -1126,14 +1152,16 @@ def rebound(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class RelToStartParams(Params):
     """factor: values above factor x the starting level (median of start_points); min_count and
     min_share of the points after the start; stuck_fraction: the end no better than this share
     of the start means the model died (answer_stuck), otherwise answer_recovered; wording:
     rise describes a level that should not grow (a gradient norm) rather than a loss; z: the
     rise (in log space) must also exceed z robust standard deviations of the run's own
-    point-to-point swings."""
+    point-to-point swings before it; start_stat: the starting level is the median of the first
+    points, or their max (a loss is at its highest at init, so the max is the level no healthy
+    run exceeds, even when the log's first points already wander near 0)."""
 
     factor: float = 5.0
     min_count: int = 1
@@ -1145,6 +1173,7 @@ class RelToStartParams(Params):
     answer_recovered: Optional[Answer] = None
     wording: Literal["loss", "rise"] = "loss"
     z: Optional[float] = None
+    start_stat: Literal["median", "max"] = "median"
 
 
 @check("rel_to_start", RelToStartParams)
@@ -1155,16 +1184,19 @@ def rel_to_start(c: Ctx) -> Hit | None:
     if len(y) < p.min_points:
         return None
     k = p.start_points
-    start = float(np.median(y[:k]))
+    start = float(np.median(y[:k]) if p.start_stat == "median" else np.max(y[:k]))
     if start <= 0:
         return None
     factor = p.factor
     hit = y > factor * start
     hit[:k] = False  # the start defines the level; a loss that drops fast after step 0 did not explode
-    if p.z is not None and (y > 0).all() and len(y) > 3:
-        # and far beyond the run's own swings: per-batch losses near 0 swing tenfold (log space)
+    if p.z is not None and (y > 0).all() and hit.any():
+        # and far beyond the run's own swings before it (log space): per-batch losses near 0
+        # swing tenfold from batch to batch; a curve that was smooth and then went 30x has exploded
         logs = np.log(y)
-        spread = 1.4826 * float(np.median(np.abs(np.diff(logs)))) / math.sqrt(2.0)
+        first = int(np.flatnonzero(hit)[0])
+        calm = logs[:first] if first >= 5 else logs
+        spread = 1.4826 * float(np.median(np.abs(np.diff(calm)))) / math.sqrt(2.0) if len(calm) > 2 else 0.0
         hit &= (logs - math.log(start)) >= p.z * spread
     if int(hit.sum()) < p.min_count or hit[k:].mean() < p.min_share:
         return None
@@ -1187,7 +1219,7 @@ def rel_to_start(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class RatioBelowParams(WindowParams):
     """against: the metric this one should track; max_ratio: this / other at or below counts;
     min_other: only where the other looks good; min_share of the window."""
@@ -1277,7 +1309,7 @@ def _classes_for_floor(run, steps: np.ndarray, values: np.ndarray) -> tuple[int,
     return found if found[0] >= 3 else None
 
 
-@dataclass(frozen=True)
+@params
 class BeforeNonfiniteParams(Params):
     """target: the series that goes NaN (the loss); window: points looked at before it does;
     factor: a rise to this many times the earlier median; answer_rise / answer_calm."""
@@ -1328,7 +1360,7 @@ def before_nonfinite(c: Ctx) -> Hit | None:
 
 
 # -- levels and the arithmetic of a failure -------------------------------------------------
-@dataclass(frozen=True)
+@params
 class ChanceParams(WindowParams):
     """The loss sits at ln C and (when logged) the accuracy at 1/C: the model predicts the
     uniform distribution. C comes from the config's label count, or from an accuracy sitting at
@@ -1354,7 +1386,9 @@ def chance(c: Ctx) -> Hit | None:
     level = None
     if acc is not None:
         s, frac = acc
-        keep = np.isfinite(frac) & (s.steps >= x[0]) if np.isfinite(s.steps).all() else np.isfinite(frac)
+        keep = np.isfinite(frac)
+        if np.isfinite(s.steps).all():
+            keep &= s.steps >= x[0]  # the accuracy over the same (last) part of the run
         if keep.any():
             level = float(np.median(frac[keep]))
     found = facts.classes_from_config(c.run)
@@ -1378,7 +1412,7 @@ def chance(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class SaturatedParams(Params):
     """A clamped cross-entropy gives at most `per_sample_max` per sample (Keras clips
     probabilities to 1e-7: -ln 1e-7 = 16.118; Caffe clamps at FLT_MIN: 87.337; PyTorch BCELoss
@@ -1448,7 +1482,7 @@ def _paired(c: Ctx, other) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return ox, mine, oy
 
 
-@dataclass(frozen=True)
+@params
 class RatioToParams(Params):
     """This series (train loss) against `against` (eval loss) at each evaluation. Either
     min_ratio (train at least this many times eval) or target_from: grad_accum (train about N
@@ -1509,7 +1543,7 @@ def ratio_to(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class AtChanceWhileFallingParams(Params):
     """This accuracy sits at chance (1/C, within acc_tol relative) on min_share of its points
     while `against` (train loss) fell and ends at least min_fall below ln C (the training set is
@@ -1557,7 +1591,7 @@ def at_chance_while_falling(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class WorseningParams(Params):
     """An eval metric that gets worse: `worse` says which way is worse (up for a loss, WER or
     perplexity). Its last third sits above its best earlier value by at least min_rise of that
@@ -1663,7 +1697,7 @@ def worsening(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class ShiftAtEvalParams(Params):
     """The training loss steps to a new level right after the first evaluation and nowhere else
     (model.eval() for the evaluation, no model.train() after it: dropout and BatchNorm switch
@@ -1748,7 +1782,7 @@ def shift_at_eval(c: Ctx) -> Hit | None:
     )
 
 
-@dataclass(frozen=True)
+@params
 class TracksParams(Params):
     """This series (the loss) rises and falls with `against` (real tokens per batch) after
     both are detrended: Pearson correlation of at least min_corr (sign: positive, negative or
@@ -1791,7 +1825,7 @@ def tracks(c: Ctx) -> Hit | None:
 
 
 # -- shapes judged against the run's own noise ----------------------------------------------
-@dataclass(frozen=True)
+@params
 class StillFallingParams(Params):
     """The loss still falls at the end as steeply as it ever did: a healthy run spends its
     steepest fall early and flattens out, one whose learning rate is far too small stays on the
@@ -1799,16 +1833,15 @@ class StillFallingParams(Params):
     part's slope must be at least min_slope_ratio of the steepest part's, and its fall z times
     the noise of a slope fitted to that many points. from_start: only when the log begins at the
     start of training (an excerpt from the middle tells nothing about where the run began).
-    And the log must show that this is the end: the learning rate (`lr`) has decayed to lr_end
-    of its peak (the schedule ran out), or the whole fall is at most max_drop of the starting
-    level (a crawl: an early excerpt of a healthy run falls much faster than that)."""
+    And the log must show that this is the end of training: the learning rate (`lr`) has
+    decayed to lr_end of its peak (the schedule ran out). Without that, the first steps of a
+    long run in warmup look just the same."""
 
     parts: int = 4
     min_slope_ratio: float = 0.5
     z: float = 4.0
     min_points: int = 12
     from_start: bool = True
-    max_drop: float = 0.15
     lr: Names = ("learning_rate",)
     lr_end: float = 0.1
 
@@ -1844,13 +1877,58 @@ def still_falling(c: Ctx) -> Hit | None:
     lr = c.other(p.lr)
     lr_y = finite_xy(lr.steps, lr.values)[1] if lr is not None else np.empty(0)
     ended = len(lr_y) > 1 and float(np.max(lr_y)) > 0 and float(lr_y[-1]) <= p.lr_end * float(np.max(lr_y))
-    start_level = float(np.median(y[: max(1, bounds[1] // 4)]))
-    if not ended and (start_level <= 0 or total > p.max_drop * start_level):
-        return None
+    if not ended:
+        return None  # the first steps of a long run (warmup) fall in a straight line too
     return Hit(
         f"{c.name} is still falling at the end as steeply as at its steepest: the last {100 // p.parts}% of the run "
         f"(steps {step_str(x[a])}-{step_str(x[-1])}) fell {fmt(fall)}, {last / steepest:.0%} of the steepest stretch's "
-        f"rate; {fmt(total)} in all from {fmt(y[0])}" + ("; the LR schedule had already run out" if ended else "")
-        + ": the run stopped long before the loss levelled off",
+        f"rate; {fmt(total)} in all from {fmt(y[0])}, with the LR schedule already run out: "
+        "the run stopped long before the loss levelled off",
         x[a], x[-1], numbers={"slope_ratio": last / steepest, "fall": fall},
+    )
+
+
+@params
+class StuckWhileTrainingParams(Params):
+    """An eval metric that repeats the very same value at its last min_run evaluations (and at
+    least min_tail of all of them) while `against` (the training loss) still falls by min_fall
+    of its level over those evaluations: the predictions on the eval set no longer change while
+    training does (a model that answers one class whatever the input)."""
+
+    against: Names = ("loss",)
+    min_run: int = 5
+    min_tail: float = 0.5
+    min_fall: float = 0.05
+    max_value: float = 0.95
+
+
+@check("stuck_while_training", StuckWhileTrainingParams)
+def stuck_while_training(c: Ctx) -> Hit | None:
+    """The eval metric frozen at one value while the training loss keeps moving. max_value: an
+    accuracy (as a fraction) above this has too few wrong answers left to move, so a converged
+    model repeats it honestly."""
+    p: StuckWhileTrainingParams = c.params
+    x, y = finite_xy(c.steps, facts.as_fraction(c.values))
+    if len(y) < p.min_run or float(y[-1]) > p.max_value:
+        return None
+    same = y == y[-1]
+    run_len = len(y) if same.all() else len(y) - 1 - int(np.flatnonzero(~same)[-1])
+    if run_len < p.min_run or run_len < p.min_tail * len(y):
+        return None
+    other = c.other(p.against)
+    if other is None:
+        return None
+    ox, oy = finite_xy(other.steps, other.values)
+    first = x[len(y) - run_len]
+    during = oy[(ox >= first) & (ox <= x[-1])]
+    if len(during) < 2:
+        return None
+    k = max(1, len(during) // 5)
+    start, end = float(np.median(during[:k])), float(np.median(during[-k:]))
+    if start <= 0 or (start - end) / start < p.min_fall:
+        return None
+    return Hit(
+        f"{c.name} is exactly {fmt(y[-1])} at the last {run_len} of {len(y)} evaluations (steps {step_str(first)}-"
+        f"{step_str(x[-1])}) while {other.name} fell from {fmt(start)} to {fmt(end)}: the eval predictions stopped changing",
+        first, x[-1], numbers={"run": run_len},
     )

@@ -1,6 +1,6 @@
 """Typed parameters for the generic checks.
 
-Every check declares its parameters as a frozen dataclass (a subclass of `Params`): the fields are
+Every check declares its parameters as a read-only dataclass (a `@params` subclass of `Params`): the fields are
 exactly the keys a detector's `params:` may hold, with their types and defaults. `parse` builds the
 dataclass from the YAML mapping by keyword and returns every problem it finds (an unknown key, a
 value of the wrong type, a choice that is not allowed), so `triage kb check` can name the file and
@@ -29,16 +29,52 @@ class ParamProblem:
     message: str
 
 
-@dataclass(frozen=True)
+def params(cls):
+    """Make `cls` a params dataclass: its annotated fields (with their defaults) are the keys a
+    detector may set. Read-only once built. The generated methods of a frozen dataclass cost
+    about a millisecond per class at import; these classes share the base's instead, so a
+    scan's start-up does not pay for thirty of them."""
+    return dataclass(init=False, repr=False, eq=False)(cls)
+
+
+@params
 class Params:
     """Base of every check's parameters; a check with no parameters uses it as is."""
+
+    def __init__(self, **values: object) -> None:
+        for f in dataclasses.fields(self):
+            if f.name in values:
+                value = values.pop(f.name)
+            elif f.default is not dataclasses.MISSING:
+                value = f.default
+            else:
+                raise TypeError(f"{type(self).__name__} needs `{f.name}`")
+            object.__setattr__(self, f.name, value)
+        if values:
+            raise TypeError(f"{type(self).__name__} has no field(s) {', '.join(sorted(values))}")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}: params are read-only")
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}: params are read-only")
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self))
+        return f"{type(self).__name__}({inner})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and all(
+            getattr(self, f.name) == getattr(other, f.name) for f in dataclasses.fields(self))
+
+    __hash__ = None  # type: ignore[assignment]
 
     def problems(self) -> list[ParamProblem]:
         """Rules between fields (a target or a way to work it out); none by default."""
         return []
 
 
-@dataclass(frozen=True)
+@params
 class WindowParams(Params):
     """Which part of the series a check looks at: `skip_first` points (a fraction below 1, or a
     count), then `window` (all, head or tail) of `window_fraction` of what is left."""
@@ -53,14 +89,28 @@ def field_names(cls: type[Params]) -> list[str]:
 
 
 def _hints(cls: type[Params]) -> dict[str, object]:
+    """{field: its type}. The annotations are strings (postponed evaluation); each distinct
+    string is evaluated once in the module that declares the class, not once per field."""
     cached = _HINTS.get(cls)
     if cached is None:
-        cached = typing.get_type_hints(cls)  # each field resolved in the module that declares it
+        import sys
+
+        cached = {}
+        for f in dataclasses.fields(cls):
+            tp = f.type
+            if isinstance(tp, str):
+                owner = next(k for k in cls.__mro__ if f.name in getattr(k, "__annotations__", {}))
+                key = (owner.__module__, tp)
+                if key not in _TYPES:
+                    _TYPES[key] = eval(tp, vars(sys.modules[owner.__module__]))  # noqa: S307 - our own annotations
+                tp = _TYPES[key]
+            cached[f.name] = tp
         _HINTS[cls] = cached
     return cached
 
 
 _HINTS: dict[type, dict[str, object]] = {}
+_TYPES: dict[tuple[str, str], object] = {}
 
 
 def parse(cls: type[Params], raw: object) -> tuple[Params | None, list[ParamProblem]]:
@@ -135,4 +185,4 @@ def _coerce(value: object, tp: object) -> tuple[bool, object, str]:
     return False, value, f"a {tp}"  # pragma: no cover - a field type this parser does not know
 
 
-__all__ = ["Answer", "Names", "Optional", "ParamProblem", "Params", "WindowParams", "field_names", "parse"]
+__all__ = ["Answer", "Names", "Optional", "ParamProblem", "Params", "WindowParams", "field_names", "params", "parse"]
