@@ -24,6 +24,10 @@ def config(run) -> dict:
 def classes_from_config(run) -> tuple[int, str] | None:
     """(C, where it came from) from a label count in the run's config."""
     cfg = config(run)
+    for key in ("id2label", "label2id"):  # an HF label map other than the 2-entry default names the classes
+        value = cfg.get(key)
+        if isinstance(value, dict) and len(value) > 2:
+            return len(value), f"{len(value)} labels in {key}"
     for key in CLASS_KEYS:
         value = cfg.get(key)
         try:

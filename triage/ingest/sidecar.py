@@ -37,6 +37,8 @@ def _flatten(data, out: dict, depth: int = 0) -> None:
         if isinstance(value, dict):
             if set(value) <= {"value", "desc"} and "value" in value:  # W&B config.yaml entry
                 out[str(key)] = value["value"]
+            elif key in ("id2label", "label2id"):  # HF: the label map is the class count, not settings
+                out[str(key)] = dict(value)
             else:
                 _flatten(value, out, depth + 1)
         elif isinstance(value, (str, int, float, bool)) or value is None:
