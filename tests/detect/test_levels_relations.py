@@ -119,6 +119,16 @@ def test_double_softmax_floor_with_classes_from_the_first_loss():
     assert "det-loss-softmax-floor" not in fired(make_run({"loss": ok}, steps={"loss": np.arange(n)}))
 
 
+def test_a_loss_below_the_double_softmax_floor_rules_it_out():
+    """A healthy run that settles near log(1 + (C-1)/e) but logs values clearly below it is not a double softmax:
+    the floor bounds every sample's loss."""
+    n = 400
+    floor = math.log(1 + 9 / math.e)
+    y = floor + (math.log(10) - floor) * np.exp(-np.arange(n) / 60) + 0.01 * np.random.default_rng(3).standard_normal(n)
+    y[-40::7] = floor - 0.1  # a few batches well under the floor
+    assert "det-loss-softmax-floor" not in fired(make_run({"loss": y}, steps={"loss": np.arange(n)}))
+
+
 def test_classes_from_first_loss_only_at_init():
     assert facts.classes_from_first_loss(np.array([0.0, 10.0]), np.array([2.3026, 1.9])) == 10
     assert facts.classes_from_first_loss(np.array([5000.0, 5010.0]), np.array([2.3026, 1.9])) is None

@@ -403,6 +403,10 @@ def near(c: Ctx) -> Hit | None:
             return None
         target = math.log(1 + (found[0] - 1) / math.e)
         where = f" = log(1 + ({found[0]}-1)/e) ({found[1]})"
+        # it is a floor: every sample's loss is at least that, so a logged mean clearly below it
+        # (beyond float noise) rules the bug out
+        if float(np.min(y)) < target - max(0.02, 0.02 * target):
+            return None
     if target is None:
         return None
     target = float(target)
