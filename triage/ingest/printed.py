@@ -502,7 +502,7 @@ def _label_from_first_key(plan: Plan) -> None:
     if len(keys) < 2 or len(keys[0]) < 2:
         return
     lab = _split_of(keys[0][:1])
-    if lab and not any(_split_of(k) or _SPLIT_GLUED.search(" ".join(k)) for k in keys[1:]):
+    if lab and not any(_split_of(k) or SPLIT_WORDS.search(" ".join(k)) for k in keys[1:]):
         plan.label = lab
         first = slots[0].key
         for sl in slots:
@@ -510,22 +510,21 @@ def _label_from_first_key(plan: Plan) -> None:
                 sl.key = " ".join(keys[0][1:])
 
 
-_SPLIT_GLUED = re.compile(r"(?i)(?:^|[\W_])(?:val|valid|eval|test|dev|train)(?:$|[\W_])|^(?:val|eval|test|train)[A-Z]")
+# A split word inside a key (`val_loss`, `Loss/train`, `valLoss`): the key names its own split.
+SPLIT_WORDS = re.compile(r"(?i)(?:^|[\W_])(?:val|valid|validation|eval|evaluation|test|dev|train|training)(?:$|[\W_])"
+                         r"|^(?:val|eval|test|train)[A-Z]")
 
 
 def known_key(key: str, loose: bool = False) -> bool:
     """True when the alias table (knowledge/metrics.yaml) names this key: directly, or with `loose`
     also by its words (`Test accuracy`, `Average loss`)."""
-    from triage.ingest.aliases import table, tokens
+    from triage.ingest.aliases import table
 
     if table().resolve(key).quality <= (3 if loose else 1):
         return True
     # loosely, a key with a loss or an accuracy in its words is one (`loss_bbox`, `rpn_cls_loss`), unless
     # it names a setting of one (`BBOX_REG_LOSS_WEIGHT`, `focal_loss_alpha`)
-    if not loose or (key.isupper() and "_" in key):
-        return False
-    words = tokens(key)
-    return not _METRIC_WORDS.isdisjoint(words) and _SETTING_WORDS.isdisjoint(words)
+    return loose and not (key.isupper() and "_" in key) and names_loss_or_accuracy(key)
 
 
 def names_loss_or_accuracy(key: str) -> bool:

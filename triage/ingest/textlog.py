@@ -221,7 +221,7 @@ class _TextReader:
             if not (self.header and _MD_RULE.match(s)):  # `|---|---|` under a Markdown header keeps it
                 self.header = _table_header(printed.clean(s))
             return False
-        bar = _BAR_START.search(s)
+        bar = printed._TQDM_BAR.search(s)
         if bar and not printed.shape(s[: bar.start()])[1]:
             # a header drawn with a progress bar (Ultralytics: `Class Images ... mAP50-95): 100%|███| 8/8`)
             header = _table_header(printed.clean(s[: bar.start()]).rstrip(" :"))
@@ -307,7 +307,7 @@ class _TextReader:
         m = _BAR_COUNT.search(line)
         if not m or m.group(1) != m.group(2):
             return False
-        desc = line[: _BAR_START.search(line).start()].rstrip(" :|-")
+        desc = line[: printed._TQDM_BAR.search(line).start()].rstrip(" :|-")
         tail = line[m.end():]
         post = tail[tail.find("[") + 1: tail.rfind("]")] if "[" in tail and "]" in tail else ""
         post = ", ".join(p for p in post.split(",") if "=" in p)  # tqdm's set_postfix: `loss=0.23`
@@ -433,7 +433,6 @@ _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:step|iter|iteration|epoch|global_st
                            re.I)
 _ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,2}\s*[:=]\s*#\s*[%\w/]{0,8}$")
 _BAR_COUNT = re.compile(r"(\d+)/(\d+)\s*\[[\d:]+<[\d:?]+")
-_BAR_START = re.compile(r"\d+%\||\|[\s█▉▊▋▌▍▎▏#=>-]*\|\s*\d+/\d+|\d+/\d+\s*\[\d[\d:]*<")
 _SPLIT_REDRAWS = re.compile(r"\r|\x08+")
 
 
@@ -489,8 +488,6 @@ def read(src: Source, fmt: str | None = None) -> Run:
     return b.build()
 
 
-_SPLIT_WORDS = re.compile(r"(?i)(?:^|[\W_])(?:val|valid|validation|eval|evaluation|test|dev|train|training)(?:$|[\W_])"
-                          r"|^(?:val|eval|test|train)[A-Z]")
 
 
 _HAS_TQDM_END = re.compile(r"\d+/\d+\s*\[[\d:<?]+")
@@ -659,7 +656,7 @@ def _emit(records: list[_Rec], b: RunBuilder) -> str:
             if f is None:
                 continue
             key = str(k)
-            if rec.label == "eval" and not _SPLIT_WORDS.search(key):
+            if rec.label == "eval" and not printed.SPLIT_WORDS.search(key):
                 key = "eval/" + key
             b.add(key, f, step, epoch, NAN, source=rec.source)
             got = True
