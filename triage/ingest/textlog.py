@@ -22,7 +22,9 @@ import functools
 import re
 from typing import NamedTuple
 
-from triage.ingest import printed
+import numpy as np
+
+from triage.ingest import printed, printed_bulk
 from triage.ingest.builder import NAN, RunBuilder, to_float
 from triage.ingest.run import Run
 from triage.ingest.source import Source
@@ -104,6 +106,34 @@ class _Rec(NamedTuple):
     template: str = ""  # the printed line's template ("" for dict lines and tables)
 
 
+class _Bulk:
+    """Lines of one registered line shape in a row, read in bulk (`printed_bulk`); stands in the
+    record list where those lines' records would be. Its fields are arrays once `settle` ran."""
+
+    __slots__ = ("shape", "lo", "hi", "line", "fill", "label", "source", "template", "epoch_row",
+                 "values", "step", "epoch", "batch", "total")
+
+    def __init__(self, shape: printed_bulk.Shape, lo: int, line: int, fill: float):
+        self.shape, self.lo, self.hi, self.line, self.fill = shape, lo, lo, line, fill
+        self.label, self.source, self.template, self.epoch_row = shape.plan.label, "text", shape.tpl, False
+        self.values: dict = {}
+        self.step = self.epoch = self.batch = self.total = None
+
+    def __len__(self) -> int:
+        return self.hi - self.lo
+
+    def settle(self) -> None:
+        f = printed_bulk.fields(self.shape, self.lo, self.hi)
+        self.values, self.step, self.epoch, self.batch, self.total = (
+            f["values"], f["step"], f["epoch"], f["batch"], f["total"])
+        if self.epoch is None and self.fill == self.fill:  # an epoch printed on an earlier line
+            self.epoch = np.full(len(self), self.fill)
+
+
+def _n(rec) -> int:
+    return len(rec) if type(rec) is _Bulk else 1
+
+
 class _TextReader:
     def __init__(self, b: RunBuilder, dialect: str = "text"):
         self.b = b
@@ -126,6 +156,44 @@ class _TextReader:
         self.header: list[str] | None = None  # the column names of a printed table being read
         self.block: tuple | None = None  # (line, step, epoch, template) of a counter line whose values follow
         self.block_rec: _Rec | None = None
+        self.ordinary: tuple | None = None  # (tpl, plan, nums) of the last line read as a plain record
+        self.open: _Bulk | None = None  # the bulk being extended
+
+    def neutral(self) -> bool:
+        """No table, traceback, Keras bar, value block or SB3 table in progress: a plain record line
+        can be read in bulk."""
+        return self.header is None and self.tb is None and self.keras_pending is None \
+            and self.block is None and self.sb3_rows is None
+
+    def open_bulk(self, shape: printed_bulk.Shape, ln: int) -> None:
+        self.open = _Bulk(shape, len(shape.lines), ln, self.epoch)
+        self.records.append(self.open)
+        shape.lines.append(ln)
+
+    def sync_bulk(self, lines: list[str]) -> None:
+        """The reader's step and epoch as after the bulk's last line so far (the slow way reads next)."""
+        sh = self.open.shape
+        if sh.counters:
+            step, epoch = sh.counters_of(lines[sh.lines[-1] - 1])
+            if epoch is not None:
+                self.epoch = epoch
+            if step is not None:
+                self.step = step
+
+    def close_bulk(self, lines: list[str], sync: bool = True) -> None:
+        """End the bulk being extended (`sync`: the reader's counters become its last line's)."""
+        if sync:
+            self.sync_bulk(lines)
+        bulk, self.open = self.open, None
+        sh = bulk.shape
+        bulk.hi = len(sh.lines)
+        self.tpl_counts[sh.tpl] = self.tpl_counts.get(sh.tpl, 0) + len(bulk)
+
+    @staticmethod
+    def shape_of(seg: str) -> tuple[str, list[str]]:
+        """A segment's template and numbers, as `segment` reads them."""
+        s = _LAUNCHER_PREFIX.sub("", seg, count=1) if seg[:1] in "[0123456789" else seg
+        return printed.shape(printed.clean(s))
 
     # ------------------------------------------------------------------ events
     def flush_traceback(self) -> None:
@@ -198,9 +266,11 @@ class _TextReader:
     def segment(self, ln: int, seg: str) -> bool:
         """Read one redraw segment of a line; True when it held metrics."""
         s = _LAUNCHER_PREFIX.sub("", seg, count=1) if seg[:1] in "[0123456789" else seg
+        bars = False
         for m in _TQDM.finditer(s):
             n, total = int(m.group(1)), int(m.group(2))
             self.bars[total] = n
+            bars = True
         i = s.find("{'")
         if i < 0:
             i = s.find('{"')
@@ -298,6 +368,8 @@ class _TextReader:
         self.records.append(_Rec(ln, rec.values, rec.step, rec.epoch, rec.batch, rec.total, rec.label,
                                  "text", False, tpl))
         self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
+        if not bars and self.header is None:
+            self.ordinary = (tpl, plan, nums)
         return True
 
     def bar_done(self, ln: int, line: str) -> bool:
@@ -436,7 +508,7 @@ _BAR_COUNT = re.compile(r"(\d+)/(\d+)\s*\[[\d:]+<[\d:?]+")
 _SPLIT_REDRAWS = re.compile(r"\r|\x08+")
 
 
-def read(src: Source, fmt: str | None = None) -> Run:
+def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     text = src.text()
     dialect = fmt if fmt and fmt != "text" else sniff(src.head())[0]
     b = RunBuilder(src.path, fmt or "text", source="text")
@@ -444,7 +516,32 @@ def read(src: Source, fmt: str | None = None) -> Run:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    masks = None
+    if bulk and len(lines) >= printed_bulk.MIN_LINES:
+        try:
+            masks = printed_bulk.Masks(text, len(lines))
+        except (ValueError, UnicodeError, MemoryError):
+            masks = None
+    del text
+    keys = masks.keys if masks is not None else None
+    shapes: dict[bytes, printed_bulk.Shape] = {}
+    open_shape = None
     for ln, line in enumerate(lines, 1):
+        if shapes:
+            sh = shapes.get(keys[ln - 1])
+            if sh is not None:
+                if sh is open_shape:
+                    sh.lines.append(ln)
+                    continue
+                if r.neutral():
+                    if r.open is not None:
+                        r.close_bulk(lines)
+                    r.open_bulk(sh, ln)
+                    open_shape = sh
+                    continue
+        if r.open is not None:  # the slow way reads the line; the bulk may go on after it
+            r.sync_bulk(lines)
+            before = (len(r.records), r.epoch)
         if line.endswith("\r"):
             line = line[:-1]
         if len(line) > MAX_TEXT_LINE:
@@ -452,25 +549,48 @@ def read(src: Source, fmt: str | None = None) -> Run:
             line = line[:MAX_TEXT_LINE]
         if "\x00" in line:
             line = line.replace("\x00", "")
-        if r.sb3_line(ln, line):
-            continue
-        if r.events(ln, line):
-            continue
-        if "\r" in line or "\x08" in line:
-            segs = [s for s in _SPLIT_REDRAWS.split(line) if s.strip()]
-        else:
-            segs = [line]
-        for seg in segs:
-            try:
-                r.segment(ln, seg)
-            except (ValueError, OverflowError, RecursionError, MemoryError) as exc:  # never crash on a line
-                b.skip(f"unparsable line ({type(exc).__name__})")
+        new = None
+        if not r.sb3_line(ln, line) and not r.events(ln, line):
+            if "\r" in line or "\x08" in line:
+                segs = [s for s in _SPLIT_REDRAWS.split(line) if s.strip()]
+            else:
+                segs = [line]
+            r.ordinary = None
+            for seg in segs:
+                try:
+                    r.segment(ln, seg)
+                except (ValueError, OverflowError, RecursionError, MemoryError) as exc:  # never crash on a line
+                    b.skip(f"unparsable line ({type(exc).__name__})")
+            if keys is not None and r.ordinary is not None and len(segs) == 1 and keys[ln - 1] not in shapes \
+                    and not any(h in line.lower() for h in _EVENT_HINTS):
+                new = printed_bulk.register(line, *r.ordinary)
+                if new is not None:
+                    shapes[keys[ln - 1]] = new
+        if r.open is not None and (len(r.records) != before[0] or not r.neutral()
+                                   or not (r.epoch == before[1] or r.epoch != r.epoch and before[1] != before[1])):
+            r.close_bulk(lines, sync=False)  # a record, a new epoch or a table came in between
+            open_shape = None
+        if new is not None and r.open is None and r.neutral() and r.records and r.records[-1].line == ln:
+            r.records.pop()  # the line that registered a shape opens its bulk: one block per column
+            r.tpl_counts[new.tpl] -= 1
+            r.open_bulk(new, ln)
+            open_shape = new
+    if r.open is not None:
+        r.close_bulk(lines)
+    for sh in shapes.values():
+        if sh.lines:
+            printed_bulk.convert(sh, masks, lines, r.shape_of)
+            if sh.failed:  # a cut that does not read like the slow way: read the whole log the slow way
+                return read(src, fmt, bulk=False)
+    for rec in r.records:
+        if type(rec) is _Bulk:
+            rec.settle()
     r.flush_traceback()
     r.keras_flush()
     r.records = _drop_one_offs(r.records, r.tpl_counts, b)
     axis = _emit(r.records, b)
     if r.records:
-        printed_rows = sum(1 for rec in r.records if rec.source not in ("hf_stdout", "sb3", "keras"))
+        printed_rows = sum(_n(rec) for rec in r.records if rec.source not in ("hf_stdout", "sb3", "keras"))
         if printed_rows:
             # rows of the general reader are named after the sniffed tool; dict, SB3 and Keras rows count apart
             own = dialect not in ("text", "hf_stdout", "sb3_stdout", "keras_stdout")
@@ -575,6 +695,12 @@ def _rising(records: list[_Rec]) -> bool:
         if rec.epoch is None or rec.label == "eval":
             continue
         kind = rec.template or rec.source
+        if type(rec) is _Bulk:
+            e = rec.epoch
+            if last.get(kind) == e[0] or bool((e[1:] == e[:-1]).any()):
+                return False
+            last[kind] = float(e[-1])
+            continue
         if last.get(kind) == rec.epoch:
             return False
         last[kind] = rec.epoch
@@ -593,7 +719,7 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder) -
                                                    for k in rec.values))):
         # nothing repeats and nothing counts steps: settings quoted in prose (`learning_rate: 2e-4`), or a
         # banner's numbers (`| 4MiB / 81920MiB | 0% Default |`)
-        b.skip("lone settings with no step counter (not a metric log)", len(printed_recs))
+        b.skip("lone settings with no step counter (not a metric log)", sum(_n(rec) for rec in printed_recs))
         return [rec for rec in records if not rec.template]
     repeated = sum(n for n in counts.values() if n >= 3)
     if repeated < 3:
@@ -609,10 +735,55 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder) -
         if rec.template and counts.get(rec.template, 0) <= 2 and rec.line < first_counted \
                 and rec.step is None and rec.epoch is None and rec.batch is None \
                 and not any(printed.names_loss_or_accuracy(str(k)) for k in rec.values):
-            b.skip("a setting printed before training (`BASE_LR: 0.02`)")
+            b.skip("a setting printed before training (`BASE_LR: 0.02`)", _n(rec))
             continue
         keep.append(rec)
     return keep
+
+
+def _any(total) -> bool:
+    """A record's total is usable: a nonzero number (or, for a bulk, one nonzero)."""
+    if isinstance(total, np.ndarray):
+        return bool(total.any())
+    return bool(total)
+
+
+def _emit_bulk(rec: _Bulk, b: RunBuilder, axis: str, step: float, last_total, e0: float, i: int):
+    """`_emit` for a bulk: the same step rules, over arrays. Returns (step, last_total, i) after it."""
+    n = len(rec)
+    ep, total = rec.epoch, rec.total
+    if axis == "explicit":
+        steps = rec.step if rec.step is not None else np.full(n, step)
+    elif axis == "epoch+batch":
+        if ep is not None and rec.batch is not None and total is not None and bool((total != 0).all()):
+            steps = (ep - e0) * total + rec.batch
+            last_total = float(total[-1])
+        else:  # rare shapes: row by row, as `_emit` does
+            steps = np.empty(n)
+            for k in range(n):
+                t = None if total is None else float(total[k])
+                if t:
+                    last_total = t
+                if ep is not None and rec.batch is not None and t:
+                    step = (float(ep[k]) - e0) * t + float(rec.batch[k])
+                elif ep is not None and last_total:
+                    step = (float(ep[k]) - e0 + 1) * last_total
+                steps[k] = step
+    elif axis == "epoch":
+        steps = ep if ep is not None else np.full(n, step)
+    else:
+        steps = np.arange(i + 1, i + n + 1, dtype=np.float64)
+    steps = np.asarray(steps, dtype=np.float64)
+    rows = np.arange(b.row, b.row + n, dtype=np.int64)
+    for k, v in rec.values.items():
+        key = str(k)
+        if rec.label == "eval" and not printed.SPLIT_WORDS.search(key):
+            key = "eval/" + key
+        b.add_block(key, rows, steps, v, ep, None, source=rec.source)
+    b.row += n
+    b.meta["rows"] += n
+    b.note_steps(steps[steps == steps])
+    return (float(steps[-1]) if n else step), last_total, i + n
 
 
 def _emit(records: list[_Rec], b: RunBuilder) -> str:
@@ -621,19 +792,26 @@ def _emit(records: list[_Rec], b: RunBuilder) -> str:
         return ""
     if any(rec.step is not None for rec in records):
         axis = "explicit"
-    elif any(rec.batch is not None and rec.total and rec.epoch is not None for rec in records):
+    elif any(rec.batch is not None and _any(rec.total) and rec.epoch is not None for rec in records):
         axis = "epoch+batch"
     elif _rising(records):
         axis = "epoch"
     else:
         axis = "line order"
-    e0 = min((rec.epoch for rec in records if rec.epoch is not None), default=0.0)
+    e0 = min((float(rec.epoch.min()) if type(rec) is _Bulk else rec.epoch
+              for rec in records if rec.epoch is not None), default=0.0)
     last_total = None
     step = NAN
     if axis == "explicit":  # what is printed before the first counter (a val loss at start) is step 0
         first = next(rec.step for rec in records if rec.step is not None)
+        first = float(first[0]) if isinstance(first, np.ndarray) else first
         step = 0.0 if first > 0 else NAN
-    for i, rec in enumerate(records, 1):
+    i = 0
+    for rec in records:
+        if type(rec) is _Bulk:
+            step, last_total, i = _emit_bulk(rec, b, axis, step, last_total, e0, i)
+            continue
+        i += 1
         if axis == "explicit":
             if rec.step is not None:
                 step = rec.step
