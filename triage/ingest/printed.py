@@ -28,14 +28,17 @@ from dataclasses import dataclass, field
 
 # A number in every everyday spelling; never the digits glued to a word (mAP50, top1, fp16).
 NUM_BODY = (
-    r"\d+\s?days?,\s*\d{1,2}:\d{2}:\d{2}|\d+:\d{2}(?::\d{2})?(?:\.\d+)?(?![\d:])"  # durations (skipped)
+    r"\d{4}-\d{2}-\d{2}(?:[T_]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\d-])"  # dates (skipped)
+    r"|\d+\s?days?,\s*\d{1,2}:\d{2}:\d{2}|\d+:\d{2}(?::\d{2})?(?:\.\d+)?(?![\d:])"  # durations (skipped)
     r"|[-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?"
     r"|(?:[Nn]a[Nn]|NAN|[Ii]nf(?:inity)?|INF)(?![A-Za-z]))"
 )
-_UNIT_AHEAD = r"(?=(?:ms|us|s|sec|min|h|GB|GiB|G|MB|MiB|M|K|B|x|it/s|s/it|ms/step|s/step|tok/s)(?![A-Za-z]))"
+_UNIT_AHEAD = (r"(?=(?:ms|us|s|sec|min|h|GB|GiB|Gb|G|MB|MiB|Mb|M|KB|kB|K|B|x|it/s|s/it|ms/step|s/step|tok/s)"
+               r"(?![A-Za-z]))")
 NUM = r"(?<![\w.@#])(?<!\w-)(?<![^\W\d]/)(?:" + NUM_BODY + r")(?:(?![\w]|\.\d)|" + _UNIT_AHEAD + ")"
 NUM_RE = re.compile(NUM)
 _NUM_FULL = re.compile(NUM_BODY + r"\Z")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\x1b[=>]")
 
@@ -80,8 +83,10 @@ UNITS = {
     "tokens/sec": "tok/s", "samples/s": "samples/s", "samples/sec": "samples/s", "img/s": "samples/s",
     "ex/s": "samples/s", "GB": "GB", "G": "GB", "GiB": "GB", "MB": "MB", "MiB": "MB", "M": "M", "K": "K",
     "B": "B", "x": "x", "ms/step": "ms/step", "s/step": "s/step", "/s": "/s", "/sec": "/s", "/step": "/step",
-    "/it": "/it", "/iter": "/it",
+    "/it": "/it", "/iter": "/it", "Gb": "GB", "Mb": "MB", "KB": "K", "kB": "K", "words/s": "tok/s",
+    "words/sec": "tok/s", "wps": "tok/s", "tok/sec/gpu": "tok/s",
 }
+_RATES = {"tok/s", "samples/s", "it/s"}
 # What an unnamed value is called by its unit alone (``| 4621.47 ms |``).
 _PLAIN_TIME = {"s", "ms", "min", "h"}
 UNIT_NAMES = {"ms": "step_time_ms", "s": "step_time_s", "ms/step": "step_time_ms", "s/step": "step_time_s", "tok/s": "tok/s",
@@ -327,7 +332,7 @@ def parse(line: str) -> Plan:
                 pending = []
             i += 1
             continue
-        if kind == "num" and (":" in text or "day" in text):  # a duration (eta, elapsed): never a value
+        if kind == "num" and (":" in text or "day" in text or _DATE.match(text)):  # a duration or a date
             slots.append(Slot("skip"))
             pending = []
             assigned = False
@@ -360,6 +365,20 @@ def parse(line: str) -> Plan:
             # N/M: a counter or a fraction
             if after and after[1] == "/" and j + 1 < n and toks[j + 1][0] == "num":
                 role = _key_role(key) if key else ""
+                k3, rate = nxt(j + 2)
+                rate_unit = UNITS.get(rate[1], "") if rate is not None and rate[0] == "word" else ""
+                if not key and rate_unit in _RATES:
+                    # `2954/2927 tok/s` (OpenNMT: source/target): the first rate is the throughput
+                    slots.append(Slot("value", UNIT_NAMES[rate_unit], rate_unit))
+                    slots.append(Slot("skip"))
+                    value_keys.append(UNIT_NAMES[rate_unit])
+                    plan.keys += 1
+                    first_pair_seen = True
+                    last_value_slot = len(slots) - 2
+                    pending = []
+                    assigned = False
+                    i = k3 + 1
+                    continue
                 if role in ("step", "epoch", "batch"):
                     if _split_of(pending[:-1]):
                         plan.label = _split_of(pending[:-1])
@@ -401,7 +420,7 @@ def parse(line: str) -> Plan:
                 if u:
                     k2, after2 = nxt(k + 1)
                     # a unit is followed by a separator or the end, or (for %) by words that name it
-                    if u in ("%", "/s") or after2 is None or after2[0] in ("sep", "dash") or after2[1] in ")]|(" \
+                    if u in ("%", "/s") or after2 is None or after2[0] in ("sep", "dash") or after2[1] in ")]|(:" \
                             or (after2[0] == "word" and after2[1] not in UNITS) \
                             or (after2[0] == "num" and u in _PLAIN_TIME):  # Keras `- 125s 552ms/step -`
                         unit = u
@@ -520,7 +539,7 @@ def known_key(key: str, loose: bool = False) -> bool:
     also by its words (`Test accuracy`, `Average loss`)."""
     from triage.ingest.aliases import table
 
-    if table().resolve(key).quality <= (3 if loose else 1):
+    if table().resolve(key, "text").quality <= (3 if loose else 1):  # printed keys resolve as text
         return True
     # loosely, a key with a loss or an accuracy in its words is one (`loss_bbox`, `rpn_cls_loss`), unless
     # it names a setting of one (`BBOX_REG_LOSS_WEIGHT`, `focal_loss_alpha`)
