@@ -107,3 +107,34 @@ def test_megatron_prefixes_and_units(tmp_path):
 def test_unknown_text_is_not_an_error(tmp_path):
     run = _read(tmp_path, "just some notes\nnothing to see\n", "notes.txt")
     assert run.format == "text" and not run.series and not run.events
+
+
+def test_per_epoch_step_counter_counts_batches(tmp_path):
+    """`iter` starts again every epoch: it is the batch, not a step that goes back (a restart)."""
+    lines = [f"epoch: {e}/300, iter: {i}/47, mem: 1491Mb, total_loss: {10 - e - i / 100:.2f}"
+             for e in range(1, 4) for i in (10, 20, 30, 40)]
+    run = _read(tmp_path, "\n".join(lines) + "\n")
+    loss = run.get("loss")
+    assert len(loss) == 12 and loss.values[0] == 8.9
+    assert list(loss.steps[:5]) == [10, 20, 30, 40, 57]  # epoch 2, batch 10 of 47
+    assert run.meta["step_axis"] == "epoch+batch"
+    assert run.get("memory").values[0] == 1491
+
+
+def test_a_real_restart_still_keeps_the_last_run(tmp_path):
+    lines = [f"epoch: 1/3, iter: {i}/47, loss: {5 - i / 100:.2f}" for i in (10, 20, 30)]
+    lines += [f"epoch: 1/3, iter: {i}/47, loss: {4 - i / 100:.2f}" for i in (10, 20, 30)]
+    run = _read(tmp_path, "\n".join(lines) + "\n")
+    assert run.meta["step_axis"] != "epoch+batch"
+
+
+def test_two_rates_dates_and_lone_split_words(tmp_path):
+    text = "".join(f"Step {s}/ 1000; acc: 3.91; xent: {9 - s / 100:.2f}; lr: 1.0; 2954/2927 tok/s; 24 sec\n"
+                   for s in (50, 100, 150))
+    run = _read(tmp_path, text)
+    assert list(run.get("throughput").values) == [2954, 2954, 2954]
+    text = "".join(f"Time: 2025-10-15T15:58:{s:02d}.5935, Start:1, End:1500\n" for s in range(20))
+    assert "Start" not in _read(tmp_path, text, "b.log").series  # a dated banner, no metric
+    text = "0 val 10.9310\n0 train 10.934416\n1 train 10.883945\n2 train 10.80\n3 train 10.7\n"
+    run = _read(tmp_path, text, "c.log")
+    assert run.get("eval/loss").values[0] == 10.931

@@ -618,7 +618,7 @@ def apply(plan: Plan, nums: list[str]) -> Record | None:
         elif role == "batch":
             rec.batch = v
         elif role == "total":
-            if rec.total is None or slot.key == "" or _key_role(slot.key) == "batch":
+            if rec.total is None or slot.key == "" or _key_role(slot.key) in ("batch", "step"):
                 rec.total = v
         elif role == "num":
             pending_num = (slot.key, v)

@@ -179,7 +179,7 @@ def fields(shape: Shape, lo: int, hi: int) -> dict:
         elif role in ("step", "epoch", "batch"):
             out[role] = v
         elif role == "total":
-            if total_at is None or slot.key == "" or printed._key_role(slot.key) == "batch":
+            if total_at is None or slot.key == "" or printed._key_role(slot.key) in ("batch", "step"):
                 total_at = j
                 out["total"] = v
         elif role == "num":
