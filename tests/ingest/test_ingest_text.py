@@ -138,3 +138,16 @@ def test_two_rates_dates_and_lone_split_words(tmp_path):
     text = "0 val 10.9310\n0 train 10.934416\n1 train 10.883945\n2 train 10.80\n3 train 10.7\n"
     run = _read(tmp_path, text, "c.log")
     assert run.get("eval/loss").values[0] == 10.931
+
+
+def test_coco_summary_table_under_a_logger_line(tmp_path):
+    """detectron2 prints the COCO summary as a Markdown table whose header has digits inside words."""
+    train = "".join(f"[11/30 01:{m:02d}:00] d2.utils.events INFO:  iter: {m * 20}  total_loss: {1 - m / 100:.3f}\n"
+                    for m in range(1, 30))
+    table = ("[11/30 01:30:15] d2.evaluation.coco_evaluation INFO: Evaluation results for bbox: \n"
+             "|   AP   |  AP50  |  AP75  |  APs  |  APm   |  APl   |\n"
+             "|:------:|:------:|:------:|:-----:|:------:|:------:|\n"
+             "| 25.193 | 42.734 | 26.597 | 1.794 | 10.767 | 30.091 |\n")
+    run = _read(tmp_path, train + table)
+    assert run.get("eval/map").values[-1] == 25.193
+    assert run.get("eval/map50").values[-1] == 42.734

@@ -316,6 +316,11 @@ class _TextReader:
             if not _HAS_TQDM_END.search(c):
                 self.header = None
         tpl, nums = printed.shape(c)
+        if not nums and ("|" in c or "\t" in c):  # a header with digits only inside words (`| AP | AP50 |`)
+            header = _table_header(c)
+            if header:
+                self.header = header
+                return False
         plan = self.plans.get(tpl)
         if plan is None:
             plan = self.plans[tpl] = printed.parse(c)
