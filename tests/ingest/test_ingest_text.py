@@ -151,3 +151,20 @@ def test_coco_summary_table_under_a_logger_line(tmp_path):
     run = _read(tmp_path, train + table)
     assert run.get("eval/map").values[-1] == 25.193
     assert run.get("eval/map50").values[-1] == 42.734
+
+
+def test_sentences_with_is_and_per_epoch_steps_without_totals(tmp_path):
+    """PaddlePaddle-style prose: `val loss is X`; `Step` starts again each epoch with no total printed;
+    a pasted `return 10` is code, not a metric."""
+    out = ["class RandomDataset(Dataset):", "    def __len__(self):", "        return 10", ""]
+    for e in range(3):
+        out.append(f"Starting epoch {e} current lr is 0.001")
+        out += [f"Epoch {e}, Step {s}, total used time 7.1 (s), avg loss so far is {0.1 / (e + 1) + s / 1e4:.5f}"
+                for s in (25, 50, 75)]
+        out.append(f"Epoch {e}, val loss is {0.05 / (e + 1):.5f}, val mse is 0.024.")
+    run = _read(tmp_path, "\n".join(out) + "\n")
+    loss = run.get("loss")
+    assert len(loss) == 9 and list(loss.steps[:4]) == [25, 50, 75, 100]
+    assert len(run.get("eval/loss")) == 3
+    assert run.get("learning_rate").values[0] == 0.001
+    assert "episode_reward" not in run.series  # `return 10`

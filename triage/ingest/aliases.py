@@ -279,6 +279,8 @@ class AliasTable:
         while trail > 1 and toks[trail - 1] in _MODIFIERS:  # `loss_mean`, `reward_avg`
             trail -= 1
             attempts.append(toks[:trail])
+        if 0 < lead < trail < len(toks):
+            attempts.append(toks[lead:trail])  # `avg loss so far`
         for attempt in attempts:
             if not attempt:
                 continue
@@ -370,7 +372,7 @@ _TRAIN_WORDS = {"train", "training", "tr", "trn"}
 # Words that qualify a metric without changing what it is.
 _MODIFIERS = {"avg", "average", "mean", "total", "overall", "running", "smoothed", "smooth", "epoch", "batch",
               "step", "final", "current", "cur", "global", "bf16", "fp16", "fp32", "tf32", "reduced", "main",
-              "set", "peak", "gpu", "cuda", "optim", "optimizer"}
+              "set", "peak", "gpu", "cuda", "optim", "optimizer", "so", "far", "sofar"}
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 

@@ -87,6 +87,7 @@ UNITS = {
     "words/sec": "tok/s", "wps": "tok/s", "tok/sec/gpu": "tok/s",
 }
 _RATES = {"tok/s", "samples/s", "it/s"}
+_COPULA = {"is", "are", "was", "were", "becomes", "became", "now"}
 # What an unnamed value is called by its unit alone (``| 4621.47 ms |``).
 _PLAIN_TIME = {"s", "ms", "min", "h"}
 UNIT_NAMES = {"ms": "step_time_ms", "s": "step_time_s", "ms/step": "step_time_ms", "s/step": "step_time_s", "tok/s": "tok/s",
@@ -346,6 +347,8 @@ def parse(line: str) -> Plan:
                 i += 1
                 continue
         if kind == "num":
+            while pending and pending[-1].lower() in _COPULA:  # `val loss is 0.05`: the key is `val loss`
+                pending = pending[:-1]
             key = " ".join(pending)
             slot_index = len(slots)
             if key and assigned and len(pending) == 1 and _split_of(pending) and slot_index == 0:
@@ -510,7 +513,14 @@ def parse(line: str) -> Plan:
     if (stop_keys and not kept) or prose_words > max(3, 2 * len(value_keys) + 1):
         # a sentence that ends in two or more metrics triage knows is still their record
         plan.prose = not (len(named) >= 2 and all(known_key(k) for k in named))
+    if _CODE.match(line):
+        plan.prose = True  # `return 10`, `for i in range(10):`: source code pasted into a log
     return plan
+
+
+# A line of Python source: a statement keyword in lower case, then a blank, not a key (`return: 5`).
+_CODE = re.compile(r"^(?:return|yield|assert|raise|import|def|class|while|if|elif|with|lambda|del)"
+                   r" (?![:=])|^for \w+(?:, \w+)* in |^from [\w.]+ import |^\w+(?:\.\w+)* = [\w.]+\(|^print\(")
 
 
 def _label_from_first_key(plan: Plan) -> None:

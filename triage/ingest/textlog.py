@@ -746,38 +746,39 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder) -
     return keep
 
 
-def _per_epoch_steps(records: list) -> bool:
+def _per_epoch_steps(records: list) -> float:
     """Step counters that start again with every epoch (`epoch: 2/300, iter: 10/47`): the counter only
-    goes back where the epoch goes forward, at least once, and every such record has its total."""
+    goes back where the epoch goes forward, at least once. Returns the largest count (0: not so)."""
     eps, steps = [], []
     for rec in records:
         if rec.step is None or rec.epoch is None or rec.label == "eval":
             continue
         if type(rec) is _Bulk:
-            if rec.total is None:
-                return False
             eps.append(rec.epoch)
             steps.append(rec.step)
         else:
-            if not rec.total:
-                return False
             eps.append(np.array([rec.epoch]))
             steps.append(np.array([rec.step]))
     if not steps:
-        return False
+        return 0.0
     e, st = np.concatenate(eps), np.concatenate(steps)
     back = st[1:] < st[:-1]
-    return bool(back.any()) and bool((e[1:][back] > e[:-1][back]).all())
+    if not (bool(back.any()) and bool((e[1:][back] > e[:-1][back]).all())):
+        return 0.0
+    return float(st.max()) or 1.0
 
 
-def _as_batch(rec):
-    """A record whose step counter counts batches within its epoch."""
+def _as_batch(rec, per_epoch: float):
+    """A record whose step counter counts batches within its epoch; without a printed total, an
+    epoch is as long as the largest count seen."""
     if rec.step is None or rec.epoch is None or rec.label == "eval":
         return rec
     if type(rec) is _Bulk:
         rec.batch, rec.step = rec.step, None
+        if rec.total is None:
+            rec.total = np.full(len(rec), per_epoch)
         return rec
-    return rec._replace(batch=rec.step, step=None)
+    return rec._replace(batch=rec.step, step=None, total=rec.total or per_epoch)
 
 
 def _any(total) -> bool:
@@ -829,8 +830,9 @@ def _emit(records: list[_Rec], b: RunBuilder) -> str:
     """Give every record its step (explicit, epoch plus batch, epoch, or line order) and add it."""
     if not records:
         return ""
-    if _per_epoch_steps(records):
-        records = [_as_batch(rec) for rec in records]
+    per_epoch = _per_epoch_steps(records)
+    if per_epoch:
+        records = [_as_batch(rec, per_epoch) for rec in records]
     if any(rec.step is not None for rec in records):
         axis = "explicit"
     elif any(rec.batch is not None and _any(rec.total) and rec.epoch is not None for rec in records):
