@@ -168,3 +168,9 @@ def test_sentences_with_is_and_per_epoch_steps_without_totals(tmp_path):
     assert len(run.get("eval/loss")) == 3
     assert run.get("learning_rate").values[0] == 0.001
     assert "episode_reward" not in run.series  # `return 10`
+
+
+def test_a_line_whose_only_value_is_nan_is_read(tmp_path):
+    text = "val loss nan\n" + "".join(f"step {i}/100 | loss nan | lr 1e-4\n" for i in range(1, 5))
+    run = _read(tmp_path, text)
+    assert math.isnan(run.get("eval/loss").values[0])

@@ -504,7 +504,7 @@ def _known(x: float) -> float | None:
 
 
 
-_HAS_DIGIT = re.compile(r"\d")
+_HAS_DIGIT = re.compile(r"\d|(?<![A-Za-z])(?:[Nn]a[Nn]|NAN|[Ii]nf|INF)(?![A-Za-z])")  # `val loss nan` has a value
 _NVIDIA_SMI = re.compile(r"^\s*\|.*(?:\d+MiB\s*/\s*\d+MiB|NVIDIA-SMI|Persistence-M|\bNVIDIA\b.*\b(?:On|Off)\s*\|)")
 _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:step|iter|iteration|epoch|global_step|it|ep)\s*[=:]?\s*#(?:/#)?[,\s|]*){1,3}[\])]?:?$",
                            re.I)
