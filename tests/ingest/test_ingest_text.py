@@ -174,3 +174,10 @@ def test_a_line_whose_only_value_is_nan_is_read(tmp_path):
     text = "val loss nan\n" + "".join(f"step {i}/100 | loss nan | lr 1e-4\n" for i in range(1, 5))
     run = _read(tmp_path, text)
     assert math.isnan(run.get("eval/loss").values[0])
+
+
+def test_log_lines_glued_together_are_split_at_their_timestamps(tmp_path):
+    glued = "".join(f"[2021/08/27 11:50:{s:02d}] root INFO: epoch: [28/1200], iter: {2090 + s}, lr: 0.001000, "
+                    f"loss: {1.5 + s / 100:.6f}, reader_cost: 0.00087 s, batch_cost: 0.74613 s" for s in range(5))
+    run = _read(tmp_path, "some words first\n" + glued + "\n")
+    assert len(run.get("loss")) == 5 and run.get("loss").values[0] == 1.5

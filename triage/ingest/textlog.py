@@ -504,6 +504,8 @@ def _known(x: float) -> float | None:
 
 
 
+_STAMP = re.compile(r"\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1,2}:\d{2}:\d{2}")
+_STAMP_SPLIT = re.compile(r"(?<=\S)\s*(?=\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1,2}:\d{2}:\d{2})")
 _HAS_DIGIT = re.compile(r"\d|(?<![A-Za-z])(?:[Nn]a[Nn]|NAN|[Ii]nf|INF)(?![A-Za-z])")  # `val loss nan` has a value
 _NVIDIA_SMI = re.compile(r"^\s*\|.*(?:\d+MiB\s*/\s*\d+MiB|NVIDIA-SMI|Persistence-M|\bNVIDIA\b.*\b(?:On|Off)\s*\|)")
 _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:step|iter|iteration|epoch|global_step|it|ep)\s*[=:]?\s*#(?:/#)?[,\s|]*){1,3}[\])]?:?$",
@@ -558,6 +560,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         if not r.sb3_line(ln, line) and not r.events(ln, line):
             if "\r" in line or "\x08" in line:
                 segs = [s for s in _SPLIT_REDRAWS.split(line) if s.strip()]
+            elif len(line) > 120 and len(_STAMP.findall(line)) > 1:  # log lines pasted without their newlines
+                segs = [s for s in _STAMP_SPLIT.split(line) if s.strip()]
             else:
                 segs = [line]
             r.ordinary = None
