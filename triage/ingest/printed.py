@@ -270,6 +270,8 @@ def parse(line: str) -> Plan:
                 lab = _split_of(pending)
                 if lab:
                     plan.label = lab
+                else:
+                    prose_words += max(0, len(pending) - 2)  # `While training with custom data,`
             pending = []
             assigned = False
             i += 1
