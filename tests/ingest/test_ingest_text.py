@@ -181,3 +181,17 @@ def test_log_lines_glued_together_are_split_at_their_timestamps(tmp_path):
                     f"loss: {1.5 + s / 100:.6f}, reader_cost: 0.00087 s, batch_cost: 0.74613 s" for s in range(5))
     run = _read(tmp_path, "some words first\n" + glued + "\n")
     assert len(run.get("loss")) == 5 and run.get("loss").values[0] == 1.5
+
+
+def test_lines_after_an_evaluation_header_are_the_evaluation(tmp_path):
+    train = [f"batch count: {b}/308, iter: {b}, bpp_loss: 0.0166, loss: {0.1 - b / 1e4:.5f}, aux_loss: 812.4"
+             for b in range(0, 300, 60)]
+    val = [f"batch count: {b}/309, iter: {b}, bpp_loss: 0.0081, loss: {0.07 + b / 1e5:.5f}" for b in (0, 100, 200)]
+    more = [line.replace("iter: ", "iter: 1") for line in train]  # iters 10, 160, ...: later steps
+    text = "\n".join(train + ["Validation at epoch 5"] + val + more) + "\n"
+    run = _read(tmp_path, text)
+    assert len(run.get("eval/loss")) == 3 and run.get("eval/loss").values[0] == 0.07
+    assert len(run.get("loss")) == 10  # training again after the evaluation
+    # no header before any training line: nothing to tell apart, nothing relabelled
+    run = _read(tmp_path, "\n".join(["Evaluating the initial model"] + train) + "\n", "b.log")
+    assert "eval/loss" not in run.series

@@ -158,12 +158,13 @@ class _TextReader:
         self.block_rec: _Rec | None = None
         self.ordinary: tuple | None = None  # (tpl, plan, nums) of the last line read as a plain record
         self.open: _Bulk | None = None  # the bulk being extended
+        self.section: set | None = None  # after an evaluation header: the templates training printed
 
     def neutral(self) -> bool:
         """No table, traceback, Keras bar, value block or SB3 table in progress: a plain record line
         can be read in bulk."""
         return self.header is None and self.tb is None and self.keras_pending is None \
-            and self.block is None and self.sb3_rows is None
+            and self.block is None and self.sb3_rows is None and self.section is None
 
     def open_bulk(self, shape: printed_bulk.Shape, ln: int) -> None:
         self.open = _Bulk(shape, len(shape.lines), ln, self.epoch)
@@ -289,7 +290,10 @@ class _TextReader:
             return False
         if not _HAS_DIGIT.search(s):
             if not (self.header and _MD_RULE.match(s)):  # `|---|---|` under a Markdown header keeps it
-                self.header = _table_header(printed.clean(s))
+                c = printed.clean(s)
+                self.header = _table_header(c)
+                if self.header is None and c:
+                    self.section_header(c)
             return False
         bar = printed._TQDM_BAR.search(s)
         if bar and not printed.shape(s[: bar.start()])[1]:
@@ -356,7 +360,14 @@ class _TextReader:
             return True
         self.block_rec = None
         if not plan.is_record:
+            if plan.keys == 0:
+                self.section_header(c)
             return False
+        if self.section is not None:
+            if tpl in self.section:
+                self.section = None  # a line of training again: the evaluation is over
+            elif not rec.label:
+                rec.label = "eval"
         if rec.epoch is None and self.epoch == self.epoch:
             rec.epoch = self.epoch
         if plan.progress == "keras":
@@ -373,9 +384,20 @@ class _TextReader:
         self.records.append(_Rec(ln, rec.values, rec.step, rec.epoch, rec.batch, rec.total, rec.label,
                                  "text", False, tpl))
         self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
-        if not bars and self.header is None:
+        if not bars and self.header is None and self.section is None:
             self.ordinary = (tpl, plan, nums)
         return True
+
+    def section_header(self, c: str) -> None:
+        """`Validation at epoch 5`, `Evaluating...`: the lines after it whose shape training never
+        printed are the evaluation's (a line of training's own shape ends it)."""
+        m = _SECTION.match(c)
+        if m is None:
+            return
+        if m.group(1).lower().startswith("train"):
+            self.section = None
+        elif self.tpl_counts:  # only once training printed something to tell its lines apart
+            self.section = set(self.tpl_counts)
 
     def bar_done(self, ln: int, line: str) -> bool:
         """A finished progress bar whose description or postfix carries metrics is a record
@@ -504,6 +526,8 @@ def _known(x: float) -> float | None:
 
 
 
+_SECTION = re.compile(r"(?i)^[\W_]*(validation|validating|evaluation|evaluating|eval|testing|test|valid|"
+                      r"training|train)\b(?![-_/])")
 _STAMP = re.compile(r"\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1,2}:\d{2}:\d{2}")
 _STAMP_SPLIT = re.compile(r"(?<=\S)\s*(?=\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1,2}:\d{2}:\d{2})")
 _HAS_DIGIT = re.compile(r"\d|(?<![A-Za-z])(?:[Nn]a[Nn]|NAN|[Ii]nf|INF)(?![A-Za-z])")  # `val loss nan` has a value
