@@ -195,3 +195,11 @@ def test_lines_after_an_evaluation_header_are_the_evaluation(tmp_path):
     # no header before any training line: nothing to tell apart, nothing relabelled
     run = _read(tmp_path, "\n".join(["Evaluating the initial model"] + train) + "\n", "b.log")
     assert "eval/loss" not in run.series
+
+
+def test_the_tutorial_sentence_with_a_count_inside(tmp_path):
+    text = "".join(f"[{e},    {b}] loss: {2.3 - e / 10 - b / 1e4:.6f}\n" for e in (1, 2) for b in (20, 40, 60))
+    text += "Accuracy of the network on the 10000 test images: 54 %\nAccuracy of plane : 62 %\n"
+    run = _read(tmp_path, text)
+    assert run.get("eval/accuracy").values[-1] in (54, 0.54)
+    assert len(run.series) == 2

@@ -486,7 +486,15 @@ def parse(line: str) -> Plan:
     # keys with stop words are phrases of a sentence, bookkeeping words are not metrics: drop them;
     # a line with nothing else left, or with far more words than pairs, reads as prose
     kept = 0
-    for sl in slots:
+    for prev, sl in zip([None] + slots[:-1], slots):
+        if sl.role == "value" and prev is not None and prev.key and not known_key(sl.key):
+            # `Accuracy of the network on the 10000 test images: 54 %`: a count inside the sentence
+            # cut it in two; the metric opens it and the split is named after the count
+            head = prev.key.lower().split()
+            lab = _split_of(sl.key.lower().split()[:1])
+            if len(head) > 2 and head[0] in _METRIC_WORDS and head[1] in ("of", "on") and lab:
+                sl.key = f"{sl.key.split()[0]} {prev.key.split()[0]}"
+                prev.role = "skip"
         if sl.role in ("value", "num", "den"):
             words = sl.key.lower().split()
             if any(w in _STOP for w in words) and not known_key(sl.key):
