@@ -203,3 +203,11 @@ def test_the_tutorial_sentence_with_a_count_inside(tmp_path):
     run = _read(tmp_path, text)
     assert run.get("eval/accuracy").values[-1] in (54, 0.54)
     assert len(run.series) == 2
+
+
+def test_a_counter_word_with_a_time_unit_is_a_duration(tmp_path):
+    text = "".join(f"Epoch {e} Loss {4 - e / 10:.4f} Accuracy 0.0000\nTime taken for 1 epoch: 29.04 secs\n"
+                   for e in range(1, 6))
+    run = _read(tmp_path, text)
+    assert list(run.get("loss").steps) == [1, 2, 3, 4, 5]
+    assert run.get("step_time").values[0] == 29.04

@@ -433,6 +433,8 @@ def parse(line: str) -> Plan:
                 key = "step"  # llm.c `s:250 trl:6.15`
             if key:
                 role = "epoch" if key_is_split else _key_role(key)
+                if role in ("step", "epoch", "batch") and unit in _PLAIN_TIME:
+                    role, key = "value", key + " time"  # `Time taken for 1 epoch: 29.04 secs`: a duration
                 if key_is_split:
                     plan.label = _split_of(pending)
                 elif role != "value" and len(pending) > 1 and _split_of(pending[:-1]):
