@@ -95,6 +95,16 @@ def register(line: str, tpl: str, plan: printed.Plan, nums: list[str]) -> Shape 
 _POW10 = np.array([float(10 ** k) for k in range(23)])  # exact doubles
 
 
+def _integer(cells: np.ndarray, places: list[int]) -> np.ndarray:
+    """The digits at `places` of every row read as one integer (exact in int64)."""
+    out = cells[:, places[0]].astype(np.int64) - 48
+    for p in places[1:]:
+        out *= 10
+        out += cells[:, p]
+        out -= 48
+    return out
+
+
 def _decimal(cells: np.ndarray, text: str) -> np.ndarray | None:
     """Parse a column of numbers laid out like `text` (same sign, point and exponent places, digits
     anywhere else) from its bytes (n x width), exactly as float() would: the digits make an integer
@@ -109,15 +119,14 @@ def _decimal(cells: np.ndarray, text: str) -> np.ndarray | None:
             or mant[1:].count("+"):
         return None
     frac = len(mant) - 1 - mant.index(".") if "." in mant else 0
-    digits = cells[:, mdig].astype(np.int64) - 48
-    m = digits @ (10 ** np.arange(len(mdig) - 1, -1, -1, dtype=np.int64))
+    m = _integer(cells, mdig)
     scale = np.full(len(cells), -frac, dtype=np.int64)
     if exp:
         base = len(mant) + 1
         edig = [base + i for i, ch in enumerate(exp) if ch.isdigit()]
         if not edig or len(edig) > 3:
             return None
-        e = (cells[:, edig].astype(np.int64) - 48) @ (10 ** np.arange(len(edig) - 1, -1, -1, dtype=np.int64))
+        e = _integer(cells, edig)
         scale = scale + (-e if exp.startswith("-") else e)
     if np.abs(scale).max(initial=0) > 22:
         return None
@@ -127,18 +136,34 @@ def _decimal(cells: np.ndarray, text: str) -> np.ndarray | None:
     return -out if mant.startswith("-") else out
 
 
+def _rows(masks: Masks, idx: np.ndarray) -> np.ndarray:
+    """The bytes of lines `idx` (0-based, all of one mask, so all `length` bytes long) as an
+    (n, length + 1) array. Lines that follow each other in the file are one strided view of the
+    buffer; only the joins between runs copy."""
+    width = len(masks.keys[int(idx[0])]) + 1  # with its newline
+    cuts = np.flatnonzero(np.diff(idx) != 1) + 1
+    parts = []
+    for lo, hi in zip(np.concatenate(([0], cuts)), np.concatenate((cuts, [len(idx)]))):
+        s0 = int(masks.starts[idx[lo]])
+        block = masks.buf[s0: s0 + (hi - lo) * width]
+        if len(block) < (hi - lo) * width:  # the file's last line, with no newline after it
+            block = np.concatenate((block, np.full((hi - lo) * width - len(block), 10, dtype=np.uint8)))
+        parts.append(block.reshape(hi - lo, width))
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
 def convert(shape: Shape, masks: Masks, lines: list[str], shape_of) -> None:
     """Cut every used number of the shape's lines out of the bytes, then check a few lines against
     `shape_of(line) -> (template, numbers)`, the slow way."""
     idx = np.asarray(shape.lines, dtype=np.int64) - 1
-    starts = masks.starts[idx]
     arrays: dict[int, np.ndarray] = {}
     try:
+        rows = _rows(masks, idx)
         for j, span in enumerate(shape.cols):
             if span is None:
                 continue
             a, b = span
-            cells = masks.buf[starts[:, None] + np.arange(a, b)]
+            cells = rows[:, a:b]
             col = _decimal(cells, shape.texts[j])
             if col is None:
                 col = np.ascontiguousarray(cells).view(f"S{b - a}").reshape(-1).astype(np.float64)

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
+import operator
 import re
 from typing import NamedTuple
 
@@ -557,18 +559,30 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     keys = masks.keys if masks is not None else None
     shapes: dict[bytes, printed_bulk.Shape] = {}
     open_shape = None
-    for ln, line in enumerate(lines, 1):
+    ends = None
+    if keys is not None:  # where each run of lines with one mask ends: a run is noted at once
+        ends = np.flatnonzero(np.fromiter(map(operator.ne, keys[1:len(lines)], keys[:len(lines) - 1]),
+                                          dtype=bool, count=len(lines) - 1))
+    it = enumerate(lines, 1)
+    for ln, line in it:
         if shapes:
             sh = shapes.get(keys[ln - 1])
             if sh is not None:
-                if sh is open_shape:
-                    sh.lines.append(ln)
-                    continue
-                if r.neutral():
-                    if r.open is not None:
-                        r.close_bulk(lines)
-                    r.open_bulk(sh, ln)
-                    open_shape = sh
+                if sh is not open_shape:
+                    if not r.neutral():
+                        sh = None
+                    else:
+                        if r.open is not None:
+                            r.close_bulk(lines)
+                        r.open_bulk(sh, ln)
+                        open_shape = sh
+                        sh.lines.pop()
+                if sh is not None:
+                    k = int(ends.searchsorted(ln - 1))
+                    last = int(ends[k]) + 1 if k < len(ends) else len(lines)  # 1-based, this run's end
+                    sh.lines.extend(range(ln, last + 1))
+                    if last > ln:
+                        next(itertools.islice(it, last - ln - 1, None), None)
                     continue
         if r.open is not None:  # the slow way reads the line; the bulk may go on after it
             r.sync_bulk(lines)
