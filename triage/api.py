@@ -15,6 +15,11 @@ class TriageError(Exception):
     """A user-facing error: one line, exit code 2."""
 
 
+class NothingRead(TriageError):
+    """The input was read, but it held nothing to diagnose: no metric, no error line (`scan`
+    exits 3: not healthy, and not unreadable either)."""
+
+
 class UnknownID(TriageError):
     def __init__(self, text: str, suggestions: list[str]):
         hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
@@ -33,6 +38,9 @@ def load_kb(extra_roots: list[str] | None = None) -> KnowledgeBase:
     Broken YAML or duplicate IDs make every command fail with a pointer to `triage kb check`,
     except `kb check` itself, which reports them all.
     """
+    from triage.ingest.aliases import use_roots
+
+    use_roots(extra_roots)  # the readers' metric names come from the same folders
     kb = KnowledgeBase.load(extra_roots)
     if kb.problems or kb.duplicates:
         first = kb.problems[0].args[0] if kb.problems else (
@@ -72,48 +80,43 @@ MAX_TEXT_LINES = 20_000
 
 
 def _stdin_to_file(path: str = "-") -> str:
-    """Stdin (or a named pipe), copied in chunks to a private temporary file so every reader (and
-    the raw-text pass) can use it; memory stays flat however much is piped in."""
-    import shutil
-    import sys
-    import tempfile
+    """Stdin (or a named pipe, `<(...)`, /dev/stdin), copied in chunks to a private temporary file
+    so every reader (and the raw-text pass) can use it; memory stays flat however much is piped
+    in, the file is removed if the copy is interrupted, and a named pipe nobody writes to is an
+    error after a wait, not a hang (triage.ingest.source.spool)."""
+    from triage.ingest.errors import IngestError
+    from triage.ingest.source import spool
 
-    fd, tmp = tempfile.mkstemp(prefix="triage-stdin-")
-    with open(fd, "wb") as out:
-        if path == "-":
-            src = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
-            if src is None:
-                out.write(sys.stdin.read().encode())
-            else:
-                shutil.copyfileobj(src, out, 1 << 20)
-        else:
-            with open(path, "rb") as src:
-                shutil.copyfileobj(src, out, 1 << 20)
-    return tmp
+    try:
+        return spool(path)
+    except IngestError as exc:
+        raise TriageError(str(exc)) from None
 
 
 def _is_stream(path: str) -> bool:
     """A named pipe or a character device other than /dev/null: read like stdin, not as a file."""
-    import os
-    import stat
+    from triage.ingest.source import is_stream
 
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return False
-    return stat.S_ISFIFO(mode) or (stat.S_ISCHR(mode) and os.path.realpath(path) != os.devnull)
+    return path != "-" and is_stream(path)
 
 
 def _raw_lines(path: str, limit_bytes: int = 5_000_000) -> list[tuple[int | None, str]]:
     from pathlib import Path
 
+    from triage.ingest.errors import IngestError
+    from triage.ingest.source import Source, decode
+
     p = Path(path)
     if not p.is_file():
         return []
-    with open(p, "rb") as fh:
-        raw = fh.read(limit_bytes)
-    text = raw.decode("utf-8", errors="replace")
-    return [(i + 1, line) for i, line in enumerate(text.splitlines()[:MAX_TEXT_LINES])]
+    try:
+        with Source.from_path(p).open() as fh:  # a gzipped note is read as its text, not its bytes
+            raw = fh.read(limit_bytes)
+    except (IngestError, OSError, EOFError):
+        return []
+    text = decode(raw)
+    lines = text.split("\n")[:MAX_TEXT_LINES]  # numbered like the text reader numbers them (not splitlines)
+    return [(i + 1, line.rstrip("\r")) for i, line in enumerate(lines)]
 
 
 def read_input(path: str, fmt: str | None = None):
@@ -156,10 +159,11 @@ def looks_like_prose(text: str) -> bool:
 
 
 def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, describe: str | None = None,
-         run=None) -> dict:
+         run=None, model=None) -> dict:
     """Read one input (a metrics log, a traceback, a description or a probe result), run the
     detectors, match error text and rank causes. Returns the `scan --json` document for it,
-    plus private keys (`_run`, `_applied`, `_diag`) that renderers use and JSON drops."""
+    plus private keys (`_run`, `_applied`, `_diag`) that renderers use and JSON drops.
+    `model`: a triage.engine.diagnosis.Model of `kb` to reuse (scanning many runs: built once)."""
     from triage import __version__
     from triage.engine.diagnosis import Diagnosis
     from triage.engine.evidence import (
@@ -169,7 +173,7 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
     from triage.kb.search import SearchIndex
 
     kb = kb or load_kb()
-    diag = Diagnosis(kb)
+    diag = Diagnosis(kb, model)
     applied = Applied()
     index = SearchIndex(kb)  # builds its parts only when text needs them
     probe = is_probe_result(path) if fmt is None and run is None else None
@@ -190,11 +194,11 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
         apply_findings(diag, findings, applied)
         infer_domain(diag, run, applied)
         apply_config(diag, run, applied)
-        if not run.series and not text_lines and describe is None \
+        if not run.series and not text_lines and not applied.errors and describe is None \
                 and not any(e.kind == "overflow" for e in run.events):
             text = "\n".join(line for _, line in raw or [])
             if not (raw and looks_like_prose(text)):
-                raise TriageError(f"{path}: no metrics or error lines found (looked for: metric lines such as "
+                raise NothingRead(f"{path}: nothing read: no metrics or error lines found (looked for: metric lines such as "
                                   "`step 10 loss 2.31` or `{'loss': 2.31}`, JSON/CSV/TensorBoard/W&B/MLflow logs, "
                                   "tracebacks and error lines); to describe a problem in words use --describe")
             # a short note a person wrote: read it as a description in words
@@ -226,7 +230,11 @@ def diagnosis_document(kb: KnowledgeBase, diag, applied, sources: list[dict], ve
             })
     unanswered = [{"id": q, "question": kb[q].title} for q in diag.unanswered(5)] if causes or applied.findings else []
     failed = [p for p in applied.probes if p.get("status") == "fail"]
-    healthy = not applied.findings and not applied.errors and not causes and not failed
+    # probes that all passed, and nothing else: a healthy measurement is not a symptom, whatever causes
+    # its answers happen to name (overfit-one-batch passing is one of O7's signs)
+    only_passed = bool(applied.probes) and not failed and not applied.described \
+        and all(p.get("status") == "pass" for p in applied.probes)
+    healthy = not applied.findings and not applied.errors and not failed and (not causes or only_passed)
     doc = {
         "version": version,
         "sources": sources,
@@ -257,15 +265,17 @@ def report_series(doc: dict, limit: int = 6, max_points: int = 4000) -> dict:
     run = doc.get("_run")
     if run is None or not getattr(run, "series", None):
         return {}
+    from triage.render.html import finding_metrics
+
     names: list[str] = []
-    for f in doc.get("findings", []):
-        if f.get("metric") in run.series and f["metric"] not in names:
-            names.append(f["metric"])
+    for f in doc.get("findings", []):  # every series a finding rests on (its sentence names them)
+        names += [m for m in finding_metrics(f, list(run.series)) if m not in names]
+    found = len(names)
     for key in ("loss", "eval/loss", "grad_norm", "learning_rate", "reward", "rewards/margins"):
         if key in run.series and key not in names:
             names.append(key)
     out = {}
-    for name in names[:limit]:
+    for name in names[:max(limit, found)]:
         s = run.series[name]
         step = max(1, len(s) // max_points)
         xs, ys = s.steps[::step], s.values[::step]
@@ -284,10 +294,11 @@ def report_series(doc: dict, limit: int = 6, max_points: int = 4000) -> dict:
 
 
 def write_report(doc: dict, target: str, kb: KnowledgeBase | None = None) -> str:
-    """Write a scan document as an offline HTML page or Markdown, chosen by the file name."""
-    import os
-    import tempfile
+    """Write a scan document as an offline HTML page or Markdown, chosen by the file name
+    (atomically, mode 0666 less the umask: see triage.writeout)."""
     from pathlib import Path
+
+    from triage.writeout import OutputError, check_target, write_text
 
     path = Path(target)
     suffix = path.suffix.lower()
@@ -301,13 +312,11 @@ def write_report(doc: dict, target: str, kb: KnowledgeBase | None = None) -> str
         text = render_report_md(public(doc), report_series(doc), kb=kb)
     else:
         raise TriageError(f"{target}: a report is .html or .md")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise TriageError(f"{target}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".triage-", suffix=suffix)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    try:
+        check_target(path, what="report")
+        write_text(path, text, what="report")
+    except OutputError as exc:
+        raise TriageError(str(exc)) from None
     return str(path)
 
 
@@ -344,3 +353,19 @@ def merge_runs(runs: list, label: str | None = None):
             steps, values = steps[last], values[last]
         merged.series[name] = Series(name, parts[0].split, steps, values, source_key=parts[0].source_key)
     return merged
+
+
+def diff(good: str, bad: str, kb: KnowledgeBase | None = None, fmt: str | None = None, tolerance: str | None = None,
+         window: int = 20, metrics: list[str] | None = None) -> dict:
+    """Compare a broken run with the last good one (`triage diff`): the `diff --json` document,
+    with a `gate` section when `tolerance` is given. Raises triage.engine.diff.DiffError."""
+    from triage import __version__
+    from triage.engine import diff as D
+
+    kb = kb or load_kb()
+    tol = D.parse_tolerance(tolerance) if tolerance is not None else None
+    good_run, bad_run = D.read_pair(good, bad, fmt)
+    doc = D.diff_runs(good_run, bad_run, kb, __version__)
+    if tol is not None:
+        doc["gate"] = D.gate(good_run, bad_run, tol, window=window, metrics=metrics)
+    return doc

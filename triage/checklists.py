@@ -189,11 +189,16 @@ def render(checklist: Checklist, fmt: str, paper: str | None = None) -> str:
     raise ValueError(f"render() makes md or html, not {fmt!r}")
 
 
-def export(checklist: Checklist, fmt: str, out: str | Path | None, paper: str | None = None) -> Path | None:
+def export(checklist: Checklist, fmt: str, out: str | Path | None, paper: str | None = None,
+           force: bool = False) -> Path | None:
     """Write md / html / pdf to `out` (md and html to stdout when `out` is None; pdf then goes to
     NAME.pdf in the current folder). Returns the file written, or None for stdout. Raises
-    ValueError for a bad format or paper and triage.render.pdf.PdfUnavailable without a browser."""
+    ValueError for a bad format or paper, or for a target that cannot be written (a folder, a
+    missing folder: none is made; an existing file without `force`), and
+    triage.render.pdf.PdfUnavailable without a browser."""
     import sys
+
+    from triage.writeout import check_target, write_text
 
     if fmt not in ("md", "html", "pdf"):
         raise ValueError(f"unknown format {fmt!r}: use text, md, html or pdf")
@@ -203,20 +208,21 @@ def export(checklist: Checklist, fmt: str, out: str | Path | None, paper: str | 
         from triage.render.html import render_checklist_html
         from triage.render.pdf import html_to_pdf
 
-        target = Path(out) if out else Path(f"{checklist.id}.pdf")
+        target = check_target(Path(out) if out else Path(f"{checklist.id}.pdf"), force=force, what="checklist -o")
         return html_to_pdf(render_checklist_html(checklist, paper=paper or "a4"), target)
     text = render(checklist, fmt, paper=paper)
     if out is None or str(out) == "-":
         sys.stdout.write(text)
         return None
-    target = Path(out)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
-    return target
+    target = check_target(out, force=force, what="checklist -o")
+    return write_text(target, text, what="checklist -o")
 
 
 def print_text(console, checklist: Checklist) -> None:
-    """The checklist in the terminal (rich): boxes, numbers, why / check / healthy range, links."""
+    """The checklist in the terminal (rich): boxes, numbers, why / check / healthy range, links.
+
+    Print it through `triage.render.console.out_console` (as the command line does): rich pads
+    every grid cell to its column's width, and that console strips the padding at line ends."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
@@ -235,7 +241,7 @@ def print_text(console, checklist: Checklist) -> None:
         grid.add_column(ratio=1)
         for item in section.items:
             facts = Table.grid(padding=(0, 1))
-            facts.add_column(style="dim", no_wrap=True)
+            facts.add_column(style="dim", no_wrap=True, min_width=len("healthy"))  # one indent for every item
             facts.add_column(ratio=1)
             for label, value in (("why", item.why), ("check", item.check), ("healthy", item.range)):
                 if value:

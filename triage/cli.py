@@ -1,7 +1,8 @@
 """The `triage` command line: parse arguments, call triage.api, render. No diagnosis logic here.
 
 Exit codes: 0 ok / nothing found, 1 `scan` found problems, 2 usage, input or knowledge error,
-130 interrupted. Data goes to stdout, messages to stderr.
+3 `scan` read the input but found nothing to diagnose in it (no metric, no error line),
+130 interrupted, 143 terminated (SIGTERM or SIGHUP). Data goes to stdout, messages to stderr.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ class ExitCode(IntEnum):
     OK = 0
     PROBLEMS = 1
     ERROR = 2
+    NOTHING_READ = 3
     INTERRUPTED = 130
+    TERMINATED = 143
 
 
 app = typer.Typer(
@@ -27,7 +30,10 @@ app = typer.Typer(
     help=(
         "Tell why a training run is broken and which knob fixes it.\n\n"
         "Start with `triage scan run.log` (read a log), `triage ask` (guided questions) or "
-        "`triage explain O9` (one cause, with its fix)."
+        "`triage explain O9` (one cause, with its fix).\n\n"
+        "Exit status: 0 ok (healthy, nothing found), 1 problems found (scan, sweep, watch, diff, "
+        "probe run) or nothing matched (search), 2 bad usage, unreadable input or a knowledge error, "
+        "3 nothing read (scan), 130 interrupted, 143 terminated. Each command's --help says which it uses."
     ),
     no_args_is_help=True,
     add_completion=False,
@@ -41,9 +47,10 @@ _state: dict = {"kb_dirs": []}
 
 
 def _out():
-    from rich.console import Console
+    """stdout: laid out for a terminal, one line per item in a pipe, no trailing blanks."""
+    from triage.render.console import out_console
 
-    return Console(soft_wrap=False)
+    return out_console()
 
 
 def _err():
@@ -79,7 +86,12 @@ def _progress(message: str):
 def _print_json(doc) -> None:
     import json
 
-    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from a log: escaped, not a crash
+        text = json.dumps(doc, indent=2, ensure_ascii=True) + "\n"
+    sys.stdout.write(text)
 
 
 def _version(value: bool) -> None:
@@ -97,6 +109,9 @@ def _main(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
 ) -> None:
     _state["kb_dirs"] = list(kb or [])
+    from triage.ingest.aliases import use_roots  # stdlib only: cheap at start-up
+
+    use_roots(_state["kb_dirs"])  # `inspect` and `watch` read logs without loading the knowledge
 
 
 # -- explain / search ------------------------------------------------------------------------
@@ -105,7 +120,10 @@ def explain(
     node_id: str = typer.Argument(..., metavar="ID", help="A cause (O9, L3, S-nan), question (Q-start) or probe name."),
     as_json: bool = typer.Option(False, "--json", help="Print the node as one JSON document."),
 ) -> None:
-    """Show one node as a card: symptoms, why, the knob with its range, what to expect, what next."""
+    """Show one node as a card: symptoms, why, the knob with its range, what to expect, what next.
+
+    Exit status: 0 shown, 2 unknown ID or a knowledge error.
+    """
     from triage import api
 
     kb = _kb()
@@ -129,7 +147,10 @@ def search(
     limit: int = typer.Option(10, "--limit", "-n", min=1, metavar="N", help="How many results."),
     as_json: bool = typer.Option(False, "--json", help="Print the ranking as one JSON document."),
 ) -> None:
-    """Rank causes and questions by relevance to TEXT (titles, symptoms, mechanisms, knobs, error text)."""
+    """Rank causes and questions by relevance to TEXT (titles, symptoms, mechanisms, knobs, error text).
+
+    Exit status: 0 something matched, 1 nothing matched (like grep), 2 a knowledge error.
+    """
     from triage import api
 
     kb = _kb()
@@ -146,8 +167,9 @@ def search(
         })
         return
     if not hits:
-        _err().print(f"nothing in the knowledge base matches {query!r}")
-        return
+        _err().print(f"nothing in the knowledge base matches {query!r}; try other words, a metric name "
+                     "or an error line (`triage kb list` lists every node)", highlight=False, markup=False, soft_wrap=True)
+        raise typer.Exit(int(ExitCode.PROBLEMS))
     from rich.table import Table
 
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
@@ -170,8 +192,13 @@ def checklist(
     fmt: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="text, md (GitHub task list), html (for paper) or pdf."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to FILE (pdf default: NAME.pdf)."),
     paper: Optional[str] = typer.Option(None, "--paper", metavar="SHEET", help="a4 or letter: the sheet for html and pdf (pdf default a4)."),
+    force: bool = typer.Option(False, "--force", help="Replace the output file if it exists."),
 ) -> None:
-    """Print a checklist (pre-flight, first 100 steps, post-mortem, one per domain) for the terminal, GitHub or paper."""
+    """Print a checklist (pre-flight, first 100 steps, post-mortem, one per domain) for the terminal, GitHub or paper.
+
+    Exit status: 0 printed or written, 2 unknown checklist, format or paper, a file that cannot be
+    written, or no browser for pdf.
+    """
     from triage import checklists
     from triage.render.pdf import PdfFailed, PdfUnavailable
 
@@ -191,7 +218,7 @@ def checklist(
         if fmt == "text":
             checklists.print_text(_out(), cl)
             return
-        written = checklists.export(cl, fmt, output, paper)
+        written = checklists.export(cl, fmt, output, paper, force=force)
     except (checklists.UnknownChecklist, ValueError, PdfUnavailable, PdfFailed, OSError) as exc:
         raise fail(str(exc).strip("'\"")) from None
     if written is not None:
@@ -204,15 +231,20 @@ def checklist(
 def ask(
     log: Optional[List[str]] = typer.Option(None, "--log", metavar="PATH", help="A metric log or crash log: questions it answers are not asked (repeatable)."),
     evidence: Optional[List[str]] = typer.Option(None, "--evidence", metavar="FILE", help="A probe result (JSON from `triage probe run`): its answers count as evidence (repeatable)."),
-    answers: Optional[str] = typer.Option(None, "--answers", metavar="FILE", help="Replay answers from YAML (`Q-start: nan`, optional `not_it: [IDs]`) without prompts; unlisted questions get \"don't know\"."),
+    answers: Optional[str] = typer.Option(None, "--answers", metavar="FILE", help="Replay answers from YAML (`Q-start: nan`, optional `not_it: [IDs]`, `text: <error line>`, `n/a`) without prompts; all are known up front, unlisted questions get \"don't know\"."),
     domain: Optional[str] = typer.Option(None, "--domain", metavar="D", help="What is being trained: llm, dpo, rlhf (grpo, ppo-llm), vision-cls, detection, segmentation, diffusion, rl, vlm, distillation, other."),
     save: Optional[str] = typer.Option(None, "--save", metavar="FILE", help="Save the transcript as .md, .json or .html after every answer (a .md/.html keeps a resumable .json beside it)."),
     resume: Optional[str] = typer.Option(None, "--resume", metavar="FILE", help="Continue a saved session (.json)."),
 ) -> None:
     """Guided diagnosis: one question at a time until the top cause is clear, then its card and the knob.
 
-    Stops asking when no question would separate the candidates any more, or when the top cause
-    holds >= 60% and is >= 3x the runner-up. Ctrl-C saves the session and prints the resume command.
+    What you see, the domain, the training mode and the framework come first (unless a log or
+    config settles them). Every prompt also takes "not applicable" and free text (paste an error
+    line or describe it). Stops asking when no question would separate the candidates any more, or
+    when the top cause holds >= 60%, is >= 3x the runner-up and rests on specific evidence.
+    Ctrl-C saves the session and prints the resume command.
+    Exit status: 0 the session ended (finished or quit), 2 bad usage, an unreadable log, evidence,
+    answers or session file, or no terminal without --answers, 130 interrupted (saved).
     """
     import shlex
 
@@ -252,22 +284,55 @@ def ask(
 
 
 # -- scan ----------------------------------------------------------------------------------------
-def _scan_one(path: str, fmt: Optional[str], kb_dirs: list, describe: Optional[str]) -> dict:
-    """Worker for `scan` (top level so --jobs can run it in another process)."""
+def _scan_one(path: str, fmt: Optional[str], kb_dirs: list, describe: Optional[str], full: bool = False) -> dict:
+    """Worker for `scan` (top level so --jobs can run it in another process). `full` keeps the
+    private keys the full view draws from (in this process only)."""
     from triage import api
+    from triage.render.scan import error_doc
 
     _state["kb_dirs"] = kb_dirs
     try:
         doc = api.scan(path, kb=api.load_kb(kb_dirs), fmt=fmt, describe=describe)
+    except api.NothingRead as exc:
+        return error_doc(path, str(exc), "nothing read")
     except api.TriageError as exc:
-        return {"error": str(exc), "sources": [{"path": path}]}
+        return error_doc(path, str(exc))
     except OSError as exc:
-        return {"error": f"{path}: {exc.strerror or exc}", "sources": [{"path": path}]}
+        return error_doc(path, f"{path}: {exc.strerror or exc}")
+    except (RecursionError, MemoryError, ValueError) as exc:  # one bad input never stops the batch
+        import os
+
+        if os.environ.get("TRIAGE_DEBUG"):
+            raise
+        return error_doc(path, f"{path}: cannot scan ({type(exc).__name__}: {exc})")
     from triage.render.scan import summary_line
 
-    out = api.public(doc)
+    out = dict(doc) if full else api.public(doc)
     out["_summary"] = summary_line(doc)
+    out["_errors"] = list(doc["_applied"].errors)  # for --fail-on (the private _applied stays here)
     return out
+
+
+def _scan_failed(path: str, message: str, as_json: bool, code: ExitCode = ExitCode.ERROR) -> typer.Exit:
+    """An input that cannot be scanned: the message on stderr and, with --json, still one
+    document on stdout (its `errors` say which path and why), so a pipe into jq never gets nothing."""
+    if as_json:
+        from triage.render.scan import error_doc
+
+        _print_json(error_doc(path, message, "nothing read" if code == ExitCode.NOTHING_READ else None))
+    return fail(message, code)
+
+
+def _scan_exit(kb, docs: list, fail_on) -> int:
+    """0/1 by health, or by what --fail-on names (printing why on stderr); see triage.engine.gate."""
+    if fail_on is None:
+        return int(ExitCode.OK if all(d["healthy"] for d in docs) else ExitCode.PROBLEMS)
+    from triage.engine.gate import reasons
+
+    why = [(d["sources"][0].get("path"), r) for d in docs for r in reasons(d, fail_on, kb)]
+    for path, r in why:
+        _err().print(f"fail-on: {path}: {r}", highlight=False, markup=False, soft_wrap=True)
+    return int(ExitCode.PROBLEMS if why else ExitCode.OK)
 
 
 @app.command()
@@ -280,16 +345,34 @@ def scan(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every ranked cause, and full views for several paths."),
     report: Optional[str] = typer.Option(None, "--report", metavar="FILE", help="Also write a shareable report: FILE.html (offline, with charts) or FILE.md."),
     merge: bool = typer.Option(False, "--merge", help="The PATHs are one run split over files (e.g. a resumed job): scan them as one."),
+    fail_on: Optional[List[str]] = typer.Option(None, "--fail-on", metavar="WHAT", help="CI gate: exit 1 only when one of these is found (comma-separated or repeated): a severity (error: NaN, OOM, crash text, hang; warning: any finding), a finding kind (nan, unstable, no-learning, ...), a detector ID or a cause ID (ranked with evidence)."),
 ) -> None:
     """Read training logs, run the detectors, match error text and rank the likely causes.
 
-    Exit status: 0 healthy, 1 problems found, 2 unreadable input or bad usage.
+    Exit status: 0 healthy, 1 problems found, 2 unreadable input or bad usage, 3 nothing read
+    (the input holds no metric and no error line). With --fail-on: 1 when something it names is found, 0 when nothing it names is
+    (other problems are still reported), 2 unreadable input or an unknown name.
     """
     from triage import api
 
     kb = _kb()
+    gate = None
+    if fail_on:
+        from triage.engine.gate import GateError, parse_fail_on
+
+        try:
+            gate = parse_fail_on(fail_on, kb)
+        except GateError as exc:
+            raise fail(str(exc)) from None
     if report and not report.lower().endswith((".html", ".htm", ".md", ".markdown")):
         raise fail(f"--report {report}: use a .html or .md file name")
+    if report:
+        from triage.writeout import OutputError, check_target
+
+        try:
+            check_target(report, what="--report")  # before the scan, not after it
+        except OutputError as exc:
+            raise fail(str(exc)) from None
     if "-" in paths and len(paths) > 1:
         raise fail("'-' (stdin) can only be scanned on its own")
     merged = None
@@ -297,7 +380,7 @@ def scan(
         try:
             runs = [api.read_input(p, fmt)[0] for p in paths]
         except api.TriageError as exc:
-            raise fail(str(exc)) from None
+            raise _scan_failed("+".join(paths), str(exc), as_json) from None
         merged = api.merge_runs(runs)
         paths = [merged.path]
     if len(paths) == 1:
@@ -305,10 +388,12 @@ def scan(
         try:
             with _progress(f"reading {path} and running the detectors"):
                 doc = api.scan(path, kb=kb, fmt=fmt, describe=describe, run=merged)
+        except api.NothingRead as exc:
+            raise _scan_failed(path, str(exc), as_json, ExitCode.NOTHING_READ) from None
         except api.TriageError as exc:
-            raise fail(str(exc)) from None
+            raise _scan_failed(path, str(exc), as_json) from None
         except OSError as exc:
-            raise fail(f"{path}: {exc.strerror or exc}") from None
+            raise _scan_failed(path, f"{path}: {exc.strerror or exc}", as_json) from None
         if as_json:
             _print_json(api.public(doc))
         else:
@@ -321,34 +406,44 @@ def scan(
             except (api.TriageError, OSError) as exc:
                 raise fail(str(exc)) from None
             _err().print(f"report written to {written}", highlight=False)
-        raise typer.Exit(int(ExitCode.OK if doc["healthy"] else ExitCode.PROBLEMS))
+        raise typer.Exit(_scan_exit(kb, [doc], gate))
 
     if report:
         raise fail("--report takes one PATH (scan the runs one by one to get one report each)")
     docs: list = [None] * len(paths)
-    if jobs > 1:
+    if jobs > 1 and not (verbose and not as_json):  # a full view needs the run, which stays in its process
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
             futures = {pool.submit(_scan_one, p, fmt, _state["kb_dirs"], describe): i for i, p in enumerate(paths)}
             for fut, i in futures.items():
                 docs[i] = fut.result()
-    else:
-        docs = [_scan_one(p, fmt, _state["kb_dirs"], describe) for p in paths]
+    else:  # -v: the full view of each path, as for one path (drawn from this process's scans)
+        full = verbose and not as_json
+        docs = [_scan_one(p, fmt, _state["kb_dirs"], describe, full=full) for p in paths]
     errors = [d for d in docs if "error" in d]
     if as_json:
         _print_json([{k: v for k, v in d.items() if not k.startswith("_")} for d in docs])
     else:
         out = _out()
-        for d in docs:
+        for n, d in enumerate(docs):
             if "error" in d:
                 _err().print(f"[bold red]error:[/] {d['error']}", highlight=False)
+            elif verbose and "_run" in d:
+                from triage.render.scan import render_scan
+
+                if n:
+                    out.print()
+                out.print(f"[bold]== {n + 1}/{len(docs)}[/] {d['_summary']}", highlight=False, soft_wrap=True)
+                render_scan(out, d, verbose=True)
             else:
                 style = "green" if d["healthy"] else "red"
                 out.print(f"[{style}]{'ok ' if d['healthy'] else 'bad'}[/] {d['_summary']}", highlight=False, soft_wrap=True)
-    if errors:
+    if any(d.get("outcome") != "nothing read" for d in errors):
         raise typer.Exit(int(ExitCode.ERROR))
-    raise typer.Exit(int(ExitCode.OK if all(d["healthy"] for d in docs) else ExitCode.PROBLEMS))
+    if errors:
+        raise typer.Exit(int(ExitCode.NOTHING_READ))
+    raise typer.Exit(_scan_exit(kb, docs, gate))
 
 
 # -- inspect (log readers, issue 3) ----------------------------------------------------------------
@@ -375,7 +470,10 @@ def inspect(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print what was read as one JSON document."),
 ) -> None:
-    """Show what the log readers found: format, rows, steps, and each metric's first/last/min/max/NaN."""
+    """Show what the log readers found: format, rows, steps, and each metric's first/last/min/max/NaN.
+
+    Exit status: 0 read, 2 a path that cannot be read as a log.
+    """
     from triage.ingest import IngestError, read_run
 
     if "-" in paths and len(paths) > 1:
@@ -421,55 +519,151 @@ def inspect(
 # -- watch ---------------------------------------------------------------------------------------
 @app.command()
 def watch(
-    path: str = typer.Argument(..., metavar="PATH", help="The log file a running job is writing."),
+    path: str = typer.Argument(..., metavar="PATH", help="The log file (or run folder) a running job is writing; waited for if it does not exist yet."),
     fmt: Optional[str] = typer.Option(None, "--format", "-f", metavar="FORMAT", help="Force the log format instead of sniffing it (see `triage inspect --help`)."),
     interval: float = typer.Option(2.0, "--interval", min=0.05, metavar="SECONDS", help="Seconds between checks (more on big files)."),
     stop_after: Optional[float] = typer.Option(None, "--stop-after", min=0.0, metavar="SECONDS", help="Stop after this many seconds (for scripts)."),
+    notify: Optional[str] = typer.Option(None, "--notify", metavar="URL", help="Post each new finding once to this webhook (Slack-compatible JSON); env:NAME reads the URL from a variable."),
 ) -> None:
-    """Follow a live log: report each new finding once, and a summary with the likely causes on Ctrl-C.
+    """Follow a live log like `tail -F`: report each new finding once with its likely cause and knob, and a summary on Ctrl-C.
 
-    Exit status: 0 nothing found, 1 findings, 2 the file cannot be read.
+    NaN and instability (a growing gradient norm, spikes, divergence) are reported as they
+    appear; verdicts about the whole curve (plateaus, chance level, overfitting) in the summary.
+    Exit status: 0 nothing found, 1 findings, 2 the file never appeared or cannot be read, 130 interrupted.
     """
-    import os
     import time
 
-    from triage.engine.watch import Watcher
+    from rich.markup import escape
+
+    from triage.engine.watch import Watcher, alert_text, describe, lead_for, seen_at
 
     kb = _kb()
     if path == "-":
         raise fail("watch needs a file path (it re-reads the file as it grows); use `triage scan -` for stdin")
-    if not os.path.exists(path):
-        raise fail(f"{path}: no such file (start the job first, or check the path)")
     out = _out()
     err = _err()
-    watcher = Watcher(path, kb, fmt=fmt, interval=interval)
-    err.print(f"[dim]watching {path} (Ctrl-C for the summary)[/]", highlight=False)
+    notifier = None
+    if notify:
+        from triage.notify import Notifier, NotifyError
+
+        try:
+            notifier = Notifier(notify, warn=lambda m: err.print(escape(m), highlight=False))
+        except NotifyError as exc:
+            raise fail(str(exc)) from None
+    watcher = Watcher(path, kb, fmt=fmt, interval=interval,
+                      on_note=lambda text: err.print(f"[dim]{escape(text)}[/]", highlight=False))
+    err.print(f"[dim]watching {escape(path)} (Ctrl-C for the summary)[/]", highlight=False)
     start = time.monotonic()
     interrupted = False
     try:
         while True:
             for f in watcher.poll():
-                where = f" [dim](step {f.first_step:g})[/]" if f.first_step is not None else ""
-                out.print(f"[red]●[/] {f.summary}{where}", highlight=False)
+                known = list(watcher.state.live.reported.values())
+                lead = lead_for(kb, watcher.run, known, f)
+                at = seen_at(watcher.run)
+                first, *rest = describe(f, lead, at=at)
+                out.print(f"[red]●[/] {escape(first)}", highlight=False, soft_wrap=True)
+                for line in rest:
+                    out.print(f"[dim]{escape(line)}[/]", highlight=False, soft_wrap=True)
+                if notifier is not None:
+                    notifier.post(alert_text(path, f, lead, at=at))
             if stop_after is not None and time.monotonic() - start >= stop_after:
                 break
             time.sleep(watcher.wait_time())
     except KeyboardInterrupt:
         interrupted = True
+    finally:
+        if notifier is not None:
+            notifier.close()
     findings = watcher.findings()
     st = watcher.state
     if st.reads == 0:
+        if not st.ever_present:
+            raise fail(f"{path}: no such file (waited {time.monotonic() - start:.0f} s; start the job, or check the path)")
         raise fail(f"{path}: could not be read as a training log")
-    err.print(f"\n[bold]summary[/]: {st.rows:,} rows read {st.reads} time(s), {len(findings)} finding(s)", highlight=False)
+    gone = "; the file is gone" if st.deleted else ""
+    err.print(f"\n[bold]summary[/]: {st.rows:,} rows read {st.reads} time(s), {len(findings)} finding(s){gone}", highlight=False)
+    for f in findings:
+        if f.detector not in st.live.reported:  # a verdict about the whole curve, not reported live
+            out.print(f"[yellow]●[/] {escape(f.summary)}", highlight=False)
     if findings:
         from triage import api
 
         doc = api.scan(path, kb=kb, run=watcher.run)  # the same ranking scan gives, on what was read last
         for c in doc["causes"][:3]:
-            out.print(f"  [bold cyan]{c['id']}[/]  {c['title']}  [dim]triage explain {c['id']}[/]", highlight=False)
+            out.print(f"  [bold cyan]{c['id']}[/]  {escape(c['title'])}  [dim]triage explain {c['id']}[/]", highlight=False)
     if interrupted:
         raise typer.Exit(int(ExitCode.INTERRUPTED))
     raise typer.Exit(int(ExitCode.PROBLEMS if findings else ExitCode.OK))
+
+
+# -- diff (issue 19) -------------------------------------------------------------------------------
+@app.command()
+def diff(
+    good: str = typer.Argument(..., metavar="GOOD", help="The last good run: a log file or run folder (its config beside it)."),
+    bad: str = typer.Argument(..., metavar="BAD", help="The broken run (or the new run, for a regression gate)."),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f", metavar="FORMAT", help="Force the log format of both runs (see `triage inspect --help`)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the comparison as one JSON document."),
+    report: Optional[str] = typer.Option(None, "--report", metavar="FILE", help="Also write FILE.html (offline, GOOD and BAD overlaid) or FILE.md."),
+    tolerance: Optional[str] = typer.Option(None, "--tolerance", metavar="TOL", help="Regression gate: fail when BAD is worse than GOOD by more than TOL over a window: 5% (relative), abs=0.02, or 5%,abs=0.01 (they add up)."),
+    window: int = typer.Option(20, "--window", min=1, metavar="N", help="Points per window for --tolerance (window means, not single noisy points)."),
+    metric: Optional[List[str]] = typer.Option(None, "--metric", "-m", metavar="NAME", help="Metric(s) the gate checks (default: every loss, accuracy and reward both runs log)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every metric, config difference and cause."),
+) -> None:
+    """Compare a broken run with the last good one: where they part, what changed, and why.
+
+    Aligns both runs by step, finds the first step where they part beyond their own noise and
+    which metric parted first, lists the config differences and ranks causes from both.
+    Exit status: 0 the runs agree within noise, 1 they part, 2 unreadable input or bad usage.
+    With --tolerance: 0 BAD is within tolerance of GOOD, 1 BAD regressed past it.
+    """
+    from triage import api
+    from triage.engine.diff import DiffError
+
+    kb = _kb()
+    if report and not report.lower().endswith((".html", ".htm", ".md", ".markdown")):
+        raise fail(f"--report {report}: use a .html or .md file name")
+    try:
+        with _progress("reading both runs and comparing them"):
+            doc = api.diff(good, bad, kb=kb, fmt=fmt, tolerance=tolerance, window=window, metrics=metric)
+    except (DiffError, api.TriageError) as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        _print_json(api.public(doc))
+    else:
+        from triage.render.diff import render_diff
+
+        render_diff(_out(), doc, kb=kb, verbose=verbose)
+    if report:
+        from triage.render.diff import write_diff_report
+
+        try:
+            written = write_diff_report(doc, report, kb=kb)
+        except (ValueError, OSError) as exc:
+            raise fail(str(exc)) from None
+        _err().print(f"report written to {written}", highlight=False)
+    failed = not doc["gate"]["passed"] if doc.get("gate") else doc["parted"]
+    raise typer.Exit(int(ExitCode.PROBLEMS if failed else ExitCode.OK))
+
+
+# -- mcp (issue 19) --------------------------------------------------------------------------------
+@app.command()
+def mcp() -> None:
+    """Serve triage to coding agents over the Model Context Protocol (stdio).
+
+    Tools: scan (a log -> the scan JSON), explain (a node), search (text), diff (two runs)
+    and ask_step (answers so far -> the next question or the final ranking; stateless).
+    Needs the MCP Python SDK: pip install 'triage[mcp]'.
+    Exit status: 0 the client closed the connection, 2 the SDK is not installed.
+    """
+    from triage.mcp_server import SDKMissing, serve
+
+    try:
+        serve(_state["kb_dirs"])
+    except SDKMissing as exc:
+        from rich.markup import escape
+
+        raise fail(escape(str(exc))) from None
 
 
 # -- probe ---------------------------------------------------------------------------------------
@@ -486,7 +680,10 @@ def _probe_error(exc) -> typer.Exit:
 
 @probe_app.command("list")
 def probe_list(as_json: bool = typer.Option(False, "--json", help="Print the probes as one JSON document.")) -> None:
-    """List the probes, what each checks and which questions its result answers."""
+    """List the probes, what each checks and which questions its result answers.
+
+    Exit status: 0 listed, 2 a probe folder that cannot be read.
+    """
     from triage import probes
 
     infos = probes.list_probes(_state["kb_dirs"])
@@ -512,7 +709,10 @@ def probe_show(
     name: str = typer.Argument(..., metavar="NAME", help="A probe name from `triage probe list`."),
     as_json: bool = typer.Option(False, "--json", help="Print the probe as one JSON document."),
 ) -> None:
-    """What a probe checks, what its setup needs, which questions it answers, and how to run it."""
+    """What a probe checks, what its setup needs, which questions it answers, and how to run it.
+
+    Exit status: 0 shown, 2 unknown probe.
+    """
     from triage import probes
 
     try:
@@ -539,13 +739,17 @@ def probe_show(
 @probe_app.command("export")
 def probe_export(
     name: str = typer.Argument("all", metavar="NAME", help="A probe name, or 'all' (default) for every probe."),
-    dest: str = typer.Option(".", "--output", "-o", metavar="DIR", help="Folder to copy the standalone script(s) into."),
+    dest: str = typer.Option(".", "--output", "-o", metavar="DIR", help="Folder to copy the standalone script(s) into (it must exist)."),
+    force: bool = typer.Option(False, "--force", help="Replace scripts already in the folder."),
 ) -> None:
-    """Copy standalone probe script(s) (stdlib + torch only) to carry to the GPU box."""
+    """Copy standalone probe script(s) (stdlib + torch only) to carry to the GPU box.
+
+    Exit status: 0 copied, 2 unknown probe, a missing folder, or a script already there (without --force).
+    """
     from triage import probes
 
     try:
-        paths = probes.export(name, dest)
+        paths = probes.export(name, dest, force=force)
     except probes.ProbeError as exc:
         raise _probe_error(exc) from None
     except OSError as exc:
@@ -588,7 +792,10 @@ def probe_run(
 def kb_check(
     as_json: bool = typer.Option(False, "--json", help="Print problems as one JSON document."),
 ) -> None:
-    """Validate every node: schema, IDs, links, reachability, cycles, knobs, fixtures, regexes."""
+    """Validate every node: schema, IDs, links, reachability, cycles, knobs, fixtures, regexes.
+
+    Exit status: 0 no errors (warnings are printed but pass), 2 errors found.
+    """
     from triage.kb.base import KnowledgeBase
     from triage.kb.validate import check
 
@@ -622,7 +829,10 @@ def kb_list(
     kind: Optional[str] = typer.Option(None, "--kind", metavar="KIND", help="Only this kind: cause, symptom, detector, probe, checklist."),
     as_json: bool = typer.Option(False, "--json", help="Print the list as one JSON document."),
 ) -> None:
-    """List every node with its kind, family and title."""
+    """List every node with its kind, family and title (one line per node, also in a pipe).
+
+    Exit status: 0 listed, 2 a knowledge error.
+    """
     kb = _kb()
     nodes = sorted(kb.nodes.values(), key=lambda n: (n.kind, n.id))
     if kind:
@@ -648,7 +858,10 @@ def kb_list(
 def kb_graph(
     fmt: str = typer.Option("mermaid", "--format", "-f", metavar="FORMAT", help="mermaid, dot or json."),
 ) -> None:
-    """Print the decision graph (questions -> follow-ups -> causes) for drawing or tooling."""
+    """Print the decision graph (questions -> follow-ups -> causes) for drawing or tooling.
+
+    Exit status: 0 printed, 2 unknown format or a knowledge error.
+    """
     from triage import api
 
     if fmt not in ("mermaid", "dot", "json"):
@@ -656,15 +869,24 @@ def kb_graph(
     sys.stdout.write(api.graph(_kb()).dumps(fmt))
 
 
+# -- sweep (issue 18): the command lives in triage/sweep/command.py -----------------------------
+from triage.sweep.command import sweep as _sweep  # noqa: E402
+
+app.command("sweep")(_sweep)
+
+
 # -- help listing: the order a person reaches for them, one short line each -------------------
 _SHORT = {
     "scan": "Read logs, find problems, rank the likely causes.",
+    "sweep": "Triage many runs: verdicts, causes, what separates them.",
     "ask": "Guided questions that end at the knob.",
     "watch": "Follow a live log and report new findings.",
     "inspect": "Show what was read from a log.",
     "explain": "One cause as a card: why, knob, expect, next.",
     "search": "Find causes by words or an error line.",
     "checklist": "Printable pre-flight and per-domain checklists.",
+    "diff": "Where a broken run parts from a good one, and why.",
+    "mcp": "Serve triage to coding agents (Model Context Protocol).",
 }
 _ORDER = list(_SHORT)
 
@@ -679,9 +901,25 @@ for _info in app.registered_commands:
 app.registered_commands.sort(key=lambda i: _ORDER.index(_command_name(i)) if _command_name(i) in _ORDER else len(_ORDER))
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP, raised where the program is, so every `finally` runs: temporary files
+    (stdin copies, shared-memory columns) are removed and child processes stopped."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated(signum)
+
+
 def main() -> None:
+    import signal
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _terminate)
     try:
         app()
+    except Terminated:
+        sys.exit(int(ExitCode.TERMINATED))
     except KeyboardInterrupt:
         _err().print("interrupted")
         sys.exit(int(ExitCode.INTERRUPTED))

@@ -100,3 +100,25 @@ def test_ctrl_c_in_a_menu_interrupts_the_session(kb, console, tmp_path):
             S.Session(kb, p, console, session_file=tmp_path / "s.json").run()
     assert exc.value.path == str(tmp_path / "s.json")
     assert json.loads((tmp_path / "s.json").read_text())["status"] == "interrupted"
+
+
+def test_free_text_from_the_menu(kb, console):
+    """Choosing "Type it" opens a text prompt; the typed error line is matched like `triage scan`."""
+    line = "RuntimeError: CUDA error: device-side assert triggered"
+
+    class Typing(PipedPrompter):
+        def _keys(self, key, options):
+            if key == "Q-start" and not self.log:
+                self.log.append((key, S.TEXT))
+                index = [o.value for o in options].index(S.TEXT)
+                self.pipe.send_text(DOWN * index + ENTER + line + ENTER)
+                return
+            super()._keys(key, options)
+
+    with create_pipe_input() as pipe:
+        p = Typing(pipe, by_question({"Q-domain": "vision-cls"}))
+        sess = S.Session(kb, p, console)
+        sess.run()
+    assert p.log[0] == ("Q-start", S.TEXT)
+    assert sess.diag.answers["Q-start"].value == "error"  # the error line answered what you see
+    assert any("device-side assert" in t.evidence for t in sess.diag.text)

@@ -110,8 +110,25 @@ def test_mlflow_sqlite_store(tmp_path):
     assert run_dir.format == "mlflow_sqlite"
 
 
+def _crc32c(data: bytes) -> int:
+    """CRC-32C bit by bit (the reference definition, independent of the reader's table)."""
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
+    return crc ^ 0xFFFFFFFF
+
+
+def _masked(data: bytes) -> bytes:
+    crc = _crc32c(data)
+    return struct.pack("<I", (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF)
+
+
 def _record(event: bytes) -> bytes:
-    return struct.pack("<Q", len(event)) + b"\x00" * 4 + event + b"\x00" * 4
+    """One TFRecord as TensorBoard writes it: length, its checksum, the event, its checksum."""
+    length = struct.pack("<Q", len(event))
+    return length + _masked(length) + event + _masked(event)
 
 
 def _event(step: int, value_msg: bytes, wall: float = 1.0) -> bytes:

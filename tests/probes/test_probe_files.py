@@ -64,13 +64,13 @@ def _fallback_folders(tmp: Path) -> list[Path]:
 def _run(tmp_path, monkeypatch):
     """`probe run` for real, recording the command it starts."""
     seen = []
-    real = subprocess.run
+    real = subprocess.Popen
 
     def spy(cmd, *args, **kwargs):
         seen.append(cmd)
         return real(cmd, *args, **kwargs)
 
-    monkeypatch.setattr(runner.subprocess, "run", spy)
+    monkeypatch.setattr(runner.subprocess, "Popen", spy)
     setup = tmp_path / "no_such_setup.py"
     outcome = runner.run(NAME, f"{setup}:make_setup", capture=True, timeout=60)
     assert len(seen) == 1
@@ -174,9 +174,9 @@ def test_result_file_is_written_in_a_private_folder(tmp_path, monkeypatch):
     def fake(cmd, *args, **kwargs):
         out = Path(cmd[cmd.index("--out") + 1])
         seen.append((out, os.lstat(out.parent)))
-        return subprocess.CompletedProcess(cmd, 2, "", "")
+        return "", "", 2
 
-    monkeypatch.setattr(runner.subprocess, "run", fake)
+    monkeypatch.setattr(runner, "_supervise", fake)
     runner.run(NAME, f"{tmp_path}/x.py:f", capture=True)
     (out, st), = seen
     assert stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and st.st_mode & 0o777 == 0o700

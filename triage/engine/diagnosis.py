@@ -35,12 +35,44 @@ SOURCES = ("you", "log", "config", "default", "probe", "replay", "text")
 P_SIGN = 0.9  # probability mass a cause puts on the answers it names
 P_DEFAULT = 0.7  # background probability of a question's healthy answer
 P_RULED_OUT = 0.02
-ERROR_MATCH = 40.0  # likelihood ratio of an error line matching a cause's pattern
+ERROR_MATCH = 40.0  # likelihood ratio of an error line matching a cause's pattern (the best match on its line)
+ERROR_MATCH_FLOOR = 2.0  # the least a matching pattern counts for: a weaker match is still evidence for the cause
+# A failed probe measured a fault directly (raw logits went into NLLLoss): the causes that name what it
+# measured get this likelihood ratio on top of the answer itself, as strong as an error line naming them.
+PROBE_FAIL_MATCH = ERROR_MATCH
 MIN_GAIN = 0.005  # bits: below this, a question is not worth asking
 # Chance that a person cannot answer a question: high when their cause says nothing about it,
 # low when it does. Used only to choose questions; a "don't know" never moves the differential.
 P_UNKNOWN_SILENT = 0.5
 P_UNKNOWN_NAMED = 0.1
+
+
+def error_line_weights(spans: dict[str, tuple[str, int]], refines: dict[str, set[str]]) -> dict[str, float]:
+    """Likelihood ratios for the causes whose error patterns match one line of error text.
+
+    `spans` maps each matching cause to (pattern, characters of the line it covers). The pattern that
+    covers the most of the line gets ERROR_MATCH; a shorter match on the same line gets ERROR_MATCH
+    scaled by its share of that length, since a generic fragment explains less of the message than a
+    specific one. A cause that only repeats the match of a broader cause it refines (`aliases`: the
+    ways to run out of GPU memory all match "CUDA out of memory") shares that evidence with its
+    siblings: the line shows the broad condition, not which refinement, so each of n refinements gets
+    the broad cause's ratio / (n + 1) until other evidence (its own pattern, an answer) singles it out.
+    """
+    if not spans:
+        return {}
+    longest = max(span for _, span in spans.values())
+    weights = {cid: max(ERROR_MATCH_FLOOR, ERROR_MATCH * span / longest) for cid, (_, span) in spans.items()}
+    parent_of: dict[str, str] = {}
+    for cid, (_, span) in spans.items():
+        broader = [p for p in refines.get(cid, ()) if p in spans and spans[p][1] >= span]
+        if broader:
+            parent_of[cid] = max(broader, key=lambda p: (weights[p], p))
+    siblings: dict[str, int] = {}
+    for parent in parent_of.values():
+        siblings[parent] = siblings.get(parent, 0) + 1
+    for cid, parent in parent_of.items():
+        weights[cid] = max(ERROR_MATCH_FLOOR, min(weights[cid], weights[parent] / (siblings[parent] + 1)))
+    return weights
 
 
 @dataclass
@@ -114,6 +146,8 @@ class Model:
         self.gates: dict[str, dict[str, set[str]]] = {q: kb.gates(n) for q, n in self.questions.items()}
         self.signs: dict[str, dict[str, set[str]]] = {c.id: kb.signs(c) for c in self.causes}
         self.prior: dict[str, float] = {c.id: PRIORS.get(str(c.get("prior")), 1.0) for c in self.causes}
+        # the broader causes each cause refines (its `aliases`), for sharing evidence they both match
+        self.refines: dict[str, set[str]] = {c.id: {str(a) for a in _as_list(c.get("aliases"))} for c in self.causes}
         # applicability: the answers a cause needs, the stacks/frameworks and domains it happens in
         self.requires: dict[str, dict[str, set[str]]] = {
             c.id: {str(q): {normalise_answer(v) for v in _as_list(vals)} for q, vals in (c.get("requires") or {}).items()}
@@ -144,6 +178,7 @@ class Model:
         for (q, _), ids in list(self.favours.items()) + list(self.rules_out.items()):
             self.cares.setdefault(q, set()).update(ids)
         self._lik: dict[tuple[str, str], dict[str, float]] = {}
+        self.strength = answer_strengths(self.questions)
 
     def likelihood(self, cause_id: str, question: str, value: str) -> float:
         """P(answer = value | cause) for one value (see joint_likelihood for "a|b")."""
@@ -201,6 +236,52 @@ class Model:
         named = self.signs.get(cause_id, {}).get(question, ())
         return any(v in named or cause_id in self.favours.get((question, v), ()) for v in value.split("|"))
 
+    def log_evidence(self, cause_id: str, question: str, value: str) -> float:
+        """log P(answer | cause) as the ranking counts it: capped by the broader causes this one
+        refines, and scaled down for a vague answer (`strength` below 1 on the answer)."""
+        lik = self.refined_likelihood(cause_id, question, value, self.likelihood(cause_id, question, value))
+        return self.answer_strength(question, value) * math.log(max(lik, 1e-12))
+
+    def refined_likelihood(self, cause_id: str, question: str, value: str, lik: float) -> float:
+        """A cause that refines a broader one (`aliases`) and says nothing about a question cannot
+        be likelier on an answer than the broader cause it is a special case of: an answer that
+        rules the broader cause out rules out its refinements too (LR "inside the usual range"
+        rules out S-lr-too-low, so also O7, which refines it). The domain is the exception: each
+        cause has its own `domains`, and a refinement may happen in more of them."""
+        if question == DOMAIN_QUESTION or cause_id in self.cares.get(question, ()):
+            return lik
+        for broader in self.refines.get(cause_id, ()):
+            if broader != cause_id and broader in self.cares.get(question, ()):
+                lik = min(lik, self.likelihood(broader, question, value))
+        return lik
+
+    def domain_share(self, cause_id: str) -> float:
+        """When the person does not know the domain, a cause that only happens in some domains is
+        weighted by how common those domains are (the Q-domain answers' background `weight`s); a
+        cause that happens anywhere keeps 1."""
+        domains = self.domains.get(cause_id)
+        weights = self.weights.get(DOMAIN_QUESTION)
+        if not domains or not weights:
+            return 1.0
+        return max(1e-3, sum(w for d, w in weights.items() if d in domains) / (sum(weights.values()) or 1.0))
+
+    def answer_strength(self, question: str, value: str) -> float:
+        """How much an answer counts (1 unless its `strength` says it is vague); for "a|b" the
+        strongest part."""
+        return max(self.strength.get((question, v), 1.0) for v in value.split("|"))
+
+
+def answer_strengths(questions: dict[str, Node]) -> dict[tuple[str, str], float]:
+    """{(question, value): strength} for answers marked vague in the knowledge (`strength` < 1):
+    "something else", "below what it should reach", "never checked" are true but say little, so
+    they must not act as strong evidence for the catch-all causes that list them."""
+    out = {}
+    for q, node in questions.items():
+        for a in _as_list(node.get("answers")):
+            if isinstance(a, dict) and isinstance(a.get("strength"), (int, float)) and not isinstance(a.get("strength"), bool):
+                out[(q, normalise_answer(a.get("value", "")))] = float(a["strength"])
+    return out
+
 
 class Diagnosis:
     """The state of one diagnosis: answers with their sources, text evidence, the differential."""
@@ -212,6 +293,7 @@ class Diagnosis:
         self.order: list[str] = []
         self.text: list[TextEvidence] = []
         self.excluded: set[str] = set()  # causes the user said "not it" to
+        self.measured: set[str] = set()  # questions whose answer a failed probe measured (see PROBE_FAIL_MATCH)
         self.context = RunContext()
 
     # -- recording evidence ----------------------------------------------------------------
@@ -225,11 +307,18 @@ class Diagnosis:
             if part not in (*self.model.values[question], UNKNOWN):
                 raise ValueError(f"{question} has no answer {part!r} (answers: {', '.join(self.model.values[question])})")
         ans = Answer(question, value, source, evidence)
+        if source != "probe":
+            self.measured.discard(question)  # what the person says replaces what a probe measured
         if question in self.answers:
             self.order.remove(question)
         self.answers[question] = ans
         self.order.append(question)
         return ans
+
+    def mark_measured(self, question: str) -> None:
+        """The current answer to `question` comes from a probe that failed on it: a measured fault."""
+        if question in self.answers:
+            self.measured.add(question)
 
     def undo(self) -> Answer | None:
         """Take back the last answer the person gave (evidence from logs and probes stays)."""
@@ -251,6 +340,7 @@ class Diagnosis:
         m = self.model
         scores: dict[str, float] = {}
         known = [(q, a.value) for q, a in self.answers.items() if a.value != UNKNOWN]
+        domain_unknown = self.answers.get(DOMAIN_QUESTION) is not None and self.answers[DOMAIN_QUESTION].value == UNKNOWN
         text: dict[str, float] = {}
         for t in self.text:
             text[t.cause] = text.get(t.cause, 0.0) + math.log(max(t.weight, 1e-9))
@@ -259,9 +349,47 @@ class Diagnosis:
                 continue
             s = math.log(m.prior[c.id])
             for q, v in known:
-                s += math.log(m.likelihood(c.id, q, v))  # "a|b" goes through joint_likelihood
+                s += m.log_evidence(c.id, q, v)  # "a|b" goes through joint_likelihood
+            if domain_unknown:
+                s += math.log(m.domain_share(c.id))
             s += text.get(c.id, 0.0)
+            for q in self.measured:
+                a = self.answers.get(q)
+                if a is not None and m.names_answer(c.id, q, a.value):
+                    s += math.log(PROBE_FAIL_MATCH)
             scores[c.id] = s
+        return self._prefer_refinements(scores)
+
+    def _named_counts(self, weights: dict[str, float]) -> dict[str, int]:
+        """For causes tied on probability: how many diagnostic answers each names (a tie goes to
+        the cause that explains more of what was observed, then to the ID)."""
+        top = sorted(weights.values(), reverse=True)
+        tied = {round(w, 9) for i, w in enumerate(top) if i and round(w, 9) == round(top[i - 1], 9)}
+        if not tied:
+            return {}
+        known = [(q, a.value) for q, a in self.answers.items()
+                 if a.value != UNKNOWN and q not in (START, DOMAIN_QUESTION)]
+        return {cid: sum(self.model.names_answer(cid, q, v) for q, v in known)
+                for cid, w in weights.items() if round(w, 9) in tied}
+
+    def _prefer_refinements(self, scores: dict[str, float]) -> dict[str, float]:
+        """A broader cause never ranks above a refinement of it (`aliases`) that the evidence singles
+        out: an answer to a diagnostic question the refinement names and the broader cause says
+        nothing about ("Loss plateaus" must not stay above "pure-bf16 weights round away updates"
+        once the person said the weights are bf16). The broader cause is placed just below it."""
+        m = self.model
+        known = [(q, a.value) for q, a in self.answers.items()
+                 if a.value != UNKNOWN and q not in (START, DOMAIN_QUESTION)]
+        if not known:
+            return scores
+        for cid, broader in m.refines.items():
+            if cid not in scores:
+                continue
+            for b in broader:
+                if b == cid or b not in scores or scores[b] <= scores[cid]:
+                    continue
+                if any(m.names_answer(cid, q, v) and b not in m.cares.get(q, ()) for q, v in known):
+                    scores[b] = scores[cid] - 1e-6
         return scores
 
     def ranking(self, limit: int | None = None, with_evidence_only: bool = False, explain: bool = True) -> list[Candidate]:
@@ -272,7 +400,8 @@ class Diagnosis:
         weights = {cid: math.exp(s - top) for cid, s in scores.items()}
         total = sum(weights.values())
         out = []
-        for cid, w in sorted(weights.items(), key=lambda kv: (-kv[1], kv[0])):
+        named = self._named_counts(weights)
+        for cid, w in sorted(weights.items(), key=lambda kv: (-round(kv[1], 9), -named.get(kv[0], 0), kv[0])):
             support, against = self.explain(cid) if (explain or with_evidence_only) else ([], [])
             if with_evidence_only and not support:
                 continue
@@ -446,6 +575,8 @@ class Diagnosis:
             "text": [t.__dict__ for t in self.text],
             "excluded": sorted(self.excluded),
         }
+        if self.measured:
+            out["measured"] = sorted(self.measured)
         ctx = self.context
         if ctx.framework is not None or ctx.excluded_domains:
             out["context"] = {"framework": ctx.framework.id if ctx.framework else None, "because": ctx.because,
@@ -465,6 +596,8 @@ class Diagnosis:
             self.add_text(t["cause"], float(t["weight"]), t.get("evidence", ""), t.get("source", "text"))
         for cid in data.get("excluded", []):
             self.exclude(cid)
+        for q in data.get("measured", []):
+            self.mark_measured(q)
 
 
 def _entropy(ps) -> float:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from triage.engine.diagnosis import ERROR_MATCH, Diagnosis
+from triage.engine.diagnosis import Diagnosis, error_line_weights
 from triage.engine.frameworks import framework_table
 from triage.kb.schema import DOMAIN_QUESTION, START
 
@@ -23,7 +23,8 @@ class Applied:
     """What was fed to the engine, for display and JSON."""
 
     findings: list = field(default_factory=list)
-    errors: list[dict] = field(default_factory=list)  # {"cause", "pattern", "line", "text"}
+    # one per distinct error message: {"line", "text", "count", "causes" (best first), "cause", "pattern"}
+    errors: list[dict] = field(default_factory=list)
     described: list[dict] = field(default_factory=list)  # {"cause", "score"}
     probes: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -207,32 +208,73 @@ def infer_domain(diag: Diagnosis, run, applied: Applied) -> None:
         diag.answer(DOMAIN_QUESTION, domain, "log", f"domain {domain} ({reason})")
 
 
-def apply_text(diag: Diagnosis, index, lines: list[tuple[int | None, str]], applied: Applied, source: str = "log") -> int:
-    """Match error patterns against text lines; returns the number of matches."""
-    seen: set[str] = set()
+# a line's rank / worker prefix and its numbers (rank, pid, sequence number, time) do not make it a new message
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass
+class ErrorLine:
+    """One distinct error message in the input: where it first appears, how often, what it matches."""
+
+    line: int | None
+    text: str
+    spans: dict[str, tuple[str, int]]  # cause -> (pattern, characters of the line it covers)
+    count: int = 1
+
+
+def _message_key(text: str) -> str:
+    return _DIGITS.sub("#", text)
+
+
+def error_lines(index, lines: list[tuple[int | None, str]]) -> list[ErrorLine]:
+    """The lines of `lines` that match error patterns, one entry per distinct message.
+
+    `lines` holds (line number, text) pairs; a multi-line text (a traceback block) starts at its line
+    number, so each of its lines gets its own number and a match is reported where it is, not where
+    its traceback begins. A line seen twice (in a traceback event and again among the raw lines) counts
+    once; the same message on several lines (every rank printing it) is one entry with its count."""
+    groups: dict[str, ErrorLine] = {}
+    seen: set[int] = set()
     for lineno, text in lines:
-        for cause_id, pattern in index.error_matches(text).items():
-            if cause_id in seen:
+        for offset, part in enumerate(text.split("\n")):
+            ln = lineno + offset if lineno else None
+            stripped = part.strip()
+            if not stripped or (ln is not None and ln in seen):
                 continue
-            seen.add(cause_id)
-            first = _first_line(text, pattern)
-            where = f"line {lineno}: " if lineno else ""
-            diag.add_text(cause_id, ERROR_MATCH, f"error text {where}{first[:160]}", source)
-            applied.errors.append({"cause": cause_id, "pattern": pattern, "line": lineno, "text": first[:300]})
-    if seen and START not in diag.answers and "error" in diag.model.values.get(START, []):
-        diag.answer(START, "error", source, f"error text in the input ({len(seen)} pattern(s) matched)")
-    return len(seen)
+            spans = index.error_spans(stripped)
+            if not spans:
+                continue
+            if ln is not None:
+                seen.add(ln)
+            key = _message_key(stripped)
+            if key in groups:
+                groups[key].count += 1
+            else:
+                groups[key] = ErrorLine(ln, stripped, spans)
+    return list(groups.values())
 
 
-def _first_line(text: str, pattern: str) -> str:
-    try:
-        rx = re.compile(pattern, re.MULTILINE)
-    except re.error:
-        return text.strip().splitlines()[0] if text.strip() else ""
-    for line in text.splitlines():
-        if rx.search(line):
-            return line.strip()
-    return text.strip().splitlines()[-1] if text.strip() else ""
+def apply_text(diag: Diagnosis, index, lines: list[tuple[int | None, str]], applied: Applied, source: str = "log") -> int:
+    """Match error patterns against text lines and weigh each matching cause by how well its pattern
+    explains the line (`error_line_weights`); a cause matched by several messages keeps its best one.
+    Returns the number of distinct error messages matched."""
+    groups = error_lines(index, lines)
+    best: dict[str, tuple[float, ErrorLine]] = {}
+    for g in groups:
+        weights = error_line_weights(g.spans, diag.model.refines)
+        ranked = sorted(weights, key=lambda c: (-weights[c], c))
+        applied.errors.append({"line": g.line, "text": g.text[:300], "count": g.count, "causes": ranked,
+                               "cause": ranked[0], "pattern": g.spans[ranked[0]][0]})
+        for cid, w in weights.items():
+            if cid not in best or w > best[cid][0]:
+                best[cid] = (w, g)
+    for cid, (w, g) in best.items():
+        where = f"line {g.line}: " if g.line else ""
+        times = f" ({g.count} times)" if g.count > 1 else ""
+        diag.add_text(cid, w, f"error text {where}{g.text[:160]}{times}", source)
+    if groups and START not in diag.answers and "error" in diag.model.values.get(START, []):
+        diag.answer(START, "error", source, f"error text in the input ({len(groups)} message(s) matched)")
+    return len(groups)
 
 
 def apply_description(diag: Diagnosis, index, text: str, applied: Applied, limit: int = 5) -> None:
@@ -252,10 +294,10 @@ def is_probe_result(path: str) -> dict | None:
         return None
     try:
         p = Path(path)
-        if p.stat().st_size > 5_000_000:
+        if not p.is_file() or p.stat().st_size > 5_000_000:  # a pipe is read once, by the reader
             return None
         data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeError):
+    except (OSError, ValueError, UnicodeError, RecursionError):
         return None
     if isinstance(data, dict) and PROBE_KEYS <= set(data) and isinstance(data.get("answers"), dict):
         return data
@@ -279,5 +321,8 @@ def apply_probe(diag: Diagnosis, result: dict, applied: Applied, origin: str = "
             applied.notes.append(f"probe {name}: {qid} has no answer {value!r}; ignored")
             continue
         diag.answer(qid, value, "probe", f"probe {name} ({status}){': ' + message if message else ''}")
+        if status == "fail" and value != diag.model.defaults.get(qid):
+            diag.mark_measured(qid)  # a failed probe's non-healthy answer is a measured fault, not a guess
         used[qid] = value
     applied.probes.append({"probe": name, "status": status, "answers": used, "message": message, "path": origin})
+

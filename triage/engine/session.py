@@ -6,10 +6,13 @@ interface, so the same session runs
   - from an answers file (`AnswersPrompter`: `triage ask --answers FILE`, never prompts),
   - from a script in tests (`ScriptedPrompter`).
 
-Flow: evidence from `--log` (detectors) and `--evidence` (probe results) is recorded first and
-shown as evidence lines, never asked; `--domain` answers Q-domain. Then the engine picks the next
-question (expected information gain) until it has no useful question left or the top cause is
-clearly ahead: probability >= STOP_PROBABILITY (0.6) and at least STOP_RATIO (3x) the runner-up.
+Flow: evidence from `--log` (detectors, what the log shows as healthy, its framework and domain) and
+`--evidence` (probe results) is recorded first and shown as evidence lines, never asked; `--domain`
+answers Q-domain. Then `triage.engine.planner.Planner` picks the questions: the context first (what
+you see, the domain, the training mode, the framework), then the one with the largest expected
+information gain over the causes that fit the run, until no question helps or the top cause is
+clearly ahead (>= STOP_PROBABILITY and >= STOP_RATIO x the runner-up) on specific evidence. Every
+prompt also takes "not applicable" and free text (an error line or a description).
 The end shows the top causes as cards (`triage.render.card.cause_card`) with the probe commands;
 "not it" rules the top cause out and goes on with the rest.
 
@@ -26,19 +29,33 @@ from pathlib import Path
 from typing import Protocol
 
 from triage.engine.diagnosis import UNKNOWN, Answer, Candidate, Diagnosis, Model
+from triage.engine.planner import NOT_APPLICABLE, Planner
+from triage.engine.planner import clearly_ahead as _clearly_ahead
 from triage.kb.base import KnowledgeBase
-from triage.kb.schema import DOMAIN_QUESTION, START, normalise_answer
+from triage.kb.schema import DOMAIN_QUESTION, normalise_answer
 
 # -- when to stop asking (documented in the module docstring and `triage ask --help`) -------------
-STOP_PROBABILITY = 0.6  # the top cause holds at least this share of the differential ...
-STOP_RATIO = 3.0  # ... and is at least this many times as likely as the runner-up
+from triage.engine.planner import STOP_PROBABILITY, STOP_RATIO  # noqa: E402  (re-exported)
+
 MAX_CARDS = 3  # cards shown at the end: the top cause, plus runners-up above CARD_MIN_PROBABILITY
 CARD_MIN_PROBABILITY = 0.1
 ALSO_POSSIBLE = 5  # the end lists this many candidates in all (cards + one-liners)
 
 # control choices offered beside the answers (answer values are [a-z0-9-], so no clash)
 BACK, CANDIDATES, FINISH, QUIT, NOT_IT, DONE = ":back", ":candidates", ":finish", ":quit", ":not-it", ":done"
-DONT_KNOW_WORDS = {"unknown", "don't know", "dont know", "dont-know", "don-t-know", "?", "idk", "not sure", "n/a"}
+NOT_APPLICABLE_CHOICE, TEXT = ":n/a", ":text"  # "not applicable", and free text (an error line or words)
+DONT_KNOW_WORDS = {"unknown", "don't know", "dont know", "dont-know", "don-t-know", "?", "idk", "not sure"}
+NOT_APPLICABLE_WORDS = {"n/a", "na", "not applicable", "not-applicable", "does not apply", "doesn't apply"}
+
+
+def text_reply(text: str) -> str:
+    """What a prompter returns for free text typed at a question (see TEXT)."""
+    return f"{TEXT}:{text}"
+
+
+def typed_text(choice: str) -> str | None:
+    """The free text in a prompter's reply, or None when the reply is not free text."""
+    return choice[len(TEXT) + 1:] if isinstance(choice, str) and choice.startswith(TEXT + ":") else None
 
 # --domain synonyms -> Q-domain answers (answers themselves are accepted as they are)
 DOMAIN_SYNONYMS = {
@@ -110,25 +127,39 @@ class QuestionaryPrompter:
         self.kwargs = {k: v for k, v in (("input", input), ("output", output)) if v is not None}
 
     def _select(self, message: str, options: list[Option]) -> str:
+        import shutil
+
+        from triage.render.session import MENU_INDENT_PLAIN, MENU_INDENT_SHORTCUTS, option_title, prompt_message
+
+        n = sum(1 for o in options)
+        width = shutil.get_terminal_size().columns  # labels wrap with a hanging indent, not cut at the edge
+        indent = MENU_INDENT_SHORTCUTS if n <= 36 else MENU_INDENT_PLAIN
         choices: list = []
         seen_control = False
         for o in options:
             if o.control and not seen_control:
                 choices.append(self.q.Separator("  ─────"))
                 seen_control = True
-            choices.append(self.q.Choice(title=o.label, value=o.value))
-        n = sum(1 for o in options)
+            choices.append(self.q.Choice(title=option_title(o.label, width, indent), value=o.value))
+        hint = "(↑/↓ or the number, then Enter)" if n <= 36 else "(↑/↓, then Enter)"
         value = self.q.select(
-            message, choices=choices, use_shortcuts=n <= 36, use_jk_keys=False,
-            instruction="(↑/↓ or the number, then Enter)" if n <= 36 else "(↑/↓, then Enter)",
-            **self.kwargs,
+            prompt_message(message, width, tail=hint), choices=choices, use_shortcuts=n <= 36, use_jk_keys=False,
+            instruction=hint, **self.kwargs,
         ).unsafe_ask()
         if value is None:  # pragma: no cover - unsafe_ask raises instead
             raise KeyboardInterrupt
         return value
 
     def ask(self, question: str, message: str, options: list[Option]) -> str:
-        return self._select(message, options)
+        while True:
+            value = self._select(message, options)
+            if value != TEXT:
+                return value
+            typed = self.q.text("Paste an error line, or say what you see in your own words:", **self.kwargs).unsafe_ask()
+            if typed is None:  # pragma: no cover - unsafe_ask raises instead
+                raise KeyboardInterrupt
+            if typed.strip():
+                return text_reply(typed)
 
     def finish(self, top: list[Candidate], options: list[Option]) -> str:
         return self._select("Is it one of these?", options)
@@ -138,15 +169,18 @@ class Replay:
     """An answers file: question ID -> answer, and the causes the person said "not it" to."""
 
     def __init__(self, answers: dict[str, str] | None = None, not_it: list[str] | None = None,
-                 expect: dict | None = None, path: str = ""):
+                 expect: dict | None = None, path: str = "", text: list[str] | None = None):
         self.answers = dict(answers or {})
         self.not_it = list(not_it or [])
         self.expect = dict(expect or {})  # free-form, for test replays (ignored by the CLI)
         self.path = path
+        self.text = list(text or [])  # error lines or descriptions, matched like free text at a prompt
 
 
 class AnswersPrompter:
-    """Answers from a `Replay`; a question the file does not answer gets "don't know"."""
+    """Answers from a `Replay`; a question the file does not answer gets "don't know". The session
+    records every answer of the file before the first question (`preload`): what the file says is
+    known, whether or not the engine would have reached the question."""
 
     interactive = False
 
@@ -169,6 +203,16 @@ class AnswersPrompter:
 
     def unused(self) -> list[str]:
         return [q for q in self.replay.answers if q not in self.used]
+
+    def preload(self) -> dict[str, str]:
+        """The answers to record up front (all of them; they then count as used)."""
+        self.used.update(self.replay.answers)
+        return dict(self.replay.answers)
+
+    def preload_not_it(self) -> list[str]:
+        """The causes the file rules out ("not it"), applied up front like its answers."""
+        out, self.not_it_left = list(self.not_it_left), []
+        return out
 
 
 class ScriptedPrompter:
@@ -220,6 +264,8 @@ def _answer_value(model: Model, qid: str, raw: object, where: str) -> str:
     value = normalise_answer(raw)
     if value.lower() in DONT_KNOW_WORDS:
         return UNKNOWN
+    if value.lower() in NOT_APPLICABLE_WORDS:
+        return NOT_APPLICABLE
     values = model.values[qid]
     if value in values:
         return value
@@ -230,7 +276,7 @@ def _answer_value(model: Model, qid: str, raw: object, where: str) -> str:
             pass
     if _slug(value) in values:
         return _slug(value)
-    raise AskError(f"{where}: {qid} has no answer {value!r}; valid answers: {', '.join(values)}, or \"don't know\"")
+    raise AskError(f"{where}: {qid} has no answer {value!r}; valid answers: {', '.join(values)}, \"don't know\" or \"n/a\"")
 
 
 def _unknown_question(model: Model, qid: str, where: str) -> AskError:
@@ -241,14 +287,16 @@ def _unknown_question(model: Model, qid: str, where: str) -> AskError:
     return AskError(f"{where}: unknown question {qid!r}{did} (`triage kb list --kind symptom` lists them)")
 
 
-REPLAY_KEYS = {"answers", "not_it", "not-it", "expect", "description", "title", "domain", "notes"}
+REPLAY_KEYS = {"answers", "not_it", "not-it", "expect", "description", "title", "domain", "notes", "text"}
 
 
 def load_answers_file(path: str | os.PathLike, model: Model) -> Replay:
     """Read `--answers FILE`: YAML (or JSON) `Q-id: answer`, optional `not_it: [IDs]`.
 
-    Also accepted: the same under an `answers:` key, `domain: grpo` for Q-domain, and a saved
-    `.json` transcript (its answers and "not it"s are replayed in order).
+    Also accepted: the same under an `answers:` key, `domain: grpo` for Q-domain, `text:` (an error
+    line or a description, or a list of them, matched like free text at a prompt), "n/a" for a
+    question that does not apply, and a saved `.json` transcript (its answers and "not it"s are
+    replayed in order). An unknown question or answer is an error naming it.
     """
     import json
 
@@ -296,6 +344,11 @@ def load_answers_file(path: str | os.PathLike, model: Model) -> Replay:
             raw.setdefault(DOMAIN_QUESTION, data["domain"])
         exp = data.get("expect")
         replay.expect = dict(exp) if isinstance(exp, dict) else {}
+        text = data.get("text")
+        texts = text if isinstance(text, list) else ([] if text is None else [text])
+        if not all(isinstance(t, str) for t in texts):
+            raise AskError(f"{where}: 'text' must be a string or a list of strings (error lines or descriptions)")
+        replay.text = [t for t in texts if t.strip()]
     for key, value in raw.items():
         if key not in model.questions:
             if not key.startswith("Q-"):
@@ -335,6 +388,8 @@ def load_evidence(path: str | os.PathLike, model: Model) -> tuple[list[Answer], 
         doc = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise AskError(f"no such evidence file: {where!r}") from None
+    except RecursionError:
+        raise AskError(f"evidence file {where!r} is not a JSON probe result (nested too deeply)") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise AskError(f"evidence file {where!r} is not a JSON probe result: {exc}") from None
     if not isinstance(doc, dict):
@@ -426,19 +481,61 @@ def apply_logs(diag: Diagnosis, paths: list[str], kb: KnowledgeBase) -> list[str
         apply_findings(diag, findings, applied)
         infer_domain(diag, run, applied)
         apply_config(diag, run, applied)
+        answer_framework(diag)
+        answer_quiet(diag, run, findings, applied.notes)
         if not findings and not lines:
             applied.notes.append(f"the detectors found nothing in {path}; the questions will tell")
     return applied.notes
 
 
+def answer_framework(diag: Diagnosis) -> None:
+    """The framework a log was recognised as answers the framework question (it is not asked)."""
+    from triage.engine.planner import FRAMEWORK_QUESTION
+
+    fw = diag.context.framework
+    if fw is None or FRAMEWORK_QUESTION in diag.answers or FRAMEWORK_QUESTION not in diag.model.questions:
+        return
+    value = fw.id.replace("_", "-")
+    if value in diag.model.values[FRAMEWORK_QUESTION]:
+        diag.answer(FRAMEWORK_QUESTION, value, "log", f"written by {fw.title} ({diag.context.because})")
+
+
+def answer_quiet(diag: Diagnosis, run, findings: list, notes: list[str]) -> int:
+    """Questions a log answers by what it does not show, so `ask --log` does not ask them.
+
+    A question whose detectors read a metric the log has, with at least as many points as each
+    detector needs (`min_points`), and none of which fired, gets its healthy `default` answer with
+    source "log": a grad_norm series no gradient-norm detector flags is a normal gradient norm, a
+    learning-rate series no schedule detector flags follows its schedule. Questions without a
+    default, or already answered (by a finding, a config, a probe or you), are left alone.
+    Returns the number of questions answered."""
+    from triage.detect import applies, detector_params, detectors
+
+    fired = {f.symptom for f in findings}
+    seen: dict[str, set[str]] = {}
+    for node in detectors(diag.kb):
+        q = str((node.get("answers") or {}).get("symptom") or "")
+        if not q or q in fired or q in diag.answers or diag.model.defaults.get(q) is None or not applies(node, run):
+            continue
+        params, _ = detector_params(node)
+        need = max(2, int(getattr(params, "min_points", 2) or 2))
+        for name in node.get("metric") or []:
+            series = run.get(str(name)) if "*" not in str(name) else None
+            if series is not None and len(series) >= need:
+                seen.setdefault(q, set()).add(series.name)
+                break
+    for q, names in sorted(seen.items()):
+        diag.answer(q, diag.model.defaults[q], "log", f"the log has {', '.join(sorted(names))} and no detector flags it")
+    if seen:
+        notes.append(f"the log answers {len(seen)} question(s) by showing nothing abnormal: {', '.join(sorted(seen))}")
+    return len(seen)
+
+
 # -- the session ---------------------------------------------------------------------------------
 def clearly_ahead(ranked: list[Candidate]) -> bool:
-    """The stopping rule: the top cause holds >= 60% and is >= 3x the runner-up."""
-    if not ranked:
-        return False
-    top = ranked[0].probability
-    second = ranked[1].probability if len(ranked) > 1 else 0.0
-    return top >= STOP_PROBABILITY and top >= STOP_RATIO * second
+    """The margin half of the stopping rule: the top cause holds >= 60% and is >= 3x the
+    runner-up (the planner also wants specific evidence for it, see Planner.done)."""
+    return _clearly_ahead(ranked)
 
 
 class Outcome:
@@ -466,6 +563,7 @@ class Session:
         self.kb = kb
         self.diag = diagnosis or Diagnosis(kb)
         self.model = self.diag.model
+        self.planner = Planner(self.diag)
         self.prompter = prompter
         self.console = console
         self.save = Path(save) if save else None
@@ -525,20 +623,19 @@ class Session:
 
     # -- the loop ----------------------------------------------------------------------------
     def next_question(self) -> str | None:
+        """The planner's next question (context first, then information gain); None once the top
+        cause is clearly ahead on specific evidence, or no question would help."""
         if self.finishing:
             return None
-        q = self.diag.next_question()
-        if q is None or q == START:
-            return q
-        if clearly_ahead(self.diag.ranking(limit=2)):
-            return None
-        return q
+        return self.planner.next_question()
 
     def question_options(self, qid: str) -> list[Option]:
         from triage.render.session import answer_label
 
         opts = [Option(v, answer_label(self.model, qid, v)) for v in self.model.values[qid]]
-        opts.append(Option(UNKNOWN, "Don't know (keeps every branch open)", control=True))
+        opts.append(Option(UNKNOWN, "Don't know", control=True))
+        opts.append(Option(NOT_APPLICABLE_CHOICE, "Not applicable to this run", control=True))
+        opts.append(Option(TEXT, "Type it: paste an error line or say what you see", control=True))
         opts.append(Option(BACK, "Back: undo my last answer", control=True))
         opts.append(Option(CANDIDATES, "Show the candidates so far, and why", control=True))
         opts.append(Option(FINISH, "Stop asking: show the top causes now", control=True))
@@ -559,9 +656,35 @@ class Session:
         """Anything worth saving (an interrupt before the first answer saves nothing)."""
         return bool(self.diag.order or self.diag.text or self.diag.excluded)
 
+    def _preload(self) -> None:
+        """An answers file's answers and text are known before the first question: record them
+        all (an answer the engine would not have reached still counts)."""
+        preload = getattr(self.prompter, "preload", None)
+        if preload is None:
+            return
+        for qid, value in preload().items():
+            if qid not in self.diag.answers or self.diag.answers[qid].source in ("you", "replay", "default"):
+                self.planner.record(qid, value, "replay")
+        for text in getattr(getattr(self.prompter, "replay", None), "text", []):
+            self.planner.add_text(text, "replay")
+        for cid in getattr(self.prompter, "preload_not_it", list)():
+            self.diag.exclude(cid)
+
+    def _typed(self, qid: str, text: str) -> None:
+        """Free text typed at question `qid`: matched, shown, and the question counts as asked."""
+        found = self.planner.add_text(text, "you" if self.prompter.interactive else "replay")
+        if qid not in self.diag.answers:
+            self.diag.answer(qid, UNKNOWN, "you" if self.prompter.interactive else "replay", f"typed: {text.strip()[:160]}")
+        if found:
+            causes = ", ".join(dict.fromkeys(c for c, _ in found))
+            self.console.print(f"[green]✓[/] matched your text: [bold]{causes}[/]", highlight=False)
+        else:
+            self.console.print("[yellow]Nothing matched that text;[/] the questions go on.", highlight=False)
+
     def _run(self) -> Outcome:
         from triage.render.session import answered_line, differential, question_header, question_text
 
+        self._preload()
         self._intro()
         while True:
             qid = self.next_question()
@@ -580,9 +703,14 @@ class Session:
                     self.finishing = True
                 elif choice == QUIT:
                     return self._quit()
+                elif typed_text(choice) is not None:
+                    self._typed(qid, typed_text(choice))
+                    self.asked += 1
+                    self.autosave()
                 else:
                     source = "you" if self.prompter.interactive else "replay"
-                    ans = self.diag.answer(qid, choice, source)
+                    value = NOT_APPLICABLE if choice in (NOT_APPLICABLE_CHOICE, NOT_APPLICABLE) else choice
+                    ans = self.planner.record(qid, value, source)
                     self.asked += 1
                     if not self.prompter.interactive:
                         self.print(answered_line(self.model, ans))
@@ -628,6 +756,8 @@ class Session:
         from triage.render.session import answer_label
 
         undone = self.diag.undo()
+        if undone is not None:
+            self._forget_context(undone)
         if undone is not None and undone.evidence.startswith("--domain"):
             # the --domain flag is not an answer to take back: put it back
             self.diag.answer(undone.question, undone.value, undone.source, undone.evidence)
@@ -637,6 +767,19 @@ class Session:
         else:
             self.console.print(f"[dim]took back: {undone.question} = {answer_label(self.model, undone.question, undone.value)}[/]", highlight=False)
             self.autosave()
+
+    def _forget_context(self, undone: Answer) -> None:
+        """Taking back the framework answer takes back the run context and defaults it brought."""
+        from triage.engine.planner import FRAMEWORK_QUESTION
+
+        ctx = self.diag.context
+        if undone.question != FRAMEWORK_QUESTION or ctx.framework is None or not ctx.because.startswith(undone.source):
+            return
+        for q in [q for q in self.diag.order if self.diag.answers[q].source == "default"]:
+            if self.diag.answers[q].evidence.startswith(f"{ctx.framework.title} default"):
+                self.diag.order.remove(q)
+                del self.diag.answers[q]
+        ctx.framework, ctx.because = None, ""
 
     def _quit(self) -> Outcome:
         from triage.render.session import resume_hint
@@ -719,4 +862,6 @@ __all__ = [
     "AnswersPrompter", "ScriptedPrompter", "Replay", "load_answers_file", "load_evidence", "apply_logs",
     "prepare", "resolve_domain", "clearly_ahead", "session_file_for", "detectors_available",
     "STOP_PROBABILITY", "STOP_RATIO", "BACK", "CANDIDATES", "FINISH", "QUIT", "NOT_IT", "DONE", "UNKNOWN",
+    "NOT_APPLICABLE", "NOT_APPLICABLE_CHOICE", "TEXT", "text_reply", "typed_text", "Planner", "answer_quiet",
+    "answer_framework",
 ]

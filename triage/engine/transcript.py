@@ -13,7 +13,6 @@ import json
 import os
 import platform
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -226,7 +225,7 @@ def to_markdown(doc: dict) -> str:
     else:
         w("_no candidates left_")
     w("")
-    fixes = [c for c in doc["causes"][:3]]
+    fixes = doc["causes"][:1] + [c for c in doc["causes"][1:3] if c["probability"] >= 0.1]  # as ask ends: no 0% card
     if fixes:
         w("## Fixes for the top causes\n")
     for c in fixes:
@@ -313,6 +312,10 @@ def report_doc(doc: dict, top: int = 5) -> dict:
 def to_html(doc: dict, renderer) -> str:
     import html as _html
 
+    from triage.render import html as html_mod
+
+    if hasattr(html_mod, "render_transcript_html"):  # the transcript's own page: "your answers", cards that earned one
+        return html_mod.render_transcript_html(doc)
     page = renderer(report_doc(doc), title=f"triage ask: session transcript ({doc['status']})")
     env = "\n".join(_env_lines(doc.get("environment") or {}))
     extra = (f"<section>\n<h2 id=\"environment\">Environment</h2>\n<pre>{_html.escape(env)}</pre>\n"
@@ -338,41 +341,38 @@ def render(doc: dict, path: str | os.PathLike) -> str:
 
 
 def check_path(path: str | os.PathLike) -> None:
-    """Fail early (before any question) on a suffix we cannot write or a missing folder."""
+    """Fail early (before any question) on a suffix we cannot write, a folder given as the file,
+    a missing or unwritable folder: for the file and for the resumable .json kept beside it."""
+    from triage.writeout import OutputError, check_target
+
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix not in SUFFIXES:
         raise TranscriptError(f"cannot save a transcript as {str(p)!r}: use a .md, .json or .html file name")
     if suffix in (".html", ".htm") and html_renderer() is None:
         raise TranscriptError("HTML transcripts need triage.render.html.render_report_html, which this build lacks; save as .md or .json")
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise TranscriptError(f"cannot save to {str(p)!r}: folder {str(parent)!r} does not exist")
+    try:
+        check_target(p, what="--save")
+        if suffix != ".json":
+            check_target(p.with_suffix(".json"), what="--save (the resumable .json beside it)")
+    except OutputError as exc:
+        raise TranscriptError(str(exc)) from None
 
 
 def atomic_write(path: str | os.PathLike, text: str) -> None:
-    p = Path(path)
-    parent = p.parent if str(p.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write `text` whole or not at all, with a shareable mode (triage.writeout.write_text)."""
+    from triage.writeout import write_text
+
+    write_text(path, text, what="transcript", fsync=True)
 
 
 def write(doc: dict, path: str | os.PathLike) -> None:
+    from triage.writeout import OutputError
+
     try:
         atomic_write(path, render(doc, path))
-    except OSError as exc:
-        raise TranscriptError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+    except (OSError, OutputError) as exc:
+        raise TranscriptError(f"cannot write {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def read(path: str | os.PathLike) -> dict:
@@ -381,17 +381,67 @@ def read(path: str | os.PathLike) -> dict:
     if p.suffix.lower() != ".json":
         raise TranscriptError(f"--resume needs the .json transcript (got {str(p)!r}); `--save X.md` keeps X.json beside it")
     try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
+        doc = json.loads(p.read_text(encoding="utf-8"), parse_constant=_no_constant)
     except FileNotFoundError:
         raise TranscriptError(f"no such file: {str(p)!r}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except RecursionError:
+        raise TranscriptError(f"{str(p)!r} is not a triage ask transcript (JSON nested too deeply)") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise TranscriptError(f"{str(p)!r} is not a readable JSON transcript: {exc}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("answers"), list):
         raise TranscriptError(f"{str(p)!r} is not a triage ask transcript (no 'answers' list)")
-    for i, a in enumerate(doc["answers"]):
-        if not isinstance(a, dict) or "question" not in a or "answer" not in a:
-            raise TranscriptError(f"{str(p)!r}: answer #{i + 1} needs 'question' and 'answer'")
+    problem = _shape_problem(doc)
+    if problem:
+        raise TranscriptError(f"{str(p)!r}: {problem} (a hand-edited transcript? save a new one with --save)")
     return doc
+
+
+def _no_constant(token: str):
+    raise ValueError(f"bare {token} is not JSON")
+
+
+def _is_str(x) -> bool:
+    return isinstance(x, str)
+
+
+def _shape_problem(doc: dict) -> str | None:
+    """What is wrong with the types of a transcript's resumable parts, or None. Resuming trusts
+    each answer, text weight and exclusion, so each must have the type `build()` writes."""
+    for i, a in enumerate(doc["answers"], 1):
+        if not isinstance(a, dict) or "question" not in a or "answer" not in a:
+            return f"answer #{i} needs 'question' and 'answer'"
+        if not _is_str(a["question"]):
+            return f"answer #{i}: 'question' must be a question ID (a string)"
+        ans = a["answer"]
+        if not (_is_str(ans) or (isinstance(ans, list) and ans and all(map(_is_str, ans)))):
+            return f"answer #{i}: 'answer' must be a string"
+        for key in ("source", "evidence"):
+            if key in a and not _is_str(a[key]):
+                return f"answer #{i}: '{key}' must be a string"
+    text = doc.get("text", [])
+    if not isinstance(text, list):
+        return "'text' must be a list"
+    for i, t in enumerate(text, 1):
+        if not isinstance(t, dict) or not _is_str(t.get("cause")):
+            return f"text evidence #{i} needs a 'cause' (a string)"
+        w = t.get("weight")
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or not (0 < w < float("inf")):
+            return f"text evidence #{i}: 'weight' must be a positive finite number (got {w!r})"
+        for key in ("source", "evidence"):
+            if key in t and not _is_str(t[key]):
+                return f"text evidence #{i}: '{key}' must be a string"
+    excluded = doc.get("excluded", [])
+    if not isinstance(excluded, list) or not all(map(_is_str, excluded)):
+        return "'excluded' must be a list of cause IDs"
+    ctx = doc.get("context")
+    if ctx is not None:
+        if not isinstance(ctx, dict):
+            return "'context' must be an object"
+        if ctx.get("framework") is not None and not _is_str(ctx["framework"]):
+            return "'context.framework' must be a string"
+        if not isinstance(ctx.get("excluded_domains") or {}, dict):
+            return "'context.excluded_domains' must be an object"
+    return None
 
 
 __all__ = ["build", "write", "read", "to_markdown", "environment", "html_renderer", "check_path",

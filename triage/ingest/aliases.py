@@ -46,23 +46,39 @@ def _fold(key: str) -> str:
     return re.sub(r"_+", "_", k)
 
 
+_EXTRA_ROOTS: tuple[str, ...] = ()  # folders given with --kb (triage.api.load_kb and the CLI set them)
+
+
+def use_roots(roots) -> None:
+    """The knowledge folders given on the command line (`--kb DIR`, repeatable): their metrics.yaml
+    names metrics for the readers, after TRIAGE_KB_PATH's, as the rest of their knowledge does."""
+    global _EXTRA_ROOTS
+    _EXTRA_ROOTS = tuple(os.path.abspath(os.path.expanduser(str(r))) for r in roots or ())
+
+
 def knowledge_roots() -> list[Path]:
-    """Built-in knowledge folder (wheel or source tree) followed by the user's folders."""
+    """Built-in knowledge folder (wheel or source tree) followed by the user's folders
+    (TRIAGE_KB_PATH, then --kb)."""
     here = Path(__file__).resolve().parent.parent
     shipped = here / "_knowledge"
     roots = [shipped if shipped.is_dir() else here.parent / "knowledge"]
     for part in os.environ.get(KB_ENV, "").split(os.pathsep):
         if part.strip():
             roots.append(Path(part.strip()).expanduser())
+    roots.extend(Path(r) for r in _EXTRA_ROOTS)
     return roots
 
 
 def _load_yaml(path: Path) -> dict:
     import yaml
 
+    from triage.kb.guards import MAX_YAML_VALUES, expanded_size
+
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     with open(path, encoding="utf-8") as fh:
         data = yaml.load(fh, Loader=loader)  # noqa: S506 - safe loader
+    if expanded_size(data) > MAX_YAML_VALUES:  # nested aliases ("billion laughs"): refused
+        raise ValueError(f"more than {MAX_YAML_VALUES:,} values once its aliases are expanded")
     return data if isinstance(data, dict) else {}
 
 
@@ -420,7 +436,7 @@ def table() -> AliasTable:
     """The alias table of the built-in metrics.yaml plus the user's (TRIAGE_KB_PATH)."""
     global _TABLE, _TABLE_KEY, _TABLE_CHECKED
     now = time.monotonic()
-    env = os.environ.get(KB_ENV, "")
+    env = os.environ.get(KB_ENV, "") + "\0" + "\0".join(_EXTRA_ROOTS)
     if _TABLE is not None and _TABLE_CHECKED[1] == env and now - _TABLE_CHECKED[0] < 1.0:
         return _TABLE  # readers ask per line: the files' mtimes are looked at once a second at most
     _TABLE_CHECKED = (now, env)

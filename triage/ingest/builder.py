@@ -71,14 +71,25 @@ def to_float(v: Any, null: float | None = None) -> float | None:
     return None
 
 
+# Memory bound: a key keeps at most KEEP points. Past 2 * KEEP, its points are folded, in file
+# order, into about KEEP block means (each weighted by how many points it stands for), so a 5 GB
+# log costs what a few hundred thousand points cost. A block holding a NaN or an infinity is
+# that point instead (its step too): a run that went NaN still does, at the step it did. The
+# detectors reduce long series to MAX_POINTS (20,000) block means anyway, so they see nearly the
+# same numbers; a fold is named in the run's warnings and in meta["reduced"].
+KEEP = 1 << 19
+FLUSH = 1 << 16  # points added one by one go into a numpy block every FLUSH points
+
+
 class _Column:
     """Points of one source key: numpy blocks (fast path) and Python lists (slow path)."""
 
-    __slots__ = ("blocks", "rows", "steps", "values", "epochs", "walls", "source", "split_hint",
-                 "last_row", "ordered")
+    __slots__ = ("blocks", "weights", "rows", "steps", "values", "epochs", "walls", "source", "split_hint",
+                 "last_row", "ordered", "n", "raw")
 
     def __init__(self, source: str | None, split_hint: str | None):
         self.blocks: list[tuple] = []
+        self.weights: list[np.ndarray | None] = []  # per block: how many points each kept point stands for
         self.rows: list[int] = []
         self.steps: list[float] = []
         self.values: list[float] = []
@@ -88,45 +99,101 @@ class _Column:
         self.split_hint = split_hint
         self.last_row = -1
         self.ordered = True  # blocks arrived in file order
+        self.n = 0  # points held in blocks
+        self.raw = 0  # points added to blocks, counting each folded point as the points it stands for
 
-    def add_block(self, block: tuple) -> None:
+    def add_block(self, block: tuple, weights: np.ndarray | None = None) -> None:
         rows = block[0]
         if len(rows):
             if self.ordered and (rows[0] <= self.last_row or (len(rows) > 1 and rows[-1] < rows[0])):
                 self.ordered = False
             self.last_row = max(self.last_row, int(rows[-1]))
         self.blocks.append(block)
+        self.weights.append(weights)
+        m = len(block[2])
+        self.n += m
+        self.raw += m if weights is None else int(weights.sum())
+        if self.n > 2 * KEEP:
+            self.fold()
+
+    def flush(self) -> None:
+        """The points added one by one, as one numpy block (file order is kept by their rows)."""
+        if not self.values:
+            return
+        block = (np.asarray(self.rows, dtype=np.int64), np.asarray(self.steps, dtype=np.float64),
+                 np.asarray(self.values, dtype=np.float64), np.asarray(self.epochs, dtype=np.float64),
+                 np.asarray(self.walls, dtype=np.float64))
+        for lst in (self.rows, self.steps, self.values, self.epochs, self.walls):
+            lst.clear()
+        self.add_block(block)
 
     def compact(self, cache: dict | None = None):
         """(rows|None, steps, values, epochs|None, walls|None) in file order.
 
         ``cache`` shares concatenated axis arrays between keys that were logged in the same rows.
         """
-        blocks = list(self.blocks)
-        if self.values:
-            blocks.append((np.asarray(self.rows, dtype=np.int64), np.asarray(self.steps, dtype=np.float64),
-                           np.asarray(self.values, dtype=np.float64), np.asarray(self.epochs, dtype=np.float64),
-                           np.asarray(self.walls, dtype=np.float64)))
-            if self.blocks:
-                self.ordered = False
+        return self._merged(cache)[:5]
+
+    def _merged(self, cache: dict | None = None, with_weights: bool = False):
+        """compact()'s arrays plus the weights (None: one point each) when asked for."""
+        self.flush()
+        blocks = self.blocks
+        if not blocks:
+            empty = np.empty(0)
+            return None, empty, empty, None, None, None
+        c = None
         if len(blocks) == 1:
             r, s, v, e, w = blocks[0]
+            c = self.weights[0]
         else:
             sizes = [len(b[2]) for b in blocks]
-            r = _cat(cache, [b[0] for b in blocks], sizes) if not self.ordered else None
+            r = _cat(cache, [b[0] for b in blocks], sizes) if not self.ordered or with_weights else None
             s = _cat(cache, [b[1] for b in blocks], sizes)
             v = np.concatenate([b[2] for b in blocks])
             e = _cat(cache, [b[3] for b in blocks], sizes)
             w = _cat(cache, [b[4] for b in blocks], sizes)
+            if any(x is not None for x in self.weights):
+                c = np.concatenate([np.ones(n, dtype=np.int64) if x is None else x
+                                    for x, n in zip(self.weights, sizes)])
         if not self.ordered and r is not None and len(r) > 1 and not (r[1:] >= r[:-1]).all():
             order = np.argsort(r, kind="stable")
             r, s, v = r[order], s[order], v[order]
             e = None if e is None else e[order]
             w = None if w is None else w[order]
-        return r, s, v, e, w
+            c = None if c is None else c[order]
+        return r, s, v, e, w, c
+
+    def fold(self) -> None:
+        """Fold every point held into about KEEP weighted block means (see KEEP)."""
+        r, s, v, e, w, c = self._merged(with_weights=True)
+        n = len(v)
+        if c is None:
+            c = np.ones(n, dtype=np.int64)
+        size = -(-int(c.sum()) // KEEP)  # points each kept point stands for from now on
+        group = (np.cumsum(c) - c) // size
+        starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        bad = ~np.isfinite(v)
+        finite_c = np.where(bad, 0, c)
+        weight = np.add.reduceat(finite_c, starts)
+        mean = np.add.reduceat(np.where(bad, 0.0, v) * finite_c, starts) / np.maximum(weight, 1)
+        pick = starts  # the point whose step a block keeps: its first, or its first NaN/inf
+        if bad.any():
+            first_bad = np.minimum.reduceat(np.where(bad, np.arange(n), n), starts)
+            has_bad = first_bad < n
+            pick = np.where(has_bad, first_bad, starts)
+            mean[has_bad] = v[first_bad[has_bad]]
+        self.blocks = [(r[pick], s[pick], mean, None if e is None else e[pick], None if w is None else w[pick])]
+        self.weights = [np.add.reduceat(c, starts)]
+        self.ordered = True
+        self.last_row = int(r[-1]) if n else -1
+        self.n = len(starts)
+
+    @property
+    def folded(self) -> bool:
+        return self.raw > self.n
 
     def __len__(self) -> int:
-        return sum(len(b[2]) for b in self.blocks) + len(self.values)
+        return self.n + len(self.values)
 
 
 def _cat(cache: dict | None, parts: list, sizes: list[int]):
@@ -155,8 +222,6 @@ class RunBuilder:
         self.events: list[TextEvent] = []
         self.meta: dict[str, Any] = default_meta()
         self.row = 0  # rows seen so far (file order); readers bump it per record
-        self._row_steps: list[float] = []  # the step of each row, for restart detection
-        self._row_step_blocks: list[np.ndarray] = []
         self.summary: dict[str, float] = {}
 
     # ------------------------------------------------------------------ bookkeeping
@@ -183,12 +248,11 @@ class RunBuilder:
             self.skip("no metrics")
 
     def note_step(self, step: float | None) -> None:
-        """Record the step of a row (in file order) for restart detection."""
-        if step is not None and step == step:
-            self._row_steps.append(step)
+        """The step of a row in file order. Readers report it, but it is not stored: restarts are
+        counted on each series' own steps in build(), and a copy per row would grow with the file."""
 
     def note_steps(self, steps: np.ndarray) -> None:
-        self._row_step_blocks.append(np.asarray(steps, dtype=np.float64))
+        """See note_step."""
 
     def column(self, key: str, source: str | None = None, split_hint: str | None = None) -> _Column:
         col = self.cols.get(key)
@@ -207,24 +271,36 @@ class RunBuilder:
         col.values.append(value)
         col.epochs.append(NAN if epoch is None else epoch)
         col.walls.append(NAN if wall is None else wall)
+        if len(col.values) >= FLUSH:
+            col.flush()
 
     def add_block(self, key: str, rows: np.ndarray, steps: np.ndarray, values: np.ndarray,
                   epochs: np.ndarray | None = None, walls: np.ndarray | None = None,
-                  source: str | None = None) -> None:
+                  source: str | None = None, weights: np.ndarray | None = None) -> None:
+        """Points as numpy columns. `weights`: how many points each stands for (a folded block
+        from another reader process); None means one each."""
         col = self.column(key, source)
-        col.add_block((rows, steps, values, epochs, walls))
+        col.add_block((rows, steps, values, epochs, walls), weights)
 
     # ------------------------------------------------------------------ build
-    def _row_step_array(self) -> np.ndarray:
-        parts = list(self._row_step_blocks)
-        if self._row_steps:
-            parts.append(np.asarray(self._row_steps, dtype=np.float64))
-        if not parts:
-            return np.empty(0)
-        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+    def _clean_keys(self) -> None:
+        """Keys that cannot be written as UTF-8 (a lone surrogate from a `\\ud800` escape) get
+        U+FFFD in its place: every name of a Run must survive `--json` and a terminal."""
+        bad = [k for k in self.cols if not _encodable(k) or not k.strip()]
+        for k in bad:
+            clean = _clean_text(k) if k.strip() else "(unnamed)"
+            while clean in self.cols:
+                clean += "_"
+            self.cols[clean] = self.cols.pop(k)
+        if bad:
+            self.meta["warnings"] = [_clean_text(w) for w in self.meta["warnings"]]
+        for k in ("non_numeric_keys",):
+            if k in self.meta:
+                self.meta[k] = [_clean_text(x) for x in self.meta[k]]
 
     def build(self) -> Run:
         table = _aliases.table()
+        self._clean_keys()
         resolved: dict[str, _aliases.Resolved] = {}
         for key, col in self.cols.items():
             if not len(col):
@@ -255,6 +331,10 @@ class RunBuilder:
             col = self.cols[key]
             res = resolved[key]
             r, s, v, e, w = col.compact(cache)
+            if col.folded:
+                self.meta.setdefault("reduced", {})[name] = {"points": col.raw, "kept": int(len(v))}
+                self.warn(f"{name}: {col.raw:,} points kept as {len(v):,} block means to bound memory "
+                          f"(a NaN or inf stands for its block, at its own step)")
             if res.negate:
                 v = -v
             if res.scale != 1.0:
@@ -272,12 +352,32 @@ class RunBuilder:
                                   epochs=e, wall=w, source_key=key)
         self.meta["duplicates"] = int(self.meta.get("duplicates", 0)) + duplicates
         self.meta["restarts"] = int(self.meta.get("restarts", 0)) + restarts
+        if self.meta["restarts"]:  # said in the warnings too, so `scan` says it, not only `inspect`
+            n = self.meta["restarts"]
+            dup = self.meta["duplicates"]
+            self.warn(f"the step goes back {n} time{'s' if n > 1 else ''} (a resumed or restarted run)"
+                      + (f"; {dup:,} repeated step{'s' if dup > 1 else ''} keep their last value" if dup else ""))
         if self.summary:
             self.meta["summary"] = dict(self.summary)
         self.meta["rows"] = int(self.meta.get("rows") or 0)
         run = Run(path=self.path, format=self.format, series=dict(sorted(series.items())),
                   events=self.events, meta=self.meta)
         return run
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _clean_text(text: str) -> str:
+    """`text` with each lone surrogate replaced by U+FFFD (pairs joined)."""
+    if _encodable(text):
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def _fold_lone_test_split(names: dict[str, tuple[str, str]]) -> None:

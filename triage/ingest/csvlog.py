@@ -19,7 +19,10 @@ import csv
 import functools
 import io
 import json
+import re
 from pathlib import Path
+
+import numpy as np
 
 from triage.ingest import aliases as _aliases
 from triage.ingest.builder import NAN, RunBuilder, to_float
@@ -58,111 +61,114 @@ def dialect_of(header: list[str], comment: str | None, name: str = "") -> str:
 
 
 def read(src: Source, fmt: str | None = None) -> Run:
-    text = src.text()
-    lines = text.splitlines()
-    comment = None
-    start = 0
-    while start < len(lines) and (not lines[start].strip() or lines[start].lstrip().startswith("#")):
-        if lines[start].lstrip().startswith("#") and comment is None:
-            comment = lines[start].strip()
-        start += 1
-    if start >= len(lines):
-        raise IngestError(src.path, "CSV file has no header")
-    rows = csv.reader(io.StringIO("\n".join(lines[start:])))
+    """Stream the file in blocks of whole lines: memory holds one block and the kept points,
+    never the file. Plain numeric blocks are parsed in C (msgspec); a block with quotes, comments,
+    ragged rows or words goes through the csv module, cell by cell."""
+    stream = src.open()
     try:
-        header = next(rows)
+        return _read_stream(src, stream, fmt)
+    finally:
+        stream.close()
+
+
+class _Blocks:
+    """Whole lines of a binary stream, about BLOCK_BYTES at a time, never cut inside a quoted
+    field; line numbers counted as it goes."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.carry = b""
+        self.eof = False
+        self.first = True
+        self.lineno = 0  # lines handed out so far
+
+    def _read(self, n: int) -> bytes:
+        data = self.stream.read(n)
+        if self.first:
+            self.first = False
+            if data.startswith(b"\xef\xbb\xbf"):
+                data = data[3:]
+        return data
+
+    def line(self) -> bytes | None:
+        """One line (for the header and the comments before it), without its end."""
+        while b"\n" not in self.carry and not self.eof:
+            chunk = self._read(1 << 16)
+            self.eof = not chunk
+            self.carry += chunk
+            if len(self.carry) > MAX_HEADER:
+                break
+        if not self.carry and self.eof:
+            return None
+        cut = self.carry.find(b"\n")
+        if cut < 0:
+            out, self.carry = self.carry, b""
+        else:
+            out, self.carry = self.carry[:cut], self.carry[cut + 1:]
+        self.lineno += 1
+        return out.rstrip(b"\r")
+
+    def __iter__(self):
+        while True:
+            data = self.carry
+            self.carry = b""
+            while not self.eof and (len(data) < BLOCK_BYTES or b"\n" not in data):
+                chunk = self._read(BLOCK_BYTES)
+                self.eof = not chunk
+                data += chunk
+            if not data:
+                return
+            cut = len(data) if self.eof else data.rfind(b"\n") + 1
+            while not self.eof and data.count(b'"', 0, cut) % 2:  # inside a quoted field: read on
+                more = self._read(BLOCK_BYTES)
+                self.eof = not more
+                data += more
+                nxt = data.find(b"\n", cut)
+                cut = len(data) if self.eof else (nxt + 1 if nxt >= 0 else cut)
+                if len(data) > 8 * BLOCK_BYTES:  # an unclosed quote: give up waiting for its end
+                    cut = data.rfind(b"\n") + 1 or len(data)
+                    break
+            body, self.carry = data[:cut], data[cut:]
+            first = self.lineno + 1
+            self.lineno += body.count(b"\n") + (0 if body.endswith(b"\n") else 1)
+            yield first, body
+
+
+BLOCK_BYTES = 512 << 10  # about 15,000 rows: parsing a block briefly costs ~16x its size
+MAX_HEADER = 1 << 26
+
+
+def _read_stream(src: Source, stream, fmt: str | None) -> Run:
+    blocks = _Blocks(stream)
+    comment = None
+    while True:
+        raw = blocks.line()
+        if raw is None:
+            raise IngestError(src.path, "CSV file has no header")
+        text = raw.decode("utf-8", "replace")
+        if not text.strip():
+            continue
+        if text.lstrip().startswith("#"):
+            if comment is None:
+                comment = text.strip()
+            continue
+        break
+    try:
+        header = next(csv.reader([text]))
     except (StopIteration, csv.Error) as exc:
         raise IngestError(src.path, f"CSV file has no readable header ({exc})") from None
     header = [c.strip().strip('"').strip() for c in header]
     dialect = fmt if fmt in DIALECTS and fmt != "csv" else dialect_of(header, comment, src.name)
     b = RunBuilder(src.path, dialect, source=dialect)
     if dialect == "wandb_csv":
-        _read_wandb(b, header, rows)
+        _read_wandb(b, header, _text_rows(blocks))
         return b.build()
-    table = _aliases.table()
-    step_col = epoch_col = wall_col = None
-    if dialect == "sb3_progress" and "time/total_timesteps" in header:
-        step_col = header.index("time/total_timesteps")
-    else:
-        for k in table.axes["step"]:
-            if k in header:
-                step_col = header.index(k)
-                break
-    for k in table.axes["epoch"]:
-        if k in header:
-            epoch_col = header.index(k)
-            break
-    for k in table.axes["wall"]:
-        if k in header:
-            wall_col = header.index(k)
-            break
-    axis_cols = {c for c in (step_col, epoch_col, wall_col) if c is not None}
-    ignore = set(table.axes["ignore"])
-    metric_cols = [(i, k) for i, k in enumerate(header) if i not in axis_cols and k and k not in ignore]
-    if dialect == "sb3_monitor":
-        metric_cols = [(i, k) for i, k in metric_cols if k != "t"]
-        t_col = header.index("t") if "t" in header else None
-        t_start = _monitor_t_start(comment)
-        l_col = header.index("l") if "l" in header else None
-        env_steps = 0.0
-    ultra_train = [i for i, k in metric_cols if k.startswith("train/") and k.endswith("_loss")]
-    ultra_val = [i for i, k in metric_cols if k.startswith("val/") and k.endswith("_loss")]
-    ncols = len(header)
-    width_bad = 0
-    lineno = start + 1
-    while True:
-        try:
-            row = next(rows)
-        except StopIteration:
-            break
-        except csv.Error:
-            b.skip("malformed CSV row")
-            lineno += 1
-            continue
-        lineno += 1
-        if not row or not any(c.strip() for c in row):
-            b.skip("blank line")
-            continue
-        if row[0].lstrip().startswith("#"):
-            b.skip("comment line")
-            continue
-        if len(row) != ncols:
-            width_bad += 1
-            if len(row) < ncols and len(row) < max(2, ncols // 2):
-                b.skip("wrong number of columns")
-                continue
-        step = _cell(row, step_col)
-        epoch = _cell(row, epoch_col)
-        wall = _cell(row, wall_col)
-        if dialect == "sb3_monitor":
-            length = _cell(row, l_col)
-            if length == length:
-                env_steps += length
-            step = env_steps
-            t = _cell(row, t_col)
-            wall = t_start + t if (t_start is not None and t == t) else NAN
-        elif step != step and dialect in ("ultralytics", "keras_csv") and epoch == epoch:
-            step = epoch
-        got = False
-        for i, k in metric_cols:
-            if i >= len(row):
-                continue
-            cell = row[i]
-            if not cell.strip():
-                continue
-            f = to_float(cell)
-            if f is None:
-                continue
-            b.add(k, f, step, epoch, wall)
-            got = True
-        if dialect == "ultralytics":
-            for cols, key in ((ultra_train, "loss"), (ultra_val, "eval/loss")):
-                if cols:
-                    if all(i < len(row) and row[i].strip() for i in cols):
-                        b.add(key, sum(_cell(row, i) for i in cols), step, epoch, wall)
-        b.end_row(got, step)
-    if width_bad:
-        b.warn(f"{width_bad} row(s) do not have the header's {ncols} columns")
+    plan = _Plan(header, dialect, comment)
+    for first_line, body in blocks:
+        vals, present = _parse_block(body, plan, b, first_line)
+        if len(vals):
+            plan.add(b, vals, present)
+    plan.finish(b)
     if dialect == "sb3_monitor":
         b.meta["x_axis"] = "env_steps"
     elif dialect in ("ultralytics", "keras_csv"):
@@ -170,6 +176,270 @@ def read(src: Source, fmt: str | None = None) -> Run:
     elif dialect == "sb3_progress":
         b.meta["x_axis"] = "env_steps"
     return b.build()
+
+
+def _text_rows(blocks: "_Blocks"):
+    """csv rows of the remaining blocks (the W&B export reader takes rows one by one)."""
+    for _, body in blocks:
+        yield from csv.reader(body.decode("utf-8", "replace").splitlines())
+
+
+class _Plan:
+    """Which column is what, and what is carried from block to block."""
+
+    def __init__(self, header: list[str], dialect: str, comment: str | None):
+        table = _aliases.table()
+        self.header = header
+        self.ncols = len(header)
+        self.dialect = dialect
+        self.step_col = self.epoch_col = self.wall_col = None
+        if dialect == "sb3_progress" and "time/total_timesteps" in header:
+            self.step_col = header.index("time/total_timesteps")
+        else:
+            self.step_col = _first_index(header, table.axes["step"])
+        self.epoch_col = _first_index(header, table.axes["epoch"])
+        self.wall_col = _first_index(header, table.axes["wall"])
+        axis_cols = {c for c in (self.step_col, self.epoch_col, self.wall_col) if c is not None}
+        ignore = set(table.axes["ignore"])
+        self.metric_cols = [(i, k) for i, k in enumerate(header) if i not in axis_cols and k and k not in ignore]
+        if dialect == "sb3_monitor":
+            self.metric_cols = [(i, k) for i, k in self.metric_cols if k != "t"]
+            self.t_col = header.index("t") if "t" in header else None
+            self.t_start = _monitor_t_start(comment)
+            self.l_col = header.index("l") if "l" in header else None
+            self.env_steps = 0.0
+        self.ultra = [([i for i, k in self.metric_cols if k.startswith(p) and k.endswith("_loss")], key)
+                      for p, key in (("train/", "loss"), ("val/", "eval/loss"))] if dialect == "ultralytics" else []
+        self.numbers = [0] * self.ncols  # numeric cells per column
+        self.words = [0] * self.ncols  # non-empty cells that are not numbers
+        self.first_word: list[tuple[int, str] | None] = [None] * self.ncols
+        self.width_bad = 0
+        self.row = 0
+
+    def add(self, b: RunBuilder, vals: np.ndarray, present: np.ndarray) -> None:
+        """One block's cells (NaN where absent) -> points, in the builder's row numbering."""
+        n = len(vals)
+        rows = np.arange(self.row, self.row + n, dtype=np.int64)
+        steps = vals[:, self.step_col] if self.step_col is not None else np.full(n, NAN)
+        epochs = vals[:, self.epoch_col] if self.epoch_col is not None else None
+        walls = vals[:, self.wall_col] if self.wall_col is not None else None
+        if self.dialect == "sb3_monitor":
+            lengths = vals[:, self.l_col] if self.l_col is not None else np.zeros(n)
+            steps = self.env_steps + np.cumsum(np.where(np.isnan(lengths), 0.0, lengths))
+            self.env_steps = float(steps[-1])
+            t = vals[:, self.t_col] if self.t_col is not None else np.full(n, NAN)
+            walls = self.t_start + t if self.t_start is not None else None
+        elif self.dialect in ("ultralytics", "keras_csv") and epochs is not None:
+            steps = np.where(np.isnan(steps), epochs, steps)
+        got = np.zeros(n, dtype=bool)
+        shared: dict[bytes, tuple] = {}
+        for i, key in self.metric_cols:
+            have = present[:, i]
+            if not have.any():
+                continue
+            got |= have
+            v = vals[:, i]
+            if have.all():
+                b.add_block(key, rows, steps, v.copy(), epochs, walls)
+                continue
+            sig = have.tobytes()
+            ax = shared.get(sig)
+            if ax is None:
+                ax = shared[sig] = (rows[have], steps[have], None if epochs is None else epochs[have],
+                                    None if walls is None else walls[have])
+            b.add_block(key, ax[0], ax[1], v[have], ax[2], ax[3])
+        for cols, key in self.ultra:
+            if cols:
+                have = present[:, cols].all(axis=1)
+                if have.any():
+                    total = vals[:, cols].sum(axis=1)
+                    b.add_block(key, rows[have], steps[have], total[have],
+                                None if epochs is None else epochs[have], None if walls is None else walls[have])
+        kept = int(got.sum())
+        b.meta["rows"] += kept
+        b.row = self.row = self.row + n
+        if kept < n:
+            b.skip("no metrics", n - kept)
+
+    def finish(self, b: RunBuilder) -> None:
+        if self.width_bad:
+            b.warn(f"{self.width_bad} row(s) do not have the header's {self.ncols} columns")
+        text_cols = []
+        for i, key in self.metric_cols:
+            if not self.words[i]:
+                continue
+            if not self.numbers[i]:
+                text_cols.append(key)  # a column of words (a name, a date): not a metric, not a loss
+                continue
+            b.skip("non-numeric cell", self.words[i])
+            line, cell = self.first_word[i]
+            hint = " (a decimal comma?)" if _DECIMAL_COMMA.match(cell) else ""
+            b.warn(f"column {key!r}: {self.words[i]:,} cell(s) that are not numbers were left out, "
+                   f"the first {cell[:40]!r} on line {line}{hint}")
+        if text_cols:
+            b.meta["non_numeric_keys"] = sorted(text_cols)
+
+
+_DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
+
+
+def _first_index(header: list[str], names) -> int | None:
+    for k in names:
+        if k in header:
+            return header.index(k)
+    return None
+
+
+_NUMBER_BYTES = b"0123456789.-+eE, \t\n"
+_NONFINITE_BYTES = b"nNaAiIfFtTyY"
+_DECODE = None
+
+
+def _decode(text: bytes) -> list:
+    """A JSON array of numbers (and quoted non-finite words) as a list, in C."""
+    global _DECODE
+    if _DECODE is None:
+        import msgspec
+
+        _DECODE = msgspec.json.Decoder().decode
+    return _DECODE(text)
+
+
+_NONFINITE = (b"-Infinity", b"Infinity", b"-inf", b"inf", b"-Inf", b"Inf", b"-nan", b"nan", b"NaN", b"NAN", b"INF",
+              b"-INF", b"+inf", b"+Inf")
+
+
+CAREFUL_BYTES = 64 << 10
+
+
+def _parse_block(body: bytes, plan: _Plan, b: RunBuilder, first_line: int):
+    """(values n x ncols with NaN where absent, present mask) of one block. A block the fast
+    parser refuses is halved (at a line end) until the pieces parse or are small, so one odd line
+    sends only its neighbourhood the careful way."""
+    fast = _fast_block(body, plan.ncols)
+    if fast is not None:
+        vals, present = fast
+        plan.numbers = [x + int(c) for x, c in zip(plan.numbers, present.sum(axis=0))]
+        return vals, present
+    if len(body) > CAREFUL_BYTES and b'"' not in body:
+        mid = body.find(b"\n", len(body) // 2) + 1
+        if 0 < mid < len(body):
+            v1, p1 = _parse_block(body[:mid], plan, b, first_line)
+            v2, p2 = _parse_block(body[mid:], plan, b, first_line + body.count(b"\n", 0, mid))
+            return np.concatenate([v1, v2]), np.concatenate([p1, p2])
+    return _careful_block(body, plan, b, first_line)
+
+
+def _fast_block(body: bytes, ncols: int):
+    """A block of plain numbers (no quotes, every line ncols cells, no blank or comment line) in
+    C; None when the block is anything else."""
+    if ncols < 2:
+        return None
+    rest = body.translate(None, _NUMBER_BYTES)
+    if rest and rest.translate(None, _NONFINITE_BYTES):  # a letter that is in no number: words, quotes
+        return None
+    if b"\r" in body:
+        body = body.replace(b"\r\n", b"\n")
+    body = body.rstrip(b"\n")
+    if not body:
+        return None
+    a = np.frombuffer(body, dtype=np.uint8)
+    delim = np.flatnonzero((a == 44) | (a == 10))  # where each cell but the last ends
+    newline = np.flatnonzero(a[delim] == 10)
+    nlines = len(newline) + 1
+    if len(delim) + 1 != nlines * ncols:
+        return None
+    if len(newline) and ((newline + 1) % ncols != 0).any():  # a line with more or fewer cells
+        return None
+    starts = np.empty(len(delim) + 1, dtype=np.int64)
+    starts[0] = 0
+    starts[1:] = delim + 1
+    ends = np.empty_like(starts)
+    ends[:-1] = delim
+    ends[-1] = len(a)
+    empty = starts == ends
+    out = np.insert(a, starts[empty], ord("0")) if empty.any() else a.copy()  # "" -> "0" for the parser
+    out[out == 10] = 44
+    text = out.tobytes()
+    if rest:  # nan, inf, Infinity: quoted, as strings numpy reads as floats
+        text = _quote_words(text)
+    try:
+        flat = _decode(b"[" + text + b"]")
+    except ValueError:  # a word, a comment, a cell the C parser does not take: the careful way
+        return None
+    if len(flat) != nlines * ncols:
+        return None
+    try:
+        vals = np.array(flat, dtype=np.float64).reshape(nlines, ncols)
+    except (ValueError, TypeError, OverflowError):  # a quoted word that is not a number after all
+        return None
+    present = ~empty.reshape(nlines, ncols)
+    vals[~present] = NAN
+    return vals, present
+
+
+def _quote_words(text: bytes) -> bytes:
+    """Quote the non-finite spellings standing as whole cells in a comma-joined block."""
+    for word in _NONFINITE:
+        if word in text:
+            text = text.replace(b"," + word + b",", b',"' + word + b'",')
+            text = text.replace(b"," + word + b",", b',"' + word + b'",')  # two in a row
+            if text.startswith(word + b","):
+                text = b'"' + word + b'"' + text[len(word):]
+            if text.endswith(b"," + word):
+                text = text[: -len(word)] + b'"' + word + b'"'
+    return text
+
+
+def _careful_block(body: bytes, plan: _Plan, b: RunBuilder, first_line: int):
+    """The csv module, row by row: quotes, comments, blank and ragged rows, words in cells."""
+    ncols = plan.ncols
+    out_vals: list[list[float]] = []
+    out_have: list[list[bool]] = []
+    text = body.decode("utf-8", "replace").splitlines()
+    reader = csv.reader(text)
+    lineno = first_line
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error:
+            b.skip("malformed CSV row")
+            lineno = first_line + reader.line_num
+            continue
+        line = lineno
+        lineno = first_line + reader.line_num
+        if not row or not any(c.strip() for c in row):
+            b.skip("blank line")
+            continue
+        if row[0].lstrip().startswith("#"):
+            b.skip("comment line")
+            continue
+        if len(row) != ncols:
+            plan.width_bad += 1
+            if len(row) < ncols and len(row) < max(2, ncols // 2):
+                b.skip("wrong number of columns")
+                continue
+        vals = [NAN] * ncols
+        have = [False] * ncols
+        for i, cell in enumerate(row[:ncols]):
+            if not cell.strip():
+                continue
+            f = to_float(cell)
+            if f is None:
+                plan.words[i] += 1
+                if plan.first_word[i] is None:
+                    plan.first_word[i] = (line, cell.strip())
+                continue
+            plan.numbers[i] += 1
+            vals[i] = f
+            have[i] = True
+        out_vals.append(vals)
+        out_have.append(have)
+    if not out_vals:
+        return np.empty((0, ncols)), np.empty((0, ncols), dtype=bool)
+    return np.array(out_vals, dtype=np.float64), np.array(out_have, dtype=bool)
 
 
 def _cell(row: list[str], i: int | None) -> float:

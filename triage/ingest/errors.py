@@ -8,7 +8,10 @@ from pathlib import Path
 class IngestError(Exception):
     """A file (or directory) that cannot be read as a run. ``str()`` is one line: ``PATH: reason``."""
 
-    def __init__(self, path: str | Path, reason: str):
+    def __init__(self, path: str | Path, reason: str, final: bool = False):
         self.path = str(path)
         self.reason = " ".join(str(reason).split())  # always one line
+        # final: the input is surely this format and broken (a cut-short trainer_state.json), so it
+        # is not read again as plain text, whose "metrics" would be pieces of the JSON
+        self.final = final
         super().__init__(f"{self.path}: {self.reason}")

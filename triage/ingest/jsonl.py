@@ -78,6 +78,7 @@ class _Ctx:
         self.typed_layout = None
         self.typed_ok = 0
         self.typed_fail = 0
+        self.typed_off = False  # keys the typed tier cannot name
 
     def bad(self, reason: str, lineno: int | None) -> None:
         self.b.skip(reason)
@@ -107,13 +108,9 @@ class _Ctx:
         for k in keys:
             if k in self.ignore:
                 continue
-            v = first[k]
-            tv = type(v)
-            if tv is dict:
+            if type(first[k]) is dict:
                 nested = True
-            elif tv is bool or tv is list:
-                self.non_numeric.add(k)
-            else:
+            else:  # a bool or list first value may still be followed by numbers: _extract decides
                 metrics.append(k)
         return step_k, epoch_k, wall_k, tuple(metrics), nested
 
@@ -181,7 +178,7 @@ def _plan_ranges(src: Source) -> list[tuple[int, int]]:
     import os
 
     size = src.size() or 0
-    if src.data is not None or src.gz or src.fs_path is None or size < PARALLEL_MIN:
+    if src.data is not None or src.gz or src.encoding or src.fs_path is None or size < PARALLEL_MIN:
         return [(0, size)]
     if not hasattr(os, "fork") or os.environ.get("TRIAGE_NO_PARALLEL"):
         return [(0, size)]
@@ -208,14 +205,16 @@ def _plan_ranges(src: Source) -> list[tuple[int, int]]:
     return [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
 
 
-def _remote_worker(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: bool, shm: str | None):
+def _remote_worker(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: bool, shm: int | None):
     """Child process: `_worker`, with its arrays handed over through the shared-memory file `shm`."""
     return _ship(_worker(path, start, end, null_is_nan, fmt, last), shm)
 
 
-def _shm_file() -> str | None:
-    """A new empty file in shared memory (tmpfs) for a child's arrays, or None where there is none.
-    The parent makes it, so the parent can always remove it, even if the child dies."""
+def _shm_file() -> int | None:
+    """A descriptor of a new empty file in shared memory (tmpfs) for a child's arrays, or None
+    where there is none. Its name is removed at once: the parent and the child (which inherits
+    the descriptor) use the file without one, so nothing is left in /dev/shm however the
+    process ends, SIGKILL included; the memory goes back when the descriptor and maps close."""
     import os
 
     shm = "/dev/shm"
@@ -224,18 +223,24 @@ def _shm_file() -> str | None:
     for _ in range(5):
         name = os.path.join(shm, f"triage-cols-{os.getpid()}-{os.urandom(6).hex()}")
         try:
-            os.close(os.open(name, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-            return name
+            fd = os.open(name, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
         except FileExistsError:
             continue
         except OSError:
             return None
+        try:
+            os.unlink(name)
+        except OSError:
+            os.close(fd)
+            return None
+        return fd
     return None
 
 
-def _ship(result, shm: str | None) -> tuple:
-    """Pickle `result` with its numpy buffers out of band, written to the file `shm` in shared
-    memory, so that the parent maps them instead of copying ~8 bytes per value through a pipe."""
+def _ship(result, shm: int | None) -> tuple:
+    """Pickle `result` with its numpy buffers out of band, written to the shared-memory file `shm`
+    (a descriptor), so that the parent maps them instead of copying ~8 bytes per value through a pipe."""
+    import os
     import pickle
 
     bufs: list = []
@@ -246,26 +251,29 @@ def _ship(result, shm: str | None) -> tuple:
         return ("inline", pickle.dumps(result, protocol=5))
     sizes = []
     try:
-        with open(shm, "wb") as fh:
-            for buf in bufs:
-                raw = buf.raw()
-                fh.write(raw)
-                sizes.append(raw.nbytes)
+        off = 0
+        for buf in bufs:
+            raw = buf.raw()
+            view = memoryview(raw).cast("B")
+            done = 0
+            while done < len(view):
+                done += os.pwrite(shm, view[done:], off + done)
+            off += len(view)
+            sizes.append(raw.nbytes)
     except OSError:  # tmpfs full: fall back to the pipe
         return ("inline", pickle.dumps(result, protocol=5))
-    return ("file", head, shm, sizes)
+    return ("file", head, sizes)
 
 
-def _unship(msg: tuple):
+def _unship(msg: tuple, shm: int | None):
     import mmap
     import pickle
 
     if msg[0] == "inline":
         return pickle.loads(msg[1])
-    _, head, name, sizes = msg
+    _, head, sizes = msg
     total = sum(sizes)
-    with open(name, "rb") as fh:  # the caller removes the file; the mapping keeps its pages
-        mem = mmap.mmap(fh.fileno(), total, access=mmap.ACCESS_COPY) if total else b""
+    mem = mmap.mmap(shm, total, access=mmap.ACCESS_COPY) if total else b""  # keeps its pages after close
     view = memoryview(mem)
     parts, off = [], 0
     for size in sizes:
@@ -282,14 +290,15 @@ def _worker(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: 
         fh.seek(start)
         nlines = _read_stream(ctx, fh, end - start, first_line=0 if start else 1, last=last)
     # raw blocks, not concatenated: arrays shared by the keys of one row group are pickled once
-    cols = {key: (col.blocks, (col.rows, col.steps, col.values, col.epochs, col.walls))
-            for key, col in b.cols.items()}
-    return {"cols": cols, "meta": b.meta, "row_steps": b._row_step_array(), "rows": ctx.row,
+    for col in b.cols.values():
+        col.flush()
+    cols = {key: (col.blocks, col.weights) for key, col in b.cols.items()}
+    return {"cols": cols, "meta": b.meta, "rows": ctx.row,
             "lines": nlines, "bad": ctx.bad_lines, "non_numeric": ctx.non_numeric, "mmdet": ctx.mmdet}
 
 
 def _fork_reader(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: bool,
-                 shm: str | None) -> tuple[int, int]:
+                 shm: int | None) -> tuple[int, int]:
     """Fork a child that reads one byte range and writes `_remote_worker`'s message to a pipe.
     Plain os.fork: multiprocessing and concurrent.futures would add ~40 ms of imports to every
     big scan. Returns (pid, read end of the pipe)."""
@@ -297,10 +306,12 @@ def _fork_reader(path: str, start: int, end: int, null_is_nan: bool, fmt: str, l
     import pickle
 
     r, w = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: never returns into the caller's code
         code = 1
         try:
+            _die_with(parent)
             os.close(r)
             data = pickle.dumps(_remote_worker(path, start, end, null_is_nan, fmt, last, shm), protocol=5)
             with os.fdopen(w, "wb") as fh:
@@ -314,7 +325,23 @@ def _fork_reader(path: str, start: int, end: int, null_is_nan: bool, fmt: str, l
     return pid, r
 
 
-def _collect(pid: int, fd: int):
+def _die_with(parent: int) -> None:
+    """In a reader child: be killed when the parent dies, even by SIGKILL (Linux), so no reader
+    is ever left running alone. (SIGTERM and Ctrl-C already stop the children: see _read_parallel.)"""
+    import os
+    import signal
+
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError, TypeError):
+        pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def _collect(pid: int, fd: int, shm: int | None):
     """The child's result, or None when it failed (the caller then reads the range itself)."""
     import os
     import pickle
@@ -325,7 +352,7 @@ def _collect(pid: int, fd: int):
     if status != 0 or not data:
         return None
     try:
-        return _unship(pickle.loads(data))
+        return _unship(pickle.loads(data), shm)
     except (OSError, pickle.UnpicklingError, EOFError, ValueError):
         return None
 
@@ -337,23 +364,22 @@ def _read_parallel(src: Source, ranges: list[tuple[int, int]], ctx: _Ctx) -> Non
     path = str(src.fs_path)
     results = [None] * len(ranges)
     children: dict[int, tuple[int, int]] = {}
-    shm_files: list[str] = []
+    shm_fds: dict[int, int | None] = {}
     try:
         for i, (s, e) in enumerate(ranges):
             if i == 0:
                 continue
-            shm = _shm_file()
-            if shm:
-                shm_files.append(shm)
+            shm_fds[i] = _shm_file()
             try:
-                children[i] = _fork_reader(path, s, e, ctx.null_is_nan, ctx.b.format, i == len(ranges) - 1, shm)
+                children[i] = _fork_reader(path, s, e, ctx.null_is_nan, ctx.b.format, i == len(ranges) - 1,
+                                           shm_fds[i])
             except OSError:  # no more processes: this one reads it
                 break
         s, e = ranges[0]
         results[0] = _worker(path, s, e, ctx.null_is_nan, ctx.b.format, False)
         for i in list(children):
             pid, fd = children.pop(i)
-            results[i] = _collect(pid, fd)
+            results[i] = _collect(pid, fd, shm_fds.get(i))
     finally:
         for pid, fd in children.values():  # interrupted: stop the readers still running
             try:
@@ -362,11 +388,12 @@ def _read_parallel(src: Source, ranges: list[tuple[int, int]], ctx: _Ctx) -> Non
                 os.close(fd)
             except OSError:
                 pass
-        for name in shm_files:  # mapped arrays keep their pages; the names go
-            try:
-                os.unlink(name)
-            except OSError:
-                pass
+        for shm in shm_fds.values():  # mapped arrays keep their pages
+            if shm is not None:
+                try:
+                    os.close(shm)
+                except OSError:
+                    pass
     for i, (s, e) in enumerate(ranges):
         if results[i] is None:
             results[i] = _worker(path, s, e, ctx.null_is_nan, ctx.b.format, i == len(ranges) - 1)
@@ -382,23 +409,18 @@ def _read_parallel(src: Source, ranges: list[tuple[int, int]], ctx: _Ctx) -> Non
     line_off = 0
     for r in results:
         shifted: dict[int, np.ndarray] = {}
-        for key, (blocks, lists) in r["cols"].items():
-            for rows, steps, values, epochs, walls in blocks:
+        for key, (blocks, weights) in r["cols"].items():
+            for (rows, steps, values, epochs, walls), wts in zip(blocks, weights):
                 rr = shifted.get(id(rows))
                 if rr is None:
                     rr = shifted[id(rows)] = rows + row_off
-                b.add_block(key, rr, steps, values, epochs, walls)
-            lrows, lsteps, lvalues, lepochs, lwalls = lists
-            for i in range(len(lvalues)):
-                b.add(key, lvalues[i], lsteps[i], lepochs[i], lwalls[i], row=lrows[i] + row_off)
+                b.add_block(key, rr, steps, values, epochs, walls, weights=wts)
         m = r["meta"]
         b.meta["rows"] += m["rows"]
         for reason, cnt in m["skipped"].items():
             b.skip(reason, cnt)
         for w in m["warnings"]:
             b.warn(w)
-        if len(r["row_steps"]):
-            b.note_steps(r["row_steps"])
         for ln, reason in r["bad"]:
             ctx.bad_lines.append((ln + line_off if ln is not None else None, reason))
         ctx.non_numeric |= r["non_numeric"]
@@ -419,11 +441,57 @@ def _skip_to_newline(stream) -> bytes:
 
 
 def _quote_nonfinite(body: bytes) -> bytes:
-    """Quote bare NaN / Infinity / -Infinity (Python's json writes them; strict parsers reject them).
+    """Quote bare NaN / Infinity / -Infinity (Python's json writes them; strict parsers reject them),
+    then the other spellings of a non-finite value (`nan`, `inf`, `-inf`, `Inf`, `-nan(ind)`:
+    what an f-string, C's printf, Go or Julia write) where they stand as a value.
 
     A quoted token inside a string makes that line invalid JSON, and such a line is re-read by the
     careful path from its original bytes, so this never changes what a valid line means.
     """
+    return _quote_bare_words(_quote_json_words(body))
+
+
+def _spellings(word: bytes) -> tuple[bytes, ...]:
+    """`nan` -> nan, NAN, Nan, NaN (a sign kept in front): the cases writers use."""
+    base = word.lstrip(b"+-")
+    sign = word[: len(word) - len(base)]
+    mixed = b"NaN" + base[3:] if base.startswith(b"nan") else base.capitalize()
+    return tuple(dict.fromkeys(sign + v for v in (base, base.upper(), base.capitalize(), mixed)))
+
+
+# (spelling, replacement); longer spellings first. NaN, Infinity, -Infinity are _quote_json_words'.
+_BARE_WORDS = tuple(
+    (variant, repl)
+    for word, repl in ((b"-infinity", b'"-Inf"'), (b"+infinity", b'"Inf"'), (b"infinity", b'"Inf"'),
+                       (b"-nan(ind)", b'"NaN"'), (b"nan(ind)", b'"NaN"'), (b"-inf", b'"-Inf"'),
+                       (b"+inf", b'"Inf"'), (b"inf", b'"Inf"'), (b"-nan", b'"NaN"'), (b"+nan", b'"NaN"'),
+                       (b"nan", b'"NaN"'))
+    for variant in _spellings(word)
+    if variant not in (b"NaN", b"Infinity", b"-Infinity")
+) + ((b'-"NaN"', b'"NaN"'), (b'+"NaN"', b'"NaN"'))  # a signed NaN after _quote_json_words quoted it
+_BARE_GATE = (b"nan", b"inf", b"NAN", b"INF", b"Nan", b"Inf", b"NaN")
+
+
+def _quote_bare_words(body: bytes) -> bytes:
+    """`"loss": nan,` -> `"loss": "NaN",` for every spelling in _BARE_WORDS, only right after a
+    colon (and one optional space) and right before `,` `}` `]` or a space: a value, not part of a
+    key or a word. C-speed replaces, and only for spellings the block contains at all."""
+    present = [w for w in _BARE_GATE if w in body]
+    if not present:
+        return body
+    out = body
+    for word, repl in _BARE_WORDS:
+        if not any(p in word for p in present) or word not in out:
+            continue
+        for sep in (b": ", b":"):
+            if sep + word not in out:
+                continue
+            for end in (b",", b"}", b" ", b"]"):
+                out = out.replace(sep + word + end, sep + repl + end)
+    return body if out == body else out
+
+
+def _quote_json_words(body: bytes) -> bytes:
     hits = []
     for token, repl in ((b"NaN", b'"NaN"'), (b"Infinity", b'"Inf"')):
         for i in _occurrences(body, token):
@@ -473,12 +541,33 @@ def _block(ctx: _Ctx, body: bytes, lineno: int, last: bool) -> int:
     if ctx.mmdet:
         _per_line(ctx, body, lineno, last)
         return nlines
-    text = _quote_nonfinite(body)
-    if ctx.typed is not None and _typed_block(ctx, text, nlines):
-        return nlines
+    text = _quote_json_words(body)
+    if ctx.typed is not None:
+        # other spellings of NaN are looked for only when a block does not parse: valid JSON has none
+        ok = _typed_block(ctx, text, nlines)
+        if not ok:
+            quoted = _quote_bare_words(text)
+            ok = quoted is not text and _typed_block(ctx, quoted, nlines)
+        if ok:
+            ctx.typed_ok += 1
+            return nlines
+        ctx.typed_fail += 1
     _generic_block(ctx, text, lineno, last)
     _refresh_typed(ctx)
     return nlines
+
+
+def _to_utf8(block: bytes) -> bytes:
+    """Lines that are not UTF-8 read as Latin-1 (cp1252 text, a Windows path in a value), the
+    others kept as they are, so one such line never costs its block's rows."""
+    out = []
+    for line in block.split(b"\n"):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            line = line.decode("latin-1").encode("utf-8")
+        out.append(line)
+    return b"\n".join(out)
 
 
 def _generic_block(ctx: _Ctx, text: bytes, lineno: int, last: bool) -> None:
@@ -486,6 +575,7 @@ def _generic_block(ctx: _Ctx, text: bytes, lineno: int, last: bool) -> None:
     start = 0  # offset into text
     line0 = lineno
     n = len(text)
+    transcoded = quoted = False
     while start < n:
         seg = text[start:] if start else text
         stripped = seg.rstrip(b"\n\r\t ")
@@ -495,6 +585,18 @@ def _generic_block(ctx: _Ctx, text: bytes, lineno: int, last: bool) -> None:
         try:
             rows = _loads_fast(b"[" + stripped.replace(b"\n", b",") + b"]")
         except (_FastError, ValueError, RecursionError) as exc:
+            if isinstance(exc, UnicodeDecodeError) and not transcoded:
+                transcoded = True
+                text = text[:start] + _to_utf8(seg)
+                n = len(text)
+                continue
+            if not quoted:  # `nan`, `inf`, ... as values: quote them and try again
+                quoted = True
+                new = _quote_bare_words(seg)
+                if new is not seg:
+                    text = text[:start] + new
+                    n = len(text)
+                    continue
             pos = _error_pos(exc)
             splits += 1
             if pos is None or splits > MAX_SPLITS:
@@ -532,7 +634,7 @@ def _error_pos(exc: Exception) -> int | None:
 # ------------------------------------------------------------------------------- typed tier
 def _refresh_typed(ctx: _Ctx) -> None:
     """(Re)build the typed decoder from every key layout seen so far, when the file allows it."""
-    if _ms is None or ctx.mmdet or ctx.non_numeric or not ctx.layouts:
+    if _ms is None or ctx.mmdet or ctx.non_numeric or not ctx.layouts or ctx.typed_off:
         ctx.typed = None
         return
     if ctx.typed_fail >= 3 and ctx.typed_fail > ctx.typed_ok:  # this file keeps surprising it
@@ -551,11 +653,19 @@ def _refresh_typed(ctx: _Ctx) -> None:
     if ctx.typed is not None and order == tuple(k for k, _ in ctx.typed_fields):
         return
     names = [f"f{i}" for i in range(len(order))]
-    row_type = _ms.defstruct("Row", [(n, float, _ABSENT) for n in names], rename=dict(zip(names, order)),
-                             forbid_unknown_fields=True, gc=False)
+    try:
+        row_type = _ms.defstruct("Row", [(n, float, _ABSENT) for n in names], rename=dict(zip(names, order)),
+                                 forbid_unknown_fields=True, gc=False)
+        layout = _msgpack_layout(order, names)
+    except (ValueError, TypeError, UnicodeError):
+        # a key msgspec cannot name a field after (a backslash, a quote, a control character, a
+        # lone surrogate): the generic tier reads this file
+        ctx.typed = None
+        ctx.typed_off = True  # not again on every block
+        return
     ctx.typed = _ms.json.Decoder(row_type, strict=False)  # strict=False: "NaN", "0.5" -> float
     ctx.typed_fields = list(zip(order, names))
-    ctx.typed_layout = _msgpack_layout(order, names)
+    ctx.typed_layout = layout
 
 
 def _msgpack_layout(keys: tuple, names: list[str]):
@@ -592,18 +702,14 @@ def _typed_block(ctx: _Ctx, text: bytes, nlines: int) -> bool:
     """Decode a block into typed rows and add its columns; False (nothing added) when it does not fit."""
     try:
         rows = ctx.typed.decode_lines(text)
-    except (_FastError, RecursionError):  # a new key, a string, null, a bad line: the generic tier reads it
-        ctx.typed_fail += 1
+    except (_FastError, ValueError, RecursionError):  # a new key, a string, null, a bad line, bad UTF-8
         return False
     n = len(rows)
     if n != nlines or not n:  # blank lines (the generic tier counts them) or two objects on one line
-        ctx.typed_fail += 1
         return False
     cols = _typed_columns(ctx, rows, n)
     if cols is None:
-        ctx.typed_fail += 1
         return False
-    ctx.typed_ok += 1
     base = ctx.row
     ctx.row = base + n
     b = ctx.b
@@ -714,18 +820,17 @@ def _parse_line(line: bytes):
     except (_FastError, ValueError, RecursionError):
         pass
     try:
-        return json.loads(line)  # accepts NaN / Infinity
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:  # Latin-1 or cp1252 text in a value: its numbers still read
+        text = line.decode("latin-1")
+    try:
+        return json.loads(text)  # accepts NaN / Infinity
     except (ValueError, RecursionError):
         pass
-    except UnicodeDecodeError:
-        try:
-            return json.loads(line.decode("utf-8", "replace"))
-        except (ValueError, RecursionError):
-            pass
     if line.startswith(b"{'") or line.startswith(b"{ '"):
         from triage.ingest.textlog import parse_pydict
 
-        d = parse_pydict(line.decode("utf-8", "replace"))
+        d = parse_pydict(text)
         if d is not None:
             return d
     return _BAD
@@ -843,39 +948,26 @@ def _num_or_nan(v) -> float:
     return NAN if f is None else f
 
 
+_NUMBER_TYPES = frozenset((float, int))
+
+
 def _extract(grp: list, key: str, null_is_nan: bool):
     """(float64 values or None when the key holds no numbers, present-mask or None)."""
-    n = len(grp)
-    if type(grp[0][key]) is bool:
-        return None, None
-    try:
-        arr = np.fromiter(map(itemgetter(key), grp), dtype=np.float64, count=n)
-        if arr.shape != (n,):  # list values make fromiter build rows
-            raise ValueError
-    except (TypeError, ValueError, OverflowError):
-        return _column(list(map(itemgetter(key), grp)), null_is_nan)
-    if not null_is_nan and np.isnan(arr).any():  # fromiter reads None as NaN: tell them apart
-        col = list(map(itemgetter(key), grp))
-        if None in col:
-            return _column(col, null_is_nan)
-    return arr, None
+    return _column(list(map(itemgetter(key), grp)), null_is_nan)
 
 
 def _column(col: list, null_is_nan: bool):
-    """(values, present-mask or None); values None when the column holds no numbers at all."""
+    """(values, present-mask or None); values None when the column holds no numbers at all.
+
+    Only ints and floats convert in one numpy call: numpy would read `true` as 1.0 and None as
+    NaN, so a column holding anything else goes value by value (a bool, a list or a string that
+    is not a number is left out; null is NaN only where the source means NaN)."""
     null = NAN if null_is_nan else None
-    try:
-        if None in col and not null_is_nan:
-            raise TypeError
-        if any(type(x) is bool for x in col[:1]):
-            return None, None
-        if any(type(x) in (list, dict, tuple) for x in col):
-            raise TypeError
-        arr = np.array(col, dtype=np.float64)
-        if arr.shape == (len(col),):
-            return arr, None
-    except (ValueError, TypeError, OverflowError):
-        pass
+    if set(map(type, col)) <= _NUMBER_TYPES:
+        try:
+            return np.array(col, dtype=np.float64), None
+        except OverflowError:  # an int past float range: value by value (it becomes inf)
+            pass
     vals = [to_float(x, null) for x in col]
     mask = np.fromiter((x is not None for x in vals), dtype=bool, count=len(vals))
     if not mask.any():

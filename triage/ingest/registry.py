@@ -17,7 +17,7 @@ from pathlib import Path
 from triage.ingest.contract import ALIASES, FORMATS, Found, Layout, Reader, by_priority, layouts, register, unregister
 from triage.ingest.errors import IngestError
 from triage.ingest.run import Run
-from triage.ingest.source import Source, is_binary
+from triage.ingest.source import Source, is_binary, is_stream
 
 # Importing a format module registers its formats.
 from triage.ingest import csvlog, jsondoc, jsonl, mlflow, textlog, tfevents, wandb  # noqa: F401
@@ -60,21 +60,62 @@ _NOT_LOGS = {
 _COMPRESSED = (".gz",)
 
 
-def discover(root: Path, label: str) -> Found:
+MAX_DESCENT = 8  # run folders nest a few levels (wandb/latest-run/files); deeper is a loop or not a run
+
+
+def discover(root: Path, label: str, _seen: tuple[str, ...] = ()) -> Found:
     """What to read in a run folder: the first registered layout that finds something, else the one
-    log file that looks most like a log. Notes of the folders passed through are kept."""
+    log file that looks most like a log. Notes of the folders passed through are kept.
+
+    A layout that cannot look somewhere (a subfolder without permission) or that leads back into
+    a folder already passed through (`wandb/latest-run -> ..`) is skipped with a note, and the
+    next layout is tried: one bad corner of a folder never stops reading the rest."""
+    seen = _seen + (os.path.realpath(root),)
+    notes: list[str] = []
     for layout, _reader in layouts():
-        found = layout.find(root)
+        try:
+            found = layout.find(root)
+        except OSError as exc:
+            notes.append(f"{_where(exc, root)}: cannot be read ({_reason(exc)}); not looked at for "
+                          f"{layout.looks_for}")
+            continue
+        except RecursionError:
+            notes.append(f"{root}: a symlink loop; not followed for {layout.looks_for}")
+            continue
         if found is None:
             continue
         if found.descend:
-            inner = discover(found.path, label)
-            return replace(inner, notes=found.notes + inner.notes)
-        return found
-    found = _any_log_file(root)
+            inner_root = os.path.realpath(found.path)
+            if inner_root in seen or len(seen) > MAX_DESCENT:
+                notes.append(f"{found.path}: leads back to a folder already looked at (a symlink loop); not followed")
+                continue
+            try:
+                inner = discover(found.path, label, seen)
+            except IngestError:
+                if len(seen) > 1:
+                    raise
+                notes.append(f"{found.path}: no training log inside")
+                continue
+            return replace(inner, notes=tuple(notes) + found.notes + inner.notes)
+        return replace(found, notes=tuple(notes) + found.notes)
+    try:
+        found = _any_log_file(root)
+    except OSError as exc:
+        raise IngestError(label, f"cannot list {_where(exc, root)} ({_reason(exc)})") from None
     if found is None:
-        raise IngestError(label, f"no training log found in this directory (looked for {_looked_for()})")
-    return found
+        extra = f"; {notes[0]}" if notes else ""
+        raise IngestError(label, f"no training log found in this directory (looked for {_looked_for()}){extra}")
+    return replace(found, notes=tuple(notes) + found.notes)
+
+
+def _where(exc: OSError, root: Path) -> str:
+    return str(exc.filename) if getattr(exc, "filename", None) else str(root)
+
+
+def _reason(exc: OSError) -> str:
+    from triage.ingest.source import _os_reason
+
+    return _os_reason(exc)
 
 
 def _suffix_ranks() -> dict[str, int]:
@@ -87,9 +128,16 @@ def _suffix_ranks() -> dict[str, int]:
     return ranks
 
 
+def _is_file(p: Path) -> bool:
+    try:
+        return p.is_file()
+    except OSError:  # no permission to look at it: not something we can read
+        return False
+
+
 def _any_log_file(root: Path) -> Found | None:
     ranks = _suffix_ranks()
-    files = [p for p in sorted(root.iterdir()) if p.is_file() and not p.name.startswith(".")
+    files = [p for p in sorted(root.iterdir()) if _is_file(p) and not p.name.startswith(".")
              and p.name.lower() not in _NOT_LOGS and not p.name.lower().endswith((".config.json", ".config.yaml"))]
     logs = [p for p in files if p.suffix.lower() in ranks]
     if not logs:
@@ -126,6 +174,18 @@ def resolve_format(fmt: str | None) -> str | None:
 def read_run(path, fmt: str | None = None) -> Run:
     label = str(path)
     name = resolve_format(fmt)
+    if label != "-" and is_stream(label):  # a named pipe, <(...), /dev/stdin: copied once, then read
+        from triage.ingest.source import spool
+
+        tmp = spool(label)
+        try:
+            run = read_run(tmp, fmt)
+        except IngestError as exc:
+            raise IngestError(label, exc.reason, exc.final) from None
+        finally:
+            os.unlink(tmp)
+        run.path = label
+        return run
     if label != "-":
         p = Path(path)
         if not p.exists():
@@ -176,9 +236,9 @@ def _read_file(src: Source, name: str | None) -> Run:
     reader = FORMATS[name]
     try:
         return _guard(reader.read, src, name)
-    except IngestError:
+    except IngestError as exc:
         # it looked like this format but is not (JSON, CSV): read it as the fallback (text) instead
-        if reader.fallback is None or is_binary(src.head()):
+        if exc.final or reader.fallback is None or is_binary(src.head()):
             raise
         return _guard(FORMATS[reader.fallback].read, src, reader.fallback)
 

@@ -4,8 +4,10 @@ All three scalar encodings are read: ``Value.simple_value`` (torch SummaryWriter
 Keras TF1, HF/Lightning/SB3/CleanRL), ``Value.tensor`` with ``float_val``/``double_val`` (torch
 ``new_style=True``) and TF2's ``tensor_content`` (raw little-endian bytes, step often omitted = 0).
 Histograms, images, text, graphs and hparams are skipped without being decoded. A truncated last
-record (a file still being written) ends the file quietly and is counted. CRCs are not checked:
-the framing lengths are, and a record that does not decode is counted and skipped.
+record (a file still being written) ends the file quietly and is counted. Both checksums of every
+record are checked (triage/ingest/tfrecord.py): a record with bad data is left out and counted, a
+bad length is passed over to the next good record (counted, with the bytes skipped), and a record
+that does not decode is counted and skipped. The file is mapped, not read into memory.
 """
 
 from __future__ import annotations
@@ -189,29 +191,75 @@ def read_files(label: str, files: list[tuple[Path, str]], fmt: str = "tensorboar
     nfiles = 0
     for path, prefix in files:
         try:
-            data = Path(path).read_bytes()
+            data = _map(path)
         except OSError as exc:
             if len(files) == 1:
                 raise IngestError(label, exc.strerror or str(exc)) from None
             b.warn(f"{path}: cannot read ({exc.strerror or exc})")
             continue
-        if not data:
+        if not len(data):
             b.warn(f"{path}: empty event file")
             continue
         nfiles += 1
-        _read_one(b, data, prefix, plugins, str(path))
+        try:
+            _read_one(b, data, prefix, plugins, str(path))
+        finally:
+            if hasattr(data, "close"):
+                try:
+                    data.close()
+                except BufferError:  # a view of it is still alive: the collector closes it
+                    pass
     b.meta["files"] = nfiles
     run = b.build()
     return run
 
 
-def _read_one(b: RunBuilder, data: bytes, prefix: str, plugins: dict[str, str], name: str) -> None:
+def _map(path) -> "mmap.mmap | bytes":
+    """The file mapped, not read: a big or sparse event file costs page cache, not memory."""
+    import mmap
+
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size == 0:
+            return b""
+        return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+def _frame(b: RunBuilder, data, name: str):
+    """(payload starts, lengths) of the records whose length and data checksums hold; what was
+    passed over is counted in `skipped` and named in the warnings."""
     import numpy as np
 
+    from triage.ingest import tfrecord
+
+    arr = np.frombuffer(data, dtype=np.uint8)
+    fr = tfrecord.frame(data, arr)
+    starts = np.asarray(fr.starts, dtype=np.int64)
+    lengths = np.asarray(fr.lengths, dtype=np.int64)
+    if fr.truncated:
+        b.skip("truncated record")
+    if fr.resyncs:
+        b.skip("bad record length", fr.resyncs)
+        where = f"byte {fr.first_bad:,}"
+        rest = (f"; nothing readable after byte {fr.gave_up_at:,}" if fr.gave_up_at is not None else "")
+        b.warn(f"{name}: {fr.resyncs} record length(s) fail their checksum (first at {where}); "
+               f"{fr.skipped_bytes:,} bytes passed over to the next good record{rest}")
+    ok = tfrecord.data_ok(data, arr, starts, lengths)
+    nbad = int((~ok).sum())
+    if nbad:
+        first = int(starts[~ok][0]) - 12
+        b.skip("bad checksum", nbad)
+        b.warn(f"{name}: {nbad} record(s) fail their data checksum (first at byte {first:,}); left out")
+    del arr
+    return starts[ok].tolist(), lengths[ok].tolist()
+
+
+def _read_one(b: RunBuilder, data, prefix: str, plugins: dict[str, str], name: str) -> None:
+    import numpy as np
+
+    from triage.ingest.tfrecord import MAX_DATA_CHECK, record_ok
+
     buf = memoryview(data)
-    n = len(data)
-    pos = 0
-    u64 = _U64.unpack_from
     f64 = _F64.unpack_from
     f32 = _F32.unpack_from
     cols: dict[bytes, tuple[list, list, list, list]] = {}  # fast path: raw tag -> (steps, values, walls, records)
@@ -219,18 +267,10 @@ def _read_one(b: RunBuilder, data: bytes, prefix: str, plugins: dict[str, str], 
     bad = 0
     rows = 0
     rec = b.row - 1
-    while pos < n:
+    starts, lengths = _frame(b, data, name)
+    for start, length in zip(starts, lengths):
         rec += 1
-        if pos + 12 > n:
-            b.skip("truncated record")
-            break
-        length = u64(data, pos)[0]
-        start = pos + 12
         end = start + length
-        if end + 4 > n:
-            b.skip("truncated record")
-            break
-        pos = end + 4
         # fast path: the layout torch / tensorboardX / TF1 write for one simple_value scalar
         #   09 <wall f64> [10 <step varint>] 2a L1 0a L2 0a L3 <tag> 15 <f32>
         if length > 16 and data[start] == 0x09:
@@ -268,7 +308,12 @@ def _read_one(b: RunBuilder, data: bytes, prefix: str, plugins: dict[str, str], 
                     rows += 1
                     continue
         try:
+            mark = len(slow)
             got = _decode_event(buf, data, start, end, plugins, slow, f64, f32, rec)
+            if got and length > MAX_DATA_CHECK and not record_ok(data, start, length):
+                del slow[mark:]  # a long record kept for its scalars: its checksum is checked now
+                got = False
+                b.skip("bad checksum")
             if got:
                 rows += 1
         except (_Bad, IndexError, struct.error, ValueError) as exc:
@@ -288,6 +333,7 @@ def _read_one(b: RunBuilder, data: bytes, prefix: str, plugins: dict[str, str], 
         b.add(prefix + tag, value, step, NAN, wall, row=r)
     b.row = rec + 1
     b.meta["rows"] += rows
+    buf.release()
 
 
 def _decode_event(buf, data, start, end, plugins, out, f64, f32, rec: int) -> bool:
@@ -401,11 +447,18 @@ _SPLIT_DIRS = {"train": "train/", "training": "train/", "validation": "validatio
                "valid": "validation/", "eval": "eval/", "evaluation": "eval/", "test": "test/"}
 
 
-def event_files(root: Path, depth: int = 4) -> list[Path]:
-    """Event files under `root`, at most `depth` folders down, hidden folders skipped."""
+def event_files(root: Path, depth: int = 4, notes: list[str] | None = None) -> list[Path]:
+    """Event files under `root`, at most `depth` folders down, hidden folders skipped. A folder
+    that cannot be listed is named in `notes` (it may hold event files that are then missing)."""
     out = []
     root_depth = len(root.parts)
-    for dirpath, dirs, files in os.walk(root):
+
+    def unreadable(exc: OSError) -> None:
+        if notes is not None and exc.filename and os.path.abspath(str(exc.filename)) != os.path.abspath(root):
+            why = "permission denied" if isinstance(exc, PermissionError) else (exc.strerror or str(exc))
+            notes.append(f"{exc.filename}: cannot be read ({why}); event files in it are not read")
+
+    for dirpath, dirs, files in os.walk(root, onerror=unreadable):
         d = Path(dirpath)
         if len(d.parts) - root_depth >= depth:
             dirs[:] = []
@@ -457,19 +510,19 @@ def plan(root: Path, events: list[Path], notes: list[str]) -> list[tuple[Path, s
 
 
 def _find(root: Path) -> Found | None:
-    events = event_files(root)
+    notes: list[str] = []
+    events = event_files(root, notes=notes)
     if not events:
         return None
-    notes: list[str] = []
     files = plan(root, events, notes)
     return Found.folder(root, lambda label: read_files(label, files), notes)
 
 
 def _read_dir(root: Path, label: str) -> Run:
-    events = event_files(root)
+    notes: list[str] = []
+    events = event_files(root, notes=notes)
     if not events:
         raise IngestError(label, "no TensorBoard event files in this directory")
-    notes: list[str] = []
     run = read_files(label, plan(root, events, notes))
     for n in notes:
         run.warn(n)

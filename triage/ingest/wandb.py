@@ -213,14 +213,29 @@ def _find(root: Path) -> Found | None:
         return Found.file(wb[-1], "wandb", notes, after=_merge_output_log(wb[-1].parent / "files" / "output.log"))
     runs = [p for p in root.iterdir() if p.is_dir() and _RUN_DIR.match(p.name) and any(p.glob("run-*.wandb"))]
     if not runs and (root / "wandb").is_dir():
-        latest = root / "wandb" / "latest-run"
-        if latest.is_dir():
-            return Found.inside(latest.resolve())
+        latest = _latest_run(root / "wandb" / "latest-run", root)
+        if latest is not None:
+            return Found.inside(latest)
         runs = [p for p in (root / "wandb").iterdir() if p.is_dir() and re.match(r"(offline-)?run-", p.name)]
     if not runs:
         return None
     pick = max(runs, key=_run_order)
     return Found.inside(pick, [f"{len(runs)} W&B runs; read {pick.name}"] if len(runs) > 1 else [])
+
+
+def _latest_run(link: Path, root: Path) -> Path | None:
+    """Where wandb/latest-run points, unless that is a loop or a folder above `root` (a link
+    edited by hand): then the run folders beside it decide."""
+    try:
+        if not link.is_dir():
+            return None
+        target = link.resolve(strict=True)
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
+        return None
+    here = root.resolve()
+    if target == here or target in here.parents:
+        return None
+    return target
 
 
 def _find_legacy(root: Path) -> Found | None:

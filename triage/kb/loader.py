@@ -197,6 +197,11 @@ def parse_file(path: Path) -> LineDict:
         raise KnowledgeError(path, 1, f"invalid YAML: {exc}") from None
     if not isinstance(data, LineDict):
         raise KnowledgeError(path, 1, "expected a mapping of fields at the top of the file")
+    from triage.kb.guards import MAX_YAML_VALUES, expanded_size
+
+    if expanded_size(data) > MAX_YAML_VALUES:  # nested aliases ("billion laughs"): refused
+        raise KnowledgeError(path, 1, f"the YAML stands for more than {MAX_YAML_VALUES:,} values once its "
+                                      "aliases (*name) are expanded; not read")
     return data
 
 

@@ -23,6 +23,9 @@ PRIORS = {"common": 3.0, "uncommon": 1.0, "rare": 0.35}
 
 SEED_ID = re.compile(r"^(L([1-9]|10)|V[1-7]|DF[1-7]|R[1-6]|X[1-5]|O([1-9]|1[0-9]|2[0-6]))$")
 FAMILY_ID = re.compile(r"^(S|PB|M|D|C|DP)-[a-z0-9]+(-[a-z0-9]+)*$")
+# A user's own knowledge folder (`--kb DIR`) may name its causes with its own upper-case prefix
+# (MY-lora-targets, ACME-shard-skew); Q- stays the questions' prefix.
+USER_CAUSE_ID = re.compile(r"^(?!Q-)[A-Z][A-Z0-9]*-[a-z0-9]+(-[a-z0-9]+)*$")
 SYMPTOM_ID = re.compile(r"^Q-[a-z0-9]+(-[a-z0-9]+)*$")
 DETECTOR_ID = re.compile(r"^det-[a-z0-9]+(-[a-z0-9]+)*$")
 PLAIN_NAME = re.compile(r"^[a-z0-9]+([_-][a-z0-9]+)*$")

@@ -95,13 +95,15 @@ class ErrorMatcher:
     """The causes' `errors` patterns, compiled once (multi-line: `^` matches at each line)."""
 
     def __init__(self, kb: KnowledgeBase):
+        from triage.kb.guards import compile_error_pattern
+
         self.patterns: list[tuple[Node, re.Pattern]] = []
         for node in kb.causes:
             for pattern in _as_list(node.get("errors")):
-                try:
-                    self.patterns.append((node, re.compile(str(pattern), re.MULTILINE)))
-                except re.error:
-                    continue
+                # None: does not compile, or could take exponential time (kb check names it)
+                compiled = compile_error_pattern(str(pattern))
+                if compiled is not None:
+                    self.patterns.append((node, compiled))
 
     def error_matches(self, text: str) -> dict[str, str]:
         """Cause ID -> the first error pattern that matches somewhere in `text`."""
@@ -109,6 +111,21 @@ class ErrorMatcher:
         for node, pattern in self.patterns:
             if node.id not in out and pattern.search(text):
                 out[node.id] = pattern.pattern
+        return out
+
+    def error_spans(self, text: str) -> dict[str, tuple[str, int]]:
+        """Cause ID -> (its pattern that covers the most of `text`, how many characters it covers).
+
+        The covered length is what tells a specific pattern from a generic one on the same line:
+        "Expected all tensors to be on the same device" explains more of a message than "CUDA error"."""
+        out: dict[str, tuple[str, int]] = {}
+        for node, pattern in self.patterns:
+            m = pattern.search(text)
+            if m is None:
+                continue
+            span = max(1, m.end() - m.start())
+            if node.id not in out or span > out[node.id][1]:
+                out[node.id] = (pattern.pattern, span)
         return out
 
 
@@ -151,6 +168,11 @@ class SearchIndex:
         if self._errors is None:
             self._errors = ErrorMatcher(self.kb)
         return self._errors.error_matches(text)
+
+    def error_spans(self, text: str) -> dict[str, tuple[str, int]]:
+        if self._errors is None:
+            self._errors = ErrorMatcher(self.kb)
+        return self._errors.error_spans(text)
 
     def search(self, text: str, limit: int = 10, kinds: tuple[str, ...] | None = None) -> list[Hit]:
         self._build()

@@ -119,8 +119,10 @@ class Checker:
             self.err(node, key, f"`{key}` points to {target!r}, a {other.kind}, not a {' or '.join(sorted(kinds))}")
 
     def check_cause(self, node: Node) -> None:
-        if not (schema.SEED_ID.match(node.id) or schema.FAMILY_ID.match(node.id)):
-            self.err(node, "id", "cause IDs are seed IDs (L1, O9, ...) or S-/PB-/M-/D-/C-/DP- followed by lower-case words")
+        if not (schema.SEED_ID.match(node.id) or schema.FAMILY_ID.match(node.id)
+                or (not node.builtin and schema.USER_CAUSE_ID.match(node.id))):
+            own = "" if node.builtin else "; in your own folder also PREFIX-words with your own upper-case prefix (MY-lora-targets)"
+            self.err(node, "id", "cause IDs are seed IDs (L1, O9, ...) or S-/PB-/M-/D-/C-/DP- followed by lower-case words" + own)
         family = node.get("family")
         if isinstance(family, str) and family not in schema.FAMILIES:
             self.err(node, "family", f"unknown family {family!r} (one of {', '.join(sorted(schema.FAMILIES))})")
@@ -207,11 +209,18 @@ class Checker:
             _FrameworkFile(self, path, doc).check()
 
     def check_regexes(self, node: Node) -> None:
+        from triage.kb.guards import regex_problem
+
         for pattern in _as_list(node.get("errors")):
             try:
                 re.compile(str(pattern))
             except re.error as exc:
                 self.err(node, "errors", f"regex {str(pattern)!r} does not compile: {exc}")
+                continue
+            problem = regex_problem(str(pattern))
+            if problem:
+                self.err(node, "errors", f"regex {str(pattern)!r} is not used: {problem}; rewrite it "
+                                         "so each character can be taken only one way")
 
     def check_refs(self, node: Node, key: str) -> None:
         for i, ref in enumerate(_as_list(node.get(key))):
@@ -284,10 +293,13 @@ class Checker:
                 for key in ("next", "favours", "rules_out"):
                     for target in _as_list(answer.get(key)):
                         self.check_exists(node, "answers", target)
-                extra = set(answer) - {"value", "label", "next", "favours", "rules_out", "help", "weight"}
+                extra = set(answer) - {"value", "label", "next", "favours", "rules_out", "help", "weight", "strength"}
                 weight = answer.get("weight")
                 if weight is not None and (not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight <= 0):
                     self.err(node, "answers", f"answers[{i}].weight must be a positive number (the answer's background share)")
+                strength = answer.get("strength")
+                if strength is not None and (not isinstance(strength, (int, float)) or isinstance(strength, bool) or not 0 <= strength <= 1):
+                    self.err(node, "answers", f"answers[{i}].strength must be a number from 0 to 1 (how much a vague answer counts)")
                 if extra:
                     self.err(node, "answers", f"answers[{i}] has unknown fields: {', '.join(sorted(extra))}")
         self.check_config_rules(node, values)

@@ -128,16 +128,34 @@ def get(name: str, kb_dirs: list[str] | None = None) -> ProbeInfo:
     return _info(name, _metadata(kb_dirs).get(name))
 
 
-def export(name: str | None, dest: str | os.PathLike = ".") -> list[Path]:
-    """Write one standalone probe file (or all of them when name is None or 'all') into dest."""
+def export(name: str | None, dest: str | os.PathLike = ".", force: bool = False) -> list[Path]:
+    """Write one standalone probe file (or all of them when name is None or 'all') into dest.
+
+    `dest` is made when its own folder exists (one level, like mkdir), never a missing tree; a
+    script already there is replaced only with `force`. Scripts get mode 0777 less the umask."""
+    from triage.probes.assemble import standalone
+    from triage.writeout import OutputError, check_target, write_text
+
     targets = names() if name in (None, "all") else [get(name).name]
     folder = Path(dest)
     if folder.exists() and not folder.is_dir():
         raise ProbeError(f"{folder} is not a folder")
-    folder.mkdir(parents=True, exist_ok=True)
-    from triage.probes.assemble import write_standalone
-
-    return [write_standalone(script_path(n), folder / script_path(n).name) for n in targets]
+    if not folder.exists():
+        parent = folder.parent if str(folder.parent) else Path(".")
+        if not parent.is_dir():
+            raise ProbeError(f"cannot export to {folder}: folder {parent} does not exist (create it first; "
+                             "missing folders are not made for you)")
+        folder.mkdir()
+    files = [folder / script_path(n).name for n in targets]
+    there = [f.name for f in files if f.exists()]
+    if there and not force:
+        shown = ", ".join(there[:3]) + (f" and {len(there) - 3} more" if len(there) > 3 else "")
+        raise ProbeError(f"{shown} already in {folder}; add --force to replace")
+    try:
+        return [write_text(check_target(f, what="probe export"), standalone(script_path(n)), executable=True,
+                           what="probe export") for n, f in zip(targets, files)]
+    except OutputError as exc:
+        raise ProbeError(str(exc)) from None
 
 
 def run(name: str, setup: str, out: str | os.PathLike | None = None, max_steps: int | None = None,
@@ -176,11 +194,9 @@ def _run(info: ProbeInfo, script: Path, setup: str, out: str | os.PathLike, tmp:
         cmd += ["--timeout", str(timeout)]
     if device:
         cmd += ["--device", device]
-    try:
-        proc = subprocess.run(cmd, capture_output=capture, text=True,
-                              timeout=(timeout or 300.0) + 60.0)
-    except subprocess.TimeoutExpired:
-        raise ProbeError(f"probe {info.name} did not finish within {(timeout or 300.0) + 60:g}s and was stopped") from None
+    limit = (timeout or DEFAULT_TIMEOUT) + GRACE
+    stdout, stderr, returncode = _supervise(cmd, capture, limit, info.name, timeout or DEFAULT_TIMEOUT)
+    proc = subprocess.CompletedProcess(cmd, returncode, stdout, stderr)
     result = None
     if Path(out).exists():
         try:
@@ -189,6 +205,55 @@ def _run(info: ProbeInfo, script: Path, setup: str, out: str | os.PathLike, tmp:
             result = None
     extra = {"stdout": proc.stdout, "stderr": proc.stderr} if capture else {}
     return RunOutcome(info.name, proc.returncode, result, None if tmp else Path(out), extra)
+
+
+DEFAULT_TIMEOUT = 300.0  # the probe scripts' own default for --timeout
+# Seconds on top of --timeout for the script to start (import torch) and write its result. The
+# script's own alarm covers its steps only; this deadline, counted from the start, covers the
+# setup too: a make_setup() that hangs is stopped here.
+GRACE = 10.0
+
+
+def _supervise(cmd: list[str], capture: bool, limit: float, name: str, timeout: float):
+    """Run the probe in its own process group; stop the whole group (the probe and any workers it
+    started) at the deadline, and on any interruption of ours (Ctrl-C, SIGTERM turned into an
+    exception by the CLI): a probe never outlives `triage probe run`."""
+    pipe = subprocess.PIPE if capture else None
+    proc = subprocess.Popen(cmd, stdout=pipe, stderr=pipe, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        _stop_group(proc)
+        raise ProbeError(f"probe {name} did not finish within {limit:g}s (--timeout {timeout:g}s, which counts "
+                         f"its setup too, plus {GRACE:g}s to start and report) and was stopped") from None
+    except BaseException:
+        _stop_group(proc)
+        raise
+    return out, err, proc.returncode
+
+
+def _stop_group(proc: subprocess.Popen) -> None:
+    """SIGTERM to the probe's process group, SIGKILL if it is still there 2 s later; reaped."""
+    import signal
+
+    if not hasattr(os, "killpg"):  # no process groups (Windows): the probe itself
+        proc.kill()
+        proc.communicate()
+        return
+    for sig, wait in ((signal.SIGTERM, 2.0), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError, OSError):
+            break
+        try:
+            proc.wait(timeout=wait)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    try:
+        proc.communicate(timeout=1.0)
+    except (subprocess.TimeoutExpired, ValueError, OSError):
+        pass
 
 
 def _check_finite(obj, where: str) -> None:
@@ -215,6 +280,8 @@ def load_result(path: str | os.PathLike) -> dict:
 
     try:
         doc = json.loads(text, parse_constant=no_constants)
+    except RecursionError:
+        raise ProbeResultError(f"{p} is not a probe result (JSON nested too deeply)") from None
     except ValueError as exc:
         raise ProbeResultError(f"{p} is not valid JSON: {exc}") from None
     if not isinstance(doc, dict):

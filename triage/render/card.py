@@ -1,18 +1,23 @@
-"""Cards for `triage explain`: one node, rendered for a terminal or as JSON."""
+"""Cards for `triage explain`: one node, rendered for a terminal or as JSON.
+
+No border: a knob is printed from the first column, exactly as it is to be typed, so it copies
+cleanly (a box would put `│` and margins into every copied line) and a long title is never cut
+to fit a frame. In a pipe every paragraph is one line (see triage.render.console).
+"""
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.console import Console, Group, RenderableType
-from rich.markup import escape
 from rich.padding import Padding
-from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
 from triage.kb.base import KnowledgeBase, _as_list
 from triage.kb.loader import Node
 from triage.kb.schema import normalise_answer
 from triage.render.code import highlight
+from triage.render.layout import hang
 
 
 def _plain(value):
@@ -65,8 +70,19 @@ def _leads_to(kb: KnowledgeBase, symptom: Node) -> dict[str, dict[str, list[str]
     return result
 
 
-def _section(title: str, body: RenderableType) -> RenderableType:
-    return Group(Text(title, style="bold cyan"), Padding(body, (0, 0, 1, 2)))
+def _section(title: str, body: RenderableType | None = None) -> RenderableType:
+    """A heading and its body indented by two; the body sized to its content (never padded to
+    the console's width, so a pipe gets no trailing blanks and no 10,000-column lines)."""
+    parts: list[RenderableType] = [Text(title, style="bold cyan")]
+    if body is not None:
+        parts.append(Padding(body, (0, 0, 0, 2), expand=False))
+    parts.append(Text(""))
+    return Group(*parts)
+
+
+def _bullets(items) -> RenderableType:
+    """One bullet per item, wrapped lines hanging under the text, not under the bullet."""
+    return Group(*[hang("• ", Text(str(s).strip())) for s in items])
 
 
 def _ref(kb: KnowledgeBase, node_id: str) -> Text:
@@ -76,88 +92,167 @@ def _ref(kb: KnowledgeBase, node_id: str) -> Text:
     return text
 
 
-def cause_card(kb: KnowledgeBase, node: Node) -> RenderableType:
-    parts: list[RenderableType] = []
-    symptoms = _as_list(node.get("symptoms"))
-    if symptoms:
-        parts.append(_section("What you see", Text("\n".join(f"• {s}" for s in symptoms))))
-    if node.get("why"):
-        parts.append(_section("Why it happens", Text(str(node.get("why")).strip())))
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(no_wrap=True)
-    grid.add_column()
-    for i, fix in enumerate(f for f in _as_list(node.get("fix")) if isinstance(f, dict)):
-        lines: list[RenderableType] = [highlight(str(fix.get("knob", "")).strip())]
-        if fix.get("range"):
-            lines.append(Text.assemble(("range  ", "dim"), str(fix["range"]).strip()))
-        if fix.get("expect"):
-            lines.append(Text.assemble(("expect ", "dim"), str(fix["expect"]).strip()))
-        grid.add_row(Text(f"{i + 1}.", style="bold"), Group(*lines))
-    if grid.row_count:
-        parts.append(_section("The knob", grid))
-    if node.get("verify"):
-        parts.append(_section("Verify", Text(str(node.get("verify")).strip())))
-    nxt = node.get("next_if_not")
-    if nxt:
-        parts.append(_section("If it was not this", Group(_ref(kb, nxt), Text(f"triage explain {nxt}", style="dim"))))
-    links = [str(i) for i in _as_list(node.get("links"))]
-    if links:
-        parts.append(_section("See also", Group(*[_ref(kb, i) for i in links])))
-    probes = [str(p) for p in _as_list(node.get("probes"))]
-    if probes:
-        lines = [Text.assemble((p, "bold"), f"  {kb.title_of(p)}  ", (f"triage probe export {p}", "dim")) for p in probes]
-        parts.append(_section("Probes to run on the GPU box", Group(*lines)))
-    errors = [str(e) for e in _as_list(node.get("errors"))]
-    if errors:
-        parts.append(_section("Error text that points here", Text("\n".join(errors), style="yellow")))
-    sources = [s for s in _as_list(node.get("sources")) + _as_list(node.get("precedent")) if isinstance(s, dict)]
-    if sources:
-        lines = [Text.assemble(str(s.get("title", "")), "  ", (str(s.get("url", "")), "underline blue")) for s in sources]
-        parts.append(_section("Sources", Group(*lines)))
+def _heading(node: Node, subtitle: str) -> RenderableType:
+    """The card's first lines: ID and full title (never cut), then what kind of node it is."""
+    head = Text.assemble((node.id, "bold"), " · ", (node.title, "bold"))
+    return Group(head, Text(subtitle, style="dim"), Text(""))
+
+
+def code_block(code: str) -> Text:
+    """A knob exactly as it is to be typed: every line, from the first column, no border or
+    margin to copy along with it. Printed with soft wrap, so a terminal folds a long line
+    visually but rich never splits it."""
+    return highlight(textwrap.dedent(str(code)).strip("\n"))
+
+
+def knob_block(fix: dict, number: int | None) -> list[tuple[RenderableType, bool]]:
+    """(renderable, is_code) pairs for one fix: an optional 'option N' line, the code flush
+    left, then its range and expectation indented under it."""
+    parts: list[tuple[RenderableType, bool]] = []
+    if number is not None:
+        parts.append((Text(f"  option {number}", style="dim"), False))
+    parts.append((code_block(str(fix.get("knob", ""))), True))
+    if fix.get("range"):
+        parts.append((hang(Text("  range   ", style="dim"), Text(" ".join(str(fix["range"]).split()))), False))
+    if fix.get("expect"):
+        parts.append((hang(Text("  expect  ", style="dim"), Text(" ".join(str(fix["expect"]).split()))), False))
+    return parts
+
+
+class Card:
+    """A card: prose parts and code parts. Code must reach the console with soft wrap (never
+    split by rich); `Card` is also a renderable, for views that place it inside a Group."""
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[RenderableType, bool]] = []
+
+    def add(self, renderable: RenderableType, code: bool = False) -> None:
+        self.parts.append((renderable, code))
+
+    def print(self, console: Console) -> None:
+        for renderable, code in self.parts:
+            console.print(renderable, soft_wrap=code or None, highlight=False)
+
+    def __rich_console__(self, console: Console, options):
+        for renderable, code in self.parts:
+            if code:  # inside a Group: keep each code line whole (no wrapping, no cropping)
+                yield from _unwrapped_lines(console, renderable)
+            else:
+                yield renderable
+
+
+def _unwrapped_lines(console: Console, text: Text):
+    from rich.segment import Segment
+
+    for line in text.split("\n", allow_blank=True):
+        yield from line.render(console)
+        yield Segment.line()
+
+
+def cause_card(kb: KnowledgeBase, node: Node, heading: bool = True) -> Card:
+    """The card of a cause; `heading=False` where the view has already named it (ask's end)."""
+    card = Card()
     subtitle = " · ".join(
         str(x) for x in (node.get("family"), ", ".join(map(str, _as_list(node.get("domains")))), node.get("prior")) if x
     )
-    return Panel(Group(*parts), title=f"[bold]{escape(node.id)}[/] · {escape(node.title)}", title_align="left",
-                 subtitle=escape(subtitle), subtitle_align="right", border_style="cyan", padding=(1, 2))
+    if heading:
+        card.add(_heading(node, subtitle))
+    else:
+        card.add(Text(""))
+    symptoms = _as_list(node.get("symptoms"))
+    if symptoms:
+        card.add(_section("What you see", _bullets(symptoms)))
+    if node.get("why"):
+        card.add(_section("Why it happens", Text(" ".join(str(node.get("why")).split()))))
+    fixes = [f for f in _as_list(node.get("fix")) if isinstance(f, dict)]
+    if fixes:
+        card.add(Text("The knob" if len(fixes) == 1 else f"The knob ({len(fixes)} options, best first)", style="bold cyan"))
+        for i, fix in enumerate(fixes):
+            for renderable, code in knob_block(fix, i + 1 if len(fixes) > 1 else None):
+                card.add(renderable, code)
+            card.add(Text(""))
+    if node.get("verify"):
+        card.add(_section("Verify", Text(" ".join(str(node.get("verify")).split()))))
+    nxt = node.get("next_if_not")
+    if nxt:
+        card.add(_section("If it was not this", Group(_ref(kb, nxt), Text(f"triage explain {nxt}", style="dim"))))
+    links = [str(i) for i in _as_list(node.get("links"))]
+    if links:
+        card.add(_section("See also", Group(*[_ref(kb, i) for i in links])))
+    probes = [str(p) for p in _as_list(node.get("probes"))]
+    if probes:
+        lines = [Text.assemble((p, "bold"), f"  {kb.title_of(p)}  ", (f"triage probe export {p}", "dim")) for p in probes]
+        card.add(_section("Probes to run on the GPU box", Group(*lines)))
+    errors = [str(e) for e in _as_list(node.get("errors"))]
+    if errors:
+        card.add(Text("Error text that points here", style="bold cyan"))
+        for e in errors:  # regular expressions: code, kept whole
+            card.add(Text("  " + e, style="yellow"), code=True)
+        card.add(Text(""))
+    sources = [s for s in _as_list(node.get("sources")) + _as_list(node.get("precedent")) if isinstance(s, dict)]
+    if sources:
+        lines = [hang("• ", Text.assemble(str(s.get("title", "")), "  ", (str(s.get("url", "")), "underline blue")))
+                 for s in sources]
+        card.add(_section("Sources", Group(*lines)))
+    return card
 
 
-def symptom_card(kb: KnowledgeBase, node: Node) -> RenderableType:
-    parts: list[RenderableType] = []
+# an answer of a broad question can lead to a hundred nodes; past this many the card counts them
+MAX_IDS = 8
+
+
+def id_summary(ids: list[str], noun: str) -> str:
+    """The IDs when they are few ('O1, O9'), else how many ('72 causes'): a wall of IDs helps
+    nobody read a card (`--json` lists every one)."""
+    if len(ids) <= MAX_IDS:
+        return ", ".join(ids)
+    return f"{len(ids)} {noun}"
+
+
+def symptom_card(kb: KnowledgeBase, node: Node) -> Card:
+    card = Card()
+    card.add(_heading(node, "question"))
     if node.get("help"):
-        parts.append(_section("How to check", Text(str(node.get("help")).strip())))
+        card.add(_section("How to check", Text(" ".join(str(node.get("help")).split()))))
     leads = _leads_to(kb, node)
     labels = {normalise_answer(a.get("value", "")): str(a.get("label", "")) for a in _as_list(node.get("answers")) if isinstance(a, dict)}
     lines: list[RenderableType] = []
+    counted = False
     for value, targets in leads.items():
-        line = Text.assemble((value, "bold"), f"  {labels.get(value, '')}")
-        lines.append(line)
+        lines.append(hang(Text(value, style="bold"), Text(f"  {labels.get(value, '')}")))
+        where = []
         if targets["questions"]:
-            lines.append(Text("    then asks: " + ", ".join(targets["questions"]), style="dim"))
+            where.append("then asks: " + id_summary(targets["questions"], "questions"))
         if targets["causes"]:
-            lines.append(Text("    points to: " + ", ".join(targets["causes"]), style="dim"))
-    parts.append(_section("Answers", Group(*lines)))
+            where.append("points to: " + id_summary(targets["causes"], "causes"))
+        counted |= any(len(t) > MAX_IDS for t in targets.values())
+        if where:
+            lines.append(hang(Text("    ", style="dim"), Text("; ".join(where), style="dim")))
+    card.add(_section("Answers", Group(*lines)))
+    if counted:
+        card.add(Text(f"Every ID behind a count: triage explain {node.id} --json (leads_to)", style="dim"))
+        card.add(Text(""))
     gates = kb.gates(node)
     if gates:
         gate_text = "; ".join(f"{q} = {' | '.join(sorted(v))}" for q, v in gates.items())
-        parts.append(_section("Asked after", Text(gate_text)))
-    return Panel(Group(*parts), title=f"[bold]{escape(node.id)}[/] · {escape(node.title)}", title_align="left",
-                 subtitle="question", subtitle_align="right", border_style="magenta", padding=(1, 2))
+        card.add(_section("Asked after", Text(gate_text)))
+    return card
 
 
-def generic_card(kb: KnowledgeBase, node: Node) -> RenderableType:
-    parts: list[RenderableType] = []
+def generic_card(kb: KnowledgeBase, node: Node) -> Card:
+    card = Card()
+    card.add(_heading(node, node.kind))
     for key, value in node.data.items():
         if key in ("id", "kind", "title"):
             continue
         if isinstance(value, list):
-            body = Text("\n".join(f"• {_short(v)}" for v in value))
+            body: RenderableType = _bullets(_short(v) for v in value)
         elif isinstance(value, dict):
-            body = Text("\n".join(f"{k}: {_short(v)}" for k, v in value.items()))
+            body = Group(*[hang(Text(f"{k}: ", style="dim"), Text(_short(v))) for k, v in value.items()])
         else:
             body = Text(str(value).strip())
-        parts.append(_section(key.replace("_", " ").capitalize(), body))
-    return Panel(Group(*parts), title=f"[bold]{escape(node.id)}[/] · {escape(node.title)}", title_align="left",
-                 subtitle=node.kind, subtitle_align="right", border_style="green", padding=(1, 2))
+        card.add(_section(key.replace("_", " ").capitalize(), body))
+    return card
 
 
 def _short(value) -> str:
@@ -170,8 +265,9 @@ def _short(value) -> str:
 
 def render_node(console: Console, kb: KnowledgeBase, node: Node) -> None:
     if node.kind == "cause":
-        console.print(cause_card(kb, node))
+        card = cause_card(kb, node)
     elif node.kind == "symptom":
-        console.print(symptom_card(kb, node))
+        card = symptom_card(kb, node)
     else:
-        console.print(generic_card(kb, node))
+        card = generic_card(kb, node)
+    card.print(console)

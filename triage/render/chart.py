@@ -20,9 +20,21 @@ def _fmt(v: float) -> str:
     return f"{v:.3g}"
 
 
-def line_chart(steps, values, title: str = "", width: int = 64, height: int = 7,
+LABEL_W = 9      # the y labels: "-2.19e+04" is 9 characters
+CHROME = LABEL_W + 2  # label, space, axis: the columns a chart adds to its plot
+MAX_PLOT = 64    # a wider chart shows no more: the detectors' findings carry the numbers
+
+
+def chart_width(console_width: int) -> int:
+    """The plot width for a console: MAX_PLOT columns, fewer on a narrow terminal so the whole
+    chart (labels and axis included) stays inside it and is never wrapped."""
+    return max(8, min(MAX_PLOT, int(console_width) - CHROME))
+
+
+def line_chart(steps, values, title: str = "", width: int = MAX_PLOT, height: int = 7,
                mark: tuple[float, float | None] | None = None, log: bool = False) -> Text:
-    """steps/values: sequences of floats. mark: (first_step, last_step) to highlight."""
+    """steps/values: sequences of floats. mark: (first_step, last_step) to highlight.
+    `width` is the plot's; the chart is `width + CHROME` columns wide (see `chart_width`)."""
     import numpy as np
 
     x = np.asarray(steps, dtype=float)
@@ -30,7 +42,8 @@ def line_chart(steps, values, title: str = "", width: int = 64, height: int = 7,
     n = len(y)
     out = Text()
     if title:
-        out.append(title + "\n", style="bold")
+        out.append(title, style="bold")
+        out.append(" (log scale)\n" if log else "\n", style="dim")
     if n == 0:
         out.append("(no points)\n", style="dim")
         return out
@@ -68,7 +81,7 @@ def line_chart(steps, values, title: str = "", width: int = 64, height: int = 7,
         marked = (cols_x_end >= m0) & (cols_x <= m1)
         if not marked.any():
             marked[int(np.argmin(np.abs(cols_x - m0)))] = True
-    label_w = 9
+    label_w = LABEL_W
     marker_line = Text(" " * (label_w + 1))
     for c in range(width):
         marker_line.append("▼" if marked[c] and (c == 0 or not marked[c - 1]) else " ", style="bold red")
@@ -100,6 +113,8 @@ def line_chart(steps, values, title: str = "", width: int = 64, height: int = 7,
     first, last = x[0], x[-1]
     left = f"step {int(first) if float(first).is_integer() else first:,}"
     right = f"{int(last) if float(last).is_integer() else last:,}"
-    pad = max(1, width - len(left) - len(right))
+    if len(left) + 1 + len(right) > width:  # a narrow plot: the first step only
+        right = ""
+    pad = max(1, width - len(left) - len(right)) if right else 0
     out.append(" " * (label_w + 2) + left + " " * pad + right + "\n", style="dim")
     return out

@@ -164,7 +164,8 @@ def render_diff(console, doc: dict, kb=None, verbose: bool = False) -> None:
 
 
 def _chart_pair(console, doc: dict, metric: str, step) -> None:
-    from triage.render.chart import line_chart
+    from triage.render.chart import chart_width, line_chart
+    from triage.render.console import layout_width
 
     for label, run in (("GOOD", doc["_good"]), ("BAD", doc["_bad"])):
         s = run.series.get(metric)
@@ -173,7 +174,8 @@ def _chart_pair(console, doc: dict, metric: str, step) -> None:
         positive = (s.values[s.values == s.values] > 0).all()
         log = metric in ("grad_norm", "learning_rate", "loss_scale") and bool(positive)
         mark = (float(step), None) if step is not None and label == "BAD" else None
-        console.print(line_chart(s.steps, s.values, title=f"{metric} ({label})", height=5, mark=mark, log=log))
+        console.print(line_chart(s.steps, s.values, title=f"{metric} ({label})", height=5, mark=mark, log=log,
+                                 width=chart_width(layout_width(console))))  # fits a 60-column terminal
 
 
 def render_gate(console, gate: dict) -> None:

@@ -127,59 +127,133 @@ def inspect_json(runs: Iterable) -> dict[str, Any]:
     return {"version": __version__, "runs": [run_dict(r) for r in runs]}
 
 
-def inspect_table(runs: Iterable, console) -> None:
-    """Render each run: a header line, one row per metric with a sparkline, then events and warnings."""
+def _header(run):
+    from rich.text import Text
+
+    skipped = run.meta.get("skipped", {})
+    sk = sum(skipped.values())
+    head = Text()
+    head.append(run.path, style="bold")
+    head.append(f"  {run.format}", style="cyan")
+    head.append(f"  rows {run.meta.get('rows', 0)}")
+    head.append(f"  steps {_steps(run)}")
+    if sk:
+        head.append(f"  skipped {sk} (" + ", ".join(f"{k}: {v}" for k, v in sorted(skipped.items())) + ")",
+                    style="yellow")
+    if run.meta.get("restarts"):
+        head.append(f"  restarts {run.meta['restarts']}", style="yellow")
+    if run.meta.get("duplicates"):
+        head.append(f"  duplicate steps {run.meta['duplicates']}", style="yellow")
+    return head
+
+
+def _metric_rows(run, spark_w: int) -> list[dict]:
+    """One dict of display strings per metric: what both the table and the list show."""
+    from rich.text import Text
+
+    rows = []
+    for name in run.metrics():
+        s = run.series[name]
+        st = s.stats()
+        bad = st["nan"] + st["inf"]
+        spark = Text()
+        for ch in sparkline(s.values, spark_w):
+            spark.append(ch, style="red" if ch == NAN_MARK else "green")
+        rows.append({
+            "metric": name, "split": s.split or "", "n": str(st["n"]),
+            "steps": "" if st["first_step"] is None else f"{_fmt(st['first_step'])}–{_fmt(st['last_step'])}",
+            "first": _fmt(st["first"]), "last": _fmt(st["last"]), "min": _fmt(st["min"]), "max": _fmt(st["max"]),
+            "nan": Text(str(st["nan"]) + (f"+{st['inf']}inf" if st["inf"] else ""), style="bold red" if bad else "dim"),
+            "spark": spark,
+        })
+    return rows
+
+
+NUMBERS = ("n", "first", "last", "min", "max")
+
+
+def _metrics_table(rows: list[dict], wide: bool, with_spark: bool, width: int | None):
+    """The metrics as a table, or None when it cannot fit `width` columns (None: no limit).
+
+    Numbers never wrap or shrink (a cut `4.498e…` is worse than no number); only the metric
+    name gives way, with an ellipsis, and never below 12 characters.
+    """
     from rich.table import Table
+
+    keys = ["metric"] + (["split"] if wide else []) + ["n"] + (["steps"] if wide else []) + list(NUMBERS[1:]) + ["nan"]
+    keys += ["spark"] if with_spark else []
+    heads = {"nan": "NaN", "spark": ""}
+
+    def cell_len(value) -> int:
+        return len(value.plain) if hasattr(value, "plain") else len(str(value))
+
+    widths = {k: max([len(heads.get(k, k))] + [cell_len(r[k]) for r in rows]) for k in keys}
+    rest = sum(w for k, w in widths.items() if k != "metric") + 2 * (len(keys) - 1)
+    name_w = widths["metric"]
+    if width is not None and rest + name_w > width:
+        name_w = width - rest
+        if name_w < min(12, widths["metric"]):
+            return None
+    table = Table(box=None, header_style="bold", pad_edge=False, show_edge=False)
+    for k in keys:
+        kw = {"no_wrap": True, "min_width": widths[k]}
+        if k == "metric":
+            kw = {"no_wrap": True, "overflow": "ellipsis", "style": "bold", "width": name_w}
+        elif k == "split":
+            kw["style"] = "dim"
+        elif k not in ("spark",):
+            kw["justify"] = "right"
+        table.add_column(heads.get(k, k), **kw)
+    for r in rows:
+        table.add_row(*[r[k] for k in keys])
+    return table
+
+
+def _metrics_list(rows: list[dict], width: int):
+    """The narrow-terminal form: a line per metric, then its numbers packed into lines of at most
+    `width` columns, each `label value` pair kept whole (a wrap never parts a number from its label)."""
+    from rich.console import Group
+    from rich.text import Text
+
+    lines = []
+    for r in rows:
+        lines.append(Text.assemble((r["metric"], "bold"), f"  n {r['n']}  NaN ", r["nan"], "  ", r["spark"]))
+        line = ""
+        for k in NUMBERS[1:]:
+            pair = f"{k} {r[k]}"
+            if line and len(line) + 2 + len(pair) > width:
+                lines.append(Text(line))
+                line = ""
+            line = f"{line}  {pair}" if line else f"  {pair}"
+        lines.append(Text(line))
+    return Group(*lines)
+
+
+def metrics_view(run, console):
+    """The widest view of the metrics that fits the console without cutting a number: the table
+    with split and steps, the table, the table without sparklines, or a list."""
+    from triage.render.console import is_piped
+
+    if is_piped(console):
+        return _metrics_table(_metric_rows(run, 24), wide=True, with_spark=True, width=None)
+    for wide, spark_w, with_spark in ((True, 24, True), (False, 10, True), (False, 10, False)):
+        table = _metrics_table(_metric_rows(run, spark_w), wide=wide, with_spark=with_spark, width=console.width)
+        if table is not None:
+            return table
+    return _metrics_list(_metric_rows(run, 10), console.width)
+
+
+def inspect_table(runs: Iterable, console) -> None:
+    """Render each run: a header line, the metrics (a table with a sparkline per metric, or a
+    list where no table fits), then events and warnings."""
     from rich.text import Text
 
     for i, run in enumerate(runs):
         if i:
             console.print()
-        skipped = run.meta.get("skipped", {})
-        sk = sum(skipped.values())
-        head = Text()
-        head.append(run.path, style="bold")
-        head.append(f"  {run.format}", style="cyan")
-        head.append(f"  rows {run.meta.get('rows', 0)}")
-        head.append(f"  steps {_steps(run)}")
-        if sk:
-            head.append(f"  skipped {sk} (" + ", ".join(f"{k}: {v}" for k, v in sorted(skipped.items())) + ")",
-                        style="yellow")
-        if run.meta.get("restarts"):
-            head.append(f"  restarts {run.meta['restarts']}", style="yellow")
-        if run.meta.get("duplicates"):
-            head.append(f"  duplicate steps {run.meta['duplicates']}", style="yellow")
-        console.print(head)
+        console.print(_header(run))
         if run.series:
-            table = Table(box=None, header_style="bold", pad_edge=False, show_edge=False)
-            wide = getattr(console, "width", 120) >= 120
-            spark_w = 24 if wide else 10
-            longest = max(len(n) for n in run.series)
-            cols = [("metric", {"style": "bold", "no_wrap": True, "overflow": "ellipsis",
-                                "min_width": min(longest, 40 if wide else 28)})]
-            if wide:
-                cols += [("split", {"style": "dim", "no_wrap": True})]
-            cols += [("n", {"justify": "right"})]
-            if wide:
-                cols += [("steps", {"justify": "right", "no_wrap": True})]
-            cols += [("first", {"justify": "right"}), ("last", {"justify": "right"}), ("min", {"justify": "right"}),
-                     ("max", {"justify": "right"}), ("NaN", {"justify": "right"}), ("", {"no_wrap": True})]
-            for col, kw in cols:
-                table.add_column(col, **kw)
-            for name in run.metrics():
-                s = run.series[name]
-                st = s.stats()
-                bad = st["nan"] + st["inf"]
-                nan_txt = Text(str(st["nan"]) + (f"+{st['inf']}inf" if st["inf"] else ""),
-                               style="bold red" if bad else "dim")
-                steps = "" if st["first_step"] is None else f"{_fmt(st['first_step'])}–{_fmt(st['last_step'])}"
-                spark = Text()
-                for ch in sparkline(s.values, spark_w):
-                    spark.append(ch, style="red" if ch == NAN_MARK else "green")
-                cells = [name] + ([s.split] if wide else []) + [str(st["n"])] + ([steps] if wide else [])
-                cells += [_fmt(st["first"]), _fmt(st["last"]), _fmt(st["min"]), _fmt(st["max"]), nan_txt, spark]
-                table.add_row(*cells)
-            console.print(table)
+            console.print(metrics_view(run, console))
         else:
             console.print(Text("  no metrics found", style="dim"))
         if run.events:
@@ -218,8 +292,8 @@ def inspect_command(paths: list[str], fmt: str | None, as_json: bool, out_consol
         sys.stdout.write(json.dumps(inspect_json(runs), indent=2, ensure_ascii=False) + "\n")
         return 0
     if out_console is None:
-        from rich.console import Console
+        from triage.render.console import out_console as make_console
 
-        out_console = Console(soft_wrap=False)
+        out_console = make_console()
     inspect_table(runs, out_console)
     return 0

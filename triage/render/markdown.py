@@ -40,6 +40,23 @@ def md_code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+def md_knob(text: str) -> str:
+    """A knob for a table cell or a list item: inline code when it is one line; several lines
+    kept as lines (`<code>` with `<br>`, which GitHub renders in tables) instead of run together."""
+    import html
+    import textwrap
+
+    lines = textwrap.dedent(str(text)).strip("\n").splitlines()
+    if len(lines) <= 1:
+        return md_code(text)
+    cells = []
+    for line in lines:
+        body = html.escape(line.rstrip()).replace("|", "&#124;").replace("`", "&#96;")
+        indent = len(body) - len(body.lstrip(" "))
+        cells.append("&nbsp;" * indent + body.lstrip(" "))
+    return "<code>" + "<br>".join(cells) + "</code>"
+
+
 class _Doc:
     """Collects headings so every anchor is computed exactly as GitHub will."""
 
@@ -157,13 +174,13 @@ def render_report_md(doc: dict, series: dict | None = None, marks: list[dict] | 
     """The report of `render_report_html` as GitHub Markdown: tables, text sparklines with the
     anomaly marked, ranked causes with knobs, and a task list of fixes with their verification."""
     from triage.checklists import fix_plan, make_link
-    from triage.render.html import chart_order, marks_from_findings
+    from triage.render.html import chart_order, finding_answer, finding_title, marks_from_findings
 
     if kb is None:
         from triage.kb.base import KnowledgeBase
 
         kb = KnowledgeBase.load()
-    marks = marks_from_findings(doc) if marks is None else list(marks)
+    marks = marks_from_findings(doc, series, kb) if marks is None else list(marks)
     findings = [f for f in doc.get("findings") or [] if isinstance(f, dict)]
     causes = [c for c in doc.get("causes") or [] if isinstance(c, dict)]
     sources = [s for s in doc.get("sources") or [] if isinstance(s, dict)]
@@ -190,11 +207,12 @@ def render_report_md(doc: dict, series: dict | None = None, marks: list[dict] | 
 
     out.heading(2, "Findings")
     if findings:
-        out.add("| what | metric | steps | the numbers |", "|---|---|---|---|")
-        for f in findings:
-            what = f"{f.get('symptom')} = {f.get('answer')}" if f.get("symptom") else f.get("detector", "")
+        out.add("| # | what | metric | steps | the numbers |", "|---:|---|---|---|---|")
+        for n, f in enumerate(findings, start=1):
+            answered = finding_answer(f, kb)
+            what = f"**{md_escape(finding_title(f, kb))}**" + (f"<br>{md_escape(answered)}" if answered else "")
             steps = "" if f.get("first_step") is None else f"{f.get('first_step')}–{f.get('last_step', f.get('first_step'))}"
-            out.add(f"| **{md_escape(what)}** | {md_code(f.get('metric') or '')} | {steps} | {md_escape(f.get('summary') or '')} |")
+            out.add(f"| {n} | {what} | {md_code(f.get('metric') or '')} | {steps} | {md_escape(f.get('summary') or '')} |")
         out.add("")
     else:
         out.add("No detector fired.", "")
@@ -225,7 +243,7 @@ def render_report_md(doc: dict, series: dict | None = None, marks: list[dict] | 
             if fixes:
                 out.add("| knob | range | expect |", "|---|---|---|")
                 for f in fixes:
-                    out.add(f"| {md_code(f.get('knob', ''))} | {md_escape(f.get('range', ''))} | {md_escape(f.get('expect', ''))} |")
+                    out.add(f"| {md_knob(f.get('knob', ''))} | {md_escape(f.get('range', ''))} | {md_escape(f.get('expect', ''))} |")
                 out.add("")
             if link.url:
                 out.add(f"`{link.command}` · [source]({link.url})", "")
@@ -238,7 +256,7 @@ def render_report_md(doc: dict, series: dict | None = None, marks: list[dict] | 
         out.add("One change at a time; tick a box only when the verification shows the expected change.", "")
         for step in plan:
             also = f" (also serves {', '.join(step.also_for)})" if step.also_for else ""
-            out.add(f"- [ ] **{step.number}.** For **{step.cause_id}** {md_escape(step.cause_title)}{also}: try {md_code(step.knob)}")
+            out.add(f"- [ ] **{step.number}.** For **{step.cause_id}** {md_escape(step.cause_title)}{also}: try {md_knob(step.knob)}")
             if step.range:
                 out.add(f"  <br>*Range:* {md_escape(step.range)}")
             if step.expect:

@@ -6,7 +6,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from triage.render.chart import line_chart
+from triage.render.chart import chart_width, line_chart
+from triage.render.console import layout_width
+from triage.render.layout import hang
 from triage.render.code import highlight
 
 KEY_SERIES = ("loss", "grad_norm", "reward", "rewards/margins", "eval/loss", "learning_rate")
@@ -16,6 +18,20 @@ def _step(x) -> str:
     if x is None:
         return "?"
     return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+def knob_lines(knob: str, label: str) -> Text:
+    """A knob in full after `label`, its further lines aligned under the first (never cut to
+    its first line with an ellipsis: the missing lines are usually the ones that matter)."""
+    lines = str(knob).strip("\n").splitlines() or [""]
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    lines = [ln[indent:] if ln[:indent].isspace() else ln.lstrip() for ln in lines]
+    out = Text(label, style="dim")
+    out.append_text(highlight(lines[0]))
+    for line in lines[1:]:
+        out.append("\n" + " " * len(label))
+        out.append_text(highlight(line))
+    return out
 
 
 def chart_target(doc: dict):
@@ -79,7 +95,7 @@ def render_scan(console: Console, doc: dict, verbose: bool = False) -> None:
         if run is not None and getattr(run, "series", None):
             s, _ = chart_target(doc)
             if s is not None:
-                console.print(line_chart(s.steps, s.values, title=s.name))
+                console.print(line_chart(s.steps, s.values, title=s.name, width=chart_width(layout_width(console))))
         return
 
     findings = doc.get("findings", [])
@@ -90,13 +106,16 @@ def render_scan(console: Console, doc: dict, verbose: bool = False) -> None:
             where = ""
             if f.get("first_step") is not None:
                 where = f"  [dim]steps {_step(f['first_step'])}-{_step(f.get('last_step'))}[/]" if f.get("last_step") not in (None, f["first_step"]) else f"  [dim]step {_step(f['first_step'])}[/]"
-            console.print(f"  [red]{i + 1}.[/] {escape(f['summary'])}{where}", highlight=False)
+            console.print(hang(f"  [red]{i + 1}.[/] ", f"{escape(f['summary'])}{where}", markup=True), highlight=False)
         console.print()
     if applied is not None and applied.errors:
         console.print(f"[bold]Error text[/] ({len(applied.errors)} match{'es' if len(applied.errors) != 1 else ''})")
-        for e in applied.errors[:8]:
+        for e in applied.errors[:8]:  # one row per distinct message, with how often it appears
             line = f"line {e['line']}: " if e.get("line") else ""
-            console.print(f"  [red]●[/] {escape(line + e['text'][:140])}  [dim]→ {e['cause']}[/]", highlight=False)
+            times = f" ({e['count']} times)" if e.get("count", 1) > 1 else ""
+            ids = e.get("causes") or [e["cause"]]
+            causes = ", ".join(ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
+            console.print(f"  [red]●[/] {escape(line + e['text'][:140])}{times}  [dim]→ {escape(causes)}[/]", highlight=False)
         console.print()
     if applied is not None and (applied.config or applied.defaults):
         files: dict[str, list[str]] = {}
@@ -110,13 +129,15 @@ def render_scan(console: Console, doc: dict, verbose: bool = False) -> None:
     series, mark = chart_target(doc)
     if series is not None:
         console.print(line_chart(series.steps, series.values, title=series.name, mark=mark,
+                                 width=chart_width(layout_width(console)),
                                  log=series.name in ("grad_norm", "loss_scale", "learning_rate") and (series.values[series.values == series.values] > 0).all()))
 
     causes = doc.get("causes", [])
     if causes:
         console.print("[bold]Most likely causes[/]")
         for i, c in enumerate(causes[:5 if not verbose else len(causes)]):
-            console.print(Text.assemble((f" {i + 1}. ", "bold"), (c["id"], "bold cyan"), f"  {c['title']}  ", (f"{c['score']:.0%}", "dim")))
+            console.print(hang(Text(f" {i + 1}. ", style="bold"),
+                               Text.assemble((c["id"], "bold cyan"), f"  {c['title']}  ", (f"{c['score']:.0%}", "dim"))))
             refs, others = [], []
             for ev in c["evidence"]:
                 base = ev.rsplit(" (", 1)[0]
@@ -125,28 +146,27 @@ def render_scan(console: Console, doc: dict, verbose: bool = False) -> None:
                 else:
                     others.append(ev)
             if refs:
-                console.print(f"      [dim]because of finding {', '.join(str(r) for r in sorted(set(refs)))}[/]", highlight=False)
+                console.print(hang("      ", f"[dim]because of finding {', '.join(str(r) for r in sorted(set(refs)))}[/]", markup=True))
             for ev in others[:3]:
-                console.print(f"      [dim]because[/] {escape(ev)}", highlight=False)
+                console.print(hang("      [dim]because[/] ", escape(ev), markup=True), highlight=False)
             if c["fix"]:
-                knob = c["fix"][0]["knob"].strip().splitlines()
-                console.print(Text("      knob  ", style="dim") + highlight(knob[0] + (" …" if len(knob) > 1 else "")))
+                console.print(knob_lines(c["fix"][0]["knob"], "      knob  "), soft_wrap=True)  # code is never wrapped
                 if c["fix"][0].get("expect"):
-                    console.print(f"      [dim]expect[/] {escape(c['fix'][0]['expect'])}", highlight=False)
+                    console.print(hang("      [dim]expect[/] ", escape(c['fix'][0]['expect']), markup=True), highlight=False)
             console.print(f"      [dim]more: triage explain {c['id']}[/]", highlight=False)
         console.print()
     aside = [a for src in doc.get("sources", []) for a in (src.get("context") or {}).get("set_aside", [])]
     if aside:
         console.print("[bold]Set aside[/] [dim](evidence points at them, but they cannot apply to this run)[/]")
         for a in aside[:5 if not verbose else len(aside)]:
-            console.print(Text.assemble("  ", (a["id"], "cyan"), f"  {a['title']}"))
-            console.print(f"      [dim]{escape(a['reason'])}[/]", highlight=False)
+            console.print(hang("  ", Text.assemble((a["id"], "cyan"), f"  {a['title']}")))
+            console.print(hang("      ", Text(a["reason"], style="dim")))
         console.print()
     unanswered = doc.get("unanswered", [])
     if unanswered:
         console.print("[bold]To narrow it down, check[/]")
         for q in unanswered[:3]:
-            console.print(f"  [dim]?[/] {escape(q['question'])}  [dim]({q['id']})[/]", highlight=False)
+            console.print(hang("  [dim]?[/] ", f"{escape(q['question'])}  [dim]({q['id']})[/]", markup=True), highlight=False)
         console.print("  [dim]or answer them interactively: triage ask --log <this log>[/]")
 
 
@@ -163,3 +183,16 @@ def summary_line(doc: dict) -> str:
     nf = len(doc.get("findings", []))
     cause = f"; top cause {top['id']} ({top['title']})" if top else ""
     return f"{src['path']}: {nf} finding(s){cause}"
+
+
+def error_doc(path: str, message: str, outcome: str | None = None) -> dict:
+    """The `scan --json` document of an input that could not be scanned: the usual keys, empty,
+    with `errors` naming the path and why, so `scan --json PATH | jq` always gets one document
+    (and an array of them for several paths) instead of empty input."""
+    from triage import __version__
+
+    doc = {"version": __version__, "sources": [{"path": path}], "findings": [], "causes": [], "unanswered": [],
+           "healthy": False, "error": message, "errors": [{"path": path, "error": message}]}
+    if outcome:
+        doc["outcome"] = outcome
+    return doc

@@ -44,7 +44,7 @@ def question_header(model: Model, qid: str, number: int) -> RenderableType:
     parts: list[RenderableType] = [Text(""), head]
     help_text = str(node.get("help") or "").strip()
     if help_text:
-        parts.append(Padding(Text.assemble(("How to check: ", "bold cyan"), help_text), (0, 0, 0, 2)))
+        parts.append(Padding(Text.assemble(("How to check: ", "bold cyan"), help_text), (0, 0, 0, 2), expand=False))
     return Group(*parts)
 
 
@@ -64,7 +64,7 @@ def evidence_block(model: Model, answers: list[Answer], notes: list[str] | None 
         lines.append(Text.assemble(("! ", "yellow"), note))
     if not lines:
         return None
-    return Group(Text("Evidence", style="bold cyan"), Padding(Group(*lines), (0, 0, 0, 2)))
+    return Group(Text("Evidence", style="bold cyan"), Padding(Group(*lines), (0, 0, 0, 2), expand=False))
 
 
 def answered_line(model: Model, answer: Answer) -> Text:
@@ -127,8 +127,8 @@ def final_view(kb: KnowledgeBase, cards: list[Candidate], rest: list[Candidate])
 
     parts: list[RenderableType] = [Text(""), Text("Most likely causes", style="bold cyan")]
     for i, c in enumerate(cards, 1):
-        parts.append(Text.assemble(("\n" if i > 1 else "", ""), (f"{i}. ", "bold"), (c.id, "bold"),
-                                   f"  {c.probability:.0%}  ", (c.node.title, "bold")))
+        parts.append(Text.assemble(("\n" if i > 1 else "", ""), (f"{i}. ", "bold"), (c.id, "bold"), " · ",
+                                   (c.node.title, "bold"), f"  {c.probability:.0%}"))
         for line in c.support:
             parts.append(Text.assemble(("   ✓ ", "green"), line))
         for line in c.against:
@@ -136,14 +136,48 @@ def final_view(kb: KnowledgeBase, cards: list[Candidate], rest: list[Candidate])
         if not c.support:
             parts.append(Text("   no direct evidence yet: it fits the answers and is a common cause", style="dim")
                          if str(c.node.get("prior")) == "common" else Text("   no direct evidence yet", style="dim"))
-        parts.append(cause_card(kb, c.node))
+        parts.append(cause_card(kb, c.node, heading=False))
         cmds = probe_commands(kb, c.id)
         if cmds:
             parts.append(Text.assemble(("   run on the GPU box: ", "bold"), ("  ·  ".join(cmds), "cyan")))
     if rest:
         lines = [Text.assemble((f"{c.id}", "bold"), f"  {c.probability:.0%}  {c.node.title}") for c in rest]
-        parts.append(Group(Text("Also possible", style="bold cyan"), Padding(Group(*lines), (0, 0, 0, 2))))
+        parts.append(Group(Text("Also possible", style="bold cyan"), Padding(Group(*lines), (0, 0, 0, 2), expand=False)))
     return Group(*parts)
+
+
+# -- menus ---------------------------------------------------------------------------------------
+# questionary draws a choice as: 2 blanks + the pointer ("»") + "1) " when there are shortcuts
+MENU_INDENT_SHORTCUTS = 6
+MENU_INDENT_PLAIN = 3
+PROMPT_INDENT = 2  # "? " before the question
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(" ".join(str(text).split()), max(12, width), break_long_words=False,
+                         break_on_hyphens=False) or [""]
+
+
+def option_title(label: str, width: int, indent: int = MENU_INDENT_SHORTCUTS) -> str:
+    """A menu label wrapped at word boundaries to a terminal `width` columns wide, its further
+    lines indented under the first word (a hanging indent), so a long answer is neither cut at
+    the edge nor folded under the pointer. `indent` is the width of what the menu draws first."""
+    lines = _wrap(label, width - indent - 1)
+    return ("\n" + " " * indent).join(lines)
+
+
+def prompt_message(message: str, width: int, indent: int = PROMPT_INDENT, tail: str = "") -> str:
+    """The question above a menu, wrapped at word boundaries (a terminal folds it mid-word),
+    continuation lines under its first word. `tail` is what the menu prints after it (the
+    key hint): when it would not fit on the last line, it gets a line of its own."""
+    avail = width - indent - 1
+    lines = _wrap(message, avail)
+    text = ("\n" + " " * indent).join(lines)
+    if tail and len(lines[-1]) + 1 + len(tail) > avail:
+        text += "\n" + " " * (indent - 1)  # the menu adds one blank before the hint
+    return text
 
 
 def resume_hint(path: str) -> Text:
