@@ -41,7 +41,9 @@ def server(tmp_path_factory):
         [sys.executable, "-m", "mlflow", "server", "--backend-store-uri", f"sqlite:///{tmp / 'mlflow.db'}",
          "--default-artifact-root", str(tmp / "artifacts"), "--host", "127.0.0.1", "--port", str(port),
          "--workers", "1"],
-        stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        # no job runner: it starts seven more Python processes (GenAI jobs) that a metrics test never uses
+        env={**os.environ, "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false"})
     uri = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     try:
