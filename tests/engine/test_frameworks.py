@@ -108,9 +108,7 @@ def _aside(doc: dict) -> dict[str, str]:
     (FIXTURES / "sb3" / "0.monitor.csv", "sb3"),
     (WILD / "repos" / "yolov8" / "results_wheat.csv", "ultralytics"),
     (WILD / "threads" / "fairseq" / "pointer_generator_gnorm_spike_311.txt", "fairseq"),
-    pytest.param(WILD / "repos" / "detectron2" / "log_supervised_lr0.04_balance.txt", "detectron2",
-                 marks=pytest.mark.xfail(reason="known regression: unfinished issue-16 JSON sniffing refuses a "
-                                                "log whose first line opens with '[' (closing note)", strict=False)),
+    (WILD / "repos" / "detectron2" / "log_supervised_lr0.04_balance.txt", "detectron2"),
     (WILD / "repos" / "detectron2" / "metrics_fruit.json", "detectron2"),
     (WILD / "more" / "nanogpt" / "rope_iter_loss_head.txt", "nanogpt"),
     # look-alikes: dict-like lines that are not the Trainer's, an SB3-style table from OpenAI baselines

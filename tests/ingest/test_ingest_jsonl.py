@@ -168,7 +168,6 @@ def test_parallel_reader_that_dies_is_replaced_and_leaves_nothing_behind(tmp_pat
     assert not _shm_leftovers()
 
 
-@pytest.mark.xfail(reason="known regression from unfinished bounded-memory JSONL work (issue 16), see closing note", strict=False)
 def test_parallel_reader_hands_over_through_shared_memory_and_cleans_up(tmp_path, monkeypatch):
     rows = [json.dumps({"step": i, "loss": 1.0 / i, "lr": 1e-3}) for i in range(1, 3001)]
     p = _write(tmp_path, "\n".join(rows) + "\n")

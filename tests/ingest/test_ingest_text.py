@@ -211,3 +211,15 @@ def test_a_counter_word_with_a_time_unit_is_a_duration(tmp_path):
     run = _read(tmp_path, text)
     assert list(run.get("loss").steps) == [1, 2, 3, 4, 5]
     assert run.get("step_time").values[0] == 29.04
+
+
+def test_comments_and_headings_are_not_records_and_a_config_dump_opens_no_eval_section(tmp_path):
+    # a config dump printed before training: a `TEST:` block and a comment with numbers in prose
+    lines = ["SOLVER:", "  # 1 epoch is 500 (iteration) = 30000 (images) / 60 (images / iterations)",
+             "  BASE_LR: 0.04", "TEST:", "  EVAL_PERIOD: 1000", "## run with 100 epoch batch size : 2048"]
+    lines += [f"iter: {i}  total_loss: {1 / (i + 1):.4f}  lr: 0.04" for i in range(19, 400, 20)]
+    p = tmp_path / "d2.log"
+    p.write_text("\n".join(lines) + "\n")
+    run = read_run(p)
+    assert sorted(run.series) == ["learning_rate", "loss"]  # nothing labelled eval, no epoch 500
+    assert run.get("loss").steps.tolist() == list(range(19, 400, 20))

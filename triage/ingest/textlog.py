@@ -161,6 +161,7 @@ class _TextReader:
         self.ordinary: tuple | None = None  # (tpl, plan, nums) of the last line read as a plain record
         self.open: _Bulk | None = None  # the bulk being extended
         self.section: set | None = None  # after an evaluation header: the templates training printed
+        self.counted: set = set()  # templates of lines that count steps, epochs or batches (training's own)
 
     def neutral(self) -> bool:
         """No table, traceback, Keras bar, value block or SB3 table in progress: a plain record line
@@ -307,6 +308,9 @@ class _TextReader:
         c = printed.clean(s)
         if not c:
             return False
+        if _COMMENT.match(c):  # `# 1 epoch is 500 (iteration)` in a config dump, `## MNIST with 100 epoch`:
+            self.section_header(c.lstrip("# "))  # a comment or a heading, never a record
+            return False
         layout = None if self.header else _layout_for(c)
         header = self.header or layout
         if header:
@@ -386,6 +390,8 @@ class _TextReader:
         self.records.append(_Rec(ln, rec.values, rec.step, rec.epoch, rec.batch, rec.total, rec.label,
                                  "text", False, tpl))
         self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
+        if rec.step is not None or rec.epoch is not None or rec.batch is not None:
+            self.counted.add(tpl)
         if not bars and self.header is None and self.section is None:
             self.ordinary = (tpl, plan, nums)
         return True
@@ -398,7 +404,8 @@ class _TextReader:
             return
         if m.group(1).lower().startswith("train"):
             self.section = None
-        elif self.tpl_counts:  # only once training printed something to tell its lines apart
+        elif self.counted:  # only once training printed a counted line to tell its lines apart (a `TEST:`
+            # block of a config dump printed before training opens no section)
             self.section = set(self.tpl_counts)
 
     def bar_done(self, ln: int, line: str) -> bool:
@@ -528,6 +535,7 @@ def _known(x: float) -> float | None:
 
 
 
+_COMMENT = re.compile(r"^#+\s")
 _SECTION = re.compile(r"(?i)^[\W_]*(validation|validating|evaluation|evaluating|eval|testing|test|valid|"
                       r"training|train)\b(?![-_/])")
 _STAMP = re.compile(r"\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1,2}:\d{2}:\d{2}")
