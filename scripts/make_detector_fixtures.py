@@ -66,6 +66,17 @@ def write(det: str, which: str, records: list[dict]) -> None:
             fh.write(json.dumps(r, allow_nan=True) + "\n")
 
 
+def write_trainer_state(det: str, which: str, records: list[dict]) -> None:
+    """A fixture as the HF Trainer writes it (trainer_state.json): for detectors judged only on the
+    logs of some frameworks."""
+    folder = ROOT / det
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob(f"{which}.*"):
+        old.unlink()
+    state = {"global_step": records[-1]["step"], "log_history": records}
+    (folder / f"{which}.trainer_state.json").write_text(json.dumps(state, indent=1) + "\n", encoding="utf-8")
+
+
 def healthy(name: str, n: int = 400) -> dict:
     r = rng(name)
     return {
@@ -79,7 +90,7 @@ def main() -> None:
     F: dict[str, tuple[list[dict], list[dict]]] = {}
     CONFIGS: dict[str, tuple[dict, dict]] = {}  # a config beside the log: <name>.config.json
 
-    def pair(det: str, fire: list[dict], quiet: list[dict]) -> None:
+    def pair(det: str, fire: list[dict] | None, quiet: list[dict]) -> None:
         F[det] = (fire, quiet)
 
     # NaN family
@@ -281,7 +292,8 @@ def main() -> None:
     levels_and_relations(pair, CONFIGS)
 
     for det, (fire, quiet) in F.items():
-        write(det, "fire", fire)
+        if fire is not None:  # None: written in another format by the pair's own code
+            write(det, "fire", fire)
         write(det, "quiet", quiet)
     for det, (fire_cfg, quiet_cfg) in CONFIGS.items():
         (ROOT / det / "fire.config.json").write_text(json.dumps(fire_cfg) + "\n")
@@ -307,6 +319,18 @@ def levels_and_relations(pair, CONFIGS) -> None:
     pair("det-loss-bce-clamp", rows(loss=100.0 * (1 - acc_half), accuracy=acc_half),
          rows(loss=decay(10, 0.69, 0.3, r=rng("bceq")), accuracy=np.linspace(0.55, 0.86, 10)))
     # a loss pinned at exactly 0, or at one value to every digit, against healthy short logs
+    # Adam-type default optimizer (HF Trainer keys) at lr 0.05: a plateau far above a healthy run;
+    # quiet: SGD at 0.1 in a log no framework claims (an ordinary CNN recipe)
+    hf = rows(loss=decay(30, 3.5, 2.6, r=rng("lrhi")), learning_rate=np.full(30, 0.05),
+              grad_norm=0.3 + 0.05 * rng("lrg").standard_normal(30))
+    write_trainer_state("det-lr-above-adaptive-range", "fire", hf)
+    pair("det-lr-above-adaptive-range", None,
+         rows(loss=decay(30, 2.3, 0.4, r=rng("sgd")), learning_rate=np.full(30, 0.1)))
+    # DPO at lr 1e-2 against DPO at 5e-7
+    dpo = {"loss": 0.6931 + 0.05 * rng("dpo").standard_normal(30), "rewards/margins": 0.1 * rng("dpm").standard_normal(30)}
+    pair("det-dpo-lr-high", rows(**dpo, learning_rate=np.full(30, 1e-2)),
+         rows(loss=decay(30, 0.6931, 0.55, r=rng("dpoq")), learning_rate=np.full(30, 5e-7),
+              **{"rewards/margins": np.linspace(0.0, 0.3, 30)}))
     pair("det-loss-zero", rows(loss=np.zeros(5), learning_rate=np.linspace(1e-5, 5e-5, 5)),
          rows(loss=decay(5, 1.2, 0.8, r=rng("zq")), learning_rate=np.linspace(1e-5, 5e-5, 5)))
     pair("det-loss-pinned", rows(loss=np.ones(5), learning_rate=np.linspace(1.2e-5, 2.1e-5, 5)),

@@ -13,6 +13,7 @@ from triage.detect import checks as _checks
 from triage.detect.checks import CHECKS, PARAMS, Ctx
 from triage.detect.params import ParamProblem, Params, parse
 from triage.kb.base import KnowledgeBase, _as_list
+from triage.kb.frameworks import framework_table
 from triage.kb.schema import normalise_answer
 
 
@@ -86,6 +87,9 @@ def applies(node, run) -> bool:
     any_of = _as_list(node.get("requires_any"))
     if any_of and not any(run.get(str(name)) is not None for name in any_of):
         return False
+    only = _as_list(node.get("frameworks"))
+    if only and run.meta.get("framework") not in {str(f) for f in only}:
+        return False  # a range that holds for some frameworks' default optimizer only
     return True
 
 
@@ -154,6 +158,9 @@ def run_detector(node, run) -> Finding | None:
 def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[Finding]:
     """Every detector that fires on `run`, in a stable order (by first step, then ID)."""
     found = []
+    if "framework" not in run.meta:  # the detectors written for some frameworks only need to know which
+        hit = framework_table(kb).recognise(run)
+        run.meta["framework"] = hit[0].id if hit else None
     try:
         for node in detectors(kb):
             if only and node.id not in only:

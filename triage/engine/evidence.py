@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from triage.engine.diagnosis import Diagnosis, error_line_weights
-from triage.engine.frameworks import framework_table
+from triage.engine.frameworks import excluded_domains, framework_table
 from triage.kb.schema import DOMAIN_QUESTION, START
 
 PROBE_KEYS = {"probe", "status", "answers"}
@@ -183,7 +183,7 @@ def infer_context(diag: Diagnosis, run) -> None:
         run.meta["framework"] = ctx.framework.id
     config = getattr(run, "config", None)
     if config:
-        for domain, reason in table.excluded_domains(config).items():
+        for domain, reason in excluded_domains(table, config).items():
             ctx.excluded_domains.setdefault(domain, reason)
 
 

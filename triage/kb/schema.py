@@ -110,6 +110,9 @@ DETECTOR_FIELDS: dict[str, tuple[str, bool]] = {
     "requires": ("list[str]", False),
     "requires_any": ("list[str]", False),
     "unless": ("list[str]", False),
+    # judged only on the logs of these frameworks (ids from frameworks.yaml): a range that holds for
+    # one default optimizer and not another
+    "frameworks": ("list[str]", False),
     # where a published range or a bug's arithmetic comes from: [{title, url}]
     "sources": ("list[dict]", False),
 }

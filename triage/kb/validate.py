@@ -197,7 +197,7 @@ class Checker:
     def framework_table(self):
         table = getattr(self, "_framework_table", None)
         if table is None:
-            from triage.engine.frameworks import build_table
+            from triage.kb.frameworks import build_table
 
             table = self._framework_table = build_table(self.kb.result.extras.get("frameworks", []))
         return table
