@@ -326,6 +326,14 @@ def levels_and_relations(pair, CONFIGS) -> None:
     write_trainer_state("det-lr-above-adaptive-range", "fire", hf)
     pair("det-lr-above-adaptive-range", None,
          rows(loss=decay(30, 2.3, 0.4, r=rng("sgd")), learning_rate=np.full(30, 0.1)))
+    # softmax applied twice on 5 classes: 90% accurate, yet the loss sits on log(1 + 4/e) = 0.930;
+    # quiet: the same accuracy with a proper loss that goes well below it
+    fl = math.log(1 + 4 / math.e)
+    at_floor = fl + (math.log(5) - fl) * np.exp(-np.arange(60) / 8.0) + np.abs(0.01 * rng("flr").standard_normal(60))
+    acc_hi = np.linspace(0.86, 0.93, 6)
+    pair("det-accurate-at-softmax-floor",
+         rows(loss=at_floor) + eval_rows(10, acc_hi, "eval_accuracy"),
+         rows(loss=decay(60, math.log(5), 0.25, r=rng("flq"))) + eval_rows(10, acc_hi, "eval_accuracy"))
     # DPO at lr 1e-2 against DPO at 5e-7
     dpo = {"loss": 0.6931 + 0.05 * rng("dpo").standard_normal(30), "rewards/margins": 0.1 * rng("dpm").standard_normal(30)}
     pair("det-dpo-lr-high", rows(**dpo, learning_rate=np.full(30, 1e-2)),

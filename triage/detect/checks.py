@@ -1596,6 +1596,72 @@ def at_chance_while_falling(c: Ctx) -> Hit | None:
 
 
 @params
+class ConfidentAtFloorParams(Params):
+    """This accuracy is high (tail median at least min_acc) while the training loss `against` never
+    goes below the double-softmax floor log(1 + (C-1)/e): softmax applied twice caps every sample's
+    probability of the right class at e / (e + C - 1), so a classifier that is right almost always
+    still cannot push its cross-entropy under that floor, and sits just above it. C from the config,
+    or from the first training loss when it was logged in the first `early` share of the run (a
+    mean over the first few steps is still ln C: the doubled softmax learns slowly at first).
+    The loss must sit within max_above (relative) of the floor over the tail and never fall more
+    than `below` under it (a batch mean of losses that are each above the floor is above it too:
+    `below` only absorbs rounding); neither may the `also` losses (the eval loss) when logged."""
+
+    against: Names = ("loss",)
+    also: Names = ("eval/loss",)
+    min_acc: float = 0.85
+    early: float = 0.05
+    max_above: float = 0.25
+    below: float = 0.01
+    min_points: int = 3
+    min_loss_points: int = 10
+
+
+@check("confident_at_floor", ConfidentAtFloorParams)
+def confident_at_floor(c: Ctx) -> Hit | None:
+    """An accurate classifier whose loss cannot go below the double-softmax floor."""
+    p: ConfidentAtFloorParams = c.params
+    x, y = finite_xy(c.steps, facts.as_fraction(c.values))
+    if len(y) < p.min_points:
+        return None
+    acc = float(np.median(y[len(y) // 2:]))
+    if acc < p.min_acc:
+        return None
+    other = c.other(p.against)
+    if other is None:
+        return None
+    ox, oy = finite_xy(other.steps, other.values)
+    if len(oy) < p.min_loss_points:
+        return None
+    found = facts.classes_from_config(c.run)
+    if found is None:
+        first, last = float(ox[0]), float(ox[-1])
+        if not (first <= 1 or (last > first and first <= p.early * last)) or not (0.5 < oy[0] < 13.0):
+            return None
+        classes = int(round(math.exp(float(oy[0]))))
+        found = (classes, f"first {other.name} {fmt(float(oy[0]))} = ln {classes}")
+    classes, where = found
+    if classes < 3:  # two classes: the floor log(1 + 1/e) = 0.31 is an ordinary loss level
+        return None
+    floor = math.log(1.0 + (classes - 1) / math.e)
+    tail = oy[len(oy) // 2:]
+    level = float(np.median(tail))
+    if float(oy.min()) < (1 - p.below) * floor or level > (1 + p.max_above) * floor:
+        return None
+    extra = c.other(p.also)
+    if extra is not None:
+        ev = extra.values[np.isfinite(extra.values)]
+        if len(ev) and float(ev.min()) < (1 - p.below) * floor:
+            return None
+    return Hit(
+        f"{c.name} is {fmt(acc)} while {other.name} never goes below {fmt(float(oy.min()))} and sits at "
+        f"{fmt(level)}: the floor of softmax applied twice over {classes} classes is "
+        f"log(1 + {classes - 1}/e) = {fmt(floor)} ({where})",
+        ox[len(ox) // 2], ox[-1], numbers={"classes": classes, "floor": floor, "level": level, "accuracy": acc},
+    )
+
+
+@params
 class WorseningParams(Params):
     """An eval metric that gets worse: `worse` says which way is worse (up for a loss, WER or
     perplexity). Its last third sits above its best earlier value by at least min_rise of that
