@@ -304,7 +304,10 @@ class ThresholdParams(WindowParams):
     when the median of gate_metric is above gate_max (a gradient-norm range set for
     mean-reduced losses says nothing about a loss summed over thousands of tokens);
     unless_accuracy_above: quiet when the run's accuracy over the same window is at least this
-    (a loss near 0 with a model that is right 95% of the time is a trained model, not a bug)."""
+    (a loss near 0 with a model that is right 95% of the time is a trained model, not a bug);
+    unless_improved / improved_by: quiet when that higher-is-better metric (a return) ended at least
+    improved_by of its starting size above where it started (medians of the first and last 15%): a
+    symptom of a weak learner says little about a run whose outcome kept getting better."""
 
     op: Op = ">"
     value: float = 0.0
@@ -315,6 +318,8 @@ class ThresholdParams(WindowParams):
     gate_metric: Optional[Names] = None
     gate_max: Optional[float] = None
     unless_accuracy_above: Optional[float] = None
+    unless_improved: Optional[Names] = None
+    improved_by: float = 0.5
 
 
 @check("threshold", ThresholdParams)
@@ -348,6 +353,13 @@ def threshold(c: Ctx) -> Hit | None:
             s_acc, frac = acc
             keep = np.isfinite(frac) & (s_acc.steps >= x[0]) & (s_acc.steps <= x[-1])
             if keep.any() and float(np.median(frac[keep])) >= p.unless_accuracy_above:
+                return None
+    if p.unless_improved:
+        better = c.other(p.unless_improved)
+        by = finite_xy(better.steps, better.values)[1] if better is not None else np.empty(0)
+        if len(by) >= 6:
+            first, last = _ends(by, 0.15)
+            if last - first >= p.improved_by * max(abs(first), 1e-12):
                 return None
     hx, hy = x[hit], y[hit]
     worst = int(np.argmax(np.abs(hy - bound))) if op not in ("==", "!=") else 0
@@ -729,6 +741,24 @@ class DropRatioParams(Params):
     max_ratio: float = 0.7
     min_points: int = 20
     settle: float = 0.0
+    # the log's names for a rate that is a running mean since the start (SB3's time/fps is
+    # num_timesteps / elapsed seconds): it is turned back into the rate between two logs first, so
+    # a fast start (no updates before learning_starts) stops diluting the whole run
+    running_mean_keys: Optional[Names] = None
+    # only from the first step this metric is logged (the loss): before it no update ran
+    # (SB3's learning_starts, a replay buffer being filled), so the rate is collection speed
+    after_first: Optional[Names] = None
+
+
+def _rate_between_logs(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A running-mean rate (steps / elapsed) as the rate between consecutive logs: elapsed = step /
+    rate at each log, and the rate over a stretch is its steps over its seconds."""
+    keep = y > 0
+    x, y = x[keep], y[keep]
+    t = x / y
+    dx, dt = np.diff(x), np.diff(t)
+    ok = (dx > 0) & (dt > 0)
+    return x[1:][ok], (dx[ok] / dt[ok])
 
 
 @check("drop_ratio", DropRatioParams)
@@ -739,6 +769,17 @@ def drop_ratio(c: Ctx) -> Hit | None:
     if len(y) < p.min_points:
         return None
     x, y = reduce(x, y)
+    series = c.run.get(c.name) if hasattr(c.run, "get") else None
+    if p.running_mean_keys and series is not None and (series.source_key or series.name) in p.running_mean_keys:
+        x, y = _rate_between_logs(x, y)
+    first = c.other(p.after_first) if p.after_first else None
+    if first is not None:
+        fx = first.steps[np.isfinite(first.values) & np.isfinite(first.steps)]
+        if len(fx):
+            keep = x >= float(fx.min())
+            x, y = x[keep], y[keep]
+    if len(y) < p.min_points:
+        return None
     start, end = _ends(y, 0.15)
     if start <= 0:
         return None

@@ -1,0 +1,65 @@
+"""A running-mean rate is judged as the rate between logs; a weak critic is quiet while the return improves;
+an accurate classifier stuck on the double-softmax floor."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from triage.detect import run_detectors
+from triage.detect.checks import _rate_between_logs
+from triage.ingest.run import Run, Series
+from triage.kb.base import KnowledgeBase
+
+KB = KnowledgeBase.load()
+
+
+def _run(series: dict, keys: dict | None = None) -> Run:
+    run = Run("mem", "test")
+    for name, (steps, values) in series.items():
+        split = "eval" if name.startswith("eval/") else "train"
+        run.series[name] = Series(name, split, steps, values, source_key=(keys or {}).get(name, name))
+    return run
+
+
+def test_running_mean_rate_is_turned_back_into_the_rate_between_logs():
+    steps = np.arange(1, 41) * 100.0
+    # 4000 steps/s for the first 1000 steps (no updates yet), then 300 steps/s: the running mean
+    elapsed = np.where(steps <= 1000, steps / 4000, 1000 / 4000 + (steps - 1000) / 300)
+    x, rate = _rate_between_logs(steps, steps / elapsed)
+    assert np.allclose(rate[-20:], 300.0)
+
+
+def test_sb3_fps_drop_when_learning_starts_is_not_a_throughput_drop():
+    steps = np.arange(1, 41) * 100.0
+    elapsed = np.where(steps <= 1000, steps / 4000, 1000 / 4000 + (steps - 1000) / 300)
+    loss = (steps[steps > 1000], np.linspace(1.0, 0.1, int((steps > 1000).sum())))
+    run = _run({"throughput": (steps, steps / elapsed), "loss": loss}, {"throughput": "time/fps"})
+    assert not run_detectors(run, KB, only={"det-throughput-drop"})
+    # the same numbers as an instantaneous rate that really fell: a drop
+    run = _run({"throughput": (steps, np.where(steps <= 1000, 4000.0, 300.0) * np.linspace(1, 0.5, 40))})
+    assert run_detectors(run, KB, only={"det-throughput-drop"})
+
+
+def test_weak_critic_is_quiet_while_the_return_improves():
+    steps = np.arange(1, 61) * 200.0
+    ev = 0.001 * np.sin(np.arange(60)) + 0.002
+    rising = _run({"explained_variance": (steps, ev), "episode_reward": (steps, np.linspace(20, 100, 60))})
+    assert not run_detectors(rising, KB, only={"det-ppo-explained-variance"})
+    flat = _run({"explained_variance": (steps, ev), "episode_reward": (steps, 20 + np.sin(np.arange(60)))})
+    (hit,) = run_detectors(flat, KB, only={"det-ppo-explained-variance"})
+    assert "explained_variance < 0.05" in hit.summary
+
+
+def test_accurate_classifier_on_the_double_softmax_floor():
+    floor = math.log(1 + 2 / math.e)  # 3 classes: 0.551
+    steps = np.arange(1, 41) * 5.0
+    loss = floor + (math.log(3) - floor) * np.exp(-np.arange(40) / 5) + 0.005
+    acc = (np.arange(1, 6) * 40.0, np.array([0.9, 0.93, 0.95, 0.95, 0.94]))
+    (hit,) = run_detectors(_run({"loss": (steps, loss), "eval/accuracy": acc}), KB,
+                           only={"det-accurate-at-softmax-floor"})
+    assert "log(1 + 2/e) = 0.551" in hit.summary and hit.numbers["classes"] == 3
+    # a proper loss goes below the floor: quiet
+    assert not run_detectors(_run({"loss": (steps, loss - 0.3), "eval/accuracy": acc}), KB,
+                             only={"det-accurate-at-softmax-floor"})
