@@ -77,6 +77,22 @@ def write_trainer_state(det: str, which: str, records: list[dict]) -> None:
     (folder / f"{which}.trainer_state.json").write_text(json.dumps(state, indent=1) + "\n", encoding="utf-8")
 
 
+def write_sb3_progress(det: str, which: str, columns: dict) -> None:
+    """A fixture as Stable-Baselines3's CSV logger writes it (progress.csv, its own key names):
+    for detectors judged only on SB3 runs."""
+    folder = ROOT / det
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob(f"{which}.*"):
+        old.unlink()
+    keys = sorted(columns)
+    n = max(len(v) for v in columns.values())
+    lines = [",".join(keys)]
+    for i in range(n):
+        lines.append(",".join("" if i >= len(columns[k]) or not math.isfinite(float(columns[k][i]))
+                              else f"{float(columns[k][i]):.6g}" for k in keys))
+    (folder / f"{which}.progress.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def healthy(name: str, n: int = 400) -> dict:
     r = rng(name)
     return {
@@ -282,6 +298,18 @@ def main() -> None:
     # a weak critic is not the problem)
     pair("det-ppo-explained-variance", rows(**dict(ppo_ok, explained_variance=-0.5 + 0.1 * p.standard_normal(k),
                                                    episode_reward=-180 + 10 * p.standard_normal(k))), rows(**ppo_ok))
+
+    # SB3 runs in SB3's own CSV: A2C at lr 1e-7 against its default 7e-4; a DQN whose Huber TD loss sits
+    # in the hundreds (rewards x100) against one that stays under 1
+    steps = np.arange(1, 61) * 200
+    sb3 = {"time/total_timesteps": steps, "time/fps": np.full(60, 300.0), "rollout/ep_rew_mean": 20 + np.sin(np.arange(60)),
+           "train/value_loss": 5 + np.abs(p.standard_normal(60)), "train/policy_loss": 0.1 * p.standard_normal(60)}
+    write_sb3_progress("det-lr-below-rl-range", "fire", dict(sb3, **{"train/learning_rate": np.full(60, 1e-7)}))
+    write_sb3_progress("det-lr-below-rl-range", "quiet", dict(sb3, **{"train/learning_rate": np.full(60, 7e-4)}))
+    dqn = {"time/total_timesteps": steps, "time/fps": np.full(60, 500.0), "rollout/ep_rew_mean": np.linspace(1400, 960, 60),
+           "rollout/exploration_rate": np.maximum(0.05, 1 - steps / 3000), "train/learning_rate": np.full(60, 1e-3)}
+    write_sb3_progress("det-dqn-td-loss-large", "fire", dict(dqn, **{"train/loss": 100 + 150 * np.abs(p.standard_normal(60))}))
+    write_sb3_progress("det-dqn-td-loss-large", "quiet", dict(dqn, **{"train/loss": 0.05 + 0.2 * np.abs(p.standard_normal(60))}))
 
     # systems
     tp_ok = 1200 + 20 * rng("tp").standard_normal(400)
