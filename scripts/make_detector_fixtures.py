@@ -365,6 +365,10 @@ def levels_and_relations(pair, CONFIGS) -> None:
     pair("det-accurate-at-softmax-floor",
          rows(loss=at_floor) + eval_rows(10, acc_hi, "eval_accuracy"),
          rows(loss=decay(60, math.log(5), 0.25, r=rng("flq"))) + eval_rows(10, acc_hi, "eval_accuracy"))
+    # a loss that jumps 3.5x in its first steps and then recovers, against a healthy start
+    blow = decay(80, 4.0, 1.2, r=rng("blow"))
+    blow[2:6] = [14.0, 11.0, 8.0, 6.0]
+    pair("det-loss-early-blowup", rows(loss=blow), rows(loss=decay(80, 4.0, 1.2, r=rng("blowq"))))
     # DPO at lr 1e-2 against DPO at 5e-7
     dpo = {"loss": 0.6931 + 0.05 * rng("dpo").standard_normal(30), "rewards/margins": 0.1 * rng("dpm").standard_normal(30)}
     pair("det-dpo-lr-high", rows(**dpo, learning_rate=np.full(30, 1e-2)),
