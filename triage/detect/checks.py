@@ -1004,6 +1004,44 @@ def no_warmup_spike(c: Ctx) -> Hit | None:
 
 
 @params
+class EarlyBlowupParams(Params):
+    """The loss jumps to at least `factor` times its first logged value within the first
+    early_fraction of its points (at least `min_early` points), whatever the LR log says: the
+    weights were pushed too far before the optimizer's statistics settled. A fresh model's loss
+    starts near its highest; a jump of 2x above it in the first steps is not noise."""
+
+    factor: float = 2.0
+    early_fraction: float = 0.1
+    min_early: int = 4
+    min_points: int = 20
+
+
+@check("early_blowup", EarlyBlowupParams)
+def early_blowup(c: Ctx) -> Hit | None:
+    """The loss blows up right after the start (it may recover later)."""
+    p: EarlyBlowupParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points:
+        return None
+    if getattr(c.run, "meta", {}).get("restarts") or not (x[0] <= 1 or x[0] <= 0.05 * x[-1]):
+        return None  # a log cut from the middle of a run has no start to compare with
+    base = float(y[0])
+    early = max(p.min_early, int(p.early_fraction * len(y)))
+    seg = y[1:early]
+    if base <= 0 or not len(seg):
+        return None
+    i = int(np.argmax(seg))
+    peak = float(seg[i])
+    if peak < p.factor * base:
+        return None
+    return Hit(
+        f"{c.name} jumped from {fmt(base)} at step {step_str(x[0])} to {fmt(peak)} at step {step_str(x[i + 1])} "
+        f"({fmt(peak / base)}x) in the first {early} logged points",
+        x[0], x[i + 1], numbers={"ratio": peak / base},
+    )
+
+
+@params
 class PostWarmupStallParams(Params):
     """loss: the loss metric; span: the share of the run after warmup looked at; min_fall_before:
     how much it fell during warmup; max_change_after: it changed no more than this after."""
