@@ -390,8 +390,13 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="*", default=None, help="glob(s) of run names to (re)make")
     ap.add_argument("--out", default=str(HERE / "runs"))
     ap.add_argument("--list", action="store_true", help="list the runs and their labels, make nothing")
+    ap.add_argument("--seed-offset", type=int, default=0,
+                    help="add this to every run's seed: the same runs trained again from other random draws "
+                         "(a fresh held-out copy, e.g. --seed-offset 1000 --out bench/corpus_libs_s2/runs)")
     args = ap.parse_args(argv)
     all_specs = specs()
+    for s in all_specs:
+        s.seed += args.seed_offset
     check_specs(all_specs)
     chosen = [s for s in all_specs if not args.only or any(fnmatch.fnmatch(s.name, g) for g in args.only)]
     if args.list:
