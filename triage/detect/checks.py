@@ -241,6 +241,18 @@ class NonfiniteParams(Params):
     ignore_inf_when: Optional[Names] = None
 
 
+def _begins_at_start(steps: np.ndarray) -> bool:
+    """Whether a log begins at the start of training: its first step is the first log after step 0
+    (within two logging intervals, or the first 5% of the steps it covers). An excerpt that begins
+    at step 2,990 has no start, so a NaN at its tenth point is not a NaN at the start of training."""
+    fin = steps[np.isfinite(steps)]
+    if len(fin) < 2:
+        return True
+    first, last = float(fin[0]), float(fin[-1])
+    gap = float(np.median(np.diff(fin))) if len(fin) > 2 else last - first
+    return first <= max(1.0, 0.05 * last, 2.0 * max(gap, 0.0))
+
+
 @check("nonfinite", NonfiniteParams)
 def nonfinite(c: Ctx) -> Hit | None:
     """NaN or Inf values."""
@@ -275,9 +287,10 @@ def nonfinite(c: Ctx) -> Hit | None:
             return None
     n = len(v)
     early_limit = max(p.early_steps, int(p.early_fraction * n))
-    if p.phase == "early" and idx[0] >= early_limit:
+    early = idx[0] < early_limit and _begins_at_start(s)
+    if p.phase == "early" and not early:
         return None
-    if p.phase == "late" and idx[0] < early_limit:
+    if p.phase == "late" and early:
         return None
     first, last = s[idx[0]], s[idx[-1]]
     kinds = []
