@@ -1,0 +1,182 @@
+#!/usr/bin/env python
+"""Judge real logs: `triage scan` on every log of tests/wild that a person labelled, scored
+against the label.
+
+    python bench/wild.py [--json FILE] [--only SUBSTRING]
+
+The logs are real training output copied from public repositories and issue threads
+(tests/wild/logs/{repos,threads,more,fresh}, described by tests/wild/manifest-*.yaml). The labels
+are in tests/wild/judged.yaml: `verdict` broken or healthy, and for a broken log the cause IDs a
+competent engineer would accept. Starting from an earlier reading of the manifests' notes, each
+log's notes were re-read, the log itself and, where the root cause mattered, the issue thread;
+every label was written before this labelling pass ran triage on any wild log (no label was
+changed after seeing triage's output), and ambiguous logs have no label at all.
+
+`fresh/` is held out: no reader or detector was tuned on it. `repos/`, `threads/` and `more/` are
+the tuned collections (the printed-log reader was developed against them), so their numbers are
+optimistic; the held-out line is the honest estimate.
+
+For each collection it prints, over the labelled logs that carry metrics:
+  broken flagged   a broken log whose scan document does not say `healthy: true`
+  cause in top 3   ... and one of its acceptable causes is among the first 3 `causes`
+  false alarms     a healthy log whose document does not say `healthy: true`
+then the totals for the tuned collections, the held-out one and all, the same two broken-log
+figures for the crash-only logs (manifest `expect: error_only`: a traceback, no metric rows),
+and one line per miss and per false alarm. `--json FILE` writes one record per log.
+
+The knowledge base is loaded once and every scan runs in-process through `triage.api.scan`,
+read through its public `scan --json` document (`api.public`); a log triage cannot read counts
+as not flagged and is listed with its error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+WILD = ROOT / "tests" / "wild"
+sys.path.insert(0, str(ROOT))
+
+from triage import api
+
+COLLECTIONS = ("repos", "threads", "more", "fresh")
+TUNED = ("repos", "threads", "more")
+HELD_OUT = ("fresh",)
+TOP = 3
+
+
+def load_labels() -> list[dict]:
+    """judged.yaml joined with each file's manifest entry (for `expect`)."""
+    expect = {}
+    for manifest in sorted(WILD.glob("manifest-*.yaml")):
+        for entry in yaml.safe_load(manifest.read_text(encoding="utf-8")):
+            expect[entry["file"]] = entry["expect"]
+    labels = yaml.safe_load((WILD / "judged.yaml").read_text(encoding="utf-8"))
+    for label in labels:
+        if label["file"] not in expect:
+            raise SystemExit(f"judged.yaml: {label['file']} is not in any tests/wild manifest")
+        label["collection"] = label["file"].split("/")[1]
+        label["crash_only"] = expect[label["file"]] == "error_only"
+        label["causes"] = list(label.get("causes") or [])
+    return labels
+
+
+def unknown_causes(labels: list[dict], kb) -> list[str]:
+    """Cause IDs in the labels that the knowledge base does not have (a renamed node, a typo)."""
+    return sorted({c for label in labels for c in label["causes"] if kb.resolve(c) is None})
+
+
+def scan(path: Path, kb) -> dict:
+    """The public `scan --json` document of one log, or {"error": ...} when triage cannot read it.
+    In-process through `api.public(api.scan(...))`; through the CLI if the API has no `public`."""
+    if not hasattr(api, "public"):
+        return scan_cli(path)
+    try:
+        return api.public(api.scan(str(path), kb=kb))
+    except Exception as exc:  # noqa: BLE001 - any failure is a result to report, not a crash
+        first_line = (str(exc).splitlines() or [""])[0]
+        return {"error": f"{type(exc).__name__}: {first_line[:160]}"}
+
+
+def scan_cli(path: Path) -> dict:
+    """`triage scan --json PATH` in a subprocess (exit 0 healthy, 1 findings; anything else an error)."""
+    cmd = [sys.executable, "-m", "triage", "scan", "--json", str(path)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env={**os.environ, "NO_COLOR": "1"})
+    if proc.returncode not in (0, 1):
+        return {"error": f"exit {proc.returncode}: {(proc.stderr.strip().splitlines() or [''])[-1][:160]}"}
+    return json.loads(proc.stdout)
+
+
+def judge(label: dict, doc: dict) -> dict:
+    """One log's result: what triage said next to what the label says."""
+    top = [c["id"] for c in doc.get("causes", [])][:TOP]
+    flagged = "error" not in doc and not doc.get("healthy")
+    return {
+        "file": label["file"], "collection": label["collection"], "crash_only": label["crash_only"],
+        "verdict": label["verdict"], "acceptable": label["causes"],
+        "healthy": doc.get("healthy"), "flagged": flagged,
+        "findings": [f.get("detector") for f in doc.get("findings", [])],
+        "top": top, "cause_hit": flagged and bool(set(top) & set(label["causes"])),
+        "error": doc.get("error"),
+    }
+
+
+def pct(n: int, d: int) -> str:
+    return f"{n:>3}/{d:<3} {100 * n / d:5.1f}%" if d else f"{'-':>13}"
+
+
+def summary_row(name: str, results: list[dict], false_alarms: bool = True) -> str:
+    broken = [r for r in results if r["verdict"] == "broken"]
+    healthy = [r for r in results if r["verdict"] == "healthy"]
+    row = (f"{name:<34} {pct(sum(r['flagged'] for r in broken), len(broken))}   "
+           f"{pct(sum(r['cause_hit'] for r in broken), len(broken))}")
+    return row + (f"   {pct(sum(r['flagged'] for r in healthy), len(healthy))}" if false_alarms else "")
+
+
+def print_summary(results: list[dict]) -> None:
+    metric = [r for r in results if not r["crash_only"]]
+    print(f"{'logs with metrics':<34} {'broken flagged':>13}   {'cause in top 3':>13}   {'false alarms':>13}")
+    for col in COLLECTIONS:
+        print(summary_row(col, [r for r in metric if r["collection"] == col]))
+    print(summary_row("tuned (repos+threads+more)", [r for r in metric if r["collection"] in TUNED]))
+    print(summary_row("held out (fresh)", [r for r in metric if r["collection"] in HELD_OUT]))
+    print(summary_row("all", metric))
+    crash = [r for r in results if r["crash_only"]]
+    print(f"\n{'crash-only logs (no metrics)':<34} {'broken flagged':>13}   {'cause in top 3':>13}")
+    for col in COLLECTIONS:
+        rows = [r for r in crash if r["collection"] == col]
+        if rows:
+            print(summary_row(col, rows, false_alarms=False))
+    print(summary_row("all", crash, false_alarms=False))
+
+
+def print_details(results: list[dict]) -> None:
+    """One line per miss (not flagged, or flagged with no acceptable cause in the top 3) and per
+    false alarm."""
+    lines = []
+    for r in results:
+        said = r["error"] or f"findings={r['findings']} top{TOP}={r['top']}"
+        if r["verdict"] == "broken" and not r["flagged"]:
+            lines.append(f"MISS   {r['file']}  want {r['acceptable']}  | {said}")
+        elif r["verdict"] == "broken" and not r["cause_hit"]:
+            lines.append(f"CAUSE  {r['file']}  want {r['acceptable']}  | {said}")
+        elif r["verdict"] == "healthy" and r["flagged"]:
+            lines.append(f"FALSE  {r['file']}  | {said}")
+    print("\nMISS: broken, not flagged   CAUSE: flagged, no acceptable cause in top 3   FALSE: false alarm")
+    print("\n".join(lines) if lines else "(none)")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", metavar="FILE", help="write one result record per log to FILE")
+    parser.add_argument("--only", metavar="SUBSTRING", help="score only the logs whose path contains this")
+    args = parser.parse_args(argv)
+
+    labels = [lb for lb in load_labels() if not args.only or args.only in lb["file"]]
+    kb = api.load_kb()
+    for cause in unknown_causes(labels, kb):
+        print(f"warning: judged.yaml names cause {cause!r}, which the knowledge base does not have")
+    t0 = time.perf_counter()
+    results = [judge(label, scan(WILD / label["file"], kb)) for label in labels]
+    elapsed = time.perf_counter() - t0
+
+    print(f"{len(results)} labelled logs scanned in {elapsed:.1f} s "
+          f"(fresh/ is held out; labels: tests/wild/judged.yaml)\n")
+    print_summary(results)
+    print_details(results)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        print(f"\nper-log results written to {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
