@@ -63,3 +63,25 @@ def test_accurate_classifier_on_the_double_softmax_floor():
     # a proper loss goes below the floor: quiet
     assert not run_detectors(_run({"loss": (steps, loss - 0.3), "eval/accuracy": acc}), KB,
                              only={"det-accurate-at-softmax-floor"})
+
+
+def test_an_eval_value_repeated_on_every_training_line_is_one_evaluation():
+    steps = np.arange(120, 140, dtype=float)
+    loss = 1.3 + 0.05 * np.sin(steps)
+    repeated = _run({"loss": (steps, loss), "eval/loss": (steps, np.full(len(steps), 4.106))})
+    assert not run_detectors(repeated, KB, only={"det-eval-frozen"})
+    # the same value at separate evaluations every 10 steps: the weights never change
+    sparse = _run({"loss": (steps, loss), "eval/loss": (steps[::5], np.full(4, 4.106))})
+    assert run_detectors(sparse, KB, only={"det-eval-frozen"})
+
+
+def test_an_early_blowup_must_last_and_start_from_a_real_start():
+    steps = np.arange(1, 101, dtype=float)
+    base = 4.0 * np.exp(-steps / 30) + 1.0
+    one_batch = base.copy()
+    one_batch[5] = 12.0  # one noisy batch: not a blow-up
+    assert not run_detectors(_run({"loss": (steps, one_batch)}), KB, only={"det-loss-early-blowup"})
+    lasting = base.copy()
+    lasting[2:6] = [14.0, 12.0, 11.0, 10.5]
+    (hit,) = run_detectors(_run({"loss": (steps, lasting)}), KB, only={"det-loss-early-blowup"})
+    assert "jumped from 4.87 at step 1 to 14 at step 3 (2.88x)" in hit.summary

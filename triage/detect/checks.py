@@ -680,6 +680,19 @@ class ConstantParams(WindowParams):
     min_share: float = 0.8
     min_count: int = 5
     min_points: int = 5
+    # quiet when this series is logged at nearly every step the named one is: loggers that print the
+    # last evaluation again with every training line repeat one value, which is not several evaluations
+    not_at_every_step_of: Optional[Names] = None
+
+
+def _logged_with(x: np.ndarray, other) -> bool:
+    """Whether steps x are (nearly) the other series' own steps over the same stretch."""
+    ox = other.steps[np.isfinite(other.steps)]
+    ox = ox[(ox >= x[0]) & (ox <= x[-1])]
+    if len(ox) < 3:
+        return False
+    shared = np.isin(x, ox).mean()
+    return bool(shared >= 0.8 and len(x) >= 0.8 * len(ox))
 
 
 @check("constant", ConstantParams)
@@ -689,6 +702,10 @@ def constant(c: Ctx) -> Hit | None:
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points:
         return None
+    if p.not_at_every_step_of:
+        other = c.other(p.not_at_every_step_of)
+        if other is not None and _logged_with(x, other):
+            return None
     sl = window_slice(len(y), p)
     x, y = x[sl], y[sl]
     if p.value is not None:
@@ -1019,7 +1036,8 @@ def no_warmup_spike(c: Ctx) -> Hit | None:
 @params
 class EarlyBlowupParams(Params):
     """The loss jumps to at least `factor` times its first logged value within the first
-    early_fraction of its points (at least `min_early` points), whatever the LR log says: the
+    early_fraction of its points (at least `min_early` points) and stays there for `sustain` points
+    in a row, whatever the LR log says: the
     weights were pushed too far before the optimizer's statistics settled. A fresh model's loss
     starts near its highest; a jump of 2x above it in the first steps is not noise."""
 
@@ -1027,6 +1045,7 @@ class EarlyBlowupParams(Params):
     early_fraction: float = 0.1
     min_early: int = 4
     min_points: int = 20
+    sustain: int = 3
 
 
 @check("early_blowup", EarlyBlowupParams)
@@ -1041,12 +1060,19 @@ def early_blowup(c: Ctx) -> Hit | None:
     base = float(y[0])
     early = max(p.min_early, int(p.early_fraction * len(y)))
     seg = y[1:early]
-    if base <= 0 or not len(seg):
+    # the first value must be a start (not a stray near-zero first print), and the blow-up must last
+    # `sustain` points in a row (one noisy batch in a detection loss is not a blow-up)
+    if base <= 0 or not len(seg) or base < 0.5 * float(np.median(y)):
+        return None
+    above = seg >= p.factor * base
+    run_len, best = 0, 0
+    for a in above:
+        run_len = run_len + 1 if a else 0
+        best = max(best, run_len)
+    if best < p.sustain:
         return None
     i = int(np.argmax(seg))
     peak = float(seg[i])
-    if peak < p.factor * base:
-        return None
     return Hit(
         f"{c.name} jumped from {fmt(base)} at step {step_str(x[0])} to {fmt(peak)} at step {step_str(x[i + 1])} "
         f"({fmt(peak / base)}x) in the first {early} logged points",
