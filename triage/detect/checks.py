@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Literal, Optional
+from typing import Any, Callable, Literal, Optional
 
 import numpy as np
 
@@ -49,11 +49,11 @@ class Hit:
 
 @dataclass
 class Ctx:
-    run: object  # triage.ingest.run.Run
+    run: Any  # triage.ingest.run.Run
     name: str  # the canonical metric name used
     steps: np.ndarray
     values: np.ndarray
-    params: Params
+    params: Any  # the check's own params dataclass (PARAMS[name]); each check reads it as that class
 
     def other(self, names: Names | None):
         """The first of `names` (a param naming other metrics) that the run logs, or None."""
@@ -800,7 +800,8 @@ def drop_ratio(c: Ctx) -> Hit | None:
         return None
     x, y = reduce(x, y)
     series = c.run.get(c.name) if hasattr(c.run, "get") else None
-    if p.running_mean_keys and series is not None and (series.source_key or series.name) in p.running_mean_keys:
+    if p.running_mean_keys and series is not None and (series.source_key or series.name) in p.running_mean_keys \
+            and float(np.median(y)) >= 100:  # SB3 prints whole numbers: below 100 the rounding swamps the rate
         x, y = _rate_between_logs(x, y)
     first = c.other(p.after_first) if p.after_first else None
     if first is not None:
