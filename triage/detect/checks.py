@@ -1236,12 +1236,14 @@ def both_falling(c: Ctx) -> Hit | None:
 @params
 class ReboundParams(Params):
     """min_rise: relative to the low; low_before: the fraction of the run by which the low must
-    come; tail: the fraction of the run that must stay up."""
+    come; tail: the fraction of the run that must stay up; z: the climb in standard errors of the
+    smoothed level (the run's own point-to-point noise over the smoothing window)."""
 
     min_rise: float = 0.1
     low_before: float = 0.6
     tail: float = 0.25
     min_points: int = 50
+    z: float = 4.0
 
 
 @check("rebound", ReboundParams)
@@ -1267,6 +1269,10 @@ def rebound(c: Ctx) -> Hit | None:
     if low <= 0 or start <= level or level < (1 + rise) * low:
         return None
     if float(np.mean(tail > (1 + rise / 2) * low)) < 0.8:  # the whole tail stays up, not one excursion
+        return None
+    # the low of a moving average over noisy per-batch losses sits below the true level by chance:
+    # the climb must stand z standard errors of that average above it
+    if level - low < p.z * facts.noise(y) / math.sqrt(k):
         return None
     return Hit(
         f"{c.name} fell from {fmt(start)} to {fmt(low)} by step {step_str(x[i_low])}, then climbed back to "
