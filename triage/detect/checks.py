@@ -1084,12 +1084,14 @@ def early_blowup(c: Ctx) -> Hit | None:
 @params
 class PostWarmupStallParams(Params):
     """loss: the loss metric; span: the share of the run after warmup looked at; min_fall_before:
-    how much it fell during warmup; max_change_after: it changed no more than this after."""
+    how much it fell during warmup; max_change_after: it changed no more than this after;
+    max_rel_noise: the largest standard error (relative to the level) at which that is measurable."""
 
     loss: Names = ("loss",)
     span: float = 0.25
     min_fall_before: float = 0.05
     max_change_after: float = -0.01
+    max_rel_noise: float = 0.03
 
 
 @check("post_warmup_stall", PostWarmupStallParams)
@@ -1119,6 +1121,11 @@ def post_warmup_stall(c: Ctx) -> Hit | None:
     fell_before = (b0 - b1) / max(abs(b0), 1e-8)
     change_after = (a1 - a0) / max(abs(a0), 1e-8)
     if fell_before < p.min_fall_before or change_after < p.max_change_after:
+        return None
+    # "no better" is only a finding when the log is smooth enough to show a small decline: the
+    # standard error of the end medians (the loss's own point-to-point noise) must be under max_rel_noise
+    k = max(1, len(after) // 5)
+    if facts.noise(after) / math.sqrt(k) > p.max_rel_noise * max(abs(a0), 1e-8):
         return None
     return Hit(
         f"{loss.name} fell {fell_before:.0%} during warmup (to step {step_str(warm_end)}), then went {change_after:+.1%} "
