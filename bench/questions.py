@@ -27,7 +27,6 @@ Targets (issue 15): personas top-3 >= 85%, first >= 60%, median <= 8 questions; 
 from __future__ import annotations
 
 import argparse
-import io
 import statistics
 import subprocess
 import sys
@@ -229,14 +228,11 @@ class PersonaResult:
 
 
 def play(kb: KnowledgeBase, persona: Persona, model: Model) -> PersonaResult:
-    from rich.console import Console
-
     from triage.engine import session as S
 
-    console = Console(file=io.StringIO(), width=120, color_system=None, force_terminal=False)
     responder = PersonaResponder(persona, S)
     diag = Diagnosis(kb, model)
-    out = S.Session(kb, responder, console, diagnosis=diag).run()
+    out = S.Session(kb, responder, S.QuietDisplay(), diagnosis=diag).run()
     ranked = [c.id for c in diag.ranking(limit=3, explain=False)]
     top = [c.id for c in out.top][:3] or ranked
     return PersonaResult(persona, top, len(responder.asked), responder.replies)

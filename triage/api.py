@@ -7,17 +7,16 @@
 
 from __future__ import annotations
 
+from triage.errors import ExitCode, TriageError
 from triage.kb.base import KnowledgeBase
 from triage.kb.loader import Node
-
-
-class TriageError(Exception):
-    """A user-facing error: one line, exit code 2."""
 
 
 class NothingRead(TriageError):
     """The input was read, but it held nothing to diagnose: no metric, no error line (`scan`
     exits 3: not healthy, and not unreadable either)."""
+
+    exit_code = ExitCode.NOTHING_READ
 
 
 class UnknownID(TriageError):
@@ -29,7 +28,7 @@ class UnknownID(TriageError):
 
 
 class KnowledgeInvalid(TriageError):
-    pass
+    """The knowledge base has broken files or duplicate IDs (`triage kb check` lists them all)."""
 
 
 def load_kb(extra_roots: list[str] | None = None) -> KnowledgeBase:
@@ -38,7 +37,7 @@ def load_kb(extra_roots: list[str] | None = None) -> KnowledgeBase:
     Broken YAML or duplicate IDs make every command fail with a pointer to `triage kb check`,
     except `kb check` itself, which reports them all.
     """
-    from triage.ingest.aliases import use_roots
+    from triage.kb.loader import use_roots
 
     use_roots(extra_roots)  # the readers' metric names come from the same folders
     kb = KnowledgeBase.load(extra_roots)
@@ -58,9 +57,11 @@ def explain(kb: KnowledgeBase, node_id: str) -> Node:
 
 
 def check_kb(kb: KnowledgeBase):
+    """Every problem `triage kb check` reports, detectors' checks and params included."""
+    from triage.detect import PARAMS
     from triage.kb.validate import check
 
-    return check(kb)
+    return check(kb, check_params=PARAMS)
 
 
 def search(kb: KnowledgeBase, text: str, limit: int = 10, kinds: tuple[str, ...] | None = None):
@@ -159,17 +160,15 @@ def looks_like_prose(text: str) -> bool:
 
 
 def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, describe: str | None = None,
-         run=None, model=None) -> dict:
+         run=None, model=None):
     """Read one input (a metrics log, a traceback, a description or a probe result), run the
-    detectors, match error text and rank causes. Returns the `scan --json` document for it,
-    plus private keys (`_run`, `_applied`, `_diag`) that renderers use and JSON drops.
+    detectors, match error text and rank causes. Returns the input's `Report`
+    (triage.engine.report): `report.to_json()` is its `scan --json` document.
     `model`: a triage.engine.diagnosis.Model of `kb` to reuse (scanning many runs: built once)."""
     from triage import __version__
     from triage.engine.diagnosis import Diagnosis
-    from triage.engine.evidence import (
-        Applied, apply_config, apply_description, apply_findings, apply_probe, apply_text, infer_domain,
-        is_probe_result,
-    )
+    from triage.engine.evidence import Applied, apply_description, apply_probe, apply_run, is_probe_result
+    from triage.engine.report import Source, build_report
     from triage.kb.search import SearchIndex
 
     kb = kb or load_kb()
@@ -179,21 +178,15 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
     probe = is_probe_result(path) if fmt is None and run is None else None
     if probe is not None:
         apply_probe(diag, probe, applied, path)
-        source = {"path": path, "format": "probe-result", "rows": 0, "skipped": 0, "metrics": []}
+        source = Source(path, "probe-result", 0, 0, [])
     else:
         raw = None
         if run is None:
             run, raw = read_input(path, fmt)
         from triage.detect import run_detectors
-        from triage.render.inspect import sources_block
 
-        source = sources_block(run)
-        findings = run_detectors(run, kb)
-        text_lines = [(e.line, e.text) for e in run.events if e.kind in ("traceback", "error", "warning")]
-        apply_text(diag, index, text_lines + (raw or []), applied)
-        apply_findings(diag, findings, applied)
-        infer_domain(diag, run, applied)
-        apply_config(diag, run, applied)
+        source = Source.from_run(run)
+        text_lines = apply_run(diag, run, run_detectors(run, kb), applied, index, raw)
         if not run.series and not text_lines and not applied.errors and describe is None \
                 and not any(e.kind == "overflow" for e in run.events):
             text = "\n".join(line for _, line in raw or [])
@@ -205,119 +198,16 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
             apply_description(diag, index, text[:20_000], applied)
     if describe:
         apply_description(diag, index, describe, applied)
-    return diagnosis_document(kb, diag, applied, [source], __version__, run=run)
+    return build_report(kb, diag, applied, [source], __version__, run=run)
 
 
-def diagnosis_document(kb: KnowledgeBase, diag, applied, sources: list[dict], version: str, run=None,
-                       max_causes: int = 8) -> dict:
-    from triage.engine.frameworks import context_block, fix_entries
+def public(doc) -> dict:
+    """The `scan --json` document of a `Report` (or the contract part of a legacy scan dict)."""
+    from triage.engine.report import Report
 
-    ranked = diag.ranking(with_evidence_only=True)
-    causes = []
-    if ranked:
-        top = ranked[0].probability
-        for cand in ranked[:max_causes]:
-            if cand.probability < 0.005 * top:
-                break
-            node = cand.node
-            causes.append({
-                "id": node.id,
-                "title": node.title,
-                "score": round(cand.probability, 4),
-                "aliases": [str(a) for a in (node.get("aliases") or [])],
-                "evidence": cand.support,
-                "fix": fix_entries(node, diag),
-            })
-    unanswered = [{"id": q, "question": kb[q].title} for q in diag.unanswered(5)] if causes or applied.findings else []
-    failed = [p for p in applied.probes if p.get("status") == "fail"]
-    # probes that all passed, and nothing else: a healthy measurement is not a symptom, whatever causes
-    # its answers happen to name (overfit-one-batch passing is one of O7's signs)
-    only_passed = bool(applied.probes) and not failed and not applied.described \
-        and all(p.get("status") == "pass" for p in applied.probes)
-    healthy = not applied.findings and not applied.errors and not failed and (not causes or only_passed)
-    doc = {
-        "version": version,
-        "sources": sources,
-        "findings": [f.to_dict() for f in applied.findings],
-        "causes": causes,
-        "unanswered": unanswered,
-        "healthy": healthy,
-    }
-    if applied.probes:  # a probe's verdict is evidence in its own right, even when none of its answers applied
-        doc["probes"] = [{k: p.get(k) for k in ("probe", "status", "message", "path")} for p in applied.probes]
-    if healthy:
-        doc["causes"] = []
-    if sources and run is not None:  # what the run is: its framework, domain, defaults used, causes set aside
-        sources[0]["context"] = context_block(diag, applied, with_set_aside=not healthy)
-    doc["_run"] = run
-    doc["_applied"] = applied
-    doc["_diag"] = diag
-    return doc
-
-
-def public(doc: dict) -> dict:
-    """The contract part of a scan document (drops the private renderer keys)."""
+    if isinstance(doc, Report):
+        return doc.to_json()
     return {k: v for k, v in doc.items() if not k.startswith("_")}
-
-
-def report_series(doc: dict, limit: int = 6, max_points: int = 4000) -> dict:
-    """The series a report charts: the metrics of the findings first, then the key ones."""
-    run = doc.get("_run")
-    if run is None or not getattr(run, "series", None):
-        return {}
-    from triage.render.html import finding_metrics
-
-    names: list[str] = []
-    for f in doc.get("findings", []):  # every series a finding rests on (its sentence names them)
-        names += [m for m in finding_metrics(f, list(run.series)) if m not in names]
-    found = len(names)
-    for key in ("loss", "eval/loss", "grad_norm", "learning_rate", "reward", "rewards/margins"):
-        if key in run.series and key not in names:
-            names.append(key)
-    out = {}
-    for name in names[:max(limit, found)]:
-        s = run.series[name]
-        step = max(1, len(s) // max_points)
-        xs, ys = s.steps[::step], s.values[::step]
-        if step > 1:  # keep the non-finite points and the extremes that thinning would drop
-            import numpy as np
-
-            keep = np.flatnonzero(~np.isfinite(s.values))[:200]
-            fin = np.isfinite(s.values)
-            if fin.any():
-                keep = np.concatenate([keep, [int(np.nanargmax(np.where(fin, s.values, np.nan))),
-                                              int(np.nanargmin(np.where(fin, s.values, np.nan)))]])
-            idx = np.union1d(np.arange(0, len(s), step), keep.astype(int))
-            xs, ys = s.steps[idx], s.values[idx]
-        out[name] = [(float(x), float(y)) for x, y in zip(xs, ys)]
-    return out
-
-
-def write_report(doc: dict, target: str, kb: KnowledgeBase | None = None) -> str:
-    """Write a scan document as an offline HTML page or Markdown, chosen by the file name
-    (atomically, mode 0666 less the umask: see triage.writeout)."""
-    from pathlib import Path
-
-    from triage.writeout import OutputError, check_target, write_text
-
-    path = Path(target)
-    suffix = path.suffix.lower()
-    if suffix in (".html", ".htm"):
-        from triage.render.html import render_report_html
-
-        text = render_report_html(public(doc), report_series(doc), kb=kb)
-    elif suffix in (".md", ".markdown"):
-        from triage.render.markdown import render_report_md
-
-        text = render_report_md(public(doc), report_series(doc), kb=kb)
-    else:
-        raise TriageError(f"{target}: a report is .html or .md")
-    try:
-        check_target(path, what="report")
-        write_text(path, text, what="report")
-    except OutputError as exc:
-        raise TriageError(str(exc)) from None
-    return str(path)
 
 
 def merge_runs(runs: list, label: str | None = None):
@@ -364,7 +254,7 @@ def diff(good: str, bad: str, kb: KnowledgeBase | None = None, fmt: str | None =
 
     kb = kb or load_kb()
     tol = D.parse_tolerance(tolerance) if tolerance is not None else None
-    good_run, bad_run = D.read_pair(good, bad, fmt)
+    good_run, bad_run = D.read_pair(good, bad, fmt, read=lambda path, f: read_input(path, f)[0])
     doc = D.diff_runs(good_run, bad_run, kb, __version__)
     if tol is not None:
         doc["gate"] = D.gate(good_run, bad_run, tol, window=window, metrics=metrics)

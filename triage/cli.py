@@ -8,24 +8,29 @@ Exit codes: 0 ok / nothing found, 1 `scan` found problems, 2 usage, input or kno
 from __future__ import annotations
 
 import sys
-from enum import IntEnum
 from typing import List, Optional
 
 import typer
 
 from triage import __version__
+from triage.errors import ExitCode, TriageError
 
 
-class ExitCode(IntEnum):
-    OK = 0
-    PROBLEMS = 1
-    ERROR = 2
-    NOTHING_READ = 3
-    INTERRUPTED = 130
-    TERMINATED = 143
+class _Commands(typer.core.TyperGroup):
+    """The app's command group: the one place a user-facing error becomes output. Every such error
+    is a TriageError (triage.errors), raised wherever it happens; here it is printed as one line on
+    stderr and the program ends with the exit code it carries."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except TriageError as exc:
+            _error_line(exc.one_line)
+            raise typer.Exit(int(exc.exit_code)) from None
 
 
 app = typer.Typer(
+    cls=_Commands,
     name="triage",
     help=(
         "Tell why a training run is broken and which knob fixes it.\n\n"
@@ -59,19 +64,17 @@ def _err():
     return Console(stderr=True)
 
 
-def fail(message: str, code: ExitCode = ExitCode.ERROR) -> typer.Exit:
-    """Print one line on stderr and return the exit to raise."""
-    _err().print(f"[bold red]error:[/] {message}", highlight=False, markup=True, soft_wrap=True)
-    return typer.Exit(int(code))
+def _error_line(message: str) -> None:
+    """`error: MESSAGE` on stderr, the message as written (a path with brackets is not markup)."""
+    from rich.text import Text
+
+    _err().print(Text.assemble(("error:", "bold red"), " ", message), highlight=False, soft_wrap=True)
 
 
 def _kb():
     from triage import api
 
-    try:
-        return api.load_kb(_state["kb_dirs"])
-    except api.TriageError as exc:
-        raise fail(str(exc)) from None
+    return api.load_kb(_state["kb_dirs"])
 
 
 def _progress(message: str):
@@ -109,7 +112,7 @@ def _main(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
 ) -> None:
     _state["kb_dirs"] = list(kb or [])
-    from triage.ingest.aliases import use_roots  # stdlib only: cheap at start-up
+    from triage.kb.loader import use_roots  # stdlib only: cheap at start-up
 
     use_roots(_state["kb_dirs"])  # `inspect` and `watch` read logs without loading the knowledge
 
@@ -127,10 +130,7 @@ def explain(
     from triage import api
 
     kb = _kb()
-    try:
-        node = api.explain(kb, node_id)
-    except api.UnknownID as exc:
-        raise fail(str(exc)) from None
+    node = api.explain(kb, node_id)
     if as_json:
         from triage.render.card import node_json
 
@@ -200,7 +200,6 @@ def checklist(
     written, or no browser for pdf.
     """
     from triage import checklists
-    from triage.render.pdf import PdfFailed, PdfUnavailable
 
     kb = _kb()
     if name is None:
@@ -213,14 +212,11 @@ def checklist(
             table.add_row(cl.id, str(len(cl.items)), cl.title)
         _out().print(table)
         return
-    try:
-        cl = checklists.load(kb, name)
-        if fmt == "text":
-            checklists.print_text(_out(), cl)
-            return
-        written = checklists.export(cl, fmt, output, paper, force=force)
-    except (checklists.UnknownChecklist, ValueError, PdfUnavailable, PdfFailed, OSError) as exc:
-        raise fail(str(exc).strip("'\"")) from None
+    cl = checklists.load(kb, name)
+    if fmt == "text":
+        checklists.print_text(_out(), cl)
+        return
+    written = checklists.export(cl, fmt, output, paper, force=force)
     if written is not None:
         _err().print(f"wrote {written}", highlight=False)
 # -- end checklist -----------------------------------------------------------------------------
@@ -252,19 +248,19 @@ def ask(
     from triage.engine import transcript
 
     if not answers and not sys.stdin.isatty():
-        raise fail("triage ask needs a terminal to ask questions; replay answers with --answers FILE, or read a log with `triage scan`")
+        raise TriageError("triage ask needs a terminal to ask questions; replay answers with --answers FILE, or read a log with `triage scan`")
     kb = _kb()
-    try:
-        if save:
-            transcript.check_path(save)
-        diag, notes = S.prepare(kb, logs=list(log or []), evidence=list(evidence or []), domain=domain, resume=resume)
-        replay = S.load_answers_file(answers, diag.model) if answers else None
-    except (S.AskError, transcript.TranscriptError) as exc:
-        raise fail(str(exc)) from None
+    if save:
+        transcript.check_path(save)
+    diag, notes = S.prepare(kb, logs=list(log or []), evidence=list(evidence or []), domain=domain, resume=resume)
+    replay = S.load_answers_file(answers, diag.model) if answers else None
     interactive = replay is None
-    prompter = S.QuestionaryPrompter() if interactive else S.AnswersPrompter(replay)
+    from triage.render import transcript as transcript_files
+    from triage.render.session import QuestionaryPrompter, RichDisplay
+
+    prompter = QuestionaryPrompter() if interactive else S.AnswersPrompter(replay)
     sess = S.Session(
-        kb, prompter, _out(), diagnosis=diag, save=save,
+        kb, prompter, RichDisplay(_out()), diagnosis=diag, save=save, writer=transcript_files.write,
         session_file=S.session_file_for(save, resume, interactive), notes=notes,
         command="triage ask " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["ask"] else sys.argv[1:]),
     )
@@ -288,39 +284,50 @@ def _scan_one(path: str, fmt: Optional[str], kb_dirs: list, describe: Optional[s
     """Worker for `scan` (top level so --jobs can run it in another process). `full` keeps the
     private keys the full view draws from (in this process only)."""
     from triage import api
-    from triage.render.scan import error_doc
+    from triage.engine.report import Report
 
     _state["kb_dirs"] = kb_dirs
     try:
-        doc = api.scan(path, kb=api.load_kb(kb_dirs), fmt=fmt, describe=describe)
+        report = api.scan(path, kb=api.load_kb(kb_dirs), fmt=fmt, describe=describe)
     except api.NothingRead as exc:
-        return error_doc(path, str(exc), "nothing read")
+        return Report.failed(path, str(exc), "nothing read").to_json()
     except api.TriageError as exc:
-        return error_doc(path, str(exc))
+        return Report.failed(path, str(exc)).to_json()
     except OSError as exc:
-        return error_doc(path, f"{path}: {exc.strerror or exc}")
+        return Report.failed(path, f"{path}: {exc.strerror or exc}").to_json()
     except (RecursionError, MemoryError, ValueError) as exc:  # one bad input never stops the batch
         import os
 
         if os.environ.get("TRIAGE_DEBUG"):
             raise
-        return error_doc(path, f"{path}: cannot scan ({type(exc).__name__}: {exc})")
+        return Report.failed(path, f"{path}: cannot scan ({type(exc).__name__}: {exc})").to_json()
     from triage.render.scan import summary_line
 
-    out = dict(doc) if full else api.public(doc)
-    out["_summary"] = summary_line(doc)
-    out["_errors"] = list(doc["_applied"].errors)  # for --fail-on (the private _applied stays here)
+    out = _gate_doc(report)
+    out["_summary"] = summary_line(report)
+    if full:
+        out["_report"] = report  # the full view draws from it (in this process only)
     return out
 
 
-def _scan_failed(path: str, message: str, as_json: bool, code: ExitCode = ExitCode.ERROR) -> typer.Exit:
-    """An input that cannot be scanned: the message on stderr and, with --json, still one
-    document on stdout (its `errors` say which path and why), so a pipe into jq never gets nothing."""
-    if as_json:
-        from triage.render.scan import error_doc
+def _gate_doc(report) -> dict:
+    """A report's JSON plus the error matches --fail-on reads (`_errors`, never printed)."""
+    out = report.to_json()
+    out["_errors"] = [e.to_json() for e in report.error_matches]
+    return out
 
-        _print_json(error_doc(path, message, "nothing read" if code == ExitCode.NOTHING_READ else None))
-    return fail(message, code)
+
+def _scan_failed(path: str, exc: Exception, as_json: bool) -> TriageError:
+    """An input that cannot be scanned, as the error to raise (an OSError becomes one naming the
+    path); with --json, one document still goes to stdout first (its `errors` say which path and
+    why), so a pipe into jq never gets nothing."""
+    error = exc if isinstance(exc, TriageError) else TriageError(f"{path}: {getattr(exc, 'strerror', None) or exc}")
+    if as_json:
+        from triage.engine.report import Report
+
+        nothing = error.exit_code == ExitCode.NOTHING_READ
+        _print_json(Report.failed(path, error.one_line, "nothing read" if nothing else None).to_json())
+    return error
 
 
 def _scan_exit(kb, docs: list, fail_on) -> int:
@@ -358,29 +365,23 @@ def scan(
     kb = _kb()
     gate = None
     if fail_on:
-        from triage.engine.gate import GateError, parse_fail_on
+        from triage.engine.gate import parse_fail_on
 
-        try:
-            gate = parse_fail_on(fail_on, kb)
-        except GateError as exc:
-            raise fail(str(exc)) from None
+        gate = parse_fail_on(fail_on, kb)
     if report and not report.lower().endswith((".html", ".htm", ".md", ".markdown")):
-        raise fail(f"--report {report}: use a .html or .md file name")
+        raise TriageError(f"--report {report}: use a .html or .md file name")
     if report:
-        from triage.writeout import OutputError, check_target
+        from triage.writeout import check_target
 
-        try:
-            check_target(report, what="--report")  # before the scan, not after it
-        except OutputError as exc:
-            raise fail(str(exc)) from None
+        check_target(report, what="--report")  # before the scan, not after it
     if "-" in paths and len(paths) > 1:
-        raise fail("'-' (stdin) can only be scanned on its own")
+        raise TriageError("'-' (stdin) can only be scanned on its own")
     merged = None
     if merge and len(paths) > 1:
         try:
             runs = [api.read_input(p, fmt)[0] for p in paths]
         except api.TriageError as exc:
-            raise _scan_failed("+".join(paths), str(exc), as_json) from None
+            raise _scan_failed("+".join(paths), exc, as_json) from None
         merged = api.merge_runs(runs)
         paths = [merged.path]
     if len(paths) == 1:
@@ -388,28 +389,23 @@ def scan(
         try:
             with _progress(f"reading {path} and running the detectors"):
                 doc = api.scan(path, kb=kb, fmt=fmt, describe=describe, run=merged)
-        except api.NothingRead as exc:
-            raise _scan_failed(path, str(exc), as_json, ExitCode.NOTHING_READ) from None
-        except api.TriageError as exc:
-            raise _scan_failed(path, str(exc), as_json) from None
-        except OSError as exc:
-            raise _scan_failed(path, f"{path}: {exc.strerror or exc}", as_json) from None
+        except (TriageError, OSError) as exc:
+            raise _scan_failed(path, exc, as_json) from None
         if as_json:
-            _print_json(api.public(doc))
+            _print_json(doc.to_json())
         else:
             from triage.render.scan import render_scan
 
             render_scan(_out(), doc, verbose=verbose)
         if report:
-            try:
-                written = api.write_report(doc, report, kb=kb)
-            except (api.TriageError, OSError) as exc:
-                raise fail(str(exc)) from None
+            from triage.render.files import write_report
+
+            written = write_report(doc, report, kb=kb)
             _err().print(f"report written to {written}", highlight=False)
-        raise typer.Exit(_scan_exit(kb, [doc], gate))
+        raise typer.Exit(_scan_exit(kb, [_gate_doc(doc)], gate))
 
     if report:
-        raise fail("--report takes one PATH (scan the runs one by one to get one report each)")
+        raise TriageError("--report takes one PATH (scan the runs one by one to get one report each)")
     docs: list = [None] * len(paths)
     if jobs > 1 and not (verbose and not as_json):  # a full view needs the run, which stays in its process
         from concurrent.futures import ProcessPoolExecutor
@@ -429,13 +425,13 @@ def scan(
         for n, d in enumerate(docs):
             if "error" in d:
                 _err().print(f"[bold red]error:[/] {d['error']}", highlight=False)
-            elif verbose and "_run" in d:
+            elif verbose and "_report" in d:
                 from triage.render.scan import render_scan
 
                 if n:
                     out.print()
                 out.print(f"[bold]== {n + 1}/{len(docs)}[/] {d['_summary']}", highlight=False, soft_wrap=True)
-                render_scan(out, d, verbose=True)
+                render_scan(out, d["_report"], verbose=True)
             else:
                 style = "green" if d["healthy"] else "red"
                 out.print(f"[{style}]{'ok ' if d['healthy'] else 'bad'}[/] {d['_summary']}", highlight=False, soft_wrap=True)
@@ -474,10 +470,10 @@ def inspect(
 
     Exit status: 0 read, 2 a path that cannot be read as a log.
     """
-    from triage.ingest import IngestError, read_run
+    from triage.ingest import read_run
 
     if "-" in paths and len(paths) > 1:
-        raise fail("'-' (stdin) can only be inspected on its own")
+        raise TriageError("'-' (stdin) can only be inspected on its own")
     from triage.engine.evidence import is_probe_result
 
     runs = []
@@ -489,10 +485,7 @@ def inspect(
                            "status": probe.get("status"), "message": probe.get("message"),
                            "answers": probe.get("answers")})
             continue
-        try:
-            runs.append(read_run(p, fmt))
-        except IngestError as exc:
-            raise fail(str(exc)) from None
+        runs.append(read_run(p, fmt))
     if as_json:
         from triage.render.inspect import inspect_json
 
@@ -539,17 +532,14 @@ def watch(
 
     kb = _kb()
     if path == "-":
-        raise fail("watch needs a file path (it re-reads the file as it grows); use `triage scan -` for stdin")
+        raise TriageError("watch needs a file path (it re-reads the file as it grows); use `triage scan -` for stdin")
     out = _out()
     err = _err()
     notifier = None
     if notify:
-        from triage.notify import Notifier, NotifyError
+        from triage.notify import Notifier
 
-        try:
-            notifier = Notifier(notify, warn=lambda m: err.print(escape(m), highlight=False))
-        except NotifyError as exc:
-            raise fail(str(exc)) from None
+        notifier = Notifier(notify, warn=lambda m: err.print(escape(m), highlight=False))
     watcher = Watcher(path, kb, fmt=fmt, interval=interval,
                       on_note=lambda text: err.print(f"[dim]{escape(text)}[/]", highlight=False))
     err.print(f"[dim]watching {escape(path)} (Ctrl-C for the summary)[/]", highlight=False)
@@ -579,8 +569,8 @@ def watch(
     st = watcher.state
     if st.reads == 0:
         if not st.ever_present:
-            raise fail(f"{path}: no such file (waited {time.monotonic() - start:.0f} s; start the job, or check the path)")
-        raise fail(f"{path}: could not be read as a training log")
+            raise TriageError(f"{path}: no such file (waited {time.monotonic() - start:.0f} s; start the job, or check the path)")
+        raise TriageError(f"{path}: could not be read as a training log")
     gone = "; the file is gone" if st.deleted else ""
     err.print(f"\n[bold]summary[/]: {st.rows:,} rows read {st.reads} time(s), {len(findings)} finding(s){gone}", highlight=False)
     for f in findings:
@@ -589,9 +579,9 @@ def watch(
     if findings:
         from triage import api
 
-        doc = api.scan(path, kb=kb, run=watcher.run)  # the same ranking scan gives, on what was read last
-        for c in doc["causes"][:3]:
-            out.print(f"  [bold cyan]{c['id']}[/]  {escape(c['title'])}  [dim]triage explain {c['id']}[/]", highlight=False)
+        report = api.scan(path, kb=kb, run=watcher.run)  # the same ranking scan gives, on what was read last
+        for c in report.causes[:3]:
+            out.print(f"  [bold cyan]{c.id}[/]  {escape(c.title)}  [dim]triage explain {c.id}[/]", highlight=False)
     if interrupted:
         raise typer.Exit(int(ExitCode.INTERRUPTED))
     raise typer.Exit(int(ExitCode.PROBLEMS if findings else ExitCode.OK))
@@ -618,16 +608,12 @@ def diff(
     With --tolerance: 0 BAD is within tolerance of GOOD, 1 BAD regressed past it.
     """
     from triage import api
-    from triage.engine.diff import DiffError
 
     kb = _kb()
     if report and not report.lower().endswith((".html", ".htm", ".md", ".markdown")):
-        raise fail(f"--report {report}: use a .html or .md file name")
-    try:
-        with _progress("reading both runs and comparing them"):
-            doc = api.diff(good, bad, kb=kb, fmt=fmt, tolerance=tolerance, window=window, metrics=metric)
-    except (DiffError, api.TriageError) as exc:
-        raise fail(str(exc)) from None
+        raise TriageError(f"--report {report}: use a .html or .md file name")
+    with _progress("reading both runs and comparing them"):
+        doc = api.diff(good, bad, kb=kb, fmt=fmt, tolerance=tolerance, window=window, metrics=metric)
     if as_json:
         _print_json(api.public(doc))
     else:
@@ -637,10 +623,7 @@ def diff(
     if report:
         from triage.render.diff import write_diff_report
 
-        try:
-            written = write_diff_report(doc, report, kb=kb)
-        except (ValueError, OSError) as exc:
-            raise fail(str(exc)) from None
+        written = write_diff_report(doc, report, kb=kb)
         _err().print(f"report written to {written}", highlight=False)
     failed = not doc["gate"]["passed"] if doc.get("gate") else doc["parted"]
     raise typer.Exit(int(ExitCode.PROBLEMS if failed else ExitCode.OK))
@@ -656,14 +639,9 @@ def mcp() -> None:
     Needs the MCP Python SDK: pip install 'triage[mcp]'.
     Exit status: 0 the client closed the connection, 2 the SDK is not installed.
     """
-    from triage.mcp_server import SDKMissing, serve
+    from triage.mcp_server import serve
 
-    try:
-        serve(_state["kb_dirs"])
-    except SDKMissing as exc:
-        from rich.markup import escape
-
-        raise fail(escape(str(exc))) from None
+    serve(_state["kb_dirs"])
 
 
 # -- probe ---------------------------------------------------------------------------------------
@@ -672,10 +650,6 @@ probe_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(probe_app, name="probe", short_help="Scripts for the GPU box that answer what logs cannot.")
-
-
-def _probe_error(exc) -> typer.Exit:
-    return fail(str(exc))
 
 
 @probe_app.command("list")
@@ -715,10 +689,7 @@ def probe_show(
     """
     from triage import probes
 
-    try:
-        info = probes.get(name, _state["kb_dirs"])
-    except probes.ProbeError as exc:
-        raise _probe_error(exc) from None
+    info = probes.get(name, _state["kb_dirs"])
     if as_json:
         _print_json({"name": info.name, "title": info.title, "checks": info.checks, "needs": info.needs,
                      "optional": info.optional, "answers": info.answers, "script": str(info.path), "usage": info.usage})
@@ -748,12 +719,7 @@ def probe_export(
     """
     from triage import probes
 
-    try:
-        paths = probes.export(name, dest, force=force)
-    except probes.ProbeError as exc:
-        raise _probe_error(exc) from None
-    except OSError as exc:
-        raise fail(f"cannot write to {dest}: {exc.strerror or exc}") from None
+    paths = probes.export(name, dest, force=force)
     for p in paths:
         sys.stdout.write(f"{p}\n")
 
@@ -773,14 +739,11 @@ def probe_run(
     """
     from triage import probes
 
-    try:
-        outcome = probes.run(name, setup, out=out, max_steps=max_steps, timeout=timeout, device=device)
-    except probes.ProbeError as exc:
-        raise _probe_error(exc) from None
+    outcome = probes.run(name, setup, out=out, max_steps=max_steps, timeout=timeout, device=device)
     if outcome.returncode not in (0, 1):
         raise typer.Exit(int(ExitCode.ERROR))  # the script already printed its one-line error
     if outcome.result is None:
-        raise fail(f"probe {name} wrote no result")
+        raise probes.ProbeError(f"probe {name} wrote no result")
     if outcome.out is not None:
         _err().print(f"result written to {outcome.out}", highlight=False, soft_wrap=True)
     raise typer.Exit(int(ExitCode.PROBLEMS if outcome.result["status"] == "fail" else ExitCode.OK))
@@ -796,11 +759,12 @@ def kb_check(
 
     Exit status: 0 no errors (warnings are printed but pass), 2 errors found.
     """
+    from triage.detect import PARAMS
     from triage.kb.base import KnowledgeBase
     from triage.kb.validate import check
 
     kb = KnowledgeBase.load(_state["kb_dirs"], use_cache=False)
-    problems = check(kb)
+    problems = check(kb, check_params=PARAMS)  # the detectors' checks and params, checked against the code
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity != "error"]
     if as_json:
@@ -865,7 +829,7 @@ def kb_graph(
     from triage import api
 
     if fmt not in ("mermaid", "dot", "json"):
-        raise fail(f"unknown graph format {fmt!r}: use mermaid, dot or json")
+        raise TriageError(f"unknown graph format {fmt!r}: use mermaid, dot or json")
     sys.stdout.write(api.graph(_kb()).dumps(fmt))
 
 

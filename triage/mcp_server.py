@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from triage.errors import TriageError
+
 INSTALL_HINT = "`triage mcp` needs the MCP Python SDK: pip install 'triage[mcp]' (or: pip install mcp)"
 
 INSTRUCTIONS = (
@@ -29,11 +31,11 @@ INSTRUCTIONS = (
 )
 
 
-class SDKMissing(RuntimeError):
+class SDKMissing(TriageError, RuntimeError):
     """The `mcp` package is not installed (one line for the user, exit code 2)."""
 
 
-class ToolFailure(Exception):
+class ToolFailure(TriageError):
     """A user-facing tool error (bad path, unknown ID): becomes the tool's error message."""
 
 
@@ -131,10 +133,6 @@ def ask_step(kb, answers: dict, not_it: list, logs: list, domain: str | None) ->
     """One stateless step of `triage ask`: the real session (triage.engine.session) replays
     `answers` and `not_it` as `triage ask --answers FILE` would, and stops at the first question
     they do not cover; without one, the session's final ranking is the answer."""
-    import io
-
-    from rich.console import Console
-
     from triage.engine import session as S
     from triage.engine.diagnosis import UNKNOWN
 
@@ -157,8 +155,7 @@ def ask_step(kb, answers: dict, not_it: list, logs: list, domain: str | None) ->
     except S.AskError as exc:
         raise ToolFailure(str(exc)) from None
     prompter = _step_prompter(replay)
-    session = S.Session(kb, prompter, Console(file=io.StringIO(), width=100, color_system=None),
-                        diagnosis=diag, notes=notes)
+    session = S.Session(kb, prompter, S.QuietDisplay(), diagnosis=diag, notes=notes)
     question, final = None, []
     try:
         outcome = session.run()

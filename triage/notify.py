@@ -23,10 +23,12 @@ import urllib.request
 from typing import Callable
 from urllib.parse import urlsplit
 
+from triage.errors import TriageError
+
 MAX_RETRY_AFTER = 10.0
 
 
-class NotifyError(ValueError):
+class NotifyError(TriageError, ValueError):
     """A webhook setting that cannot work (one line, no secret in it)."""
 
 

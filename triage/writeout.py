@@ -17,8 +17,10 @@ import os
 import tempfile
 from pathlib import Path
 
+from triage.errors import TriageError
 
-class OutputError(ValueError):
+
+class OutputError(TriageError, ValueError):
     """A target that cannot be written; the message is one line naming it."""
 
 

@@ -21,10 +21,13 @@ def model(kb) -> Model:
 
 @pytest.fixture()
 def console():
+    """The session's display: the terminal one, printing into a buffer that `.text()` reads back."""
+    from triage.render.session import RichDisplay
+
     buf = io.StringIO()
-    con = Console(file=buf, width=110, color_system=None, force_terminal=False)
-    con.text = buf.getvalue  # type: ignore[attr-defined]
-    return con
+    display = RichDisplay(Console(file=buf, width=110, color_system=None, force_terminal=False))
+    display.text = buf.getvalue  # type: ignore[attr-defined]
+    return display
 
 
 @pytest.fixture(autouse=True)

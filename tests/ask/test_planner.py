@@ -216,7 +216,6 @@ def test_an_answers_file_with_an_unknown_question_or_answer_exits_2_naming_it(tm
     assert result.exit_code == 2 and word in result.output
 
 
-@pytest.mark.skipif(not S.detectors_available(), reason="triage.detect.run_detectors is not built yet")
 def test_questions_the_log_answers_by_what_it_does_not_show_are_not_asked(kb, tmp_path, console):
     rows = [f'{{"step": {i}, "loss": {2.5 - i * 0.001}, "grad_norm": {1.0 + 0.01 * (i % 7)}, '
             f'"learning_rate": {1e-4 * min(1.0, i / 30)}}}' for i in range(1, 300)]

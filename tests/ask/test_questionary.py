@@ -11,12 +11,13 @@ from prompt_toolkit.input import create_pipe_input  # noqa: E402
 from prompt_toolkit.output import DummyOutput  # noqa: E402
 
 from triage.engine import session as S  # noqa: E402
+from triage.render.session import QuestionaryPrompter  # noqa: E402
 
 DOWN, ENTER = "\x1b[B", "\r"
 WANT = {"Q-start": "rl-signal", "Q-domain": "rlhf", "Q-grpo-reward": "zero", "Q-grpo-reward-std": "zero"}
 
 
-class PipedPrompter(S.QuestionaryPrompter):
+class PipedPrompter(QuestionaryPrompter):
     """Types the keys for one menu into the pipe right before that menu runs."""
 
     def __init__(self, pipe, choose):
@@ -91,7 +92,7 @@ def test_ctrl_c_in_a_menu_interrupts_the_session(kb, console, tmp_path):
         def ask(self, question, message, options):
             if self.log:
                 self.pipe.send_text("\x03")  # Ctrl-C
-                return S.QuestionaryPrompter.ask(self, question, message, options)
+                return QuestionaryPrompter.ask(self, question, message, options)
             return super().ask(question, message, options)
 
     with create_pipe_input() as pipe:

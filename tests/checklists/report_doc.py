@@ -1,4 +1,4 @@
-"""A hand-written `scan --json` document (DESIGN.md section 7) and series for the report tests."""
+"""A hand-written `scan --json` document (the contract: tests/test_scan_json_contract.py) and series for the report tests."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from triage.detect import detectors, run_detector, run_detectors
+from triage.detect import detectors, run_detectors
 from triage.detect.checks import CHECKS, Ctx
 from triage.kb.base import KnowledgeBase
 

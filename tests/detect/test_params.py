@@ -127,7 +127,7 @@ def _detector(params: str, extra: str = "") -> str:
 def _problems(tmp_path: Path, detector: str) -> list[Problem]:
     root = _write(tmp_path / "kb", {**QUESTIONS, "detectors/det-zero.yaml": detector})
     kb = KnowledgeBase.load([str(root)], use_cache=False, builtin=False)
-    return [p for p in check(kb) if p.severity == "error" and p.node == "det-zero"]
+    return [p for p in check(kb, check_params=PARAMS) if p.severity == "error" and p.node == "det-zero"]
 
 
 def test_kb_check_names_the_file_and_line_of_a_misspelled_param(tmp_path):

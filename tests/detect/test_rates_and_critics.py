@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from triage.detect import run_detectors
+from triage.detect import last_run, run_detectors
 from triage.detect.checks import _rate_between_logs
 from triage.ingest.run import Run, Series
 from triage.kb.base import KnowledgeBase
@@ -85,3 +85,18 @@ def test_an_early_blowup_must_last_and_start_from_a_real_start():
     lasting[2:6] = [14.0, 12.0, 11.0, 10.5]
     (hit,) = run_detectors(_run({"loss": (steps, lasting)}), KB, only={"det-loss-early-blowup"})
     assert "jumped from 4.87 at step 1 to 14 at step 3 (2.88x)" in hit.summary
+
+
+def test_a_file_of_several_runs_is_judged_on_its_last_run(tmp_path):
+    from triage.ingest import read_run
+
+    lines = []
+    for run in range(3):  # three models trained one after the other, each from epoch 1
+        for epoch in range(1, 41):
+            lines.append(f"Epoch {epoch} loss {2.3 * 0.93 ** epoch + 0.05 * run:.4f}")
+    p = tmp_path / "three_runs.log"
+    p.write_text("\n".join(lines) + "\n")
+    run = read_run(p)
+    assert run.meta["runs"] == 3 and len(run.get("loss")) == 120  # every row is kept
+    assert len(last_run(run).get("loss")) == 40
+    assert not run_detectors(run, KB)  # no 'spike' where the next model starts

@@ -11,6 +11,7 @@ import pytest
 
 from triage.engine import transcript
 from triage.engine.diagnosis import Diagnosis
+from triage.render import transcript as transcript_files
 from triage.kb.base import KnowledgeBase
 
 
@@ -51,7 +52,7 @@ def test_json_transcript_resumes_to_the_same_differential(diag, kb, tmp_path):
 
 def test_markdown_is_ready_for_a_bug_report(diag, tmp_path):
     path = tmp_path / "report.md"
-    transcript.write(transcript.build(diag, status="done"), path)
+    transcript_files.write(transcript.build(diag, status="done"), path)
     text = path.read_text()
     for heading in ("## Answers", "## Evidence", "## Ranked causes", "## Fixes for the top causes", "## Environment"):
         assert heading in text
@@ -68,12 +69,12 @@ def test_atomic_write_replaces_and_leaves_no_temporary_files(tmp_path):
 
 def test_a_failed_render_keeps_the_old_file(diag, tmp_path, monkeypatch):
     path = tmp_path / "t.md"
-    transcript.write(transcript.build(diag), path)
+    transcript_files.write(transcript.build(diag), path)
     old = path.read_text()
 
     monkeypatch.setattr(os, "fsync", lambda fd: (_ for _ in ()).throw(KeyboardInterrupt()))
     with pytest.raises(KeyboardInterrupt):
-        transcript.write(transcript.build(diag), path)
+        transcript_files.write(transcript.build(diag), path)
     assert path.read_text() == old
     assert sorted(os.listdir(tmp_path)) == ["t.md"]
 
@@ -85,14 +86,21 @@ def test_unsupported_suffix_and_missing_folder_fail_early(tmp_path):
         transcript.check_path(tmp_path / "nope" / "x.md")
 
 
-def test_html_uses_the_report_renderer_when_there_is_one(diag, tmp_path):
+def test_html_transcript_is_an_offline_page(diag, tmp_path):
     path = tmp_path / "r.html"
-    if transcript.html_renderer() is None:
-        with pytest.raises(transcript.TranscriptError, match="render_report_html"):
-            transcript.check_path(path)
-    else:
-        transcript.write(transcript.build(diag), path)
-        assert "<html" in path.read_text().lower()
+    transcript.check_path(path)
+    transcript_files.write(transcript.make(diag), path)
+    assert "<html" in path.read_text().lower()
+
+
+def test_the_engine_writes_only_the_json_and_the_typed_transcript_round_trips(diag, tmp_path):
+    """.md and .html are rendered outside the engine; the typed transcript is the saved document."""
+    with pytest.raises(transcript.TranscriptError, match="triage.render.transcript"):
+        transcript.write(transcript.make(diag), tmp_path / "t.md")
+    t = transcript.make(diag, status="done", command="triage ask")
+    doc = t.to_json()
+    assert transcript.Transcript.from_json(doc).to_json() == doc
+    assert transcript_files.to_markdown(doc) == transcript_files.to_markdown(t)
 
 
 def test_resume_needs_a_json_transcript(tmp_path):

@@ -4,12 +4,10 @@ broken by specificity, a failed probe that names its cause, a passing probe that
 from __future__ import annotations
 
 import importlib.util
-import io
 import json
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 from typer.testing import CliRunner
 
 from triage import api
@@ -152,6 +150,6 @@ def test_two_failed_probes_end_a_session_in_a_question_or_two(kb, probe_results)
     at most, then O16 above the stopping rule."""
     diag, _ = S.prepare(kb, logs=[probe_results["output_form"], probe_results["loss_at_init"]])
     replay = S.Replay({}, [])
-    sess = S.Session(kb, S.AnswersPrompter(replay), Console(file=io.StringIO()), diagnosis=diag, notes=[], command="t")
+    sess = S.Session(kb, S.AnswersPrompter(replay), S.QuietDisplay(), diagnosis=diag, notes=[], command="t")
     outcome = sess.run()
     assert outcome.top[0].id == "O16" and outcome.questions <= 1, outcome

@@ -14,7 +14,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from hostile_helpers import REPO, cli, event_file
+from hostile_helpers import REPO, cli
 from triage.ingest import IngestError, read_run
 
 CAUSE = (REPO / "knowledge" / "causes" / "checkpoint" / "C-atomic-save.yaml").read_text()

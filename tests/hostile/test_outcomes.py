@@ -3,7 +3,6 @@ after an error or a signal, nothing written where the person did not ask."""
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import signal

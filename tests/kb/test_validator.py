@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from triage.cli import app
+from triage.detect import PARAMS
 from triage.kb.base import KnowledgeBase
 from triage.kb.validate import check
 
@@ -73,7 +74,7 @@ def base_files() -> dict[str, str]:
 def problems_for(tmp_path: Path, files: dict[str, str]) -> list[str]:
     root = write_kb(tmp_path / "kb", files)
     kb = KnowledgeBase.load([str(root)], use_cache=False, builtin=False)
-    return [p.format() for p in check(kb) if p.severity == "error"]
+    return [p.format() for p in check(kb, check_params=PARAMS) if p.severity == "error"]
 
 
 def test_valid_fixture_passes(tmp_path):

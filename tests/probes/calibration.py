@@ -237,7 +237,7 @@ def _train_step(model, opt, loss_fn):
 
 
 def build(arch, opt="adam", lr=1e-3):
-    """The setup dict of one architecture with one optimizer and LR (DESIGN.md section 6)."""
+    """The setup dict of one architecture with one optimizer and LR (the setup contract: triage/probes/__init__.py)."""
     torch.manual_seed(SEED)
     setup = {"device": "cpu"}
     if arch in ("cnn_bn", "resnet", "vit"):
@@ -623,7 +623,7 @@ def main():
     res = matrix()
     fails = {k: v for k, v in res.items() if v["status"] not in ("pass", "inconclusive")}
     by_probe = {}
-    for (s, p), v in res.items():
+    for (_s, p), v in res.items():
         by_probe.setdefault(p, {}).setdefault(v["status"], 0)
         by_probe[p][v["status"]] += 1
     print(f"clean: {len(CLEAN)} setups, {len(res)} (setup, probe) runs, {len(fails)} not pass/inconclusive, "

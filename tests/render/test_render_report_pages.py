@@ -20,7 +20,7 @@ from triage import api
 from triage.checklists import load
 from triage.cli import app
 from triage.kb.base import KnowledgeBase
-from triage.render.html import finding_metrics, render_checklist_html, render_report_html
+from triage.render.html import as_report, finding_metrics, render_checklist_html, render_report_html, report_series
 from triage.render.pdf import find_browser
 
 from render_browser import SKIP_REASON, measure, text_collisions
@@ -54,7 +54,7 @@ def crowded_doc() -> tuple[dict, dict]:
 
 def scan_page(kb, run: str) -> tuple[str, dict]:
     doc = api.scan(str(RUNS / run), kb=kb)
-    series = api.report_series(doc)
+    series = report_series(doc)
     return render_report_html(api.public(doc), series, kb=kb), {"doc": api.public(doc), "series": series}
 
 
@@ -118,8 +118,8 @@ def test_the_series_the_findings_rest_on_are_drawn_and_named_in_words(pages, key
     info = pages[1][key]
     page = pages[2][(key, 1280)]
     drawn = {c["name"] for c in page["charts"]}
-    for f in info["doc"]["findings"]:
-        assert set(finding_metrics(f, list(info["series"]))) <= drawn, f["summary"]
+    for f in as_report(info["doc"]).findings:
+        assert set(finding_metrics(f, list(info["series"]))) <= drawn, f.summary
     assert len(page["findings"]) == len(info["doc"]["findings"])
     for row in page["findings"]:
         assert not re.search(r"\bdet-[a-z]|\bQ-[a-z]", row), row

@@ -13,10 +13,12 @@ from hypothesis import strategies as st
 from triage import api
 from triage.kb.base import KnowledgeBase
 from triage.render.html import (
-    _label_width, _nice_ticks, finding_metrics, knob_html, place_labels, render_report_html,
-    render_transcript_html, svg_chart, tick_labels, transcript_cards,
+    _label_width, _nice_ticks, finding_metrics, knob_html, place_labels, render_report_html, report_series, svg_chart,
+    tick_labels,
 )
 from triage.render.markdown import md_knob, render_report_md
+from triage.render.transcript import as_transcript, render_transcript_html
+from triage.render.transcript import cards as transcript_cards
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNS = ROOT / "bench" / "corpus" / "runs"
@@ -62,8 +64,8 @@ def test_the_log_scale_is_named_on_the_y_axis_not_under_the_x_axis():
 
 def test_findings_speak_in_words_and_the_chance_accuracy_is_drawn(kb):
     doc = api.scan(str(RUNS / "o2-mlp-a"), kb=kb)
-    series = api.report_series(doc)
-    chance = next(f for f in doc["findings"] if f["detector"] == "det-loss-near-ln-c")
+    series = report_series(doc)
+    chance = next(f for f in doc.findings if f.detector == "det-loss-near-ln-c")
     assert finding_metrics(chance, list(series)) == ["loss", "eval/accuracy"]
     assert "eval/accuracy" in series
     page = render_report_html(api.public(doc), series, kb=kb)
@@ -101,7 +103,7 @@ def _transcript(probabilities) -> dict:
 
 def test_transcript_says_your_answers_and_gives_cards_only_to_likely_causes():
     doc = _transcript([0.81, 0.12, 0.004, 0.0])
-    assert [c["id"] for c in transcript_cards(doc["causes"])] == ["C0", "C1"]
+    assert [c.id for c in transcript_cards(as_transcript(doc))] == ["C0", "C1"]
     page = render_transcript_html(doc)
     assert "Your answers" in page and "Findings" not in page and "finding(s)" not in page
     assert 'id="cause-C2"' not in page and 'id="cause-C3"' not in page
@@ -112,7 +114,7 @@ def test_transcript_says_your_answers_and_gives_cards_only_to_likely_causes():
 
 
 def test_markdown_transcript_gives_fixes_only_to_likely_causes():
-    from triage.engine.transcript import to_markdown
+    from triage.render.transcript import to_markdown
 
     md = to_markdown(_transcript([0.81, 0.12, 0.004, 0.0]))
     assert "### C0:" in md and "### C1:" in md and "### C2:" not in md

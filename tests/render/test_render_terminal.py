@@ -201,6 +201,7 @@ def test_questionary_menu_gets_the_wrapped_labels(monkeypatch):
     import shutil as sh
 
     from triage.engine import session as S
+    from triage.render.session import QuestionaryPrompter
 
     seen = {}
 
@@ -214,7 +215,7 @@ def test_questionary_menu_gets_the_wrapped_labels(monkeypatch):
     questionary = pytest.importorskip("questionary")
     monkeypatch.setattr(questionary, "select", Fake)
     monkeypatch.setattr(sh, "get_terminal_size", lambda *a, **k: os.terminal_size((60, 40)))
-    prompter = S.QuestionaryPrompter()
+    prompter = QuestionaryPrompter()
     label = "Something else entirely: audio, tabular data, speech recognition or a custom architecture"
     prompter._select("What kind of training is this, and what does the model learn from?", [S.Option("x", label)])
     title = seen["choices"][0].title

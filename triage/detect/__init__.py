@@ -155,8 +155,37 @@ def run_detector(node, run) -> Finding | None:
     )
 
 
+def last_run(run):
+    """The last of several runs printed into one file (`meta["run_starts"]`, set by the reader),
+    as a run of its own: the checks judge one training run, and a file that trains three models
+    one after the other would otherwise show a 'spike' wherever the next model starts. A file of
+    one run is returned as it is."""
+    starts = run.meta.get("run_starts") if hasattr(run, "meta") else None
+    if not starts:
+        return run
+    import copy
+
+    cut = float(starts[-1])
+    view = copy.copy(run)
+    view.meta = dict(run.meta)
+    view.meta.pop("run_starts", None)
+    view.series = {}
+    for key, s in run.series.items():
+        keep = s.steps >= cut
+        if not keep.any():
+            continue
+        part = copy.copy(s)
+        part.steps, part.values = s.steps[keep], s.values[keep]
+        part.epochs = s.epochs[keep] if s.epochs is not None else None
+        part.wall = s.wall[keep] if s.wall is not None else None
+        view.series[key] = part
+    return view
+
+
 def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[Finding]:
-    """Every detector that fires on `run`, in a stable order (by first step, then ID)."""
+    """Every detector that fires on `run` (on its last run when the file holds several), in a
+    stable order (by first step, then ID)."""
+    run = last_run(run)
     found = []
     if "framework" not in run.meta:  # the detectors written for some frameworks only need to know which
         hit = framework_table(kb).recognise(run)
@@ -181,4 +210,4 @@ def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[
     return found
 
 
-__all__ = ["CHECKS", "PARAMS", "Finding", "detector_params", "detectors", "run_detector", "run_detectors"]
+__all__ = ["CHECKS", "PARAMS", "Finding", "detector_params", "detectors", "last_run", "run_detector", "run_detectors"]

@@ -962,7 +962,8 @@ def halvings(c: Ctx) -> Hit | None:
         return None
     parts = []
     if len(halves):
-        parts.append(f"halved {len(halves)} times after the first {skip} points")
+        times = "once" if len(halves) == 1 else "twice" if len(halves) == 2 else f"{len(halves)} times"
+        parts.append(f"halved {times} after the first {skip} points")
     if len(below):
         parts.append(f"fell to {fmt(p.floor)} or below at step {step_str(x[below[0]])} (min {fmt(float(y.min()))})")
     first = x[halves[0]] if len(halves) else x[below[0]]

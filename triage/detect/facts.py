@@ -31,7 +31,7 @@ def classes_from_config(run) -> tuple[int, str] | None:
     for key in CLASS_KEYS:
         value = cfg.get(key)
         try:
-            n = int(value)
+            n = int(value)  # type: ignore[arg-type]  # None and odd types are the TypeError below
         except (TypeError, ValueError):
             continue
         if n >= 2:

@@ -30,7 +30,6 @@ from triage.kb.loader import Node
 from triage.kb.schema import DOMAIN_QUESTION, PRIORS, START, normalise_answer
 
 UNKNOWN = "unknown"
-SOURCES = ("you", "log", "config", "default", "probe", "replay", "text")
 
 P_SIGN = 0.9  # probability mass a cause puts on the answers it names
 P_DEFAULT = 0.7  # background probability of a question's healthy answer
@@ -102,6 +101,22 @@ class RunContext:
     framework: Framework | None = None
     because: str = ""
     excluded_domains: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One line of why a cause is (or is not) in the differential, kept with what it came from: the
+    question and answer behind it, or the position of the text evidence in `Diagnosis.text`. A report
+    links a reason to the finding or error line it restates through these, never by re-reading `text`."""
+
+    text: str
+    source: str
+    question: str | None = None
+    value: str | None = None
+    text_index: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.text} ({self.source})"
 
 
 @dataclass
@@ -297,7 +312,8 @@ class Diagnosis:
         self.context = RunContext()
 
     # -- recording evidence ----------------------------------------------------------------
-    def answer(self, question: str, value: str, source: str = "you", evidence: str = "") -> Answer:
+    def answer(self, question: str, value: str | list[str] | tuple[str, ...] | set[str], source: str = "you",
+               evidence: str = "") -> Answer:
         if question not in self.model.questions:
             raise KeyError(f"unknown question {question!r}")
         if isinstance(value, (list, tuple, set)):
@@ -412,8 +428,14 @@ class Diagnosis:
 
     def explain(self, cause_id: str) -> tuple[list[str], list[str]]:
         """Why a cause is (or is not) in the differential, as evidence lines."""
+        support, against = self.reasons(cause_id)
+        return [str(r) for r in support], [str(r) for r in against]
+
+    def reasons(self, cause_id: str) -> tuple[list[Reason], list[Reason]]:
+        """`explain` as records: each line with the answer or text evidence it comes from."""
         m = self.model
-        support, against = [], []
+        support: list[Reason] = []
+        against: list[Reason] = []
         for q in self.order:
             a = self.answers[q]
             if a.value == UNKNOWN:
@@ -421,14 +443,14 @@ class Diagnosis:
             lik = m.likelihood(cause_id, q, a.value)
             line = a.evidence or f"{m.questions[q].title} → {' or '.join(m.labels[q].get(v, v) for v in a.value.split('|'))}"
             if m.names_answer(cause_id, q, a.value) and q not in (START, DOMAIN_QUESTION):
-                support.extend(f"{part} ({a.source})" for part in line.split("\n"))
+                support.extend(Reason(part, a.source, q, a.value) for part in line.split("\n"))
             elif m.names_answer(cause_id, q, a.value):
                 pass  # the category and the domain narrow the field but are not evidence by themselves
             elif lik < 0.2 and q in m.signs.get(cause_id, {}):
-                against.append(f"{line} ({a.source})")
-        for t in self.text:
+                against.append(Reason(line, a.source, q, a.value))
+        for i, t in enumerate(self.text):
             if t.cause == cause_id:
-                (support if t.weight > 1 else against).append(f"{t.evidence} ({t.source})")
+                (support if t.weight > 1 else against).append(Reason(t.evidence, t.source, text_index=i))
         return support, against
 
     # -- applicability ---------------------------------------------------------------------

@@ -37,6 +37,8 @@ from pathlib import Path
 
 import numpy as np
 
+from triage.errors import TriageError
+
 PART_Z = 3.0  # the smoothed curves must sit this many standard errors apart ...
 MIN_WINDOW, MAX_WINDOW = 3, 25  # ... for `w` points in a row; w grows with the run's length
 MEDIAN_SE = 1.2533  # standard error of a median of w Gaussian points: 1.2533 sigma / sqrt(w)
@@ -101,7 +103,7 @@ HIGHER_BETTER = re.compile(r"(accuracy|acc|map|map50|f1|bleu|rouge|reward|precis
                            r"success|return|score)(\b|_|/|$)", re.I)
 
 
-class DiffError(Exception):
+class DiffError(TriageError):
     """A user-facing problem with the inputs of `diff` (one line, exit code 2)."""
 
 
@@ -650,7 +652,7 @@ def _show_step(s) -> str:
 
 def diff_runs(good_run, bad_run, kb, version: str = "") -> dict:
     """The `diff --json` document (plus private keys for the renderers)."""
-    from triage.render.inspect import sources_block
+    from triage.engine.report import Source, build_report
 
     diffs, only_good, only_bad = compare_runs(good_run, bad_run)
     if not diffs:
@@ -661,17 +663,15 @@ def diff_runs(good_run, bad_run, kb, version: str = "") -> dict:
     changes = config_changes(gcfg, bcfg)
     classify(kb, changes, gcfg, bcfg)
     diag, applied = diagnose(kb, bad_run, changes, first)
-    from triage.api import diagnosis_document
-
-    doc = diagnosis_document(kb, diag, applied, [sources_block(bad_run)], version, run=bad_run)
+    doc = build_report(kb, diag, applied, [Source.from_run(bad_run)], version, run=bad_run)
     # causes only when there is something to explain: the runs part, or BAD shows a problem itself
     causes = doc["causes"] if (first is not None or doc["findings"]) else []
     ranked = rank_changes(changes, causes[0]["id"] if causes else None)
     suspect = next((c for c in ranked if c.role not in ("bookkeeping", "seed")), None)
     out = {
         "version": version,
-        "good": {**sources_block(good_run), "config": good_run.meta.get("config_path")},
-        "bad": {**sources_block(bad_run), "config": bad_run.meta.get("config_path")},
+        "good": {**Source.from_run(good_run).to_json(), "config": good_run.meta.get("config_path")},
+        "bad": {**Source.from_run(bad_run).to_json(), "config": bad_run.meta.get("config_path")},
         "parted": first is not None,
         "first": first.to_dict() if first else None,
         "metrics": [d.to_dict() for d in diffs],
@@ -860,10 +860,11 @@ def _gate_metric(name: str, al: Aligned, tol: Tolerance, w: int, direction: str)
 
 
 # -- reading -------------------------------------------------------------------------------------
-def read_pair(good: str, bad: str, fmt: str | None = None):
-    """Both runs through the same readers `scan` uses (configs beside the logs attached)."""
-    from triage.api import TriageError, read_input
-
+def read_pair(good: str, bad: str, fmt: str | None = None, read=None):
+    """Both runs through the same readers `scan` uses (configs beside the logs attached).
+    `read(path, fmt)` returns one Run; the default reads a file or run folder, and triage.api
+    passes its own (which also takes a named pipe), since the engine sits below the API."""
+    read = read or _read_run
     runs = []
     for label, path in (("GOOD", good), ("BAD", bad)):
         if path == "-":
@@ -871,10 +872,20 @@ def read_pair(good: str, bad: str, fmt: str | None = None):
         if not Path(path).exists():
             raise DiffError(f"{label} {path}: no such file or folder")
         try:
-            run, _ = read_input(path, fmt)
+            run = read(path, fmt)
         except TriageError as exc:
             raise DiffError(f"{label}: {exc}") from None
         if not run.series:
             raise DiffError(f"{label} {path}: no metrics found to compare (`triage inspect {path}` shows what was read)")
         runs.append(run)
     return runs[0], runs[1]
+
+
+def _read_run(path: str, fmt: str | None):
+    """One log file or run folder as a Run, with the config beside it attached."""
+    from triage.ingest import read_run
+    from triage.ingest.sidecar import attach
+
+    run = read_run(path, fmt)
+    attach(run, path)
+    return run

@@ -6,16 +6,14 @@ then questions).
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from triage.engine.diagnosis import Diagnosis, error_line_weights
 from triage.engine.frameworks import excluded_domains, framework_table
+from triage.kb.config_rules import config_answer, config_rules
 from triage.kb.schema import DOMAIN_QUESTION, START
-
-PROBE_KEYS = {"probe", "status", "answers"}
 
 
 @dataclass
@@ -31,6 +29,9 @@ class Applied:
     config: list[dict] = field(default_factory=list)  # {"question", "answer", "key", "value", "file"}
     # framework defaults used as evidence: {"question", "answer", "setting", "framework", "says", "source"}
     defaults: list[dict] = field(default_factory=list)
+    # which error message each piece of error-text evidence came from: {position in Diagnosis.text:
+    # index in `errors`}, so a report links a cause's "error text ..." line to its match by position
+    text_errors: dict[int, int] = field(default_factory=dict)
 
 
 def start_order(diag: Diagnosis) -> list[str]:
@@ -57,51 +58,6 @@ def apply_findings(diag: Diagnosis, findings: list, applied: Applied) -> None:
         present = sorted(set(categories), key=order.index)
         words = " or ".join(present)
         diag.answer(START, present, "log", f"the log shows: {words}")
-
-
-def config_rules(kb) -> dict[str, list]:
-    """{question: its `config` rules}, for the questions a run's config can answer."""
-    return {n.id: n.get("config") for n in kb.by_kind("symptom") if isinstance(n.get("config"), list)}
-
-
-def _as_number(v) -> float | None:
-    if isinstance(v, bool) or v is None:
-        return None
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return None
-    return f if f == f else None
-
-
-def _rule_holds(op: str, v, want) -> bool:
-    if op == "null":
-        return v is None or (isinstance(v, str) and v.strip().lower() in ("", "none", "null"))
-    if op in ("true", "false"):
-        if isinstance(v, str):
-            v = {"true": True, "yes": True, "false": False, "no": False}.get(v.strip().lower())
-        return isinstance(v, bool) and v is (op == "true")
-    if op == "in":
-        return isinstance(want, list) and str(v).strip().lower() in {str(w).lower() for w in want}
-    if op == "==":
-        a, b = _as_number(v), _as_number(want)
-        return a == b if a is not None and b is not None else str(v).strip().lower() == str(want).lower()
-    a = _as_number(v)
-    if a is None:
-        return False
-    b = float(want)
-    return {">": a > b, ">=": a >= b, "<": a < b, "<=": a <= b}[op]
-
-
-def config_answer(rules: list, config: dict) -> tuple[str, str, object] | None:
-    """(answer, key, value) from the first rule whose first key present in `config` satisfies it."""
-    for rule in rules:
-        if not isinstance(rule, dict):
-            continue
-        key = next((k for k in rule.get("keys") or [] if k in config), None)
-        if key is not None and _rule_holds(str(rule.get("op")), config[key], rule.get("value")):
-            return str(rule.get("answer")), key, config[key]
-    return None
 
 
 def apply_config(diag: Diagnosis, run, applied: Applied) -> int:
@@ -259,22 +215,47 @@ def apply_text(diag: Diagnosis, index, lines: list[tuple[int | None, str]], appl
     explains the line (`error_line_weights`); a cause matched by several messages keeps its best one.
     Returns the number of distinct error messages matched."""
     groups = error_lines(index, lines)
-    best: dict[str, tuple[float, ErrorLine]] = {}
+    best: dict[str, tuple[float, ErrorLine, int]] = {}
     for g in groups:
         weights = error_line_weights(g.spans, diag.model.refines)
         ranked = sorted(weights, key=lambda c: (-weights[c], c))
+        at = len(applied.errors)
         applied.errors.append({"line": g.line, "text": g.text[:300], "count": g.count, "causes": ranked,
                                "cause": ranked[0], "pattern": g.spans[ranked[0]][0]})
         for cid, w in weights.items():
             if cid not in best or w > best[cid][0]:
-                best[cid] = (w, g)
-    for cid, (w, g) in best.items():
+                best[cid] = (w, g, at)
+    for cid, (w, g, at) in best.items():
         where = f"line {g.line}: " if g.line else ""
         times = f" ({g.count} times)" if g.count > 1 else ""
+        before = len(diag.text)
         diag.add_text(cid, w, f"error text {where}{g.text[:160]}{times}", source)
+        if len(diag.text) > before:
+            applied.text_errors[before] = at
     if groups and START not in diag.answers and "error" in diag.model.values.get(START, []):
         diag.answer(START, "error", source, f"error text in the input ({len(groups)} message(s) matched)")
     return len(groups)
+
+
+def event_lines(run) -> list[tuple[int | None, str]]:
+    """The run's tracebacks, error and warning lines as (line number, text): what error patterns read."""
+    return [(e.line, e.text) for e in getattr(run, "events", []) if e.kind in ("traceback", "error", "warning")]
+
+
+def apply_run(diag: Diagnosis, run, findings: list, applied: Applied, index=None,
+              raw: list[tuple[int | None, str]] | None = None) -> list[tuple[int | None, str]]:
+    """Everything one read log tells the engine, in the one order `scan`, `ask --log` and `watch`
+    share: its error text (when `index`, a SearchIndex, is given; `raw` adds the lines of a plain
+    text input), the detectors' `findings`, its framework and domain, then its config. The order
+    matters: error text claims the "what do you see" answer before the findings would. Returns the
+    run's own error lines (empty: the log holds none)."""
+    lines = event_lines(run)
+    if index is not None:
+        apply_text(diag, index, lines + (raw or []), applied)
+    apply_findings(diag, findings, applied)
+    infer_domain(diag, run, applied)
+    apply_config(diag, run, applied)
+    return lines
 
 
 def apply_description(diag: Diagnosis, index, text: str, applied: Applied, limit: int = 5) -> None:
@@ -290,18 +271,11 @@ def apply_description(diag: Diagnosis, index, text: str, applied: Applied, limit
 
 
 def is_probe_result(path: str) -> dict | None:
-    if path == "-" or not path.endswith(".json"):
-        return None
-    try:
-        p = Path(path)
-        if not p.is_file() or p.stat().st_size > 5_000_000:  # a pipe is read once, by the reader
-            return None
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeError, RecursionError):
-        return None
-    if isinstance(data, dict) and PROBE_KEYS <= set(data) and isinstance(data.get("answers"), dict):
-        return data
-    return None
+    """The probe result at `path`, or None for anything else (triage.ingest.probe_result.sniff,
+    the one reader: a result that breaks the contract raises ProbeResultError)."""
+    from triage.ingest.probe_result import sniff
+
+    return sniff(path)
 
 
 def apply_probe(diag: Diagnosis, result: dict, applied: Applied, origin: str = "") -> None:

@@ -9,6 +9,7 @@ and the defaults as evidence (`evidence.apply_defaults`).
 from __future__ import annotations
 
 from triage.kb.base import _as_list
+from triage.kb.config_rules import config_answer
 from triage.kb.frameworks import (  # noqa: F401  (re-exported: the engine's callers import them from here)
     ANY_DOMAIN, DomainRule, Framework, FrameworkTable, Rule, RunFacts, Setting, _strs, build_table, framework_table,
 )
@@ -16,8 +17,6 @@ from triage.kb.frameworks import (  # noqa: F401  (re-exported: the engine's cal
 
 def excluded_domains(table: FrameworkTable, config: dict) -> dict[str, str]:
     """{domain: reason} for the domains the run's config rules out."""
-    from triage.engine.evidence import config_answer
-
     out: dict[str, str] = {}
     for rule in table.domain_rules:
         hit = config_answer([{**rule.config, "answer": "yes"}], config)
@@ -39,7 +38,9 @@ def fix_entries(node, diag=None) -> list[dict]:
     is shown in the file's order."""
     framework = diag.context.framework if diag is not None else None
     table = framework_table(diag.kb) if diag is not None else None
-    own, generic, in_place = [], [], []
+    own: list[dict] = []
+    generic: list[dict] = []
+    in_place: list[dict] = []
     for f in _as_list(node.get("fix")):
         if not isinstance(f, dict):
             continue
@@ -54,7 +55,7 @@ def fix_entries(node, diag=None) -> list[dict]:
         elif only and framework is not None:
             entry["framework"] = framework.title
             bucket = own
-        if setting is not None and setting.knob:
+        if setting is not None and setting.knob and framework is not None:
             entry.update(knob=setting.knob, range=setting.range or entry["range"], framework=framework.title)
             bucket = own
         effect = _in_effect(diag, table, name) if name and table is not None else None
@@ -81,22 +82,3 @@ def cause_domains(node) -> set[str]:
     return set() if not domains or ANY_DOMAIN in domains else domains
 
 
-def context_block(diag, applied=None, with_set_aside: bool = True, limit: int = 8) -> dict:
-    """The `context` of a scan document's source: the framework that wrote the log and why, the
-    domain, the framework defaults used as evidence, and the causes set aside with the reason."""
-    from triage.kb.schema import DOMAIN_QUESTION
-
-    ctx = diag.context
-    fw = ctx.framework
-    domain = diag.answers.get(DOMAIN_QUESTION)
-    block = {
-        "framework": {"id": fw.id, "title": fw.title, "because": ctx.because} if fw else None,
-        "domain": domain.value if domain is not None and domain.value != "unknown" else None,
-        "domains_ruled_out": dict(ctx.excluded_domains),
-        "defaults": [dict(d) for d in (applied.defaults if applied is not None else [])],
-        "set_aside": [],
-    }
-    if with_set_aside:
-        block["set_aside"] = [{"id": c.id, "title": c.node.title, "reason": reason}
-                              for c, reason in diag.set_aside()[:limit]]
-    return block

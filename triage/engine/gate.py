@@ -20,12 +20,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from triage.errors import TriageError
+
 SEVERITIES = ("error", "warning", "any")
 # The opening question's answers that mean the run is broken outright, not merely unhealthy.
 ERROR_KINDS = frozenset({"nan", "oom", "error", "hang"})
 
 
-class GateError(ValueError):
+class GateError(TriageError, ValueError):
     """A --fail-on spec that names nothing this knowledge base knows (one line, exit 2)."""
 
 

@@ -70,7 +70,7 @@ class Planner:
         the branch behind it closes."""
         if value == NOT_APPLICABLE:
             default = self.model.defaults.get(question)
-            value = default if default in self.model.values.get(question, ()) else UNKNOWN
+            value = str(default) if default in self.model.values.get(question, ()) else UNKNOWN
             evidence = evidence or "not applicable to this run"
         ans = self.diag.answer(question, value, source, evidence)
         if question == FRAMEWORK_QUESTION:
@@ -238,7 +238,7 @@ class Planner:
         """The framework answer works through the run context (causes that cannot happen in that
         framework are set aside) as well as through `rules_out`: the gain is computed by trying
         each answer, weighted by how common it is."""
-        from triage.engine.frameworks import Framework, framework_table
+        from triage.engine.frameworks import framework_table
 
         values = self.model.values.get(FRAMEWORK_QUESTION, [])
         weights = self.model.weights.get(FRAMEWORK_QUESTION) or {v: 1.0 for v in values}

@@ -1,10 +1,14 @@
 """`triage ask`: the guided differential diagnosis, one question at a time.
 
-The loop lives in `Session`; it talks to the person only through a small `Prompter`
-interface, so the same session runs
-  - interactively (`QuestionaryPrompter`: questionary + prompt_toolkit, imported only then),
+The loop lives in `Session`; it talks to the person only through two small ports: a `Prompter`
+(how it asks) and a `Display` (what it shows, as typed events). So the same session runs
+  - interactively (`triage.render.session.QuestionaryPrompter`: questionary + prompt_toolkit),
   - from an answers file (`AnswersPrompter`: `triage ask --answers FILE`, never prompts),
-  - from a script in tests (`ScriptedPrompter`).
+  - from a script in tests (`ScriptedPrompter`),
+and shows itself through `triage.render.session.RichDisplay` in a terminal, or through nothing
+(`QuietDisplay`) or a list of events in tests. The engine prints nothing and imports no renderer;
+the transcript files are written by the `writer` the caller passes (the .md/.html ones are rendered
+by triage.render.transcript).
 
 Flow: evidence from `--log` (detectors, what the log shows as healthy, its framework and domain) and
 `--evidence` (probe results) is recorded first and shown as evidence lines, never asked; `--domain`
@@ -13,8 +17,8 @@ you see, the domain, the training mode, the framework), then the one with the la
 information gain over the causes that fit the run, until no question helps or the top cause is
 clearly ahead (>= STOP_PROBABILITY and >= STOP_RATIO x the runner-up) on specific evidence. Every
 prompt also takes "not applicable" and free text (an error line or a description).
-The end shows the top causes as cards (`triage.render.card.cause_card`) with the probe commands;
-"not it" rules the top cause out and goes on with the rest.
+The end shows the top causes (the `End` event; the terminal draws them as cards with the probe
+commands); "not it" rules the top cause out and goes on with the rest.
 
 After every answer the transcript is saved atomically (`--save FILE`, plus the .json beside a
 .md/.html for `--resume`); Ctrl-C saves and prints the `triage ask --resume FILE` command.
@@ -26,36 +30,30 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Protocol
+from typing import Callable
 
 from triage.engine.diagnosis import UNKNOWN, Answer, Candidate, Diagnosis, Model
 from triage.engine.planner import NOT_APPLICABLE, Planner
 from triage.engine.planner import clearly_ahead as _clearly_ahead
+from triage.engine.ports import (  # noqa: F401  (the ports' names are part of this module's API)
+    BACK, CANDIDATES, DONE, FINISH, NOT_APPLICABLE_CHOICE, NOT_IT, QUIT, TEXT, Answered, Asking, Differential, Display,
+    End, Intro, Option, Prompter, QuietDisplay, Quit, RuledOut, SaveFailed, Saved, TextMatched, TookBack, text_reply,
+    typed_text,
+)
+from triage.engine.report import answer_label, question_text
+from triage.errors import TriageError
 from triage.kb.base import KnowledgeBase
 from triage.kb.schema import DOMAIN_QUESTION, normalise_answer
 
 # -- when to stop asking (documented in the module docstring and `triage ask --help`) -------------
-from triage.engine.planner import STOP_PROBABILITY, STOP_RATIO  # noqa: E402  (re-exported)
+from triage.engine.planner import STOP_PROBABILITY, STOP_RATIO  # noqa: E402,I001  (re-exported)
 
 MAX_CARDS = 3  # cards shown at the end: the top cause, plus runners-up above CARD_MIN_PROBABILITY
 CARD_MIN_PROBABILITY = 0.1
 ALSO_POSSIBLE = 5  # the end lists this many candidates in all (cards + one-liners)
 
-# control choices offered beside the answers (answer values are [a-z0-9-], so no clash)
-BACK, CANDIDATES, FINISH, QUIT, NOT_IT, DONE = ":back", ":candidates", ":finish", ":quit", ":not-it", ":done"
-NOT_APPLICABLE_CHOICE, TEXT = ":n/a", ":text"  # "not applicable", and free text (an error line or words)
 DONT_KNOW_WORDS = {"unknown", "don't know", "dont know", "dont-know", "don-t-know", "?", "idk", "not sure"}
 NOT_APPLICABLE_WORDS = {"n/a", "na", "not applicable", "not-applicable", "does not apply", "doesn't apply"}
-
-
-def text_reply(text: str) -> str:
-    """What a prompter returns for free text typed at a question (see TEXT)."""
-    return f"{TEXT}:{text}"
-
-
-def typed_text(choice: str) -> str | None:
-    """The free text in a prompter's reply, or None when the reply is not free text."""
-    return choice[len(TEXT) + 1:] if isinstance(choice, str) and choice.startswith(TEXT + ":") else None
 
 # --domain synonyms -> Q-domain answers (answers themselves are accepted as they are)
 DOMAIN_SYNONYMS = {
@@ -77,7 +75,7 @@ DOMAIN_SYNONYMS = {
 }
 
 
-class AskError(Exception):
+class AskError(TriageError):
     """A user-facing problem with the session's inputs: one line, exit code 2."""
 
 
@@ -89,82 +87,7 @@ class SessionInterrupted(Exception):
         self.path = path
 
 
-# -- prompters -----------------------------------------------------------------------------------
-class Option:
-    """One choice in a menu: an answer value (or a control such as BACK) and its label."""
-
-    __slots__ = ("value", "label", "control")
-
-    def __init__(self, value: str, label: str, control: bool = False):
-        self.value, self.label, self.control = value, label, control
-
-    def __repr__(self) -> str:
-        return f"Option({self.value!r}, {self.label!r}{', control=True' if self.control else ''})"
-
-
-class Prompter(Protocol):
-    """How a session asks. `interactive` prompters get the views printed before each prompt."""
-
-    interactive: bool
-
-    def ask(self, question: str, message: str, options: list[Option]) -> str:
-        """The value of the chosen option (an answer value, UNKNOWN or a control such as BACK)."""
-
-    def finish(self, top: list[Candidate], options: list[Option]) -> str:
-        """At the end: NOT_IT, DONE, BACK, CANDIDATES or QUIT."""
-
-
-class QuestionaryPrompter:
-    """Arrow-key menus in the terminal. `input`/`output` go to prompt_toolkit (tests pass a pipe
-    input and a DummyOutput)."""
-
-    interactive = True
-
-    def __init__(self, input=None, output=None):  # noqa: A002 - prompt_toolkit's names
-        import questionary  # only here: it costs ~60 ms to import and is useless without a terminal
-
-        self.q = questionary
-        self.kwargs = {k: v for k, v in (("input", input), ("output", output)) if v is not None}
-
-    def _select(self, message: str, options: list[Option]) -> str:
-        import shutil
-
-        from triage.render.session import MENU_INDENT_PLAIN, MENU_INDENT_SHORTCUTS, option_title, prompt_message
-
-        n = sum(1 for o in options)
-        width = shutil.get_terminal_size().columns  # labels wrap with a hanging indent, not cut at the edge
-        indent = MENU_INDENT_SHORTCUTS if n <= 36 else MENU_INDENT_PLAIN
-        choices: list = []
-        seen_control = False
-        for o in options:
-            if o.control and not seen_control:
-                choices.append(self.q.Separator("  ─────"))
-                seen_control = True
-            choices.append(self.q.Choice(title=option_title(o.label, width, indent), value=o.value))
-        hint = "(↑/↓ or the number, then Enter)" if n <= 36 else "(↑/↓, then Enter)"
-        value = self.q.select(
-            prompt_message(message, width, tail=hint), choices=choices, use_shortcuts=n <= 36, use_jk_keys=False,
-            instruction=hint, **self.kwargs,
-        ).unsafe_ask()
-        if value is None:  # pragma: no cover - unsafe_ask raises instead
-            raise KeyboardInterrupt
-        return value
-
-    def ask(self, question: str, message: str, options: list[Option]) -> str:
-        while True:
-            value = self._select(message, options)
-            if value != TEXT:
-                return value
-            typed = self.q.text("Paste an error line, or say what you see in your own words:", **self.kwargs).unsafe_ask()
-            if typed is None:  # pragma: no cover - unsafe_ask raises instead
-                raise KeyboardInterrupt
-            if typed.strip():
-                return text_reply(typed)
-
-    def finish(self, top: list[Candidate], options: list[Option]) -> str:
-        return self._select("Is it one of these?", options)
-
-
+# -- prompters (the Prompter port and its engine-side implementations) ----------------------------
 class Replay:
     """An answers file: question ID -> answer, and the causes the person said "not it" to."""
 
@@ -374,41 +297,27 @@ PROBE_STATUSES = ("pass", "fail", "inconclusive", "error")
 
 
 def load_evidence(path: str | os.PathLike, model: Model) -> tuple[list[Answer], list[str]]:
-    """A probe result (DESIGN.md section 6) -> answers with source "probe", and notes.
+    """A probe result (docs/json.md, `probes`) -> answers with source "probe", and notes.
 
     A file that is not a probe result fails (AskError). Results with status error or
     inconclusive say nothing reliable: their answers are ignored with a note, and so is an
     answer to a question or with a value this knowledge base does not know (as `triage scan`).
     """
-    import json
+    from triage.ingest.probe_result import ProbeResultError, read_result
 
     p = Path(path)
     where = str(p)
+    if not p.exists():
+        raise AskError(f"no such evidence file: {where!r}")
     try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise AskError(f"no such evidence file: {where!r}") from None
-    except RecursionError:
-        raise AskError(f"evidence file {where!r} is not a JSON probe result (nested too deeply)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        doc = read_result(p, strict=False)  # the one reader of probe results (scan and inspect use it too)
+    except ProbeResultError as exc:
         raise AskError(f"evidence file {where!r} is not a JSON probe result: {exc}") from None
-    if not isinstance(doc, dict):
-        raise AskError(f"evidence file {where!r} must hold one JSON object (a probe result)")
-    probe = str(doc.get("probe") or p.stem)
-    status = doc.get("status")
-    if status not in PROBE_STATUSES:
-        raise AskError(f"{where}: 'status' must be one of {', '.join(PROBE_STATUSES)} (got {status!r})")
-    answers = doc.get("answers", {})
-    if answers is None:
-        answers = {}
-    if not isinstance(answers, dict):
-        raise AskError(f"{where}: 'answers' must map question IDs to answers")
+    probe, status, answers = str(doc["probe"]), doc["status"], doc["answers"]
     message = str(doc.get("message") or "").strip()
     if status in ("error", "inconclusive"):
         why = f": {message}" if message else ""
         return [], [f"probe {probe} ({where}) ended with status {status}; its answers are ignored{why}"]
-    from triage.render.session import answer_label, question_text
-
     out: list[Answer] = []
     notes: list[str] = []
     for qid, raw in answers.items():
@@ -430,27 +339,11 @@ def load_evidence(path: str | os.PathLike, model: Model) -> tuple[list[Answer], 
     return out, notes
 
 
-def detectors_available() -> bool:
-    """Are the log readers and detectors (`triage.ingest`, `triage.detect`) in this build?"""
-    try:
-        from triage.detect import run_detectors  # noqa: F401
-        from triage.engine import evidence  # noqa: F401
-        from triage.ingest import read_run  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def apply_logs(diag: Diagnosis, paths: list[str], kb: KnowledgeBase) -> list[str]:
     """Read each log, run the detectors and match its error text, exactly as `triage scan`
     does (triage.engine.evidence); the answers land in `diag` with source "log". Returns notes."""
-    if not detectors_available():
-        raise AskError("--log needs the log readers and detectors (triage.ingest.read_run, triage.detect.run_detectors), "
-                       "which this build does not have; answer the questions instead, or pass probe results with --evidence")
     from triage.detect import run_detectors
-    from triage.engine.evidence import (
-        Applied, apply_config, apply_findings, apply_probe, apply_text, infer_domain, is_probe_result,
-    )
+    from triage.engine.evidence import Applied, apply_probe, apply_run, is_probe_result
     from triage.ingest import read_run
     from triage.kb.search import SearchIndex
 
@@ -469,18 +362,11 @@ def apply_logs(diag: Diagnosis, paths: list[str], kb: KnowledgeBase) -> list[str
             run = read_run(path)
         except Exception as exc:  # IngestError and friends carry a one-line message
             raise AskError(f"cannot read log: {exc}") from None
-        try:
-            from triage.ingest.sidecar import attach
+        from triage.ingest.sidecar import attach
 
-            attach(run, path)
-        except ImportError:  # pragma: no cover - older ingest
-            pass
+        attach(run, path)
         findings = run_detectors(run, kb)
-        lines = [(e.line, e.text) for e in getattr(run, "events", []) if e.kind in ("traceback", "error", "warning")]
-        apply_text(diag, index, lines, applied)
-        apply_findings(diag, findings, applied)
-        infer_domain(diag, run, applied)
-        apply_config(diag, run, applied)
+        lines = apply_run(diag, run, findings, applied, index)
         answer_framework(diag)
         answer_quiet(diag, run, findings, applied.notes)
         if not findings and not lines:
@@ -557,15 +443,19 @@ def default_session_dir() -> Path:
 
 
 class Session:
-    def __init__(self, kb: KnowledgeBase, prompter: Prompter, console, *, diagnosis: Diagnosis | None = None,
+    def __init__(self, kb: KnowledgeBase, prompter: Prompter, display: Display, *, diagnosis: Diagnosis | None = None,
                  save: str | os.PathLike | None = None, session_file: str | os.PathLike | None = None,
-                 notes: list[str] | None = None, command: str | None = None):
+                 notes: list[str] | None = None, command: str | None = None,
+                 writer: Callable[[object, Path], None] | None = None):
+        """`writer(doc, path)` saves a transcript document; the default writes .json only (the
+        command line passes triage.render.transcript.write, which also renders .md and .html)."""
         self.kb = kb
         self.diag = diagnosis or Diagnosis(kb)
         self.model = self.diag.model
         self.planner = Planner(self.diag)
         self.prompter = prompter
-        self.console = console
+        self.display = display
+        self.writer = writer
         self.save = Path(save) if save else None
         self.session_file = Path(session_file) if session_file else None
         self.notes = list(notes or [])
@@ -589,37 +479,24 @@ class Session:
             return
         from triage.engine import transcript
 
-        doc = transcript.build(self.diag, status=status, notes=self.notes, command=self.command,
-                               created=self.created, full_env=final)
+        doc = transcript.make(self.diag, status=status, notes=self.notes, command=self.command,
+                              created=self.created, full_env=final)
+        write = self.writer or transcript.write
         for path in targets:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                transcript.write(doc, path)
+                write(doc, path)
             except (transcript.TranscriptError, OSError) as exc:
                 if not self._save_warned:
                     self._save_warned = True
-                    self.console.print(f"[yellow]warning:[/] could not save the session: {exc}", highlight=False)
-
-    # -- printing ----------------------------------------------------------------------------
-    def print(self, renderable) -> None:
-        if renderable is not None:
-            self.console.print(renderable)
+                    self.display.show(SaveFailed(str(exc)))
 
     def _intro(self) -> None:
-        from triage.render.session import answered_line, evidence_block, question_text
-
-        evidence = [self.diag.answers[q] for q in self.diag.order if self.diag.answers[q].source not in ("you", "replay")]
-        self.print(evidence_block(self.model, evidence, self.notes))
-        for t in self.diag.text:
-            self.console.print(f"[green]✓[/] [bold]{t.source}:[/] {t.evidence}  [dim](points to {t.cause})[/]", highlight=False)
-        mine = [self.diag.answers[q] for q in self.diag.order if self.diag.answers[q].source in ("you", "replay")]
-        if mine:
-            self.console.print(f"[bold cyan]Answered already[/] ({len(mine)})", highlight=False)
-            for a in mine:
-                self.console.print(f"  [dim]{a.question}[/] {question_text(self.model, a.question)}", highlight=False)
-                self.print(answered_line(self.model, a))
-        if self.diag.excluded:
-            self.console.print(f"[dim]ruled out (not it): {', '.join(sorted(self.diag.excluded))}[/]", highlight=False)
+        """What is known before the first question: evidence, notes, earlier answers, exclusions."""
+        answers = [self.diag.answers[q] for q in self.diag.order]
+        self.display.show(Intro(
+            self.model, [a for a in answers if a.source not in ("you", "replay")], list(self.notes), list(self.diag.text),
+            [a for a in answers if a.source in ("you", "replay")], sorted(self.diag.excluded)))
 
     # -- the loop ----------------------------------------------------------------------------
     def next_question(self) -> str | None:
@@ -630,8 +507,6 @@ class Session:
         return self.planner.next_question()
 
     def question_options(self, qid: str) -> list[Option]:
-        from triage.render.session import answer_label
-
         opts = [Option(v, answer_label(self.model, qid, v)) for v in self.model.values[qid]]
         opts.append(Option(UNKNOWN, "Don't know", control=True))
         opts.append(Option(NOT_APPLICABLE_CHOICE, "Not applicable to this run", control=True))
@@ -675,86 +550,90 @@ class Session:
         found = self.planner.add_text(text, "you" if self.prompter.interactive else "replay")
         if qid not in self.diag.answers:
             self.diag.answer(qid, UNKNOWN, "you" if self.prompter.interactive else "replay", f"typed: {text.strip()[:160]}")
-        if found:
-            causes = ", ".join(dict.fromkeys(c for c, _ in found))
-            self.console.print(f"[green]✓[/] matched your text: [bold]{causes}[/]", highlight=False)
-        else:
-            self.console.print("[yellow]Nothing matched that text;[/] the questions go on.", highlight=False)
+        self.display.show(TextMatched(list(dict.fromkeys(c for c, _ in found)) if found else []))
 
     def _run(self) -> Outcome:
-        from triage.render.session import answered_line, differential, question_header, question_text
-
+        """Evidence first, then one question at a time; at the end the top causes, until the person
+        is done with them (or every cause is ruled out)."""
         self._preload()
         self._intro()
         while True:
             qid = self.next_question()
-            if qid is not None:
-                number = 1 + sum(1 for a in self.diag.answers.values()
-                                 if a.source in ("you", "replay") and not a.evidence.startswith("--domain"))
-                self.print(question_header(self.model, qid, number))
-                if not self.prompter.interactive:
-                    self.console.print(f"[bold]? {question_text(self.model, qid)}[/]", highlight=False)
-                choice = self.prompter.ask(qid, question_text(self.model, qid), self.question_options(qid))
-                if choice == BACK:
-                    self._back()
-                elif choice == CANDIDATES:
-                    self.print(differential(self.diag))
-                elif choice == FINISH:
-                    self.finishing = True
-                elif choice == QUIT:
-                    return self._quit()
-                elif typed_text(choice) is not None:
-                    self._typed(qid, typed_text(choice))
-                    self.asked += 1
-                    self.autosave()
-                else:
-                    source = "you" if self.prompter.interactive else "replay"
-                    value = NOT_APPLICABLE if choice in (NOT_APPLICABLE_CHOICE, NOT_APPLICABLE) else choice
-                    ans = self.planner.record(qid, value, source)
-                    self.asked += 1
-                    if not self.prompter.interactive:
-                        self.print(answered_line(self.model, ans))
-                    self.autosave()
-                continue
-            # the end: the top causes as cards
-            ranked = self.diag.ranking(limit=ALSO_POSSIBLE)
-            if not ranked:
-                self.console.print("[yellow]No candidate causes left: every cause was ruled out.[/] "
-                                   "Try `triage search WORDS` with the error text or what you see.", highlight=False)
-                self.autosave("done", final=True)
-                return Outcome("empty", [], self._session_path(), self.asked)
-            self._show_end(ranked)
-            while True:
-                choice = self.prompter.finish(ranked, self._end_options(ranked[0]))
-                if choice == CANDIDATES:
-                    self.print(differential(self.diag))
-                    continue
-                break
-            if choice == NOT_IT:
-                self.diag.exclude(ranked[0].id)
-                self.console.print(f"[dim]{ranked[0].id} ruled out; going on with the remaining candidates.[/]", highlight=False)
-                self.finishing = False
-                self.autosave()
-                continue
-            if choice == BACK:
-                self._back()
-                self.finishing = False
-                continue
-            if choice == QUIT:
-                return self._quit()
+            outcome = self._ask(qid) if qid is not None else self._end()
+            if outcome is not None:
+                return outcome
+
+    def _ask(self, qid: str) -> Outcome | None:
+        """One question and what the person did with it: an answer, free text, or a control (back,
+        show the candidates, stop asking, quit). Returns the outcome only when they quit."""
+        number = 1 + sum(1 for a in self.diag.answers.values()
+                         if a.source in ("you", "replay") and not a.evidence.startswith("--domain"))
+        self.display.show(Asking(self.model, qid, number, echo=not self.prompter.interactive))
+        choice = self.prompter.ask(qid, question_text(self.model, qid), self.question_options(qid))
+        if choice == QUIT:
+            return self._quit()
+        if choice == BACK:
+            self._back()
+        elif choice == CANDIDATES:
+            self._show_differential()
+        elif choice == FINISH:
+            self.finishing = True
+        elif typed_text(choice) is not None:
+            self._typed(qid, typed_text(choice))
+            self.asked += 1
+            self.autosave()
+        else:
+            source = "you" if self.prompter.interactive else "replay"
+            value = NOT_APPLICABLE if choice in (NOT_APPLICABLE_CHOICE, NOT_APPLICABLE) else choice
+            ans = self.planner.record(qid, value, source)
+            self.asked += 1
+            if not self.prompter.interactive:
+                self.display.show(Answered(self.model, ans))
+            self.autosave()
+        return None
+
+    def _end(self) -> Outcome | None:
+        """The top causes as cards. "Not it" rules the top one out and "back" takes back an answer:
+        both go on asking (None); "done" and "quit" end the session."""
+        ranked = self.diag.ranking(limit=ALSO_POSSIBLE)
+        if not ranked:
+            self.display.show(End(self.kb, []))
             self.autosave("done", final=True)
-            if self.session_file is not None and self.save is not None and self.session_file != self.save:
-                self.console.print(f"[dim]saved: {self.save} (and {self.session_file})[/]", highlight=False)
-            elif self.save is not None:
-                self.console.print(f"[dim]saved: {self.save}[/]", highlight=False)
-            return Outcome("done", ranked, self._session_path(), self.asked)
+            return Outcome("empty", [], self._session_path(), self.asked)
+        self._show_end(ranked)
+        choice = self.prompter.finish(ranked, self._end_options(ranked[0]))
+        while choice == CANDIDATES:
+            self._show_differential()
+            choice = self.prompter.finish(ranked, self._end_options(ranked[0]))
+        if choice == NOT_IT:
+            self.diag.exclude(ranked[0].id)
+            self.display.show(RuledOut(ranked[0].id))
+            self.finishing = False
+            self.autosave()
+            return None
+        if choice == BACK:
+            self._back()
+            self.finishing = False
+            return None
+        if choice == QUIT:
+            return self._quit()
+        return self._done(ranked)
+
+    def _done(self, ranked: list[Candidate]) -> Outcome:
+        """The person is done: the final save, and where it went."""
+        self.autosave("done", final=True)
+        if self.save is not None:
+            also = self.session_file if self.session_file is not None and self.session_file != self.save else None
+            self.display.show(Saved(str(self.save), str(also) if also is not None else None))
+        return Outcome("done", ranked, self._session_path(), self.asked)
+
+    def _show_differential(self, limit: int = 8) -> None:
+        self.display.show(Differential(self.diag.ranking(limit=limit), sorted(self.diag.excluded)))
 
     def _session_path(self) -> str | None:
         return str(self.session_file) if self.session_file else None
 
     def _back(self) -> None:
-        from triage.render.session import answer_label
-
         undone = self.diag.undo()
         if undone is not None:
             self._forget_context(undone)
@@ -762,10 +641,8 @@ class Session:
             # the --domain flag is not an answer to take back: put it back
             self.diag.answer(undone.question, undone.value, undone.source, undone.evidence)
             undone = None
-        if undone is None:
-            self.console.print("[yellow]Nothing to take back.[/]", highlight=False)
-        else:
-            self.console.print(f"[dim]took back: {undone.question} = {answer_label(self.model, undone.question, undone.value)}[/]", highlight=False)
+        self.display.show(TookBack(self.model, undone))
+        if undone is not None:
             self.autosave()
 
     def _forget_context(self, undone: Answer) -> None:
@@ -782,16 +659,11 @@ class Session:
         ctx.framework, ctx.because = None, ""
 
     def _quit(self) -> Outcome:
-        from triage.render.session import resume_hint
-
         saved = self.has_state()
         if saved:
             self.autosave("quit", final=True)
         top = self.diag.ranking(limit=3)
-        if top and self.diag.order:
-            self.console.print("[bold]So far:[/] " + ", ".join(f"{c.id} {c.probability:.0%}" for c in top), highlight=False)
-        if self.session_file and saved:
-            self.print(resume_hint(str(self.session_file)))
+        self.display.show(Quit(top if self.diag.order else [], str(self.session_file) if self.session_file and saved else None))
         return Outcome("quit", top, self._session_path(), self.asked)
 
     def _end_options(self, top: Candidate) -> list[Option]:
@@ -804,11 +676,8 @@ class Session:
         ]
 
     def _show_end(self, ranked: list[Candidate]) -> None:
-        from triage.render.session import final_view
-
         cards = [ranked[0]] + [c for c in ranked[1:MAX_CARDS] if c.probability >= CARD_MIN_PROBABILITY]
-        rest = ranked[len(cards):ALSO_POSSIBLE]
-        self.print(final_view(self.kb, cards, rest))
+        self.display.show(End(self.kb, cards, ranked[len(cards):ALSO_POSSIBLE]))
 
 
 # -- the whole `triage ask` ----------------------------------------------------------------------
@@ -858,9 +727,11 @@ def session_file_for(save: str | None, resume: str | None, interactive: bool) ->
 
 
 __all__ = [
-    "AskError", "SessionInterrupted", "Session", "Outcome", "Option", "Prompter", "QuestionaryPrompter",
+    "AskError", "SessionInterrupted", "Session", "Outcome", "Option", "Prompter", "Display", "QuietDisplay",
+    "Intro", "Asking", "Answered", "TextMatched", "Differential", "End", "RuledOut", "TookBack", "Saved", "Quit",
+    "SaveFailed",
     "AnswersPrompter", "ScriptedPrompter", "Replay", "load_answers_file", "load_evidence", "apply_logs",
-    "prepare", "resolve_domain", "clearly_ahead", "session_file_for", "detectors_available",
+    "prepare", "resolve_domain", "clearly_ahead", "session_file_for",
     "STOP_PROBABILITY", "STOP_RATIO", "BACK", "CANDIDATES", "FINISH", "QUIT", "NOT_IT", "DONE", "UNKNOWN",
     "NOT_APPLICABLE", "NOT_APPLICABLE_CHOICE", "TEXT", "text_reply", "typed_text", "Planner", "answer_quiet",
     "answer_framework",

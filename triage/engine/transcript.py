@@ -1,10 +1,10 @@
 """Session transcripts: what was asked, what was answered (and by whom), what it points to.
 
-`build()` turns a `Diagnosis` into one JSON-able document; `write()` saves it as `.json`
-(which `triage ask --resume` reads back), `.md` (ready to paste into a bug report) or `.html`
-(when `triage.render.html` provides `render_report_html`). Every write is atomic: a temporary
-file in the same folder, then `os.replace`, so an autosave interrupted by Ctrl-C never leaves a
-half-written transcript.
+`make()` turns a `Diagnosis` into a typed `Transcript`; `build()` gives its JSON document, which
+`write()` saves as `.json` and `triage ask --resume` reads back (`read()`). The `.md` (ready to paste
+into a bug report) and `.html` views of a transcript are rendered by triage.render.transcript, never
+here. Every write is atomic: a temporary file in the same folder, then `os.replace`, so an autosave
+interrupted by Ctrl-C never leaves a half-written transcript.
 """
 
 from __future__ import annotations
@@ -14,10 +14,13 @@ import os
 import platform
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from triage import __version__
-from triage.engine.diagnosis import UNKNOWN, Diagnosis
+from triage.engine.diagnosis import UNKNOWN, Diagnosis, TextEvidence
+from triage.engine.report import Fix, answer_label, question_text
+from triage.errors import TriageError
 from triage.kb.base import _as_list
 
 FORMAT = "triage-ask-session"
@@ -30,7 +33,7 @@ PACKAGES = ("numpy", "transformers", "trl", "accelerate", "deepspeed", "peft", "
 _ENV_CACHE: dict[bool, dict] = {}
 
 
-class TranscriptError(Exception):
+class TranscriptError(TriageError):
     """A transcript that cannot be written or read (one line, exit code 2)."""
 
 
@@ -112,232 +115,166 @@ def _torch_info(spec, full: bool) -> dict:
 
 
 # -- the document --------------------------------------------------------------------------------
-def build(diag: Diagnosis, *, status: str = "in-progress", notes: list[str] | None = None,
-          command: str | None = None, created: float | None = None, top: int = 10,
-          full_env: bool = False) -> dict:
-    """The transcript of a session as one JSON-able document.
+@dataclass(frozen=True)
+class AnswerLine:
+    """One answer of the session, with the question and the answer in words and where it came from."""
 
-    Its `answers`, `text` and `excluded` fields have the shape `Diagnosis.load_dict` reads, so a
-    saved transcript resumes the session.
-    """
-    from triage.render.session import answer_label, question_text
+    question: str
+    text: str
+    answer: str
+    label: str
+    source: str
+    evidence: str
 
+    def to_json(self) -> dict:
+        return {"question": self.question, "text": self.text, "answer": self.answer, "label": self.label,
+                "source": self.source, "evidence": self.evidence}
+
+
+@dataclass(frozen=True)
+class EvidenceLine:
+    """Evidence the person did not type: an answer from a log, config, default or probe (`question`
+    and `answer` set), or error text and descriptions pointing at a `cause`."""
+
+    evidence: str
+    source: str
+    question: str | None = None
+    answer: str | None = None
+    cause: str | None = None
+
+    def to_json(self) -> dict:
+        if self.question is not None:
+            return {"question": self.question, "answer": self.answer, "source": self.source, "evidence": self.evidence}
+        return {"cause": self.cause, "source": self.source, "evidence": self.evidence}
+
+
+@dataclass(frozen=True)
+class SessionCause:
+    """A cause in the session's ranking with its evidence for and against and what to do about it."""
+
+    rank: int
+    id: str
+    title: str
+    probability: float
+    prior: str = ""
+    support: list[str] = field(default_factory=list)
+    against: list[str] = field(default_factory=list)
+    fix: list[Fix] = field(default_factory=list)
+    verify: str = ""
+    next_if_not: str | None = None
+    probes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"rank": self.rank, "id": self.id, "title": self.title, "probability": self.probability,
+                "prior": self.prior, "support": list(self.support), "against": list(self.against),
+                "fix": [f.to_json() for f in self.fix], "verify": self.verify, "next_if_not": self.next_if_not,
+                "probes": list(self.probes)}
+
+
+@dataclass
+class Transcript:
+    """A session as typed records: what the transcript renderers (triage.render.transcript) read.
+    `to_json()` is the saved `.json` (FORMAT, version FORMAT_VERSION), which `--resume` reads back:
+    its `answers`, `text` and `excluded` have the shape `Diagnosis.load_dict` reads."""
+
+    status: str
+    created: str
+    updated: str
+    command: str | None
+    answers: list[AnswerLine]
+    text: list[TextEvidence]
+    excluded: list[str]
+    evidence: list[EvidenceLine]
+    causes: list[SessionCause]
+    notes: list[str]
+    environment: dict
+    triage: str = __version__
+
+    def to_json(self) -> dict:
+        return {
+            "format": FORMAT, "format_version": FORMAT_VERSION, "triage": self.triage,
+            "created": self.created, "updated": self.updated, "status": self.status, "command": self.command,
+            "answers": [a.to_json() for a in self.answers],
+            "text": [dict(t.__dict__) for t in self.text],
+            "excluded": list(self.excluded),
+            "evidence": [e.to_json() for e in self.evidence],
+            "causes": [c.to_json() for c in self.causes],
+            "notes": list(self.notes),
+            "environment": self.environment,
+        }
+
+    @classmethod
+    def from_json(cls, doc: dict) -> Transcript:
+        """A transcript document read back (entries of the wrong shape skipped), for rendering."""
+        def dicts(key: str) -> list[dict]:
+            value = doc.get(key)
+            return [x for x in value if isinstance(x, dict)] if isinstance(value, list) else []
+
+        answers = [AnswerLine(str(a.get("question")), str(a.get("text") or a.get("question")), str(a.get("answer")),
+                              str(a.get("label") or a.get("answer")), str(a.get("source") or ""), str(a.get("evidence") or ""))
+                   for a in dicts("answers")]
+        text = [TextEvidence(str(t.get("cause")), float(t.get("weight") or 0.0), str(t.get("evidence") or ""),
+                             str(t.get("source") or "")) for t in dicts("text")]
+        evidence = [EvidenceLine(str(e.get("evidence") or ""), str(e.get("source") or ""), e.get("question"),
+                                 e.get("answer"), e.get("cause")) for e in dicts("evidence")]
+        causes = [SessionCause(int(c.get("rank") or n), str(c.get("id")), str(c.get("title") or ""),
+                               float(c.get("probability") or 0.0), str(c.get("prior") or ""),
+                               [str(x) for x in c.get("support") or []], [str(x) for x in c.get("against") or []],
+                               [Fix(str(f.get("knob", "")), str(f.get("range", "")), str(f.get("expect", "")))
+                                for f in c.get("fix") or [] if isinstance(f, dict)],
+                               str(c.get("verify") or ""), c.get("next_if_not") or None,
+                               [str(p) for p in c.get("probes") or []])
+                  for n, c in enumerate(dicts("causes"), 1)]
+        excluded, env = doc.get("excluded"), doc.get("environment")
+        return cls(str(doc.get("status") or "in-progress"), str(doc.get("created") or ""), str(doc.get("updated") or ""),
+                   doc.get("command"), answers, text, [str(x) for x in excluded] if isinstance(excluded, list) else [],
+                   evidence, causes, [str(n) for n in doc.get("notes") or []],
+                   env if isinstance(env, dict) else {},
+                   str(doc.get("triage") or __version__))
+
+
+def make(diag: Diagnosis, *, status: str = "in-progress", notes: list[str] | None = None,
+         command: str | None = None, created: float | None = None, top: int = 10,
+         full_env: bool = False) -> Transcript:
+    """The transcript of a session: every answer in order (with its words), the evidence the
+    person did not type, the top `top` causes and the environment."""
     m = diag.model
-    answers = []
-    for q in diag.order:
-        a = diag.answers[q]
-        answers.append({
-            "question": q,
-            "text": question_text(m, q),
-            "answer": a.value,
-            "label": answer_label(m, q, a.value),
-            "source": a.source,
-            "evidence": a.evidence,
-        })
-    causes = []
-    for rank, c in enumerate(diag.ranking(limit=top), 1):
-        node = c.node
-        causes.append({
-            "rank": rank,
-            "id": c.id,
-            "title": node.title,
-            "probability": round(c.probability, 4),
-            "prior": str(node.get("prior") or ""),
-            "support": c.support,
-            "against": c.against,
-            "fix": [
-                {"knob": str(f.get("knob", "")).strip(), "range": str(f.get("range", "")).strip(),
-                 "expect": str(f.get("expect", "")).strip()}
-                for f in _as_list(node.get("fix")) if isinstance(f, dict)
-            ],
-            "verify": str(node.get("verify") or "").strip(),
-            "next_if_not": str(node.get("next_if_not") or "") or None,
-            "probes": [str(p) for p in _as_list(node.get("probes"))],
-        })
+    answers = [AnswerLine(q, question_text(m, q), a.value, answer_label(m, q, a.value), a.source, a.evidence)
+               for q in diag.order for a in [diag.answers[q]]]
+    evidence = [EvidenceLine(a.evidence, a.source, question=a.question, answer=a.answer)
+                for a in answers if a.source not in ("you", "replay")]
+    evidence += [EvidenceLine(t.evidence, t.source, cause=t.cause) for t in diag.text]
     now = time.time()
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "triage": __version__,
-        "created": _iso(created or now),
-        "updated": _iso(now),
-        "status": status,
-        "command": command,
-        "answers": answers,
-        "text": [dict(t.__dict__) for t in diag.text],
-        "excluded": sorted(diag.excluded),
-        "evidence": [
-            {"question": a["question"], "answer": a["answer"], "source": a["source"], "evidence": a["evidence"]}
-            for a in answers if a["source"] not in ("you", "replay")
-        ] + [{"cause": t.cause, "source": t.source, "evidence": t.evidence} for t in diag.text],
-        "causes": causes,
-        "notes": list(notes or []),
-        "environment": environment(full_env),
-    }
+    return Transcript(status, _iso(created or now), _iso(now), command, answers, list(diag.text), sorted(diag.excluded),
+                      evidence, [_session_cause(rank, c) for rank, c in enumerate(diag.ranking(limit=top), 1)],
+                      list(notes or []), environment(full_env))
+
+
+def _session_cause(rank: int, c) -> SessionCause:
+    node = c.node
+    fixes = [Fix(str(f.get("knob", "")).strip(), str(f.get("range", "")).strip(), str(f.get("expect", "")).strip())
+             for f in _as_list(node.get("fix")) if isinstance(f, dict)]
+    return SessionCause(rank, c.id, node.title, round(c.probability, 4), str(node.get("prior") or ""), c.support,
+                        c.against, fixes, str(node.get("verify") or "").strip(), str(node.get("next_if_not") or "") or None,
+                        [str(p) for p in _as_list(node.get("probes"))])
+
+
+def build(diag: Diagnosis, **kw) -> dict:
+    """The transcript of a session as one JSON-able document (`make(...).to_json()`): what is saved
+    and what `--resume` reads back."""
+    return make(diag, **kw).to_json()
 
 
 def _iso(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(t))
 
 
-# -- markdown ------------------------------------------------------------------------------------
-def to_markdown(doc: dict) -> str:
-    out: list[str] = []
-    w = out.append
-    w("# triage ask: session transcript\n")
-    w(f"- status: **{doc['status']}**  ")
-    w(f"- created: {doc['created']}, updated: {doc['updated']}  ")
-    if doc.get("command"):
-        w(f"- command: `{doc['command']}`")
-    w("")
-    top = doc["causes"][:1]
-    if top:
-        c = top[0]
-        w(f"**Most likely: {c['id']} — {_md(c['title'])}** ({c['probability']:.0%})\n")
-    w("## Answers\n")
-    if doc["answers"]:
-        w("| # | question | answer | source |")
-        w("|---|---|---|---|")
-        for i, a in enumerate(doc["answers"], 1):
-            src = a["source"] + (f": {_md(a['evidence'])}" if a.get("evidence") else "")
-            w(f"| {i} | {_md(a['text'])} (`{a['question']}`) | {_md(a['label'])} (`{a['answer']}`) | {src} |")
-    else:
-        w("_no answers yet_")
-    w("")
-    if doc["evidence"]:
-        w("## Evidence from logs, probes and error text\n")
-        for e in doc["evidence"]:
-            target = e.get("question") or e.get("cause")
-            value = f" = {e['answer']}" if "answer" in e else ""
-            w(f"- {_md(e.get('evidence') or '')} ({e['source']}; `{target}{value}`)")
-        w("")
-    if doc["excluded"]:
-        w(f"Ruled out (\"not it\"): {', '.join(f'`{x}`' for x in doc['excluded'])}\n")
-    w("## Ranked causes\n")
-    if doc["causes"]:
-        w("| rank | cause | p | why |")
-        w("|---|---|---|---|")
-        for c in doc["causes"]:
-            why = "; ".join(c["support"]) or "no direct evidence yet"
-            if c["against"]:
-                why += " — against: " + "; ".join(c["against"])
-            w(f"| {c['rank']} | `{c['id']}` {_md(c['title'])} | {c['probability']:.0%} | {_md(why)} |")
-    else:
-        w("_no candidates left_")
-    w("")
-    fixes = doc["causes"][:1] + [c for c in doc["causes"][1:3] if c["probability"] >= 0.1]  # as ask ends: no 0% card
-    if fixes:
-        w("## Fixes for the top causes\n")
-    for c in fixes:
-        w(f"### {c['id']}: {_md(c['title'])}\n")
-        for i, f in enumerate(c["fix"], 1):
-            w(f"{i}. knob:\n")
-            w("   ```")
-            for line in f["knob"].splitlines() or [""]:
-                w(f"   {line}")
-            w("   ```")
-            if f["range"]:
-                w(f"   - range: {_md(f['range'])}")
-            if f["expect"]:
-                w(f"   - expect: {_md(f['expect'])}")
-            w("")
-        if c["verify"]:
-            w(f"**Verify:** {_md(c['verify'])}\n")
-        if c["probes"]:
-            w("**Probes to run on the GPU box:** " + ", ".join(f"`triage probe export {p}`" for p in c["probes"]) + "\n")
-        if c["next_if_not"]:
-            w(f"**If it was not this:** `triage explain {c['next_if_not']}`\n")
-    if doc.get("notes"):
-        w("## Notes\n")
-        for n in doc["notes"]:
-            w(f"- {_md(n)}")
-        w("")
-    w("## Environment\n")
-    w("```")
-    for line in _env_lines(doc.get("environment") or {}):
-        w(line)
-    w("```\n")
-    return "\n".join(out).rstrip() + "\n"
-
-
-def _env_lines(env: dict) -> list[str]:
-    lines = []
-    for key in ("triage", "python", "implementation", "platform", "machine"):
-        if key in env:
-            lines.append(f"{key}: {env[key]}")
-    torch = env.get("torch")
-    if torch:
-        parts = [f"{k}={v}" for k, v in torch.items() if v is not None]
-        lines.append("torch: " + (", ".join(parts) if parts else "installed"))
-    else:
-        lines.append("torch: not installed")
-    for name, version in (env.get("packages") or {}).items():
-        lines.append(f"{name}: {version}")
-    return lines
-
-
-def _md(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ").strip()
-
-
-# -- html ----------------------------------------------------------------------------------------
-def html_renderer():
-    """`triage.render.html.render_report_html`, or None when that module does not provide it."""
-    try:
-        from triage.render import html as html_mod
-    except Exception:
-        return None
-    return getattr(html_mod, "render_report_html", None)
-
-
-def report_doc(doc: dict, top: int = 5) -> dict:
-    """The transcript in the shape of a `scan --json` document, for the HTML report renderer:
-    every answer becomes a finding (its source in the detector column), causes keep their
-    support as evidence and their probability as score."""
-    findings = []
-    for a in doc["answers"]:
-        summary = a.get("evidence") or f"{a['text']} → {a['label']}"
-        findings.append({"detector": f"answered by {a['source']}", "symptom": a["question"], "answer": a["answer"],
-                         "metric": None, "first_step": None, "last_step": None, "summary": summary})
-    for t in doc.get("text") or []:
-        findings.append({"detector": f"error text ({t.get('source')})", "symptom": None, "answer": None,
-                         "metric": None, "first_step": None, "last_step": None, "summary": t.get("evidence")})
-    causes = [{"id": c["id"], "title": c["title"], "score": c["probability"], "aliases": [],
-               "evidence": c["support"] + [f"against: {x}" for x in c["against"]], "fix": c["fix"]}
-              for c in doc["causes"][:top]]
-    return {"version": doc.get("triage"), "sources": [], "findings": findings, "causes": causes,
-            "unanswered": [], "healthy": False}
-
-
-def to_html(doc: dict, renderer) -> str:
-    import html as _html
-
-    from triage.render import html as html_mod
-
-    if hasattr(html_mod, "render_transcript_html"):  # the transcript's own page: "your answers", cards that earned one
-        return html_mod.render_transcript_html(doc)
-    page = renderer(report_doc(doc), title=f"triage ask: session transcript ({doc['status']})")
-    env = "\n".join(_env_lines(doc.get("environment") or {}))
-    extra = (f"<section>\n<h2 id=\"environment\">Environment</h2>\n<pre>{_html.escape(env)}</pre>\n"
-             + (f"<p class=\"meta\">command: <code>{_html.escape(doc['command'])}</code></p>\n" if doc.get("command") else "")
-             + "</section>\n")
-    cut = page.rfind("<footer>")
-    return page[:cut] + extra + page[cut:] if cut >= 0 else page + extra
-
-
 # -- writing and reading -------------------------------------------------------------------------
-def render(doc: dict, path: str | os.PathLike) -> str:
-    suffix = Path(path).suffix.lower()
-    if suffix == ".json":
-        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-    if suffix in (".md", ".markdown"):
-        return to_markdown(doc)
-    if suffix in (".html", ".htm"):
-        fn = html_renderer()
-        if fn is None:
-            raise TranscriptError("HTML transcripts need triage.render.html.render_report_html, which this build lacks; save as .md or .json")
-        return to_html(doc, fn)
-    raise TranscriptError(f"cannot save a transcript as {suffix or 'a file without suffix'!r}: use .md, .json or .html")
+def as_json_text(doc) -> str:
+    """A transcript (a `Transcript` or its document) as the text of its .json file."""
+    if isinstance(doc, Transcript):
+        doc = doc.to_json()
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
 def check_path(path: str | os.PathLike) -> None:
@@ -349,8 +286,6 @@ def check_path(path: str | os.PathLike) -> None:
     suffix = p.suffix.lower()
     if suffix not in SUFFIXES:
         raise TranscriptError(f"cannot save a transcript as {str(p)!r}: use a .md, .json or .html file name")
-    if suffix in (".html", ".htm") and html_renderer() is None:
-        raise TranscriptError("HTML transcripts need triage.render.html.render_report_html, which this build lacks; save as .md or .json")
     try:
         check_target(p, what="--save")
         if suffix != ".json":
@@ -366,11 +301,16 @@ def atomic_write(path: str | os.PathLike, text: str) -> None:
     write_text(path, text, what="transcript", fsync=True)
 
 
-def write(doc: dict, path: str | os.PathLike) -> None:
+def write(doc, path: str | os.PathLike) -> None:
+    """Save a transcript as .json, atomically. The engine renders no other format: the .md and .html
+    files come from triage.render.transcript.write, which the command line hands the session."""
     from triage.writeout import OutputError
 
+    if Path(path).suffix.lower() != ".json":
+        raise TranscriptError(f"cannot save {str(path)!r} here: .md and .html transcripts are written by "
+                              "triage.render.transcript.write")
     try:
-        atomic_write(path, render(doc, path))
+        atomic_write(path, as_json_text(doc))
     except (OSError, OutputError) as exc:
         raise TranscriptError(f"cannot write {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
 
@@ -444,5 +384,5 @@ def _shape_problem(doc: dict) -> str | None:
     return None
 
 
-__all__ = ["build", "write", "read", "to_markdown", "environment", "html_renderer", "check_path",
-           "atomic_write", "TranscriptError", "UNKNOWN"]
+__all__ = ["build", "make", "write", "read", "environment", "check_path", "atomic_write", "as_json_text",
+           "Transcript", "AnswerLine", "EvidenceLine", "SessionCause", "TranscriptError", "UNKNOWN"]

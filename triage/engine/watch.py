@@ -143,17 +143,25 @@ class Lead:
 
 def rank(kb, run, findings: list, model=None):
     """The engine's differential from findings alone (the evidence path `api.scan` takes for a
-    log: findings, the run's domain and framework, its config), without re-running detectors."""
+    log, triage.engine.evidence.apply_run, without its error text): findings, the run's domain and
+    framework, its config; the detectors are not run again."""
     from triage.engine.diagnosis import Diagnosis
-    from triage.engine.evidence import Applied, apply_config, apply_findings, infer_domain
+    from triage.engine.evidence import Applied, apply_findings, apply_run
 
     diag = Diagnosis(kb, model)
     applied = Applied()
-    apply_findings(diag, list(findings), applied)
-    if run is not None:
-        infer_domain(diag, run, applied)
-        apply_config(diag, run, applied)
+    if run is None:
+        apply_findings(diag, list(findings), applied)
+    else:
+        apply_run(diag, run, list(findings), applied)
     return diag, diag.ranking(limit=40, with_evidence_only=True)
+
+
+def rests_on(diag, cause_id: str, finding) -> bool:
+    """Whether the cause's evidence includes `finding`: an answer to the finding's question that
+    carries the finding's own sentence (a record, not a search in the formatted lines)."""
+    support, _ = diag.reasons(cause_id)
+    return any(r.question == finding.symptom and r.text == finding.summary for r in support)
 
 
 def lead_for(kb, run, findings: list, finding, model=None) -> Lead | None:
@@ -163,7 +171,7 @@ def lead_for(kb, run, findings: list, finding, model=None) -> Lead | None:
     diag, ranked = rank(kb, run, findings, model)
     if not ranked:
         return None
-    pick = next((c for c in ranked if any(finding.summary in s for s in c.support)), ranked[0])
+    pick = next((c for c in ranked if rests_on(diag, c.id, finding)), ranked[0])
     fixes = fix_entries(pick.node, diag)
     first = fixes[0] if fixes else {}
     return Lead(pick.id, pick.node.title, pick.probability, first.get("knob", ""), first.get("expect", ""))

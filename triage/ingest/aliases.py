@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-KB_ENV = "TRIAGE_KB_PATH"
+from triage.kb.loader import KB_ENV, knowledge_roots, session_roots, use_roots  # noqa: F401 - the one place that finds the folders
 
 # Matching quality: lower wins when two keys of one run land on the same canonical name.
 EXACT, NORMALISED, PATTERN, PREFIXED, FORKED, UNKNOWN = 0, 1, 2, 3, 4, 9
@@ -44,29 +44,6 @@ def _fold(key: str) -> str:
     """Loose form used for the second matching pass."""
     k = str(key).strip().lower().replace("-", "_").replace(" ", "_")
     return re.sub(r"_+", "_", k)
-
-
-_EXTRA_ROOTS: tuple[str, ...] = ()  # folders given with --kb (triage.api.load_kb and the CLI set them)
-
-
-def use_roots(roots) -> None:
-    """The knowledge folders given on the command line (`--kb DIR`, repeatable): their metrics.yaml
-    names metrics for the readers, after TRIAGE_KB_PATH's, as the rest of their knowledge does."""
-    global _EXTRA_ROOTS
-    _EXTRA_ROOTS = tuple(os.path.abspath(os.path.expanduser(str(r))) for r in roots or ())
-
-
-def knowledge_roots() -> list[Path]:
-    """Built-in knowledge folder (wheel or source tree) followed by the user's folders
-    (TRIAGE_KB_PATH, then --kb)."""
-    here = Path(__file__).resolve().parent.parent
-    shipped = here / "_knowledge"
-    roots = [shipped if shipped.is_dir() else here.parent / "knowledge"]
-    for part in os.environ.get(KB_ENV, "").split(os.pathsep):
-        if part.strip():
-            roots.append(Path(part.strip()).expanduser())
-    roots.extend(Path(r) for r in _EXTRA_ROOTS)
-    return roots
 
 
 def _load_yaml(path: Path) -> dict:
@@ -379,9 +356,6 @@ class AliasTable:
         negate, scale = self._xf(spec)
         return Resolved(name, split, key, negate, scale, quality, order)
 
-    def is_axis(self, key: str, kind: str) -> bool:
-        return key in self.axes.get(kind, ())
-
 
 _EVAL_WORDS = {"val", "valid", "validation", "eval", "evaluation", "test", "dev", "evaluate"}
 _TRAIN_WORDS = {"train", "training", "tr", "trn"}
@@ -433,10 +407,11 @@ _TABLE_CHECKED: tuple[float, str] = (0.0, "")
 
 
 def table() -> AliasTable:
-    """The alias table of the built-in metrics.yaml plus the user's (TRIAGE_KB_PATH)."""
+    """The alias table of the metrics.yaml in every knowledge folder (triage.kb.loader.knowledge_roots:
+    the built-in one, TRIAGE_KB_PATH's, those given with --kb)."""
     global _TABLE, _TABLE_KEY, _TABLE_CHECKED
     now = time.monotonic()
-    env = os.environ.get(KB_ENV, "") + "\0" + "\0".join(_EXTRA_ROOTS)
+    env = os.environ.get(KB_ENV, "") + "\0" + "\0".join(session_roots())
     if _TABLE is not None and _TABLE_CHECKED[1] == env and now - _TABLE_CHECKED[0] < 1.0:
         return _TABLE  # readers ask per line: the files' mtimes are looked at once a second at most
     _TABLE_CHECKED = (now, env)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from triage.errors import TriageError
 
-class IngestError(Exception):
+
+class IngestError(TriageError):
     """A file (or directory) that cannot be read as a run. ``str()`` is one line: ``PATH: reason``."""
 
     def __init__(self, path: str | Path, reason: str, final: bool = False):

@@ -910,9 +910,10 @@ def _group(ctx: _Ctx, grp: list, idx, base: int, index, steps_by_row: np.ndarray
         if others:
             _consume(map(itemgetter(*others), grp), maxlen=0)
     if not metrics:
+        steps = _axis(_extract(grp, step_k, True), n) if step_k is not None else None  # may raise KeyError: first
         b.skip("no metrics", n)
-        if step_k is not None:
-            steps_by_row[local] = _axis(_extract(grp, step_k, True), n)
+        if steps is not None:
+            steps_by_row[local] = steps
         return
     steps = _axis(_extract(grp, step_k, True), n) if step_k is not None else np.full(n, NAN)
     epochs = _axis(_extract(grp, epoch_k, True), n) if epoch_k is not None else None

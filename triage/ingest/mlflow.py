@@ -86,7 +86,7 @@ def read_file_store(root: Path, label: str) -> Run:
             except OSError as exc:
                 b.warn(f"{fp}: cannot read ({exc.strerror or exc})")
                 continue
-            for ln, line in enumerate(text.splitlines(), 1):
+            for line in text.splitlines():
                 parts = line.split()
                 if not parts:
                     continue

@@ -19,9 +19,6 @@ from typing import Any
 
 import numpy as np
 
-EVENT_KINDS = ("traceback", "error", "warning", "overflow", "info")
-
-
 @dataclass(eq=False)
 class Series:
     name: str

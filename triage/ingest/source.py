@@ -8,13 +8,12 @@ import sys
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from triage.ingest.errors import IngestError
 
 HEAD_BYTES = 64 * 1024
 GZIP_MAGIC = b"\x1f\x8b"
-BOMS = (b"\xef\xbb\xbf",)
 # A gzip log inflates about 5-20x (very repetitive progress bars up to ~60x). Past this many times
 # its compressed size (and past the floor), it is a decompression bomb or not a log: stop there.
 MAX_INFLATE_RATIO = 100
@@ -329,22 +328,6 @@ def is_binary(head: bytes) -> bool:
             return False
     controls = len(h) - len(h.translate(None, _CONTROL))
     return controls > 0.05 * len(h)
-
-
-def iter_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(1-based line number, line without its end) for \\n, \\r\\n line ends."""
-    for i, line in enumerate(text.split("\n"), 1):
-        if line.endswith("\r"):
-            line = line[:-1]
-        yield i, line
-
-
-def check_readable(path: str | Path) -> None:
-    p = Path(path)
-    if not p.exists():
-        raise IngestError(path, "no such file or directory")
-    if not os.access(p, os.R_OK):
-        raise IngestError(path, "permission denied")
 
 
 # ------------------------------------------------------------------------------ pipes and stdin

@@ -10,8 +10,11 @@ One pass over the lines (and the ``\\r``/backspace redraws inside them) reads a 
 * events: Python tracebacks (one event per chained block), error and warning lines, DeepSpeed/apex
   loss-scale overflow lines (their value is also a ``loss_scale`` point), resume/checkpoint info lines.
 
-Steps come from the records' own counters, else epoch plus batch, else rising epochs, else line order
-(``meta["step_axis"]``). The dialect patterns below only name the format (``llmc``, ``megatron``, ...)
+Before the steps are given, lines that are not measurements go: entries of a YAML config dump, a
+message that only quotes the numbers printed just before it, one-off banners. Steps come from the
+training records' own counters, else epoch plus batch, else rising epochs, else line order
+(``meta["step_axis"]``); several runs printed one after another are placed one after another
+(``meta["runs"]``). The dialect patterns below only name the format (``llmc``, ``megatron``, ...)
 from the head of the file; the reported format is the dialect that contributed most rows.
 """
 
@@ -131,6 +134,21 @@ class _Bulk:
         if self.epoch is None and self.fill == self.fill:  # an epoch printed on an earlier line
             self.epoch = np.full(len(self), self.fill)
 
+    def row(self, k: int) -> dict:
+        """The values of line k of the bulk (after `settle`)."""
+        return {key: float(v[k]) for key, v in self.values.items()}
+
+    def drop_first(self) -> None:
+        """Forget the bulk's first line (after `settle`)."""
+        self.lo += 1
+        if self.lo < self.hi:
+            self.line = self.shape.lines[self.lo]
+        self.values = {k: v[1:] for k, v in self.values.items()}
+        for f in ("step", "epoch", "batch", "total"):
+            a = getattr(self, f)
+            if a is not None:
+                setattr(self, f, a[1:])
+
 
 def _n(rec) -> int:
     return len(rec) if type(rec) is _Bulk else 1
@@ -144,6 +162,8 @@ class _TextReader:
         self.epoch: float = NAN
         self.counts: dict[str, int] = {}
         self.bars: dict[int, int] = {}  # tqdm total -> last n
+        self.bar_used: dict[int, int] = {}  # tqdm total -> the n that last gave a train dict its step
+        self.stale_bar = False  # a train dict found the bar it would take its step from unmoved
         self.train_total: int | None = None
         self.keras_pending: tuple[int, dict] | None = None  # (line, values) of the latest redraw
         self.sb3_rows: dict[str, str] | None = None
@@ -162,6 +182,9 @@ class _TextReader:
         self.open: _Bulk | None = None  # the bulk being extended
         self.section: set | None = None  # after an evaluation header: the templates training printed
         self.counted: set = set()  # templates of lines that count steps, epochs or batches (training's own)
+        self.keyless: set[str] = set()  # one-value record shapes with the key taken out (`_keyless`)
+        self.config_indent: int | None = None  # indentation of the header of the config block being read
+        self.config_lines: set[int] = set()  # lines that are `key: value` entries of a config block
 
     def neutral(self) -> bool:
         """No table, traceback, Keras bar, value block or SB3 table in progress: a plain record line
@@ -270,6 +293,8 @@ class _TextReader:
     def segment(self, ln: int, seg: str) -> bool:
         """Read one redraw segment of a line; True when it held metrics."""
         s = _LAUNCHER_PREFIX.sub("", seg, count=1) if seg[:1] in "[0123456789" else seg
+        if self.config_entry(s):
+            self.config_lines.add(ln)
         bars = False
         for m in _TQDM.finditer(s):
             n, total = int(m.group(1)), int(m.group(2))
@@ -340,6 +365,8 @@ class _TextReader:
         if rec is None:
             self.b.skip("numbers did not line up with the line's template")
             return False
+        if plan.sizes and _drop_sizes(plan, nums, rec) and not rec.values:
+            return False
         if plan.progress == "tqdm":
             return self.bar_done(ln, c)
         if plan.axes_only:
@@ -365,10 +392,13 @@ class _TextReader:
             self.block = block
             return True
         self.block_rec = None
-        if not plan.is_record:
+        shape = _keyless(tpl, plan)
+        if not plan.is_record and not (shape and shape in self.keyless):
             if plan.keys == 0:
                 self.section_header(c)
             return False
+        if shape:  # `Train net output #1: loss_bbox = 0.05 (* 1 = 0.05 loss)`: any name in its place is a metric
+            self.keyless.add(shape)
         if self.section is not None:
             if tpl in self.section:
                 self.section = None  # a line of training again: the evaluation is over
@@ -392,9 +422,30 @@ class _TextReader:
         self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
         if rec.step is not None or rec.epoch is not None or rec.batch is not None:
             self.counted.add(tpl)
-        if not bars and self.header is None and self.section is None:
+        if not bars and self.header is None and self.section is None and ln not in self.config_lines:
             self.ordinary = (tpl, plan, nums)
         return True
+
+    def config_entry(self, s: str) -> bool:
+        """True for an indented `KEY: value` line under a `SECTION:` line of a YAML config dump
+        (`SOLVER:` / `  BASE_LR: 0.00035`). A header that names a split or results (`Validation:`,
+        `Results:`) opens no config block: the lines under it may be metrics."""
+        m = _YAML_HEAD.match(s)
+        if m:
+            word = m.group(2).lower()
+            if word in printed.SPLIT_EVAL or word in printed.SPLIT_TRAIN or word in _RESULT_WORDS \
+                    or printed._key_role(word) != "value":  # (`Epoch:` heads values too)
+                self.config_indent = None
+            elif self.config_indent is None or len(m.group(1)) <= self.config_indent:
+                self.config_indent = len(m.group(1))
+            return False
+        if self.config_indent is None or not s.strip():
+            return False
+        indent = len(s) - len(s.lstrip())
+        if indent > self.config_indent:
+            return _YAML_ENTRY.match(s) is not None
+        self.config_indent = None
+        return False
 
     def section_header(self, c: str) -> None:
         """`Validation at epoch 5`, `Evaluating...`: the lines after it whose shape training never
@@ -447,8 +498,10 @@ class _TextReader:
     def hf_dict(self, ln: int, before: str, d: dict) -> None:
         step = NAN
         m = None
-        for m in _TQDM.finditer(before):
+        for m in _TQDM.finditer(before):  # noqa: B007 - keeps the last match
             pass
+        # `{'train': 40058, 'test': 12032}`: a split word with a whole number is the split's size
+        d = {k: v for k, v in d.items() if not (type(v) is int and printed._split_of([str(k)]))}
         if not any(printed.known_key(str(k), loose=True) for k in d):
             self.b.skip("a dict with no metric in it")  # `{'train': 40058, 'test': 12032}`: sizes
             return
@@ -460,13 +513,21 @@ class _TextReader:
             if not is_eval or total == self.train_total:
                 step = float(n)
         if step != step:
+            total = None
             if self.train_total is not None and self.train_total in self.bars:
-                step = float(self.bars[self.train_total])
+                total = self.train_total
             elif not is_eval and self.bars:
                 # the bar with the largest total is the training bar
                 total = max(self.bars)
                 self.train_total = total
-                step = float(self.bars[total])
+            if total is not None:
+                n = self.bars[total]
+                if is_eval or self.bar_used.get(total) != n or "train_runtime" in d:
+                    step = float(n)
+                    if not is_eval:
+                        self.bar_used[total] = n
+                else:  # a bar that did not move since the last dict (a finished `map` bar): not its step
+                    self.stale_bar = True
         for key in ("step", "global_step"):
             if key in d:
                 f = to_float(d[key])
@@ -536,15 +597,64 @@ def _known(x: float) -> float | None:
 
 
 _COMMENT = re.compile(r"^#+\s")
+# A YAML mapping key that opens a block (`SOLVER:`, `  TRANS:`) and an entry of one (`  BASE_LR: 0.00035`).
+_YAML_HEAD = re.compile(r"^(\s*)([A-Za-z_][\w.\-/]*):\s*$")
+_YAML_ENTRY = re.compile(r"^\s+[A-Za-z_][\w.\-/ ]*:\s*\S")
+_RESULT_WORDS = {"result", "results", "metric", "metrics", "summary", "scores", "score", "stats", "statistics"}
+# A line cut in two by a terminal or a paste: the next line opens with the separator of the key this one
+# ends with (`...; xent: 12.71; lr` then `: 1.00000; 16410/16179 tok/s;`).
+# Or inside a number: `...; lr: 1` then `.00000; 16639/16627 tok/s;`.
+_WRAP_TAIL = re.compile(r"^\s*[:=]\s*[-+]?(?:\d|\.\d|nan\b|inf\b)", re.I)
+_WRAP_HEAD = re.compile(r"\d.*[A-Za-z_]\s*$")
+_WRAP_IN_NUMBER = (re.compile(r"\d.*[:=]\s*[-+]?\d+$"), re.compile(r"^\.\d+(?:[eE][-+]?\d+)?[;,|\s]"))
+
+
+def _drop_sizes(plan: printed.Plan, nums: list[str], rec: printed.Record) -> bool:
+    """Drop the values of a lone split word that are whole numbers (`train=11200, val=1400`: the
+    sizes of the splits); `train: 0.52, val: 0.61` stays. True when one was dropped."""
+    dropped = False
+    for slot, text in zip(plan.slots, nums):
+        if slot.role == "value" and slot.key in plan.sizes and text.replace(",", "").isdigit():
+            rec.values.pop(slot.key, None)
+            dropped = True
+    return dropped
+
+
+def _keyless(tpl: str, plan: printed.Plan) -> str:
+    """A one-value line's template with its key cut out, when enough words stay around it to be a
+    line shape of its own (`Train net output #: <key> = # (* # = # loss)`; not `<key>: #`): a line
+    of that shape whose name the alias table does not know (`cls_lost_my`) is a metric as its
+    neighbours are. "" otherwise."""
+    keys = [sl.key for sl in plan.slots if sl.role == "value"]
+    if len(keys) != 1 or plan.prose or plan.progress or not keys[0] or keys[0] not in tpl:
+        return ""
+    shape = tpl.replace(keys[0], "\0", 1)
+    return shape if len(_WORDS.findall(shape)) >= 3 else ""
+
+
+_WORDS = re.compile(r"[A-Za-z]{2,}")
+
+
+def _wrapped(line: str, following: str) -> bool:
+    """`following` is the rest of `line`, cut after its last key or inside its last number."""
+    first = following[:1]
+    if first == ".":
+        return _WRAP_IN_NUMBER[1].match(following) is not None and _WRAP_IN_NUMBER[0].search(line) is not None
+    return first in " \t:=" and _WRAP_TAIL.match(following) is not None and _WRAP_HEAD.search(line) is not None
+
+
 _SECTION = re.compile(r"(?i)^[\W_]*(validation|validating|evaluation|evaluating|eval|testing|test|valid|"
                       r"training|train)\b(?![-_/])")
 _STAMP = re.compile(r"\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1,2}:\d{2}:\d{2}")
 _STAMP_SPLIT = re.compile(r"(?<=\S)\s*(?=\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1,2}:\d{2}:\d{2})")
 _HAS_DIGIT = re.compile(r"\d|(?<![A-Za-z])(?:[Nn]a[Nn]|NAN|[Ii]nf|INF)(?![A-Za-z])")  # `val loss nan` has a value
 _NVIDIA_SMI = re.compile(r"^\s*\|.*(?:\d+MiB\s*/\s*\d+MiB|NVIDIA-SMI|Persistence-M|\bNVIDIA\b.*\b(?:On|Off)\s*\|)")
-_COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:step|iter|iteration|epoch|global_step|it|ep)\s*[=:]?\s*#(?:/#)?[,\s|]*){1,3}[\])]?:?$",
+# (a split word may open it: `TRAIN EPOCH 3:`, `Validation epoch 2`)
+_COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation|eval|evaluation|test)\s+)?"
+                           r"(?:(?:step|iter|iteration|epoch|global_step|it|ep)\s*[=:]?\s*#(?:/#)?[,\s|]*){1,3}[\])]?:?$",
                            re.I)
-_ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,2}\s*[:=]\s*#\s*[%\w/]{0,8}$")
+# `loss=2.3`, `System/Peak GPU Memory (MB)=111,478`, `loss             1.356284` (a pandas Series row)
+_ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}\s*(?:[:=]\s*|\s)#\s*[%\w/]{0,8}$")
 _BAR_COUNT = re.compile(r"(\d+)/(\d+)\s*\[[\d:]+<[\d:?]+")
 _SPLIT_REDRAWS = re.compile(r"\r|\x08+")
 
@@ -572,9 +682,19 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         ends = np.flatnonzero(np.fromiter(map(operator.ne, keys[1:len(lines)], keys[:len(lines) - 1]),
                                           dtype=bool, count=len(lines) - 1))
     it = enumerate(lines, 1)
+    joined = 0  # a line already read as the end of the line before it
     for ln, line in it:
+        if ln == joined:
+            continue
         if shapes:
             sh = shapes.get(keys[ln - 1])
+            if sh is not None:
+                k = int(ends.searchsorted(ln - 1))
+                last = int(ends[k]) + 1 if k < len(ends) else len(lines)  # 1-based, this run's end
+                if last < len(lines) and _wrapped(lines[last - 1], lines[last]):
+                    last -= 1  # the run's last line goes on in the next one: the slow way joins them
+                if last < ln:
+                    sh = None
             if sh is not None:
                 if sh is not open_shape:
                     if not r.neutral():
@@ -586,8 +706,6 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
                         open_shape = sh
                         sh.lines.pop()
                 if sh is not None:
-                    k = int(ends.searchsorted(ln - 1))
-                    last = int(ends[k]) + 1 if k < len(ends) else len(lines)  # 1-based, this run's end
                     sh.lines.extend(range(ln, last + 1))
                     if last > ln:
                         next(itertools.islice(it, last - ln - 1, None), None)
@@ -602,6 +720,9 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
             line = line[:MAX_TEXT_LINE]
         if "\x00" in line:
             line = line.replace("\x00", "")
+        if ln < len(lines) and _wrapped(line, lines[ln]):  # `...; lr` + `: 1.00000; 16410/16179 tok/s`
+            line = line.rstrip() + lines[ln].strip()  # (no blank: `lr` + `: 1.0`, `lr: 1` + `.00000`)
+            joined = ln + 1
         new = None
         if not r.sb3_line(ln, line) and not r.events(ln, line):
             if "\r" in line or "\x08" in line:
@@ -617,6 +738,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
                 except (ValueError, OverflowError, RecursionError, MemoryError) as exc:  # never crash on a line
                     b.skip(f"unparsable line ({type(exc).__name__})")
             if keys is not None and r.ordinary is not None and len(segs) == 1 and keys[ln - 1] not in shapes \
+                    and joined != ln + 1 \
                     and not any(h in line.lower() for h in _EVENT_HINTS):
                 new = printed_bulk.register(line, *r.ordinary)
                 if new is not None:
@@ -642,7 +764,10 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
             rec.settle()
     r.flush_traceback()
     r.keras_flush()
-    r.records = _drop_one_offs(r.records, r.tpl_counts, b)
+    if r.stale_bar:
+        r.records = _hf_by_epoch(r.records)
+    r.records = _drop_echoes(r.records, r.plans, b)
+    r.records = _drop_one_offs(r.records, r.tpl_counts, b, r.config_lines)
     axis = _emit(r.records, b)
     if r.records:
         printed_rows = sum(_n(rec) for rec in r.records if rec.source not in ("hf_stdout", "sb3", "keras"))
@@ -749,7 +874,7 @@ def _rising(records: list[_Rec]) -> bool:
     for rec in records:
         if rec.epoch is None or rec.label == "eval":
             continue
-        kind = rec.template or rec.source
+        kind = rec.template or rec.source + ":" + ",".join(sorted(map(str, rec.values)))  # dicts: by their keys
         if type(rec) is _Bulk:
             e = rec.epoch
             if last.get(kind) == e[0] or bool((e[1:] == e[:-1]).any()):
@@ -762,10 +887,87 @@ def _rising(records: list[_Rec]) -> bool:
     return bool(last)
 
 
-def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder) -> list[_Rec]:
+def _drop_echoes(records: list, plans: dict, b: RunBuilder) -> list:
+    """A printed line with no counter of its own whose every number repeats a value of the record
+    just before it, under names that are no metric or quote its metric in other words, echoes that
+    record (`Epoch 3 - Val Loss: 2.31` then `保存最佳模型 (val_loss=2.31)`, "saving the best model"):
+    it is not a second measurement."""
+    from triage.ingest.aliases import table
+
+    keep: list = []
+    prev: dict | None = None  # the values of the last record kept (its last line for a bulk)
+    prev_tpl = prev_label = None
+    for rec in records:
+        tpl = rec.template
+        plan = plans.get(tpl) if tpl and type(rec) is _Rec else (rec.shape.plan if type(rec) is _Bulk else None)
+        first = rec.row(0) if type(rec) is _Bulk and len(rec) else rec.values
+        if plan is not None and not plan.counter and prev and tpl != prev_tpl and first \
+                and _echoes(first, rec.label, prev, prev_label, table()):
+            b.skip("a line that repeats the values printed just before it")
+            if type(rec) is _Rec:
+                continue
+            rec.drop_first()
+            if not len(rec):
+                continue
+        keep.append(rec)
+        if type(rec) is _Bulk:
+            prev = rec.row(len(rec) - 1) if len(rec) else prev
+        elif rec.values:
+            prev = rec.values
+        prev_tpl, prev_label = tpl, rec.label
+    return keep
+
+
+def _echoes(values: dict, label: str, prev: dict, prev_label: str, tab) -> bool:
+    """Every value equals a value of `prev`, under a key that names no metric or quotes that value's
+    metric in other words (`保存最佳模型 (val_loss=2.31)` after `Val Loss: 2.31`). The same key spelled
+    the same way on another line shape is a record of its own (Caffe's `Train net output #0: loss`)."""
+    before: dict[float, list[str]] = {}
+    for k, v in prev.items():
+        f = to_float(v)
+        if f is not None and f == f:
+            before.setdefault(f, []).append(str(k))
+    for k, v in values.items():
+        f = to_float(v)
+        if f is None or f not in before:
+            return False
+        key = str(k)
+        res = tab.resolve(_emit_key(key, label), "text")
+        if not res.known:
+            continue
+        same = [p for p in before[f] if tab.resolve(_emit_key(p, prev_label), "text").name == res.name]
+        if not same or any(p.lower() == key.lower() for p in same):
+            return False
+    return True
+
+
+def _emit_key(key: str, label: str) -> str:
+    """The key a record's value is added under: an evaluation line's keys get `eval/` unless they
+    name their own split."""
+    return "eval/" + key if label == "eval" and not printed.SPLIT_WORDS.search(key) else key
+
+
+def _hf_by_epoch(records: list) -> list:
+    """HF dict lines whose progress bar stood still between them (the bar of a finished dataset `map`,
+    not the trainer's) have no step of their own: when every one of them prints its epoch, the
+    epochs place them all (a step on some and not on others would stack the rest on one step)."""
+    hf = [rec for rec in records if type(rec) is _Rec and rec.source == "hf_stdout"]
+    if not hf or any(rec.epoch is None for rec in hf):
+        return records
+    return [rec._replace(step=None) if type(rec) is _Rec and rec.source == "hf_stdout" else rec
+            for rec in records]
+
+
+def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
+                   config_lines: set[int] = frozenset()) -> list[_Rec]:
     """A line shape printed once in a log whose metrics repeat is a setting or a banner
     (`num_parameters: 124475904`, `allocating 237 MiB`), unless it names a known metric
     (`Test accuracy: 0.98` at the end of a run)."""
+    if config_lines:  # a config dump printed once or twice (a metric block under a header repeats)
+        kept = [rec for rec in records if not (rec.line in config_lines and counts.get(rec.template, 0) <= 2)]
+        if len(kept) < len(records):
+            b.skip("a setting in a config dump", len(records) - len(kept))
+            records = kept
     printed_recs = [rec for rec in records if rec.template]
     most = max((counts.get(rec.template, 0) for rec in printed_recs), default=0)
     if printed_recs and not any(rec.step is not None or rec.epoch is not None or rec.batch is not None
@@ -776,7 +978,9 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder) -
         # banner's numbers (`| 4MiB / 81920MiB | 0% Default |`)
         b.skip("lone settings with no step counter (not a metric log)", sum(_n(rec) for rec in printed_recs))
         return [rec for rec in records if not rec.template]
-    repeated = sum(n for n in counts.values() if n >= 3)
+    # records that repeat: printed lines of one shape, and dict, SB3 and table records (a log whose metrics
+    # are dicts is a metric log too: its one-off printed lines are banners)
+    repeated = sum(n for n in counts.values() if n >= 3) + sum(_n(rec) for rec in records if not rec.template)
     if repeated < 3:
         return records
     counted = [rec.line for rec in records if rec.step is not None or rec.epoch is not None or rec.batch is not None]
@@ -838,42 +1042,106 @@ def _any(total) -> bool:
     return bool(total)
 
 
-def _emit_bulk(rec: _Bulk, b: RunBuilder, axis: str, step: float, last_total, e0: float, i: int):
-    """`_emit` for a bulk: the same step rules, over arrays. Returns (step, last_total, i) after it."""
+def _place_runs(raw: np.ndarray, train: np.ndarray) -> tuple[np.ndarray, list[float]]:
+    """Several runs printed into one file one after the other (a script that trains three models, a
+    log appended to by every launch): the training counter starts again from its beginning. A
+    counter that drops to the file's first step, or below a tenth of where its run got to, and goes
+    on from there starts a new run, placed after the one before; a smaller step back is a resume
+    from a checkpoint, which re-logs steps already seen (the builder keeps their last values); a
+    lone low step the counter does not go on from is a stray line. Returns the steps where they go
+    on the file's axis and where each new run starts on it."""
+    placed = raw.copy()
+    ti = np.flatnonzero(train & np.isfinite(raw))  # the training steps, in file order
+    if len(ti) < 3:
+        return placed, []
+    s = raw[ti]
+    d = np.diff(s)
+    d = d[d > 0]
+    gap = float(d[0]) if len(d) else 1.0  # the spacing a new run is placed with
+    first = s[0]
+    starts: list[float] = []
+    start = 0
+    for k in (np.flatnonzero(s[1:] < s[:-1]) + 1).tolist():
+        top_run = float(s[start:k].max())
+        if not ((s[k] <= first and first <= gap) or (top_run > 0 and s[k] <= 0.1 * top_run)):
+            continue  # a resume (a file that opens at its first count starts again there: a new run)
+        if k + 1 < len(s) and s[k + 1] >= s[k - 1]:
+            continue  # the counter goes on where it was
+        p = int(ti[k])
+        before = placed[:p]
+        top = float(np.max(before[np.isfinite(before)], initial=0.0))
+        placed[p:] = raw[p:] + (top + gap - float(s[k]))
+        start = k
+        starts.append(float(top + gap))
+    return placed, starts
+
+
+def _epoch_length(records: list) -> float | None:
+    """The batches (or samples) of one epoch: the total most training lines print with their batch
+    counter (`[640/9024]`). A line printing another total (`[5600/5640]`, a last partial batch counted
+    against another size) is placed by its own fraction of the epoch."""
+    counts: dict[float, int] = {}
+    for rec in records:
+        if rec.label == "eval" or rec.batch is None or rec.total is None or rec.epoch is None:
+            continue
+        if type(rec) is _Bulk:
+            vals, ns = np.unique(rec.total, return_counts=True)
+            for v, c in zip(vals.tolist(), ns.tolist()):
+                counts[v] = counts.get(v, 0) + c
+        elif rec.total:
+            counts[rec.total] = counts.get(rec.total, 0) + 1
+    counts.pop(0.0, None)
+    return max(counts, key=lambda t: (counts[t], t)) if counts else None
+
+
+def _bulk_steps(rec: _Bulk, axis: str, step: float, last_total, e0: float, i: int, length: float | None,
+                state: list):
+    """`_emit`'s step rules for a bulk, over arrays. Returns (steps, step, last_total, i) after it;
+    state[0] is the epoch of the last line with a batch counter."""
     n = len(rec)
     ep, total = rec.epoch, rec.total
     if axis == "explicit":
         steps = rec.step if rec.step is not None else np.full(n, step)
     elif axis == "epoch+batch":
         if ep is not None and rec.batch is not None and total is not None and bool((total != 0).all()):
-            steps = (ep - e0) * total + rec.batch
-            last_total = float(total[-1])
+            state[0] = float(ep[-1]) if n else state[0]
+            if length:
+                steps = (ep - e0) * length + np.where(total == length, rec.batch, rec.batch * length / total)
+                last_total = length
+            else:
+                steps = (ep - e0) * total + rec.batch
+                last_total = float(total[-1])
         else:  # rare shapes: row by row, as `_emit` does
             steps = np.empty(n)
             for k in range(n):
                 t = None if total is None else float(total[k])
                 if t:
-                    last_total = t
+                    last_total = length or t
                 if ep is not None and rec.batch is not None and t:
-                    step = (float(ep[k]) - e0) * t + float(rec.batch[k])
+                    step = _epoch_step(float(ep[k]), e0, float(rec.batch[k]), t, length)
+                    state[0] = float(ep[k])
                 elif ep is not None and last_total:
-                    step = (float(ep[k]) - e0 + 1) * last_total
+                    step = _epoch_edge(float(ep[k]), e0, last_total, state[0])
                 steps[k] = step
     elif axis == "epoch":
         steps = ep if ep is not None else np.full(n, step)
     else:
         steps = np.arange(i + 1, i + n + 1, dtype=np.float64)
     steps = np.asarray(steps, dtype=np.float64)
-    rows = np.arange(b.row, b.row + n, dtype=np.int64)
-    for k, v in rec.values.items():
-        key = str(k)
-        if rec.label == "eval" and not printed.SPLIT_WORDS.search(key):
-            key = "eval/" + key
-        b.add_block(key, rows, steps, v, ep, None, source=rec.source)
-    b.row += n
-    b.meta["rows"] += n
-    b.note_steps(steps[steps == steps])
-    return (float(steps[-1]) if n else step), last_total, i + n
+    return steps, (float(steps[-1]) if n else step), last_total, i + n
+
+
+def _epoch_edge(ep: float, e0: float, length: float, batch_epoch: float) -> float:
+    """Where a line of epoch `ep` with no batch counter goes: after the epoch's batch lines, the
+    epoch's end (a summary); before them, its start (`Starting epoch 3`, the learning rate of it)."""
+    return (ep - e0 + (1 if ep == batch_epoch else 0)) * length
+
+
+def _epoch_step(ep: float, e0: float, batch: float, total: float, length: float | None) -> float:
+    """The step of batch `batch` of `total` in epoch `ep` (epochs of `length` batches when known)."""
+    if not length:
+        return (ep - e0) * total + batch
+    return (ep - e0) * length + (batch if total == length else batch * length / total)
 
 
 def _emit(records: list[_Rec], b: RunBuilder) -> str:
@@ -883,7 +1151,11 @@ def _emit(records: list[_Rec], b: RunBuilder) -> str:
     per_epoch = _per_epoch_steps(records)
     if per_epoch:
         records = [_as_batch(rec, per_epoch) for rec in records]
-    if any(rec.step is not None for rec in records):
+    # an evaluation line's own counter (`Val Step[100/32]`, `Test: [10/50]`) counts its batches: it is
+    # the axis only when training lines count nothing themselves
+    train_counts = any(rec.label != "eval" and (rec.epoch is not None or rec.batch is not None)
+                       for rec in records)
+    if any(rec.step is not None and (rec.label != "eval" or not train_counts) for rec in records):
         axis = "explicit"
     elif any(rec.batch is not None and _any(rec.total) and rec.epoch is not None for rec in records):
         axis = "epoch+batch"
@@ -893,16 +1165,30 @@ def _emit(records: list[_Rec], b: RunBuilder) -> str:
         axis = "line order"
     e0 = min((float(rec.epoch.min()) if type(rec) is _Bulk else rec.epoch
               for rec in records if rec.epoch is not None), default=0.0)
-    last_total = None
+    length = _epoch_length(records) if axis == "epoch+batch" else None
+    last_total = length  # (an epoch's line before any batch line is placed at the epoch's end too)
     step = NAN
-    if axis == "explicit":  # what is printed before the first counter (a val loss at start) is step 0
+    # what is printed before the first counter (a val loss at start) is step 0
+    if axis == "explicit":
         first = next(rec.step for rec in records if rec.step is not None)
         first = float(first[0]) if isinstance(first, np.ndarray) else first
         step = 0.0 if first > 0 else NAN
+    elif axis in ("epoch+batch", "epoch"):
+        rec = next(rec for rec in records if rec.epoch is not None)
+        first = float(rec.epoch[0]) if type(rec) is _Bulk else rec.epoch
+        batch = None if rec.batch is None else float(rec.batch[0]) if type(rec) is _Bulk else rec.batch
+        step = 0.0 if first > (e0 if axis == "epoch+batch" else 0) or (axis == "epoch+batch" and batch) else NAN
+    # pass 1: each record's step as printed (records with no value take none)
+    state = [NAN]  # the epoch of the last line with a batch counter
+    kept: list = []
+    steps: list[np.ndarray] = []
     i = 0
     for rec in records:
         if type(rec) is _Bulk:
-            step, last_total, i = _emit_bulk(rec, b, axis, step, last_total, e0, i)
+            st, step, last_total, i = _bulk_steps(rec, axis, step, last_total, e0, i, length, state)
+            if len(rec):
+                kept.append((rec, None))
+                steps.append(st)
             continue
         i += 1
         if axis == "explicit":
@@ -910,31 +1196,55 @@ def _emit(records: list[_Rec], b: RunBuilder) -> str:
                 step = rec.step
         elif axis == "epoch+batch":
             if rec.total:
-                last_total = rec.total
+                last_total = length or rec.total
             if rec.epoch is not None and rec.batch is not None and rec.total:
-                step = (rec.epoch - e0) * rec.total + rec.batch
+                step = _epoch_step(rec.epoch, e0, rec.batch, rec.total, length)
+                state[0] = rec.epoch
             elif rec.epoch is not None and last_total:
-                step = (rec.epoch - e0 + 1) * last_total
+                step = _epoch_edge(rec.epoch, e0, last_total, state[0])
         elif axis == "epoch":
             if rec.epoch is not None:
                 step = rec.epoch
         else:
             step = float(i)
+        vals = [(str(k), f) for k, f in ((k, to_float(v)) for k, v in rec.values.items()) if f is not None]
+        if vals:
+            kept.append((rec, vals))
+            steps.append(np.array([step], dtype=np.float64))
+    if not kept:
+        return axis
+    # pass 2: runs printed one after another go one after another
+    raw = np.concatenate(steps)
+    train = np.concatenate([np.full(len(st), rec.label != "eval") for (rec, _), st in zip(kept, steps)])
+    placed, runs = _place_runs(raw, train)
+    # pass 3: add
+    at = 0
+    for rec, vals in kept:
+        if vals is None:
+            n = len(rec)
+            where = placed[at:at + n]
+            rows = np.arange(b.row, b.row + n, dtype=np.int64)
+            for k, v in rec.values.items():
+                b.add_block(_emit_key(str(k), rec.label), rows, where, v, rec.epoch, None, source=rec.source)
+            b.row += n
+            b.meta["rows"] += n
+            b.note_steps(where[where == where])
+            at += n
+            continue
+        where = float(placed[at])
         epoch = NAN if rec.epoch is None else rec.epoch
-        got = False
-        for k, v in rec.values.items():
-            f = to_float(v)
-            if f is None:
-                continue
-            key = str(k)
-            if rec.label == "eval" and not printed.SPLIT_WORDS.search(key):
-                key = "eval/" + key
-            b.add(key, f, step, epoch, NAN, source=rec.source)
-            got = True
-        if got:
-            b.row += 1
-            b.meta["rows"] += 1
-            b.note_step(step)
+        for key, f in vals:
+            b.add(_emit_key(key, rec.label), f, where, epoch, NAN, source=rec.source)
+        b.row += 1
+        b.meta["rows"] += 1
+        b.note_step(where)
+        at += 1
+    if runs:
+        n = len(runs)
+        b.meta["runs"] = n + 1
+        b.meta["run_starts"] = runs  # where each run after the first begins on the file's step axis
+        b.warn(f"the step counter starts again {n} time{'s' if n > 1 else ''}: "
+               f"{n + 1} runs in one file, each placed after the one before; the checks judge the last one")
     return axis
 
 

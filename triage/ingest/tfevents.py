@@ -12,6 +12,7 @@ that does not decode is counted and skipped. The file is mapped, not read into m
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
 import struct
@@ -214,10 +215,8 @@ def read_files(label: str, files: list[tuple[Path, str]], fmt: str = "tensorboar
     return run
 
 
-def _map(path) -> "mmap.mmap | bytes":
+def _map(path) -> mmap.mmap | bytes:
     """The file mapped, not read: a big or sparse event file costs page cache, not memory."""
-    import mmap
-
     with open(path, "rb") as fh:
         size = os.fstat(fh.fileno()).st_size
         if size == 0:
@@ -263,7 +262,7 @@ def _read_one(b: RunBuilder, data, prefix: str, plugins: dict[str, str], name: s
     f64 = _F64.unpack_from
     f32 = _F32.unpack_from
     cols: dict[bytes, tuple[list, list, list, list]] = {}  # fast path: raw tag -> (steps, values, walls, records)
-    slow = []  # (tag, step, value, wall) decoded by the general path, in file order
+    slow: list[tuple] = []  # (tag, step, value, wall) decoded by the general path, in file order
     bad = 0
     rows = 0
     rec = b.row - 1
@@ -479,7 +478,7 @@ def plan(root: Path, events: list[Path], notes: list[str]) -> list[tuple[Path, s
     # Keras writes train/ and validation/ side by side; torch add_scalars writes sub-runs under the run
     rels = {d: d.relative_to(root) for d in by_dir}
     if root in by_dir or all(len(r.parts) == 1 and r.parts[0].lower() in _SPLIT_DIRS for r in rels.values()):
-        out = []
+        out: list = []
         for d, files in sorted(by_dir.items()):
             r = rels[d]
             if not r.parts:

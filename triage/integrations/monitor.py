@@ -319,7 +319,9 @@ class Monitor:
             tail = f"; {n} finding(s)" if n else "; no findings"
             if self.report:
                 try:
-                    where = api.write_report(doc, str(self.report), kb=self.kb)
+                    from triage.render.files import write_report
+
+                    where = write_report(doc, str(self.report), kb=self.kb)
                     tail += f"; report: {where}"
                 except (api.TriageError, OSError) as exc:
                     tail += f"; report not written ({exc})"

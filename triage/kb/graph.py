@@ -107,14 +107,6 @@ class DecisionGraph:
                 out.append(sym.id)
         return sorted(out)
 
-    def followups(self, question: str, answer: str) -> list[str]:
-        """Questions unlocked by answering `question` with `answer`."""
-        out = []
-        for _, child, data in self.g.out_edges(question, data=True):
-            if data.get("rel") == "asks" and (ANY in data["answers"] or answer in data["answers"]):
-                out.append(child)
-        return out
-
     # -- export --------------------------------------------------------------------------
     def to_json(self) -> dict:
         nodes = [

@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 
 try:  # Python 3.11+
-    from re import _constants as _sre_c
-    from re import _parser as _sre_p
+    from re import _constants as _sre_c  # type: ignore[attr-defined]  # private, absent from the stubs
+    from re import _parser as _sre_p  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - Python 3.10
     import sre_constants as _sre_c  # type: ignore[no-redef]
     import sre_parse as _sre_p  # type: ignore[no-redef]

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from triage import __version__
+from triage.errors import TriageError
 
 KB_ENV = "TRIAGE_KB_PATH"
 CACHE_ENV = "TRIAGE_CACHE_DIR"
@@ -92,7 +93,7 @@ def _yaml_loader():
     return _LOADER
 
 
-class KnowledgeError(Exception):
+class KnowledgeError(TriageError):
     """A problem with one knowledge file: carries the file and line."""
 
     def __init__(self, path: Path | str, line: int, message: str):
@@ -138,6 +139,32 @@ class LoadResult:
     extras: dict = field(default_factory=dict)  # other data files, e.g. metrics.yaml
 
 
+# -- where the knowledge is: the one place that finds the folders ---------------------------------
+# The built-in folder, then TRIAGE_KB_PATH's, then the folders this process was given (`--kb DIR`).
+# The knowledge base (`load`) and the log readers' metric names (triage.ingest.aliases, from each
+# folder's metrics.yaml) both ask here, so a folder given with --kb counts for both.
+_SESSION_ROOTS: tuple[str, ...] = ()
+
+
+def use_roots(roots) -> None:
+    """Remember the knowledge folders given to this process (`--kb DIR`, repeatable): the CLI and
+    triage.api.load_kb call this, so readers that never load the knowledge (`inspect`, `watch`, the
+    sweep's workers) name metrics with the same folders."""
+    global _SESSION_ROOTS
+    _SESSION_ROOTS = tuple(os.path.abspath(os.path.expanduser(str(r))) for r in roots or ())
+
+
+def session_roots() -> tuple[str, ...]:
+    """The folders given to `use_roots` (absolute), in order."""
+    return _SESSION_ROOTS
+
+
+def knowledge_roots(extra: list[str] | None = None) -> list[Path]:
+    """Every knowledge folder in layering order: the built-in one, TRIAGE_KB_PATH's, then `extra`
+    (by default the folders given to `use_roots`)."""
+    return [builtin_root(), *user_roots(list(_SESSION_ROOTS) if extra is None else extra)]
+
+
 def builtin_root() -> Path:
     """The knowledge folder shipped with the package (wheel) or beside it (source tree)."""
     here = Path(__file__).resolve().parent.parent
@@ -148,6 +175,7 @@ def builtin_root() -> Path:
 
 
 def user_roots(extra: list[str] | None = None) -> list[Path]:
+    """The user's knowledge folders: TRIAGE_KB_PATH's (separated like PATH), then `extra`."""
     roots: list[Path] = []
     env = os.environ.get(KB_ENV, "")
     for part in env.split(os.pathsep):
@@ -375,14 +403,13 @@ def write_cache(cache_file: Path, data: bytes | Callable[[], bytes | None], stal
     name = cache_file.name
     tmp = None
     try:
-        if callable(data):
-            data = data()
-            if data is None:
-                return
+        payload = data() if callable(data) else data
+        if payload is None:
+            return
         tmp = f".{name}.{os.getpid()}.{os.urandom(6).hex()}.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | _CLOEXEC, 0o600, dir_fd=dfd)
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            fh.write(payload)
         os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
         tmp = None
         patterns = (stale,) if isinstance(stale, str) else stale

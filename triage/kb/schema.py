@@ -31,7 +31,7 @@ DETECTOR_ID = re.compile(r"^det-[a-z0-9]+(-[a-z0-9]+)*$")
 PLAIN_NAME = re.compile(r"^[a-z0-9]+([_-][a-z0-9]+)*$")
 ANSWER_VALUE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
-# The IDs every build of the knowledge base must contain (DESIGN.md section 3).
+# The IDs every build of the knowledge base must contain (tests/kb/test_knowledge.py holds it to them).
 REQUIRED_IDS = (
     [f"L{i}" for i in range(1, 11)]
     + [f"V{i}" for i in range(1, 8)]

@@ -95,9 +95,9 @@ class ErrorMatcher:
     """The causes' `errors` patterns, compiled once (multi-line: `^` matches at each line)."""
 
     def __init__(self, kb: KnowledgeBase):
-        from triage.kb.guards import compile_error_pattern
+        from triage.kb.guards import GuardedPattern, compile_error_pattern
 
-        self.patterns: list[tuple[Node, re.Pattern]] = []
+        self.patterns: list[tuple[Node, GuardedPattern]] = []
         for node in kb.causes:
             for pattern in _as_list(node.get("errors")):
                 # None: does not compile, or could take exponential time (kb check names it)
@@ -156,7 +156,7 @@ class SearchIndex:
                 toks = tokens(text)
                 length += weight * len(toks)
                 for tok in toks:
-                    tf[tok] += weight
+                    tf[tok] += weight  # type: ignore[assignment]  # a Counter of float weights
             self.docs.append((node, tf, length))
             df.update(tf.keys())
             total += length

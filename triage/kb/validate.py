@@ -1,18 +1,25 @@
 """`triage kb check`: every structural problem of the knowledge base, with file and line.
 
 Errors make the check fail; warnings (look-alike causes) are reported but do not.
+
+The checks a detector may name, and the parameters each takes, are code in the detector layer,
+which sits above this one: the caller passes that registry in (`check_params`, a mapping of check
+name to its params dataclass: triage.detect.PARAMS). `triage kb check` and triage.api.check_kb
+always do; without it a detector's `check` and `params` are not compared with the code.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from triage.kb import schema
 from triage.kb.base import ANY, KnowledgeBase, _as_list
 from triage.kb.loader import Node
+from triage.kb.params import Params, parse
 from triage.kb.schema import normalise_answer
 
 
@@ -41,8 +48,9 @@ def _display_path(path: str) -> str:
 
 
 class Checker:
-    def __init__(self, kb: KnowledgeBase):
+    def __init__(self, kb: KnowledgeBase, check_params: Mapping[str, type[Params]] | None = None):
         self.kb = kb
+        self.check_params = check_params
         self.problems: list[Problem] = []
 
     # -- reporting -------------------------------------------------------------------------
@@ -330,12 +338,11 @@ class Checker:
             else:
                 self.check_answer_ref(node, "answers", str(qid), answers["answer"])
         check = node.get("check")
-        from triage.detect.checks import CHECKS
-
-        if isinstance(check, str) and check not in CHECKS:
-            self.err(node, "check", f"unknown check {check!r} (known: {', '.join(sorted(CHECKS))})")
-        elif isinstance(check, str):
-            self.check_params(node, check)
+        known = self.check_params
+        if isinstance(check, str) and known is not None and check not in known:
+            self.err(node, "check", f"unknown check {check!r} (known: {', '.join(sorted(known))})")
+        elif isinstance(check, str) and known is not None:
+            self.check_detector_params(node, check, known[check])
         self.check_refs(node, "sources")
         category = node.get("category")
         start = self.kb.get(schema.START)
@@ -350,21 +357,19 @@ class Checker:
             if not any(fixtures.glob(f"{which}.*")) if fixtures.is_dir() else True:
                 self.err(node, None, f"missing fixture {_display_path(str(fixtures))}/{which}.* (a log where it must {'fire' if which == 'fire' else 'stay quiet'})")
 
-    def check_params(self, node: Node, check: str) -> None:
+    def check_detector_params(self, node: Node, check: str, schema_cls: type[Params]) -> None:
         """Each key of `params` is a field of the check's params dataclass, with a value of its
         type; a problem names the key's own line."""
-        from triage.detect.checks import PARAMS
-        from triage.detect.params import parse
-
         raw = node.get("params")
         if raw is not None and not isinstance(raw, dict):
             return  # the field type check already said `params` must be a mapping
-        _, problems = parse(PARAMS[check], raw)
+        _, problems = parse(schema_cls, raw)
         for problem in problems:
             message = problem.message
             if problem.key in _GATES:
                 message = f"`{problem.key}` is a detector field, not a parameter: move it out of `params`"
-            line = raw.line_of(problem.key) if hasattr(raw, "line_of") else node.line("params")
+            line_of = getattr(raw, "line_of", None)  # a LineDict knows the line of each key
+            line = line_of(problem.key) if line_of is not None else node.line("params")
             self.problems.append(Problem(node.path, line, node.id, f"params: {message} (check `{check}`)"))
 
     def check_probe(self, node: Node) -> None:
@@ -577,5 +582,7 @@ def _looks_concrete(knob: str) -> bool:
     return bool(_CONCRETE.search(knob))
 
 
-def check(kb: KnowledgeBase, graph: bool = True) -> list[Problem]:
-    return Checker(kb).run(graph=graph)
+def check(kb: KnowledgeBase, graph: bool = True, check_params: Mapping[str, type[Params]] | None = None) -> list[Problem]:
+    """Every problem of `kb`; pass `check_params` (triage.detect.PARAMS) to check detectors'
+    `check` and `params` against the code too (see the module docstring)."""
+    return Checker(kb, check_params).run(graph=graph)

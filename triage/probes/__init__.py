@@ -6,7 +6,7 @@ torch (plus optional libraries it checks for), so it can be copied to a machine 
 answers) lives in ``knowledge/probes/<name>.yaml``. ``triage probe run`` executes the same file in
 a subprocess with the current interpreter, so the result is identical to a run on the GPU box.
 
-The setup contract (DESIGN.md section 6): ``make_setup()`` returns a dict with ``model``,
+The setup contract: ``make_setup()`` returns a dict with ``model``,
 ``optimizer``, ``loss_fn(outputs, targets)``, ``batch=(inputs, targets)`` and optionally
 ``scheduler``, ``scaler``, ``num_classes``, ``device``, ``tokenizer``, ``dataloader``. Probes also
 read these optional keys when present: ``train_step(batch)`` (one iteration of the user's own

@@ -32,17 +32,6 @@ def standalone(script: Path) -> str:
     return before + BLOCK_FILE.read_text(encoding="utf-8") + after
 
 
-def write_standalone(script: Path, target: Path) -> Path:
-    """Write the standalone text atomically to `target` (a file path)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(standalone(script))
-    os.chmod(tmp, 0o755)
-    os.replace(tmp, target)
-    return target
-
-
 def runnable(script: Path) -> Path:
     """The standalone copy that `triage probe run` runs, written just now into a private folder.
 

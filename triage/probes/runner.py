@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import json
-import math
 import os
 import shutil
 import subprocess
@@ -13,19 +11,14 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from triage.api import TriageError
+from triage.errors import TriageError
+from triage.ingest.probe_result import RESULT_FIELDS, RESULT_STATUSES, ProbeResultError  # noqa: F401 - re-exported
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
-RESULT_STATUSES = ("pass", "fail", "inconclusive", "error")
-RESULT_FIELDS = ("probe", "version", "status", "answers", "measurements", "message")
 
 
 class ProbeError(TriageError):
     """Unknown probe, bad arguments, a run that produced no result: one line, exit 2."""
-
-
-class ProbeResultError(ProbeError):
-    """A file that is not a valid probe result."""
 
 
 @dataclass
@@ -134,7 +127,7 @@ def export(name: str | None, dest: str | os.PathLike = ".", force: bool = False)
     `dest` is made when its own folder exists (one level, like mkdir), never a missing tree; a
     script already there is replaced only with `force`. Scripts get mode 0777 less the umask."""
     from triage.probes.assemble import standalone
-    from triage.writeout import OutputError, check_target, write_text
+    from triage.writeout import check_target, write_text
 
     targets = names() if name in (None, "all") else [get(name).name]
     folder = Path(dest)
@@ -145,17 +138,17 @@ def export(name: str | None, dest: str | os.PathLike = ".", force: bool = False)
         if not parent.is_dir():
             raise ProbeError(f"cannot export to {folder}: folder {parent} does not exist (create it first; "
                              "missing folders are not made for you)")
-        folder.mkdir()
+        try:
+            folder.mkdir()
+        except OSError as exc:
+            raise ProbeError(f"cannot write to {dest}: {exc.strerror or exc}") from None
     files = [folder / script_path(n).name for n in targets]
     there = [f.name for f in files if f.exists()]
     if there and not force:
         shown = ", ".join(there[:3]) + (f" and {len(there) - 3} more" if len(there) > 3 else "")
         raise ProbeError(f"{shown} already in {folder}; add --force to replace")
-    try:
-        return [write_text(check_target(f, what="probe export"), standalone(script_path(n)), executable=True,
-                           what="probe export") for n, f in zip(targets, files)]
-    except OutputError as exc:
-        raise ProbeError(str(exc)) from None
+    return [write_text(check_target(f, what="probe export"), standalone(script_path(n)), executable=True,
+                       what="probe export") for n, f in zip(targets, files)]
 
 
 def run(name: str, setup: str, out: str | os.PathLike | None = None, max_steps: int | None = None,
@@ -256,54 +249,12 @@ def _stop_group(proc: subprocess.Popen) -> None:
         pass
 
 
-def _check_finite(obj, where: str) -> None:
-    if isinstance(obj, float) and not math.isfinite(obj):
-        raise ProbeResultError(f"{where}: non-finite number {obj!r} (probe results write them as strings)")
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            _check_finite(v, f"{where}.{k}")
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            _check_finite(v, f"{where}[{i}]")
-
-
 def load_result(path: str | os.PathLike) -> dict:
-    """Read and validate one probe result (DESIGN.md section 6); raise ProbeResultError naming the problem."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ProbeResultError(f"cannot read probe result {p}: {exc.strerror or exc}") from None
+    """Read and validate one probe result, every field (triage.ingest.probe_result, the one
+    reader); raise ProbeResultError naming the problem."""
+    from triage.ingest.probe_result import read_result
 
-    def no_constants(token: str):
-        raise ValueError(f"bare {token} is not JSON")
-
-    try:
-        doc = json.loads(text, parse_constant=no_constants)
-    except RecursionError:
-        raise ProbeResultError(f"{p} is not a probe result (JSON nested too deeply)") from None
-    except ValueError as exc:
-        raise ProbeResultError(f"{p} is not valid JSON: {exc}") from None
-    if not isinstance(doc, dict):
-        raise ProbeResultError(f"{p}: a probe result is a JSON object with {', '.join(RESULT_FIELDS)}")
-    missing = [k for k in RESULT_FIELDS if k not in doc]
-    if missing:
-        raise ProbeResultError(f"{p}: not a probe result, missing {', '.join(missing)}")
-    if not isinstance(doc["probe"], str) or not doc["probe"]:
-        raise ProbeResultError(f"{p}: 'probe' must be the probe name")
-    if not isinstance(doc["version"], (str, int)):
-        raise ProbeResultError(f"{p}: 'version' must be a string")
-    if doc["status"] not in RESULT_STATUSES:
-        raise ProbeResultError(f"{p}: 'status' is {doc['status']!r}; expected one of {', '.join(RESULT_STATUSES)}")
-    answers = doc["answers"]
-    if not isinstance(answers, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in answers.items()):
-        raise ProbeResultError(f"{p}: 'answers' must map question IDs to answer values (strings)")
-    if not isinstance(doc["measurements"], dict):
-        raise ProbeResultError(f"{p}: 'measurements' must be an object")
-    if not isinstance(doc["message"], str):
-        raise ProbeResultError(f"{p}: 'message' must be a string")
-    _check_finite(doc["measurements"], "measurements")
-    return doc
+    return read_result(path, strict=True)
 
 
 def check_answers(result: dict, kb) -> list[str]:

@@ -11,16 +11,10 @@ import math
 
 from rich.text import Text
 
+from triage.render.numbers import number as _fmt
+from triage.render.numbers import step_text
 
-def _fmt(v: float) -> str:
-    if v == 0:
-        return "0"
-    if abs(v) >= 1e4 or abs(v) < 1e-2:
-        return f"{v:.1e}"
-    return f"{v:.3g}"
-
-
-LABEL_W = 9      # the y labels: "-2.19e+04" is 9 characters
+LABEL_W = 9      # the y labels: "-1.23e-10", the widest triage.render.numbers.number writes, fits
 CHROME = LABEL_W + 2  # label, space, axis: the columns a chart adds to its plot
 MAX_PLOT = 64    # a wider chart shows no more: the detectors' findings carry the numbers
 
@@ -111,8 +105,8 @@ def line_chart(steps, values, title: str = "", width: int = MAX_PLOT, height: in
                 out.append(" ")
         out.append("\n")
     first, last = x[0], x[-1]
-    left = f"step {int(first) if float(first).is_integer() else first:,}"
-    right = f"{int(last) if float(last).is_integer() else last:,}"
+    left = f"step {step_text(first)}"
+    right = step_text(last)
     if len(left) + 1 + len(right) > width:  # a narrow plot: the first step only
         right = ""
     pad = max(1, width - len(left) - len(right)) if right else 0

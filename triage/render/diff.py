@@ -400,24 +400,16 @@ def render_diff_html(doc: dict, kb=None, max_charts: int = 4) -> str:
 
 
 def write_diff_report(doc: dict, target: str, kb=None) -> str:
-    """The diff as .html or .md, chosen by the file name (written atomically)."""
-    import os
-    import tempfile
+    """The diff as .html or .md, chosen by the file name (atomically, with a shareable mode: see
+    triage.writeout). Raises OutputError (a TriageError) for any other name or an unwritable target."""
     from pathlib import Path
+
+    from triage.writeout import OutputError, check_target, write_text
 
     path = Path(target)
     suffix = path.suffix.lower()
-    if suffix in (".html", ".htm"):
-        text = render_diff_html(doc, kb)
-    elif suffix in (".md", ".markdown"):
-        text = render_diff_md(doc, kb)
-    else:
-        raise ValueError(f"{target}: a report is .html or .md")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ValueError(f"{target}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".triage-", suffix=suffix)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
-    return str(path)
+    if suffix not in (".html", ".htm", ".md", ".markdown"):
+        raise OutputError(f"{target}: a report is .html or .md")
+    check_target(path, what="report")  # before rendering: a missing folder is said at once
+    text = render_diff_html(doc, kb) if suffix in (".html", ".htm") else render_diff_md(doc, kb)
+    return str(write_text(path, text, what="report"))

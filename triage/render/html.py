@@ -16,6 +16,8 @@ from datetime import datetime, timezone
 from html import escape as _escape
 
 from triage import __version__
+from triage.engine.report import Report
+from triage.render.numbers import number as _fmt
 
 PAPERS = {"a4": "A4", "letter": "letter"}
 
@@ -212,20 +214,6 @@ def _nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
         if not ticks or v != ticks[-1]:  # a step under the float's resolution at this magnitude
             ticks.append(v)
     return ticks
-
-
-def _fmt(v: float, digits: int = 3) -> str:
-    """`digits` significant digits, no trailing zeros; powers of ten past 1e5 or under 1e-3."""
-    if v == 0:
-        return "0"
-    a = abs(v)
-    if a >= 1e5 or a < 1e-3:
-        mant, exp = f"{v:.{max(1, digits - 1)}e}".split("e")
-        if "." in mant:
-            mant = mant.rstrip("0").rstrip(".")
-        return f"{mant}e{int(exp)}"
-    text = f"{v:.{max(0, digits - 1 - math.floor(math.log10(a)))}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def tick_labels(values: list[float]) -> list[str]:
@@ -447,7 +435,7 @@ def svg_chart(name: str, points, marks: list[dict] | None = None, width: int = 6
         elif run:
             d = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in run)
             parts.append(f"<polyline points=\"{d}\" fill=\"none\" stroke=\"#0b5cad\" stroke-width=\"1.3\" stroke-linejoin=\"round\"/>")
-    for x, y in bad[:400]:
+    for x, _y in bad[:400]:
         xx = sx(x)
         parts.append(f"<path class=\"nonfinite\" d=\"M{xx - 3.5:.1f},{top + 1} L{xx + 3.5:.1f},{top + 1} L{xx:.1f},{top + 7} Z\" fill=\"#c0392b\"/>")
     parts.append("</svg>")
@@ -460,73 +448,113 @@ def _short(title: str) -> str:
     return title.split(": ")[0].strip()
 
 
-def finding_title(f: dict, kb=None) -> str:
+def as_report(doc) -> Report:
+    """The report to render: a `Report`, or a `scan --json` document read back into one (a saved
+    document, a test's), so every report renderer reads typed records and checks shapes nowhere."""
+    return doc if isinstance(doc, Report) else Report.from_json(doc)
+
+
+def finding_title(f, kb=None) -> str:
     """A finding in plain words: its detector's title (never the internal ID when a title exists)."""
-    det = f.get("detector")
-    node = kb.get(str(det)) if (kb is not None and det) else None
+    node = kb.get(str(f.detector)) if (kb is not None and f.detector) else None
     if node is not None and node.title:
         return node.title
-    return str(f.get("title") or det or "finding")
+    return str(f.title or f.detector or "finding")
 
 
-def finding_answer(f: dict, kb=None) -> str:
+def finding_answer(f, kb=None) -> str:
     """What the finding answered, in words: 'What does the gradient norm look like? Growing steadily'."""
-    q, a = f.get("symptom"), f.get("answer")
-    if not q:
+    if not f.symptom:
         return ""
-    node = kb.get(str(q)) if kb is not None else None
+    node = kb.get(str(f.symptom)) if kb is not None else None
     if node is None:
         return ""
-    label = a
+    label = f.answer
     for ans in node.get("answers") or []:
-        if isinstance(ans, dict) and str(ans.get("value")) == str(a):
-            label = ans.get("label") or a
+        if isinstance(ans, dict) and str(ans.get("value")) == str(f.answer):
+            label = ans.get("label") or f.answer
     return f"{str(node.get('question') or node.title).strip()} → {label}"
 
 
 _NAME_EDGE = r"(?<![\w/.-]){}(?![\w/-])"
 
 
-def finding_metrics(f: dict, names) -> list[str]:
+def finding_metrics(f, names) -> list[str]:
     """The series a finding rests on: its own metric, then every other series its sentence
     names ('loss stays at ln 5 ... eval/accuracy 0.183 (chance 0.2)' rests on both)."""
     import re
 
-    out = [f["metric"]] if f.get("metric") in names else []
-    text = str(f.get("summary") or "")
+    out = [f.metric] if f.metric in names else []
+    text = str(f.summary or "")
     for name in sorted(names, key=len, reverse=True):
         if name not in out and re.search(_NAME_EDGE.format(re.escape(name)), text):
             out.append(name)
     return out
 
 
-def marks_from_findings(doc: dict, series: dict | None = None, kb=None) -> list[dict]:
+def marks_from_findings(report: Report, series: dict | None = None, kb=None) -> list[dict]:
     """One mark per finding and series it rests on, labelled with the finding's number and its
     detector's title in plain words: what the charts shade."""
     marks = []
     names = list(series or {})
-    for n, f in enumerate([f for f in doc.get("findings") or [] if isinstance(f, dict)], start=1):
-        if f.get("first_step") is None and f.get("last_step") is None:
+    for n, f in enumerate(report.findings, start=1):
+        d = f.to_dict()
+        if d["first_step"] is None and d["last_step"] is None:
             continue
-        metrics = finding_metrics(f, names) if names else ([f["metric"]] if f.get("metric") else [])
-        label = f"{n}. {_short(finding_title(f, kb))}" if (kb is not None or f.get("title")) else \
-            f"{n}. " + (f.get("symptom") and f"{f.get('symptom')} = {f.get('answer')}" or f.get("detector") or "anomaly")
+        metrics = finding_metrics(f, names) if names else ([f.metric] if f.metric else [])
+        label = f"{n}. {_short(finding_title(f, kb))}" if (kb is not None or f.title) else \
+            f"{n}. " + (f.symptom and f"{f.symptom} = {f.answer}" or f.detector or "anomaly")
         for metric in metrics:
-            marks.append({"metric": metric, "first_step": f.get("first_step"),
-                          "last_step": f.get("last_step", f.get("first_step")), "label": label, "finding": n})
+            marks.append({"metric": metric, "first_step": d["first_step"], "last_step": d["last_step"],
+                          "label": label, "finding": n})
     return marks
 
 
-def chart_order(doc: dict, series: dict | None, marks: list[dict]) -> list[str]:
+def chart_order(report: Report, series: dict | None, marks: list[dict]) -> list[str]:
     """The series the findings rest on first (in finding order), then the rest by name."""
     if not series:
         return []
     first = []
-    found = [m for f in doc.get("findings") or [] if isinstance(f, dict) for m in finding_metrics(f, list(series))]
+    found = [m for f in report.findings for m in finding_metrics(f, list(series))]
     for m in found + [m.get("metric") for m in marks]:
         if m in series and m not in first:
             first.append(m)
     return first + sorted(k for k in series if k not in first)
+
+
+def report_series(report, limit: int = 6, max_points: int = 4000) -> dict:
+    """The series a report charts, as (step, value) points: every series a finding rests on (its
+    sentence names them), then the key ones, up to `limit` (more when the findings need more).
+    A long series is thinned to about `max_points`, keeping its non-finite points and extremes."""
+    report = as_report(report)
+    run = report.run
+    if run is None or not getattr(run, "series", None):
+        return {}
+    names: list[str] = []
+    for f in report.findings:
+        names += [m for m in finding_metrics(f, list(run.series)) if m not in names]
+    found = len(names)
+    for key in ("loss", "eval/loss", "grad_norm", "learning_rate", "reward", "rewards/margins"):
+        if key in run.series and key not in names:
+            names.append(key)
+    return {name: _thinned(run.series[name], max_points) for name in names[:max(limit, found)]}
+
+
+def _thinned(s, max_points: int) -> list[tuple[float, float]]:
+    """Every `step`-th point, plus the non-finite ones (at most 200) and the extremes thinning would drop."""
+    step = max(1, len(s) // max_points)
+    xs, ys = s.steps[::step], s.values[::step]
+    if step > 1:
+        import numpy as np
+
+        keep = np.flatnonzero(~np.isfinite(s.values))[:200]
+        fin = np.isfinite(s.values)
+        if fin.any():
+            keep = np.concatenate([keep, [int(np.nanargmax(np.where(fin, s.values, np.nan))),
+                                          int(np.nanargmin(np.where(fin, s.values, np.nan)))]])
+        idx = np.union1d(np.arange(0, len(s), step), keep.astype(int))
+        xs, ys = s.steps[idx], s.values[idx]
+    return [(float(x), float(y)) for x, y in zip(xs, ys)]
 
 
 def _marks_for(metric: str, marks: list[dict]) -> list[dict]:
@@ -545,267 +573,162 @@ def knob_html(knob) -> str:
     return f"<code>{esc(text.strip())}</code>"
 
 
-def render_report_html(doc: dict, series: dict | None = None, marks: list[dict] | None = None,
+def render_report_html(doc, series: dict | None = None, marks: list[dict] | None = None,
                        kb=None, title: str | None = None, paper: str | None = None,
                        max_charts: int = 8) -> str:
-    """A diagnosis report as one offline HTML page, from the `scan --json` document.
+    """A diagnosis report as one offline HTML page, from a `Report` (or its `scan --json` document).
 
-    `series` maps a canonical metric name to its (step, value) points; `marks` shade the
-    anomaly on the charts (default: one mark per finding). `kb` supplies each cause's `verify`
-    and `next_if_not` for the to-do list (default: the built-in knowledge base).
+    `series` maps a canonical metric name to its (step, value) points (default: `report_series`,
+    from the report's run); `marks` shade the anomaly on the charts (default: one mark per finding).
+    `kb` supplies each cause's `verify` and `next_if_not` for the to-do list (default: the built-in
+    knowledge base).
     """
-    from triage.checklists import fix_plan, make_link
-
+    report = as_report(doc)
     if kb is None:
         from triage.kb.base import KnowledgeBase
 
         kb = KnowledgeBase.load()
-    marks = marks_from_findings(doc, series, kb) if marks is None else list(marks)
-    healthy = bool(doc.get("healthy"))
-    findings = [f for f in doc.get("findings") or [] if isinstance(f, dict)]
-    causes = [c for c in doc.get("causes") or [] if isinstance(c, dict)]
-    sources = [s for s in doc.get("sources") or [] if isinstance(s, dict)]
-    unanswered = [q for q in doc.get("unanswered") or [] if isinstance(q, dict)]
+    series = report_series(report) if series is None else series
+    marks = marks_from_findings(report, series, kb) if marks is None else list(marks)
     title = title or "triage report"
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    out: list[str] = [f"<header>\n<h1>{esc(title)}</h1>\n"]
-    if healthy and not causes:
-        verdict = "<span class=\"badge ok\">healthy</span> no finding counts against this run."
-    else:
-        top = causes[0] if causes else None
-        verdict = (f"<span class=\"badge bad\">problems</span> {len(findings)} finding(s); "
-                   + (f"most likely <b>{esc(top.get('id'))}</b> {esc(top.get('title'))}." if top else "no cause ranked yet."))
-    out.append(f"<p>{verdict}</p>\n<p class=\"meta\">triage {esc(doc.get('version') or __version__)} · made {esc(stamp)} · "
-               "one self-contained file: no scripts, no network.</p>\n</header>\n")
-
-    out.append("<section>\n<h2 id=\"read\">What was read</h2>\n")
-    if sources:
-        out.append("<table class=\"grid\"><thead><tr><th>file</th><th>format</th><th>rows</th><th>skipped</th><th>metrics</th></tr></thead><tbody>\n")
-        for s in sources:
-            metrics = ", ".join(str(m) for m in s.get("metrics") or [])
-            out.append(f"<tr><td><code>{esc(s.get('path'))}</code></td><td>{esc(s.get('format'))}</td>"
-                       f"<td>{esc(s.get('rows'))}</td><td>{esc(s.get('skipped'))}</td><td>{esc(metrics)}</td></tr>\n")
-        out.append("</tbody></table>\n")
-    else:
-        out.append("<p class=\"desc\">No log was read; the diagnosis rests on answers and probe results.</p>\n")
-    out.append("</section>\n")
-
-    out.append("<section>\n<h2 id=\"findings\">Findings</h2>\n")
-    if findings:
-        out.append("<table class=\"grid findings\"><thead><tr><th>#</th><th>what</th><th>metric</th><th>steps</th><th>the numbers</th></tr></thead><tbody>\n")
-        for n, f in enumerate(findings, start=1):
-            answered = finding_answer(f, kb)
-            steps = "" if f.get("first_step") is None else (
-                f"{f.get('first_step')}" + (f"–{f.get('last_step')}" if f.get("last_step") not in (None, f.get("first_step")) else ""))
-            out.append(f"<tr title=\"{esc(f.get('detector'))}\"><td>{n}</td><td><b>{esc(finding_title(f, kb))}</b>"
-                       + (f"<br><span class=\"meta\">{esc(answered)}</span>" if answered else "")
-                       + f"</td><td><code>{esc(f.get('metric'))}</code></td><td>{esc(steps)}</td><td>{esc(f.get('summary'))}</td></tr>\n")
-        out.append("</tbody></table>\n")
-    else:
-        out.append("<p class=\"desc\">No detector fired.</p>\n")
-    out.append("</section>\n")
-
-    names = chart_order(doc, series, marks)[:max_charts]
-    if names:
-        out.append("<section>\n<h2 id=\"charts\">Key series</h2>\n")
-        for name in names:
-            mine = _marks_for(name, marks)
-            caption = "; ".join(str(m.get("label")) for m in mine if m.get("label")) or "no anomaly marked"
-            out.append(f"<figure class=\"chart\">{svg_chart(name, series[name], mine)}"
-                       f"<figcaption>{esc(name)}: {len(series[name])} points · shaded: {esc(caption)}</figcaption></figure>\n")
-        out.append("</section>\n")
-
-    out.append("<section>\n<h2 id=\"causes\">Ranked causes</h2>\n")
-    if causes:
-        best = max([c.get("score") for c in causes if isinstance(c.get("score"), (int, float))] or [1.0]) or 1.0
-        for rank, c in enumerate(causes, start=1):
-            link = make_link(kb, str(c.get("id")))
-            score = c.get("score")
-            bar = (f" <span class=\"scorebar\"><i style=\"width:{max(0.0, min(1.0, score / best)) * 100:.0f}%\"></i></span> "
-                   f"<span class=\"meta\">score {score:.2f}</span>") if isinstance(score, (int, float)) else ""
-            out.append(f"<div class=\"cause\" id=\"cause-{esc(c.get('id'))}\">\n<h3>{rank}. {esc(c.get('id'))} · {esc(c.get('title') or link.title)}{bar}</h3>\n")
-            if c.get("aliases"):
-                out.append(f"<p class=\"meta\">refines {esc(', '.join(map(str, c.get('aliases'))))}</p>\n")
-            evidence = [str(e) for e in c.get("evidence") or []]
-            if evidence:
-                out.append("<ul class=\"evidence\">" + "".join(f"<li>{esc(e)}</li>" for e in evidence) + "</ul>\n")
-            fixes = [f for f in c.get("fix") or [] if isinstance(f, dict)]
-            if fixes:
-                out.append("<table class=\"grid knobs\"><thead><tr><th>knob</th><th>range</th><th>expect</th></tr></thead><tbody>")
-                for f in fixes:
-                    out.append(f"<tr><td>{knob_html(f.get('knob'))}</td><td>{esc(f.get('range'))}</td><td>{esc(f.get('expect'))}</td></tr>")
-                out.append("</tbody></table>\n")
-            out.append(_links_html([link]))
-            out.append("</div>\n")
-    else:
-        out.append("<p class=\"desc\">No cause has evidence for it.</p>\n")
-    out.append("</section>\n")
-
-    plan = fix_plan(doc, kb)
-    if plan:
-        out.append("<section>\n<h2 id=\"todo\">To do: fixes in the order to try them</h2>\n"
-                   "<p class=\"sec-note\">One change at a time; after each, run the verification and tick the box "
-                   "only when the logs changed as expected.</p>\n<ol class=\"items\">\n")
-        for step in plan:
-            also = f" (also serves {', '.join(step.also_for)})" if step.also_for else ""
-            out.append(f"<li class=\"item\" id=\"todo-{step.number}\"><span class=\"box\" aria-hidden=\"true\"></span>\n<div>\n"
-                       f"<p class=\"text\"><span class=\"num\">{step.number}</span>For <b>{esc(step.cause_id)}</b> "
-                       f"{esc(step.cause_title)}{esc(also)}</p>\n")
-            nxt = f"{step.next_if_not} {step.next_title}".strip() if step.next_if_not else ""
-            out.append(_facts([("Try", step.knob), ("Range", step.range), ("Expect", step.expect),
-                               ("Verify", step.verify), ("If not", nxt)], code_keys=("Try",)))
-            if step.url:
-                out.append(f"<ol class=\"notes\"><li>triage explain {esc(step.cause_id)} · {esc(step.url)}</li></ol>\n")
-            out.append("</div></li>\n")
-        out.append("</ol>\n</section>\n")
-
-    if unanswered:
-        out.append("<section>\n<h2 id=\"open\">Open questions</h2>\n<p class=\"sec-note\">The logs could not answer these; "
-                   "<code>triage ask</code> asks them and sharpens the ranking.</p>\n<ol class=\"items\">\n")
-        for n, q in enumerate(unanswered, start=1):
-            out.append(f"<li class=\"item\"><span class=\"box\" aria-hidden=\"true\"></span><div><p class=\"text\">"
-                       f"<span class=\"num\">{esc(q.get('id'))}</span>{esc(q.get('question'))}</p></div></li>\n")
-        out.append("</ol>\n</section>\n")
-    out.append(f"<footer>triage {esc(doc.get('version') or __version__)} · made from the <code>scan --json</code> document; "
+    out: list[str] = [_report_header(report, title, stamp), _sources_html(report), _findings_html(report, kb)]
+    out.append(_charts_html(report, series, marks, max_charts))
+    out.append(_causes_html(report, kb))
+    out.append(_todo_html(report, kb))
+    out.append(_open_questions_html(report))
+    out.append(f"<footer>triage {esc(report.version or __version__)} · made from the <code>scan --json</code> document; "
                "the charts are inline SVG and the page fetches nothing.</footer>\n")
     return _document(title, "".join(out), paper)
 
 
-# -- ask transcripts ------------------------------------------------------------------------
-# As `triage ask` ends: a card for the top cause and for runners-up holding at least 10%, at
-# most three; everything else is one line of the ranking (a 0% cause is not worth a card).
-TRANSCRIPT_CARDS = 3
-TRANSCRIPT_CARD_MIN = 0.1
-_ASKED = ("you", "replay")  # answers the person gave (at the prompt, or in an answers file)
-_FROM = {"you": "you", "replay": "answers file", "log": "the log", "config": "the run's config",
-         "default": "framework default", "probe": "a probe", "text": "error text"}
+def _report_header(report: Report, title: str, stamp: str) -> str:
+    """The title and the verdict: healthy, or how many findings and the most likely cause."""
+    if report.healthy and not report.causes:
+        verdict = "<span class=\"badge ok\">healthy</span> no finding counts against this run."
+    else:
+        top = report.causes[0] if report.causes else None
+        verdict = (f"<span class=\"badge bad\">problems</span> {len(report.findings)} finding(s); "
+                   + (f"most likely <b>{esc(top.id)}</b> {esc(top.title)}." if top else "no cause ranked yet."))
+    return (f"<header>\n<h1>{esc(title)}</h1>\n<p>{verdict}</p>\n<p class=\"meta\">triage {esc(report.version or __version__)} "
+            f"· made {esc(stamp)} · one self-contained file: no scripts, no network.</p>\n</header>\n")
 
 
-def _pct(p) -> str:
-    return f"{p:.0%}" if isinstance(p, (int, float)) else ""
-
-
-def transcript_cards(causes: list[dict]) -> list[dict]:
-    """The causes that get a full card: the top one, then runners-up with >= 10%, at most three."""
-    if not causes:
-        return []
-    return [causes[0]] + [c for c in causes[1:TRANSCRIPT_CARDS] if (c.get("probability") or 0) >= TRANSCRIPT_CARD_MIN]
-
-
-def _answer_label(kb, qid: str, value: str) -> str:
-    node = kb.get(qid) if kb is not None else None
-    for ans in (node.get("answers") or []) if node is not None else []:
-        if isinstance(ans, dict) and str(ans.get("value")) == value:
-            return str(ans.get("label") or value)
-    return value
-
-
-def render_transcript_html(doc: dict, paper: str | None = None, kb=None) -> str:
-    """An `ask` session transcript (triage.engine.transcript.build) as one offline page: the
-    person's answers, the evidence read from logs and probes, the ranking, and full cards only
-    for the causes that earned one. `kb` names answers in words (default: the built-in one)."""
-    if kb is None:
-        from triage.kb.base import KnowledgeBase
-
-        kb = KnowledgeBase.load()
-    answers = [a for a in doc.get("answers") or [] if isinstance(a, dict)]
-    mine = [a for a in answers if a.get("source") in _ASKED]
-    evidence = [e for e in doc.get("evidence") or [] if isinstance(e, dict)]
-    causes = [c for c in doc.get("causes") or [] if isinstance(c, dict)]
-    labels = {(a.get("question"), a.get("answer")): (a.get("text"), a.get("label")) for a in answers}
-    status = str(doc.get("status") or "in-progress")
-    title = f"triage ask: session transcript ({status})"
-    out = [f"<header>\n<h1>{esc(title)}</h1>\n"]
-    top = causes[0] if causes else None
-    badge = "ok" if status in ("done", "finished") else "bad"
-    lead = (f"most likely <b>{esc(top.get('id'))}</b> {esc(top.get('title'))} ({_pct(top.get('probability'))})."
-            if top else "no candidate cause left.")
-    out.append(f"<p><span class=\"badge {badge}\">{esc(status)}</span> {len(mine)} answer(s) from you; {lead}</p>\n")
-    out.append(f"<p class=\"meta\">triage {esc(doc.get('triage') or __version__)} · started {esc(doc.get('created'))} · "
-               f"updated {esc(doc.get('updated'))} · one self-contained file: no scripts, no network.</p>\n</header>\n")
-
-    out.append("<section>\n<h2 id=\"answers\">Your answers</h2>\n")
-    if mine:
-        out.append("<table class=\"grid answers\"><thead><tr><th>#</th><th>question</th><th>your answer</th></tr></thead><tbody>\n")
-        for n, a in enumerate(mine, start=1):
-            src = "" if a.get("source") == "you" else f" <span class=\"meta\">({esc(_FROM.get(a.get('source'), a.get('source')))})</span>"
-            out.append(f"<tr title=\"{esc(a.get('question'))} = {esc(a.get('answer'))}\"><td>{n}</td><td>{esc(a.get('text'))}</td>"
-                       f"<td>{esc(a.get('label'))}{src}</td></tr>\n")
+def _sources_html(report: Report) -> str:
+    out = ["<section>\n<h2 id=\"read\">What was read</h2>\n"]
+    if report.sources:
+        out.append("<table class=\"grid\"><thead><tr><th>file</th><th>format</th><th>rows</th><th>skipped</th><th>metrics</th></tr></thead><tbody>\n")
+        for s in report.sources:
+            metrics = ", ".join(str(m) for m in s.metrics or [])
+            out.append(f"<tr><td><code>{esc(s.path)}</code></td><td>{esc(s.format)}</td>"
+                       f"<td>{esc(s.rows)}</td><td>{esc(s.skipped)}</td><td>{esc(metrics)}</td></tr>\n")
         out.append("</tbody></table>\n")
     else:
-        out.append("<p class=\"desc\">No question answered yet.</p>\n")
+        out.append("<p class=\"desc\">No log was read; the diagnosis rests on answers and probe results.</p>\n")
     out.append("</section>\n")
+    return "".join(out)
 
-    if evidence:
-        out.append("<section>\n<h2 id=\"evidence\">Read from logs, probes and error text</h2>\n"
-                   "<table class=\"grid evidence\"><thead><tr><th>what was found</th><th>what it answers</th><th>from</th></tr></thead><tbody>\n")
-        for e in evidence:
-            if e.get("question"):
-                q, label = labels.get((e.get("question"), e.get("answer")), (e.get("question"), e.get("answer")))
-                if "|" in str(e.get("answer")):  # several answers at once ("growing|high"): each in words
-                    label = " or ".join(_answer_label(kb, e["question"], v) for v in str(e["answer"]).split("|"))
-                answers_what = f"{q} → {label}"
-            else:
-                answers_what = f"points to {e.get('cause')}"
-            out.append(f"<tr><td>{esc(e.get('evidence'))}</td><td>{esc(answers_what)}</td>"
-                       f"<td>{esc(_FROM.get(e.get('source'), e.get('source')))}</td></tr>\n")
-        out.append("</tbody></table>\n</section>\n")
-    if doc.get("excluded"):
-        out.append(f"<p class=\"meta\">Ruled out by you (\"not it\"): {esc(', '.join(map(str, doc['excluded'])))}</p>\n")
 
-    out.append("<section>\n<h2 id=\"ranking\">Ranked causes</h2>\n")
-    if causes:
-        out.append("<table class=\"grid ranking\"><thead><tr><th>#</th><th>cause</th><th>p</th><th>why</th></tr></thead><tbody>\n")
-        shown = [c for c in causes if (c.get("probability") or 0) >= 0.005] or causes[:1]
-        for c in shown:
-            why = "; ".join(map(str, c.get("support") or [])) or "no direct evidence yet"
-            if c.get("against"):
-                why += " · against: " + "; ".join(map(str, c["against"]))
-            out.append(f"<tr><td>{esc(c.get('rank'))}</td><td><b>{esc(c.get('id'))}</b> {esc(c.get('title'))}</td>"
-                       f"<td>{_pct(c.get('probability'))}</td><td>{esc(why)}</td></tr>\n")
+def _findings_html(report: Report, kb) -> str:
+    """One row per finding: its detector's title in words, what it answered, where and the numbers."""
+    out = ["<section>\n<h2 id=\"findings\">Findings</h2>\n"]
+    if report.findings:
+        out.append("<table class=\"grid findings\"><thead><tr><th>#</th><th>what</th><th>metric</th><th>steps</th><th>the numbers</th></tr></thead><tbody>\n")
+        for n, f in enumerate(report.findings, start=1):
+            answered = finding_answer(f, kb)
+            d = f.to_dict()
+            steps = "" if d["first_step"] is None else (
+                f"{d['first_step']}" + (f"–{d['last_step']}" if d["last_step"] not in (None, d["first_step"]) else ""))
+            out.append(f"<tr title=\"{esc(f.detector)}\"><td>{n}</td><td><b>{esc(finding_title(f, kb))}</b>"
+                       + (f"<br><span class=\"meta\">{esc(answered)}</span>" if answered else "")
+                       + f"</td><td><code>{esc(f.metric)}</code></td><td>{esc(steps)}</td><td>{esc(f.summary)}</td></tr>\n")
         out.append("</tbody></table>\n")
-        faint = [c for c in causes if c not in shown]
-        if faint:
-            out.append(f"<p class=\"meta\">Under 1%: {esc(', '.join(str(c.get('id')) for c in faint))}.</p>\n")
     else:
-        out.append("<p class=\"desc\">No candidate cause left.</p>\n")
+        out.append("<p class=\"desc\">No detector fired.</p>\n")
     out.append("</section>\n")
+    return "".join(out)
 
-    cards = transcript_cards(causes)
-    if cards:
-        out.append("<section>\n<h2 id=\"fixes\">The knob for the likely causes</h2>\n")
-        for c in cards:
-            out.append(f"<div class=\"cause\" id=\"cause-{esc(c.get('id'))}\">\n<h3>{esc(c.get('id'))} · {esc(c.get('title'))} "
-                       f"<span class=\"meta\">{_pct(c.get('probability'))}</span></h3>\n")
-            lines = [f"<li>✓ {esc(x)}</li>" for x in c.get("support") or []] + [f"<li>✗ {esc(x)}</li>" for x in c.get("against") or []]
-            if lines:
-                out.append("<ul class=\"evidence checks\">" + "".join(lines) + "</ul>\n")
-            fixes = [f for f in c.get("fix") or [] if isinstance(f, dict)]
-            if fixes:
-                out.append("<table class=\"grid knobs\"><thead><tr><th>knob</th><th>range</th><th>expect</th></tr></thead><tbody>")
-                for f in fixes:
-                    out.append(f"<tr><td>{knob_html(f.get('knob'))}</td><td>{esc(f.get('range'))}</td><td>{esc(f.get('expect'))}</td></tr>")
-                out.append("</tbody></table>\n")
-            facts = [("Verify", str(c.get("verify") or "")),
-                     ("Probes", ", ".join(f"triage probe export {p}" for p in c.get("probes") or [])),
-                     ("If not", f"triage explain {c['next_if_not']}" if c.get("next_if_not") else "")]
-            out.append(_facts(facts))
-            out.append("</div>\n")
-        rest = [c for c in causes if c not in cards and (c.get("probability") or 0) >= 0.005][:5]
-        if rest:
-            out.append("<p class=\"meta\">Also possible: " + "; ".join(
-                f"{esc(c.get('id'))} {esc(c.get('title'))} ({_pct(c.get('probability'))})" for c in rest) + "</p>\n")
-        out.append("</section>\n")
-    if doc.get("notes"):
-        out.append("<section>\n<h2 id=\"notes\">Notes</h2>\n<ul>" + "".join(f"<li>{esc(n)}</li>" for n in doc["notes"]) + "</ul>\n</section>\n")
-    env = doc.get("environment") or {}
-    if env or doc.get("command"):
-        from triage.engine.transcript import _env_lines
 
-        out.append("<section>\n<h2 id=\"environment\">Environment</h2>\n"
-                   f"<pre class=\"knob\">{esc(chr(10).join(_env_lines(env)))}</pre>\n"
-                   + (f"<p class=\"meta\">command: <code>{esc(doc['command'])}</code></p>\n" if doc.get("command") else "")
-                   + "</section>\n")
-    out.append(f"<footer>triage {esc(doc.get('triage') or __version__)} · a transcript of <code>triage ask</code>; "
-               "resume it from the .json saved beside it with <code>triage ask --resume FILE.json</code>.</footer>\n")
-    return _document(title, "".join(out), paper)
+def _charts_html(report: Report, series: dict, marks: list[dict], max_charts: int) -> str:
+    names = chart_order(report, series, marks)[:max_charts]
+    if not names:
+        return ""
+    out = ["<section>\n<h2 id=\"charts\">Key series</h2>\n"]
+    for name in names:
+        mine = _marks_for(name, marks)
+        caption = "; ".join(str(m.get("label")) for m in mine if m.get("label")) or "no anomaly marked"
+        out.append(f"<figure class=\"chart\">{svg_chart(name, series[name], mine)}"
+                   f"<figcaption>{esc(name)}: {len(series[name])} points · shaded: {esc(caption)}</figcaption></figure>\n")
+    out.append("</section>\n")
+    return "".join(out)
+
+
+def _causes_html(report: Report, kb) -> str:
+    """Each ranked cause with a score bar, what it refines, its evidence and its knobs."""
+    from triage.kb.checklists import make_link
+
+    out = ["<section>\n<h2 id=\"causes\">Ranked causes</h2>\n"]
+    if not report.causes:
+        out.append("<p class=\"desc\">No cause has evidence for it.</p>\n</section>\n")
+        return "".join(out)
+    best = max([c.score for c in report.causes if c.score is not None] or [1.0]) or 1.0
+    for rank, c in enumerate(report.causes, start=1):
+        link = make_link(kb, c.id)
+        bar = (f" <span class=\"scorebar\"><i style=\"width:{max(0.0, min(1.0, c.score / best)) * 100:.0f}%\"></i></span> "
+               f"<span class=\"meta\">score {c.score:.2f}</span>") if c.score is not None else ""
+        out.append(f"<div class=\"cause\" id=\"cause-{esc(c.id)}\">\n<h3>{rank}. {esc(c.id)} · {esc(c.title or link.title)}{bar}</h3>\n")
+        if c.aliases:
+            out.append(f"<p class=\"meta\">refines {esc(', '.join(c.aliases))}</p>\n")
+        if c.evidence:
+            out.append("<ul class=\"evidence\">" + "".join(f"<li>{esc(e.line())}</li>" for e in c.evidence) + "</ul>\n")
+        out.append(_knobs_html(c.fix))
+        out.append(_links_html([link]))
+        out.append("</div>\n")
+    out.append("</section>\n")
+    return "".join(out)
+
+
+def _knobs_html(fixes) -> str:
+    """A cause's knobs as a table of knob, range and expected change (nothing when it has none)."""
+    if not fixes:
+        return ""
+    rows = "".join(f"<tr><td>{knob_html(f.knob)}</td><td>{esc(f.range)}</td><td>{esc(f.expect)}</td></tr>" for f in fixes)
+    return ("<table class=\"grid knobs\"><thead><tr><th>knob</th><th>range</th><th>expect</th></tr></thead><tbody>"
+            + rows + "</tbody></table>\n")
+
+
+def _todo_html(report: Report, kb) -> str:
+    """The fixes in the order to try them (triage.checklists.fix_plan), as boxes to tick."""
+    from triage.kb.checklists import fix_plan
+
+    plan = fix_plan({"causes": [c.to_json() for c in report.causes]}, kb)
+    if not plan:
+        return ""
+    out = ["<section>\n<h2 id=\"todo\">To do: fixes in the order to try them</h2>\n"
+           "<p class=\"sec-note\">One change at a time; after each, run the verification and tick the box "
+           "only when the logs changed as expected.</p>\n<ol class=\"items\">\n"]
+    for step in plan:
+        also = f" (also serves {', '.join(step.also_for)})" if step.also_for else ""
+        out.append(f"<li class=\"item\" id=\"todo-{step.number}\"><span class=\"box\" aria-hidden=\"true\"></span>\n<div>\n"
+                   f"<p class=\"text\"><span class=\"num\">{step.number}</span>For <b>{esc(step.cause_id)}</b> "
+                   f"{esc(step.cause_title)}{esc(also)}</p>\n")
+        nxt = f"{step.next_if_not} {step.next_title}".strip() if step.next_if_not else ""
+        out.append(_facts([("Try", step.knob), ("Range", step.range), ("Expect", step.expect),
+                           ("Verify", step.verify), ("If not", nxt)], code_keys=("Try",)))
+        if step.url:
+            out.append(f"<ol class=\"notes\"><li>triage explain {esc(step.cause_id)} · {esc(step.url)}</li></ol>\n")
+        out.append("</div></li>\n")
+    out.append("</ol>\n</section>\n")
+    return "".join(out)
+
+
+def _open_questions_html(report: Report) -> str:
+    if not report.unanswered:
+        return ""
+    out = ["<section>\n<h2 id=\"open\">Open questions</h2>\n<p class=\"sec-note\">The logs could not answer these; "
+           "<code>triage ask</code> asks them and sharpens the ranking.</p>\n<ol class=\"items\">\n"]
+    for q in report.unanswered:
+        out.append(f"<li class=\"item\"><span class=\"box\" aria-hidden=\"true\"></span><div><p class=\"text\">"
+                   f"<span class=\"num\">{esc(q.id)}</span>{esc(q.question)}</p></div></li>\n")
+    out.append("</ol>\n</section>\n")
+    return "".join(out)

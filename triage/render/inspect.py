@@ -1,73 +1,24 @@
-"""`triage inspect`: what a log reader found, as a table with a sparkline per metric, or as JSON.
-
-Also `sources_block(run)`, the per-source entry of `triage scan --json` (DESIGN.md section 7).
-"""
+"""`triage inspect`: what a log reader found, as a table with a sparkline per metric, or as JSON."""
 
 from __future__ import annotations
 
 import math
 from typing import Any, Iterable
 
-SPARK = "▁▂▃▄▅▆▇█"
-NAN_MARK = "×"
+from triage.render.numbers import NAN_MARK, number, sparkline
 
 
 def sources_block(run) -> dict[str, Any]:
-    """The contract's `sources` entry: {"path", "format", "rows", "skipped", "metrics"}."""
-    return {
-        "path": run.path,
-        "format": run.format,
-        "rows": int(run.meta.get("rows", 0)),
-        "skipped": int(sum(run.meta.get("skipped", {}).values())),
-        "metrics": run.metrics(),
-    }
+    """The contract's `sources` entry: {"path", "format", "rows", "skipped", "metrics"}
+    (triage.engine.report.Source, which the report builds; kept here for existing callers)."""
+    from triage.engine.report import Source
 
-
-def sparkline(values, width: int = 24) -> str:
-    """Unicode sparkline of a series; buckets holding a NaN/inf are drawn as '×'."""
-    import numpy as np
-
-    v = np.asarray(values, dtype=np.float64)
-    n = len(v)
-    if n == 0:
-        return ""
-    width = max(1, min(width, n))
-    edges = np.linspace(0, n, width + 1).astype(np.int64)
-    fin = np.isfinite(v)
-    if not fin.any():
-        return NAN_MARK * width
-    lo, hi = float(v[fin].min()), float(v[fin].max())
-    out = []
-    for i in range(width):
-        a, b = edges[i], max(edges[i + 1], edges[i] + 1)
-        seg = v[a:b]
-        f = np.isfinite(seg)
-        if not f.all():
-            out.append(NAN_MARK)
-            continue
-        m = float(seg.mean())
-        if hi == lo:
-            out.append(SPARK[len(SPARK) // 2])
-        else:
-            out.append(SPARK[min(len(SPARK) - 1, int((m - lo) / (hi - lo) * (len(SPARK) - 1) + 0.5))])
-    return "".join(out)
+    return Source.from_run(run).to_json()
 
 
 def _fmt(x) -> str:
-    if x is None:
-        return ""
-    if isinstance(x, str):
-        return x
-    if isinstance(x, int):
-        return str(x)
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    a = abs(x)
-    if a != 0 and (a < 1e-3 or a >= 1e6):
-        return f"{x:.3e}"
-    return f"{x:.4g}"
+    """A number in `inspect`'s table: four significant digits (triage.render.numbers.number)."""
+    return number(x, 4)
 
 
 def _steps(run) -> str:
@@ -271,29 +222,3 @@ def inspect_table(runs: Iterable, console) -> None:
 
 
 # Used by the CLI's `inspect` command (kept here so the command stays a thin wrapper).
-def inspect_command(paths: list[str], fmt: str | None, as_json: bool, out_console=None, err_console=None) -> int:
-    """Read each PATH and render it; returns the exit code (2 when a path cannot be read)."""
-    import json
-    import sys
-
-    from triage.ingest import IngestError, read_run
-
-    runs = []
-    for p in paths:
-        try:
-            runs.append(read_run(p, fmt))
-        except IngestError as exc:
-            if err_console is not None:
-                err_console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True, soft_wrap=True)
-            else:
-                sys.stderr.write(f"error: {exc}\n")
-            return 2
-    if as_json:
-        sys.stdout.write(json.dumps(inspect_json(runs), indent=2, ensure_ascii=False) + "\n")
-        return 0
-    if out_console is None:
-        from triage.render.console import out_console as make_console
-
-        out_console = make_console()
-    inspect_table(runs, out_console)
-    return 0

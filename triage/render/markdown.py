@@ -128,149 +128,166 @@ def render_checklist_md(checklist) -> str:
 
 
 # -- reports --------------------------------------------------------------------------------
-_BLOCKS = "▁▂▃▄▅▆▇█"
-
-
 def sparkline(points, marks: list[dict] | None = None, width: int = 60) -> tuple[str, str]:
-    """A one-line text chart and, under it, carets at the marked steps. Non-finite values show
-    as '!' (NaN/Inf must stay visible)."""
+    """A one-line text chart of (step, value) points laid out by step, each column its highest
+    value (a spike stays visible), and under it carets at the marked steps. Non-finite values
+    show as '!' (NaN/Inf must stay visible)."""
     from triage.render.html import _to_float
+    from triage.render.numbers import sparkline as draw
+    from triage.render.numbers import step_position
 
-    pts = sorted(((_to_float(p[0]), _to_float(p[1])) for p in points or [] if math.isfinite(_to_float(p[0]))),
-                 key=lambda p: p[0])
+    pts = [(_to_float(p[0]), _to_float(p[1])) for p in points or []]
+    pts = [p for p in pts if math.isfinite(p[0])]
     if not pts:
         return "", ""
-    x0, x1 = pts[0][0], pts[-1][0]
-    span = (x1 - x0) or 1.0
-    cols: list[list[float]] = [[] for _ in range(width)]
-    for x, y in pts:
-        cols[min(width - 1, int((x - x0) / span * width))].append(y)
-    finite = [y for y in (p[1] for p in pts) if math.isfinite(y)]
-    lo, hi = (min(finite), max(finite)) if finite else (0.0, 1.0)
-    chars = []
-    for col in cols:
-        if not col:
-            chars.append(" ")
-        elif any(not math.isfinite(v) for v in col):
-            chars.append("!")
-        else:
-            v = max(col)
-            chars.append(_BLOCKS[0 if hi == lo else int((v - lo) / (hi - lo) * (len(_BLOCKS) - 1))])
+    x0 = min(x for x, _ in pts)
+    span = (max(x for x, _ in pts) - x0) or 1.0
+    line = draw([y for _, y in pts], width, steps=[x for x, _ in pts], nan_mark="!", peak=True)
     under = [" "] * width
     for m in marks or []:
         a, b = _to_float(m.get("first_step", m.get("step"))), _to_float(m.get("last_step", m.get("step")))
         if not math.isfinite(a):
             continue
         b = a if not math.isfinite(b) else b
-        ia = max(0, min(width - 1, int((min(a, b) - x0) / span * width)))
-        ib = max(0, min(width - 1, int((max(a, b) - x0) / span * width)))
-        for i in range(ia, ib + 1):
+        for i in range(step_position(min(a, b), x0, span, width), step_position(max(a, b), x0, span, width) + 1):
             under[i] = "^"
-    return "".join(chars), "".join(under).rstrip()
+    return line, "".join(under).rstrip()
 
 
-def render_report_md(doc: dict, series: dict | None = None, marks: list[dict] | None = None,
+def render_report_md(doc, series: dict | None = None, marks: list[dict] | None = None,
                      kb=None, title: str | None = None, max_charts: int = 8) -> str:
-    """The report of `render_report_html` as GitHub Markdown: tables, text sparklines with the
-    anomaly marked, ranked causes with knobs, and a task list of fixes with their verification."""
-    from triage.checklists import fix_plan, make_link
-    from triage.render.html import chart_order, finding_answer, finding_title, marks_from_findings
+    """The report of `render_report_html` as GitHub Markdown, from a `Report` (or its `scan --json`
+    document): tables, text sparklines with the anomaly marked, ranked causes with knobs, and a task
+    list of fixes with their verification."""
+    from triage.render.html import as_report, marks_from_findings, report_series
 
+    report = as_report(doc)
     if kb is None:
         from triage.kb.base import KnowledgeBase
 
         kb = KnowledgeBase.load()
-    marks = marks_from_findings(doc, series, kb) if marks is None else list(marks)
-    findings = [f for f in doc.get("findings") or [] if isinstance(f, dict)]
-    causes = [c for c in doc.get("causes") or [] if isinstance(c, dict)]
-    sources = [s for s in doc.get("sources") or [] if isinstance(s, dict)]
-    unanswered = [q for q in doc.get("unanswered") or [] if isinstance(q, dict)]
+    series = report_series(report) if series is None else series
+    marks = marks_from_findings(report, series, kb) if marks is None else list(marks)
     out = _Doc()
     out.heading(1, md_escape(title or "triage report"))
-    if doc.get("healthy") and not causes:
+    _md_verdict(out, report)
+    _md_sources(out, report)
+    _md_findings(out, report, kb)
+    _md_charts(out, report, series, marks, max_charts)
+    _md_causes(out, report, kb)
+    _md_todo(out, report, kb)
+    _md_open_questions(out, report)
+    return out.text()
+
+
+def _md_verdict(out: _Doc, report) -> None:
+    if report.healthy and not report.causes:
         out.add("**Healthy:** no finding counts against this run.", "")
     else:
-        top = causes[0] if causes else None
-        lead = f"most likely **{top.get('id')}** {md_escape(top.get('title') or '')}" if top else "no cause ranked yet"
-        out.add(f"**Problems:** {len(findings)} finding(s); {lead}.", "")
-    out.add(f"*triage {doc.get('version') or __version__}*", "")
+        top = report.causes[0] if report.causes else None
+        lead = f"most likely **{top.id}** {md_escape(top.title)}" if top else "no cause ranked yet"
+        out.add(f"**Problems:** {len(report.findings)} finding(s); {lead}.", "")
+    out.add(f"*triage {report.version or __version__}*", "")
 
+
+def _md_sources(out: _Doc, report) -> None:
     out.heading(2, "What was read")
-    if sources:
-        out.add("| file | format | rows | skipped | metrics |", "|---|---|---:|---:|---|")
-        for s in sources:
-            out.add(f"| {md_code(s.get('path', ''))} | {md_escape(s.get('format', ''))} | {s.get('rows', '')} | "
-                    f"{s.get('skipped', '')} | {md_escape(', '.join(map(str, s.get('metrics') or [])))} |")
-        out.add("")
-    else:
+    if not report.sources:
         out.add("No log was read.", "")
+        return
+    out.add("| file | format | rows | skipped | metrics |", "|---|---|---:|---:|---|")
+    for s in report.sources:
+        out.add(f"| {md_code(s.path)} | {md_escape(s.format or '')} | {_cell(s.rows)} | "
+                f"{_cell(s.skipped)} | {md_escape(', '.join(map(str, s.metrics or [])))} |")
+    out.add("")
+
+
+def _cell(value) -> str:
+    return "" if value is None else str(value)
+
+
+def _md_findings(out: _Doc, report, kb) -> None:
+    from triage.render.html import finding_answer, finding_title
 
     out.heading(2, "Findings")
-    if findings:
-        out.add("| # | what | metric | steps | the numbers |", "|---:|---|---|---|---|")
-        for n, f in enumerate(findings, start=1):
-            answered = finding_answer(f, kb)
-            what = f"**{md_escape(finding_title(f, kb))}**" + (f"<br>{md_escape(answered)}" if answered else "")
-            steps = "" if f.get("first_step") is None else f"{f.get('first_step')}–{f.get('last_step', f.get('first_step'))}"
-            out.add(f"| {n} | {what} | {md_code(f.get('metric') or '')} | {steps} | {md_escape(f.get('summary') or '')} |")
-        out.add("")
-    else:
+    if not report.findings:
         out.add("No detector fired.", "")
+        return
+    out.add("| # | what | metric | steps | the numbers |", "|---:|---|---|---|---|")
+    for n, f in enumerate(report.findings, start=1):
+        answered = finding_answer(f, kb)
+        what = f"**{md_escape(finding_title(f, kb))}**" + (f"<br>{md_escape(answered)}" if answered else "")
+        d = f.to_dict()
+        steps = "" if d["first_step"] is None else f"{d['first_step']}–{d['last_step']}"
+        out.add(f"| {n} | {what} | {md_code(f.metric or '')} | {steps} | {md_escape(f.summary or '')} |")
+    out.add("")
 
-    names = chart_order(doc, series, marks)[:max_charts]
-    if names:
-        out.heading(2, "Key series")
-        for name in names:
-            mine = [m for m in marks if m.get("metric") in (None, "", "*", name)]
-            line, under = sparkline(series[name], mine)
-            label = "; ".join(str(m.get("label")) for m in mine if m.get("label"))
-            out.add(f"**{md_escape(name)}** ({len(series[name])} points{'; ^ marks: ' + md_escape(label) if label else ''})",
-                    "", "```text", line, *( [under] if under.strip() else []), "```", "")
+
+def _md_charts(out: _Doc, report, series: dict, marks: list[dict], max_charts: int) -> None:
+    from triage.render.html import chart_order
+
+    names = chart_order(report, series, marks)[:max_charts]
+    if not names:
+        return
+    out.heading(2, "Key series")
+    for name in names:
+        mine = [m for m in marks if m.get("metric") in (None, "", "*", name)]
+        line, under = sparkline(series[name], mine)
+        label = "; ".join(str(m.get("label")) for m in mine if m.get("label"))
+        out.add(f"**{md_escape(name)}** ({len(series[name])} points{'; ^ marks: ' + md_escape(label) if label else ''})",
+                "", "```text", line, *([under] if under.strip() else []), "```", "")
+
+
+def _md_causes(out: _Doc, report, kb) -> None:
+    """Each ranked cause: its score, its evidence lines and its knobs as a table."""
+    from triage.kb.checklists import make_link
 
     out.heading(2, "Ranked causes")
-    if causes:
-        for rank, c in enumerate(causes, start=1):
-            link = make_link(kb, str(c.get("id")))
-            score = f" (score {c['score']:.2f})" if isinstance(c.get("score"), (int, float)) else ""
-            out.heading(3, f"{rank}. {c.get('id')} · {md_escape(c.get('title') or link.title)}")
-            if score:
-                out.add(f"*{score.strip(' ()')}*", "")
-            for e in c.get("evidence") or []:
-                out.add(f"- {md_escape(e)}")
-            if c.get("evidence"):
-                out.add("")
-            fixes = [f for f in c.get("fix") or [] if isinstance(f, dict)]
-            if fixes:
-                out.add("| knob | range | expect |", "|---|---|---|")
-                for f in fixes:
-                    out.add(f"| {md_knob(f.get('knob', ''))} | {md_escape(f.get('range', ''))} | {md_escape(f.get('expect', ''))} |")
-                out.add("")
-            if link.url:
-                out.add(f"`{link.command}` · [source]({link.url})", "")
-    else:
+    if not report.causes:
         out.add("No cause has evidence for it.", "")
+        return
+    for rank, c in enumerate(report.causes, start=1):
+        link = make_link(kb, c.id)
+        out.heading(3, f"{rank}. {c.id} · {md_escape(c.title or link.title)}")
+        if c.score is not None:
+            out.add(f"*score {c.score:.2f}*", "")
+        for e in c.evidence:
+            out.add(f"- {md_escape(e.line())}")
+        if c.evidence:
+            out.add("")
+        if c.fix:
+            out.add("| knob | range | expect |", "|---|---|---|")
+            for f in c.fix:
+                out.add(f"| {md_knob(f.knob)} | {md_escape(f.range)} | {md_escape(f.expect)} |")
+            out.add("")
+        if link.url:
+            out.add(f"`{link.command}` · [source]({link.url})", "")
 
-    plan = fix_plan(doc, kb)
-    if plan:
-        out.heading(2, "To do: fixes in the order to try them")
-        out.add("One change at a time; tick a box only when the verification shows the expected change.", "")
-        for step in plan:
-            also = f" (also serves {', '.join(step.also_for)})" if step.also_for else ""
-            out.add(f"- [ ] **{step.number}.** For **{step.cause_id}** {md_escape(step.cause_title)}{also}: try {md_knob(step.knob)}")
-            if step.range:
-                out.add(f"  <br>*Range:* {md_escape(step.range)}")
-            if step.expect:
-                out.add(f"  <br>*Expect:* {md_escape(step.expect)}")
-            if step.verify:
-                out.add(f"  <br>*Verify:* {md_escape(step.verify)}")
-            if step.next_if_not:
-                out.add(f"  <br>*If not:* {step.next_if_not} {md_escape(step.next_title)}")
-        out.add("")
 
-    if unanswered:
-        out.heading(2, "Open questions")
-        out.add("The logs could not answer these; `triage ask` asks them.", "")
-        for q in unanswered:
-            out.add(f"- [ ] **{q.get('id')}** {md_escape(q.get('question', ''))}")
-        out.add("")
-    return out.text()
+def _md_todo(out: _Doc, report, kb) -> None:
+    from triage.kb.checklists import fix_plan
+
+    plan = fix_plan({"causes": [c.to_json() for c in report.causes]}, kb)
+    if not plan:
+        return
+    out.heading(2, "To do: fixes in the order to try them")
+    out.add("One change at a time; tick a box only when the verification shows the expected change.", "")
+    for step in plan:
+        also = f" (also serves {', '.join(step.also_for)})" if step.also_for else ""
+        out.add(f"- [ ] **{step.number}.** For **{step.cause_id}** {md_escape(step.cause_title)}{also}: try {md_knob(step.knob)}")
+        for label, value in (("Range", step.range), ("Expect", step.expect), ("Verify", step.verify)):
+            if value:
+                out.add(f"  <br>*{label}:* {md_escape(value)}")
+        if step.next_if_not:
+            out.add(f"  <br>*If not:* {step.next_if_not} {md_escape(step.next_title)}")
+    out.add("")
+
+
+def _md_open_questions(out: _Doc, report) -> None:
+    if not report.unanswered:
+        return
+    out.heading(2, "Open questions")
+    out.add("The logs could not answer these; `triage ask` asks them.", "")
+    for q in report.unanswered:
+        out.add(f"- [ ] **{q.id}** {md_escape(q.question)}")
+    out.add("")

@@ -13,6 +13,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from triage.errors import TriageError
+
 BROWSER_ENV = "TRIAGE_CHROMIUM"
 CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome", "headless_shell")
 HOW_TO_GET = (
@@ -22,11 +24,11 @@ HOW_TO_GET = (
 )
 
 
-class PdfUnavailable(RuntimeError):
+class PdfUnavailable(TriageError, RuntimeError):
     """No browser to print with."""
 
 
-class PdfFailed(RuntimeError):
+class PdfFailed(TriageError, RuntimeError):
     """The browser ran but produced no PDF."""
 
 

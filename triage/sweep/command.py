@@ -15,6 +15,7 @@ import typer
 
 
 def sweep(
+    ctx: typer.Context,
     paths: Optional[List[str]] = typer.Argument(None, metavar="PATH...", help="Folders of runs (walked for run folders: Ray Tune trials, W&B offline runs, HF/Lightning/TensorBoard/MLflow folders, log files) or log files."),
     mlflow: Optional[str] = typer.Option(None, "--mlflow", metavar="URI", help="Read the runs of an MLflow tracking server (http://host:5000) or any tracking URI (sqlite:///mlflow.db, file:./mlruns)."),
     experiment: Optional[str] = typer.Option(None, "--experiment", metavar="NAME", help="With --mlflow: only this experiment (name or ID; default: every experiment)."),
@@ -30,47 +31,45 @@ def sweep(
 
     Exit status: 0 every run healthy, 1 some run broken or unreadable, 2 no runs or bad usage.
     """
-    from triage import cli
+    from triage import api
+    from triage.errors import ExitCode
     from triage.sweep import executors
     from triage.sweep.refs import SweepError
 
     if address:
         executor = "ray"
     if executor not in executors.EXECUTORS:
-        raise _fail(f"--executor {executor}: use local or ray")
+        raise SweepError(f"--executor {executor}: use local or ray")
     if executor == "ray" and not executors.ray_available():
-        raise _fail(executors.RAY_INSTALL)
+        raise SweepError(executors.RAY_INSTALL)
     if report and not report.lower().endswith((".html", ".htm")):
-        raise _fail(f"--report {report}: the sweep report is a .html file")
+        raise SweepError(f"--report {report}: the sweep report is a .html file")
     if report and not _folder_of(report).is_dir():  # say so now, not after the sweep
-        raise _fail(f"--report {report}: folder {_folder_of(report)} does not exist")
+        raise SweepError(f"--report {report}: folder {_folder_of(report)} does not exist")
     if experiment and not mlflow:
-        raise _fail("--experiment goes with --mlflow URI")
+        raise SweepError("--experiment goes with --mlflow URI")
     if not paths and not mlflow:
-        raise _fail("give folders or files of runs (PATH...), or --mlflow URI")
-    cli._kb()  # fail early, with the usual message, on a broken knowledge base
+        raise SweepError("give folders or files of runs (PATH...), or --mlflow URI")
+    kb_dirs = tuple(ctx.find_root().params.get("kb") or ())  # the app's --kb folders
+    api.load_kb(list(kb_dirs))  # fail early, with the usual message, on a broken knowledge base
     if mlflow:
         _quick_mlflow_failures()
-    try:
-        refs, source = _references(paths or [], mlflow, experiment)
-        summary = _run(refs, source, executor, jobs, address, bool(mlflow), as_json)
-    except SweepError as exc:
-        raise _fail(str(exc)) from None
+    refs, source = _references(paths or [], mlflow, experiment)
+    summary = _run(refs, source, executor, jobs, address, bool(mlflow), as_json, kb_dirs)
     if not as_json:
-        from triage.render.sweep import render_sweep
+        from triage.render.console import out_console
+        from triage.sweep.views import render_sweep
 
-        render_sweep(cli._out(), summary, limit=limit)
+        render_sweep(out_console(), summary, limit=limit)
     if report:
-        from triage import api
-        from triage.render.sweep import write_sweep_html
+        from rich.console import Console
 
-        try:
-            written = write_sweep_html(summary, report)
-        except (api.TriageError, OSError) as exc:
-            raise _fail(str(exc)) from None
-        cli._err().print(f"report written to {written}", highlight=False)
+        from triage.sweep.views import write_sweep_html
+
+        written = write_sweep_html(summary, report)
+        Console(stderr=True).print(f"report written to {written}", highlight=False)
     counts = summary.counts
-    raise typer.Exit(int(cli.ExitCode.OK if counts["broken"] == 0 and counts["unreadable"] == 0 else cli.ExitCode.PROBLEMS))
+    raise typer.Exit(int(ExitCode.OK if counts["broken"] == 0 and counts["unreadable"] == 0 else ExitCode.PROBLEMS))
 
 
 def _folder_of(target: str):
@@ -88,15 +87,6 @@ def _quick_mlflow_failures() -> None:
     for var, value in (("MLFLOW_HTTP_REQUEST_MAX_RETRIES", "2"), ("MLFLOW_HTTP_REQUEST_BACKOFF_FACTOR", "1"),
                        ("MLFLOW_HTTP_REQUEST_TIMEOUT", "60")):
         os.environ.setdefault(var, value)
-
-
-def _fail(message: str):
-    """The CLI's one-line error, with the message shown as written (`triage[ray]` is not markup)."""
-    from rich.markup import escape
-
-    from triage import cli
-
-    return cli.fail(escape(message))
 
 
 def _references(paths: list[str], mlflow: str | None, experiment: str | None):
@@ -119,8 +109,8 @@ def _references(paths: list[str], mlflow: str | None, experiment: str | None):
     return refs, "; ".join(where)
 
 
-def _run(refs: list, source: str, executor: str, jobs: int | None, address: str | None, network: bool, as_json: bool):
-    from triage import cli
+def _run(refs: list, source: str, executor: str, jobs: int | None, address: str | None, network: bool, as_json: bool,
+         kb_dirs: tuple):
     from triage.sweep.driver import run_sweep
     from triage.sweep.jsonout import JsonStream
 
@@ -131,7 +121,7 @@ def _run(refs: list, source: str, executor: str, jobs: int | None, address: str 
                 stream.run(record, kept)
             advance(kept.verdict)
 
-        summary = run_sweep(refs, executor, jobs, tuple(cli._state["kb_dirs"]), address, network, len(refs),
+        summary = run_sweep(refs, executor, jobs, kb_dirs, address, network, len(refs),
                             on_record, source, documents=as_json)
     if stream is not None:
         stream.end(summary)

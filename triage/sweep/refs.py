@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from triage.api import TriageError
+from triage.errors import TriageError
 
 # kinds of reference; the per-run function (work.py) knows how to load each
 PATH = "path"  # a log file or a run folder, read like `triage scan PATH`

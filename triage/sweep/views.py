@@ -2,7 +2,9 @@
 per run for each cause group (small multiples: the same metric, the same size, side by side, so a
 group's shared shape shows at a glance).
 
-Both read only the finished `SweepSummary` (triage/sweep/summary.py), never the runs' data.
+Both read only the finished `SweepSummary` (triage/sweep/summary.py), never the runs' data. They
+live with the sweep rather than in triage.render because they draw a sweep's own type; they use the
+renderers' HTML parts (triage.render.html) as any caller above the render layer may.
 """
 
 from __future__ import annotations
@@ -163,22 +165,9 @@ def render_sweep_html(summary: SweepSummary, max_rows: int = 2000, title: str | 
 
 
 def write_sweep_html(summary: SweepSummary, target: str) -> str:
-    """Write the HTML report next to its final name, then move it there (no half-written page)."""
-    import os
-    import tempfile
-    from pathlib import Path
+    """Write the HTML report atomically with a shareable mode (triage.writeout: no half-written
+    page); raises OutputError (a TriageError) for a target that cannot be written."""
+    from triage.writeout import check_target, write_text
 
-    path = Path(target)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        from triage.api import TriageError
-
-        raise TriageError(f"{target}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".triage-", suffix=".html")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(render_sweep_html(summary))
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # a page to share: the usual mode, not mkstemp's private one
-    os.replace(tmp, path)
-    return str(path)
+    path = check_target(target, what="--report")
+    return str(write_text(path, render_sweep_html(summary), what="--report"))

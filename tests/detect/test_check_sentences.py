@@ -1,0 +1,327 @@
+"""Each check's own sentence and numbers, on a run built here with numbers worked out by hand.
+
+The fixture tests (test_detectors.py) say that a detector fires; these say what it then tells the
+person: the words, the values, the steps and the `numbers` a report shows. One test per check that
+had none; the expected figures come from the arithmetic in each docstring, not from running it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from triage.detect.checks import CHECKS, PARAMS, Ctx
+from triage.detect.params import parse
+from triage.ingest.run import Run, Series, TextEvent
+
+
+def _run(series: dict, steps: dict | None = None, config: dict | None = None) -> Run:
+    run = Run("mem", "test")
+    for name, values in series.items():
+        v = np.asarray(values, dtype=float)
+        s = np.asarray((steps or {}).get(name, np.arange(1, len(v) + 1)), dtype=float)
+        run.series[name] = Series(name, "eval" if name.startswith("eval/") else "train", s, v)
+    if config:
+        run.meta["config"] = config
+    return run
+
+
+def _check(name: str, run: Run, metric: str, **params):
+    """Run check `name` on `metric` of `run` with `params` as a detector's YAML would give them."""
+    typed, problems = parse(PARAMS[name], params)
+    assert not problems, problems
+    s = run.series[metric]
+    hit = CHECKS[name](Ctx(run, metric, s.steps, s.values, typed))
+    assert hit is not None, f"{name} did not fire"
+    return hit
+
+
+def test_flat():
+    """2.0 for 10 points then 2.04 for 30: the ends (median of 4 points each) are 2 and 2.04, +2.0%."""
+    hit = _check("flat", _run({"loss": [2.0] * 10 + [2.04] * 30}), "loss")
+    assert hit.summary == "loss is flat: 2 at the start, 2.04 at the end (+2.0%) over steps 1-40"
+    assert hit.numbers["rel"] == pytest.approx(0.02)
+    assert (hit.first_step, hit.last_step) == (1, 40)
+
+
+def test_crawl():
+    """2 - 0.002 i for 50 points: ends 1.996 (i=2) and 1.906 (i=47), a drop of 0.09 / 1.996 = 4.5%."""
+    hit = _check("crawl", _run({"loss": 2.0 - 0.002 * np.arange(50)}), "loss")
+    assert hit.summary == "loss only fell 4.5% (2 -> 1.91) over steps 1-50, and is still falling steadily"
+    assert hit.numbers["drop"] == pytest.approx(0.09 / 1.996)
+
+
+def test_early_collapse():
+    """The LR peaks at 1e-3 on step 1 and is 1e-6 from step 6 on: index 5 of 30 is 17% in."""
+    lr = [1e-3] * 5 + [1e-6] * 25
+    hit = _check("early_collapse", _run({"learning_rate": lr}), "learning_rate")
+    assert hit.summary == ("learning_rate fell from its peak 0.001 (step 1) to 1.00e-06 by step 6, "
+                           "17% into the run, and stays there")
+    assert hit.numbers == {"peak": 1e-3, "at": pytest.approx(5 / 30)}
+
+
+def test_halvings():
+    """65536 for 22 points, then halved at each of the last 8: eight halvings after the first 20."""
+    scale = [65536.0] * 22 + [65536.0 / 2 ** k for k in range(1, 9)]
+    hit = _check("halvings", _run({"loss_scale": scale}), "loss_scale")
+    assert hit.summary == "loss_scale halved 8 times after the first 20 points"
+    assert hit.numbers == {"halvings": 8} and hit.first_step == 23
+
+
+def test_halvings_below_the_floor():
+    """A scale that comes down to 1 (from 1.5: not a halving) has collapsed all the same."""
+    hit = _check("halvings", _run({"loss_scale": [1.5] * 25 + [1.0] * 5}), "loss_scale")
+    assert hit.summary == "loss_scale fell to 1 or below at step 26 (min 1)"
+    assert hit.numbers == {"halvings": 0} and hit.first_step == 26
+
+
+def test_log_band():
+    """0.1 everywhere is two decades above 1e-3: every point is far, on the high side."""
+    hit = _check("log_band", _run({"update_ratio": [0.1] * 10}), "update_ratio", answer_high="too-high")
+    assert hit.summary == "update_ratio is more than 1 decade(s) from 0.001 on 100% of points (median 0.1, too high)"
+    assert hit.answer == "too-high"
+
+
+def test_no_warmup_spike():
+    """The LR is at its peak from step 1; the loss starts at 2 and jumps to 6 (3.0x) at step 6."""
+    loss = [2.0] * 5 + [6.0] + [1.9] * 94
+    hit = _check("no_warmup_spike", _run({"learning_rate": [1e-3] * 100, "loss": loss}), "learning_rate")
+    assert hit.summary == "learning_rate starts at its peak 0.001 (no warmup) and loss jumps to 6 (3.0x its start) at step 6"
+    assert (hit.first_step, hit.last_step) == (1, 6)
+
+
+def test_flat_when_scheduled():
+    run = _run({"learning_rate": [5e-5] * 20}, config={"lr_scheduler_type": "cosine", "warmup_steps": 100})
+    hit = _check("flat_when_scheduled", run, "learning_rate")
+    assert hit.summary == ("learning_rate is constant at 5.00e-05 over 20 points although the config sets "
+                           "lr_scheduler_type=cosine, warmup_steps=100")
+
+
+def test_both_falling():
+    """Chosen -100 -> -200 and rejected -110 -> -215 (medians of 3 points at each end), margin 0."""
+    run = _run({"logps/chosen": [-100.0] * 10 + [-200.0] * 10, "logps/rejected": [-110.0] * 10 + [-215.0] * 10,
+                "rewards/margins": [0.0] * 20})
+    hit = _check("both_falling", run, "logps/chosen", margin="rewards/margins")
+    assert hit.summary == "logps/chosen fell from -100 to -200 and logps/rejected from -110 to -215 while the margin stayed near 0"
+
+
+def test_before_nonfinite():
+    """The grad norm is 1 for 15 points and 50 for the 5 before the loss goes NaN at step 21: 50x."""
+    loss = [2.0] * 20 + [np.nan]
+    run = _run({"grad_norm": [1.0] * 15 + [50.0] * 5, "loss": loss})
+    hit = _check("before_nonfinite", run, "grad_norm", answer_rise="exploding")
+    assert hit.summary == "grad_norm rose to 50 (50x its median 1) in the 5 points before loss first went non-finite at step 21"
+    assert hit.answer == "exploding" and hit.numbers == {"ratio": 50.0}
+    assert (hit.first_step, hit.last_step) == (16, 21)
+
+
+def test_overflow_events():
+    """16 overflow lines at steps 10..160, the scale halving to 2: 6 of them after the first 10."""
+    run = _run({"loss": [1.0] * 5})
+    run.events = [TextEvent(i, "overflow", "Gradient overflow. Skipping step", step=10.0 * i, value=2.0 ** (17 - i))
+                  for i in range(1, 17)]
+    hit = _check("overflow_events", run, "loss")
+    assert hit.summary == "16 loss-scale overflow / skipped-step lines, 6 after the first 10 (steps 110-160), scale down to 2"
+    assert hit.numbers == {"events": 16} and (hit.first_step, hit.last_step) == (110, 160)
+
+
+def test_post_warmup_stall():
+    """Warmup reaches 1e-3 at step 10 while the loss falls 3.0 -> 2.1 (medians 2.95 and 2.15 of two
+    points each: 27%); then the loss holds at 2.0 for the next 10 points (+0.0%)."""
+    lr = [1e-4 * (i + 1) for i in range(10)] + [1e-3] * 30
+    loss = [3.0 - 0.1 * i for i in range(10)] + [2.0] * 30
+    hit = _check("post_warmup_stall", _run({"learning_rate": lr, "loss": loss}), "learning_rate")
+    assert hit.summary == "loss fell 27% during warmup (to step 10), then went +0.0% over the next 10 points at the peak learning_rate 0.001"
+
+
+def test_ratio_below():
+    steps = {"eval/f1": [100, 200, 300, 400, 500], "eval/accuracy": [100, 200, 300, 400, 500]}
+    run = _run({"eval/f1": [0.3] * 5, "eval/accuracy": [0.9] * 5}, steps)
+    hit = _check("ratio_below", run, "eval/f1")
+    assert hit.summary == ("eval/f1 is 0.3 while eval/accuracy is 0.9 on 100% of the last 5 evaluations "
+                           "(steps 100-500): good eval/accuracy, poor eval/f1")
+    assert hit.numbers == {"share": 1.0}
+
+
+def test_rebound():
+    """Falls 3 -> 1 over 30 points, holds 1 for 10, then sits at 1.5 for 60. The 5-point running mean
+    first reaches 1 at index 33 (step 34); the start is the median of 5 points (3 - 4/29 = 2.86)."""
+    y = list(np.linspace(3.0, 1.0, 30)) + [1.0] * 10 + [1.5] * 60
+    hit = _check("rebound", _run({"loss": y}), "loss")
+    assert hit.summary == "loss fell from 2.86 to 1 by step 34, then climbed back to 1.5 (+50%) and stayed there to step 100"
+    assert hit.numbers == {"low": pytest.approx(1.0), "end": 1.5, "rise": pytest.approx(0.5)}
+
+
+def test_rel_to_start():
+    """Starts at 2, reaches 50 (25x) at step 10, ends at 2.1: no better than the start."""
+    y = [2.0] * 3 + [1.9] * 6 + [50.0] + [2.1] * 10
+    hit = _check("rel_to_start", _run({"loss": y}), "loss")
+    assert hit.summary == "loss exploded to 50 at step 10, 25x its starting level 2; it ends at 2.1, no better than at the start"
+    assert hit.numbers == {"factor": 25.0, "stuck": True}
+
+
+def test_rising_vs_falling():
+    """Eval loss bottoms at 1.4 (step 50) and ends at 1.9 (+36%) while the train loss, 3 -> 1 in a
+    straight line over 100 steps, goes from 2.05 (median of steps 46-50) to 1.09 (steps 91-100)."""
+    eval_steps = {"eval/loss": list(range(10, 101, 10))}
+    run = _run({"eval/loss": [2.0, 1.8, 1.6, 1.5, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9], "loss": np.linspace(3.0, 1.0, 100)}, eval_steps)
+    hit = _check("rising_vs_falling", run, "eval/loss")
+    assert hit.summary == "eval/loss rose 36% from its minimum 1.4 at step 50 to 1.9 at step 100 while loss fell from 2.05 to 1.09"
+    assert hit.numbers["rise"] == pytest.approx(0.5 / 1.4)
+
+
+def test_stuck_while_training():
+    """Eval accuracy is 0.7 at its last 6 of 8 evaluations (steps 300-800) while the train loss,
+    3 -> 1 over 800 steps, falls from 2.13 (median of steps 300-399) to 1.12 (steps 701-800)."""
+    run = _run({"eval/accuracy": [0.5, 0.6] + [0.7] * 6, "loss": np.linspace(3.0, 1.0, 800)},
+               {"eval/accuracy": list(range(100, 801, 100))})
+    hit = _check("stuck_while_training", run, "eval/accuracy")
+    assert hit.summary == ("eval/accuracy is exactly 0.7 at the last 6 of 8 evaluations (steps 300-800) while loss "
+                           "fell from 2.13 to 1.12: the eval predictions stopped changing")
+    assert hit.numbers == {"run": 6}
+
+
+def test_trend():
+    """1 + 0.1 i over 50 points; smoothed over 5, the ends are 1.2 and 5.5, and 45 of 49 intervals
+    rise (the first 4 are the smoothing's flat padding)."""
+    hit = _check("trend", _run({"grad_norm": 1.0 + 0.1 * np.arange(50)}), "grad_norm")
+    assert hit.summary == "grad_norm grew steadily from 1.2 to 5.5 over steps 1-50 (92% of intervals rising)"
+    assert hit.numbers == {"start": pytest.approx(1.2), "end": pytest.approx(5.5), "monotonic": pytest.approx(45 / 49)}
+
+
+def test_zero_while_falling():
+    run = _run({"eval/f1": [0.0] * 5, "loss": [3.0] * 25 + [1.0] * 25}, {"eval/f1": [100, 200, 300, 400, 500]})
+    hit = _check("zero_while_falling", run, "eval/f1")
+    assert hit.summary == "eval/f1 is exactly 0 at all 5 evaluations (steps 100-500) while loss fell from 3 to 1"
+
+
+# -- the checks the shipped detectors use, pinned here by their own words ----------------------------
+def test_near():
+    hit = _check("near", _run({"loss": [2.303] * 10}), "loss", target=2.3026)
+    assert hit.summary == "loss stays within 0.02 of 2.3 on 100% of points (steps 1-10), median 2.3"
+    assert hit.numbers == {"share": 1.0, "target": 2.3026}
+
+
+def test_constant():
+    """0 on 8 of 10 points: the median is 0, 80% of the points."""
+    hit = _check("constant", _run({"grad_norm": [0.0] * 8 + [0.5] * 2}), "grad_norm")
+    assert hit.summary == "grad_norm is exactly 0 on 80% of points (8 of 10, steps 1-8)"
+    assert hit.numbers == {"share": 0.8, "value": 0.0}
+
+
+def test_drop_ratio():
+    """100 for 20 points, then 40: the medians of the first and last 15% are 100 and 40, -60%."""
+    hit = _check("drop_ratio", _run({"throughput": [100.0] * 20 + [40.0] * 20}), "throughput")
+    assert hit.summary == "throughput dropped from 100 to 40 (-60%) between steps 1 and 40"
+    assert hit.numbers == {"ratio": 0.4}
+
+
+def test_early_blowup():
+    """2 at step 1, then 5 for the next four points (2.5x), in the first max(4, 10% of 40) points."""
+    hit = _check("early_blowup", _run({"loss": [2.0] + [5.0] * 4 + [1.8] * 35}), "loss")
+    assert hit.summary == "loss jumped from 2 at step 1 to 5 at step 2 (2.5x) in the first 4 logged points"
+    assert hit.numbers == {"ratio": 2.5}
+
+
+def test_chance():
+    """Loss at ln 10 = 2.3026 and accuracy at 0.1 = 1/10: the uniform prediction over ten classes."""
+    run = _run({"loss": [2.3026] * 10, "accuracy": [0.1] * 10})
+    hit = _check("chance", run, "loss")
+    assert hit.summary == ("loss stays within 0.1 of ln 10 = 2.3 (accuracy 0.1 = 1/10) on 100% of 10 points (steps 1-10); "
+                           "accuracy 0.1 (chance 1/10 = 0.1): the model predicts every class alike")
+    assert hit.numbers == {"classes": 10, "share": 1.0, "target": pytest.approx(np.log(10))}
+
+
+def test_saturated():
+    """Keras clips at 1e-7: each wrong answer costs -ln 1e-7 = 16.118, so accuracy 0.75 logs 4.03."""
+    run = _run({"loss": [16.118 * 0.25] * 10, "accuracy": [0.75] * 10})
+    hit = _check("saturated", run, "loss", per_sample_max=16.118, accuracy="accuracy")
+    assert hit.summary == ("loss is 4.03 = 16.1 x (1 - accuracy 0.75) on 100% of 10 points (from step 1): every wrong "
+                           "prediction is a saturated one-hot, so each costs the clamped maximum")
+    assert hit.numbers == {"share": 1.0, "clamp": 16.118}
+
+
+def test_ratio_to():
+    """A train loss of 2 against an eval loss of 0.5 is 4x: the 4 accumulation steps not divided out."""
+    run = _run({"loss": [2.0] * 300, "eval/loss": [0.5] * 3}, {"eval/loss": [100, 200, 300]},
+               config={"gradient_accumulation_steps": 4})
+    hit = _check("ratio_to", run, "loss", target_from="grad_accum")
+    assert hit.summary == "loss is 4.0x eval/loss at 100% of 3 evaluations (steps 100-300), the gradient_accumulation_steps = 4 in the config"
+    assert hit.numbers == {"ratio": 4.0, "share": 1.0}
+
+
+def test_at_chance_while_falling():
+    """The first train loss 2.3026 = ln 10 says ten classes; eval accuracy sits at 1/10 while the
+    train loss falls to 0.5 (ends: medians of 5 points)."""
+    run = _run({"eval/accuracy": [0.1] * 5, "loss": [2.3026] * 25 + [0.5] * 25}, {"eval/accuracy": [100, 200, 300, 400, 500]})
+    hit = _check("at_chance_while_falling", run, "eval/accuracy")
+    assert hit.summary == ("eval/accuracy sits at chance 1/10 = 0.1 (first loss 2.3 = ln 10) at 100% of 5 evaluations "
+                           "(median 0.1) while loss fell from 2.3 to 0.5")
+    assert hit.numbers == {"classes": 10, "share": 1.0}
+
+
+def test_confident_at_floor():
+    """Ten classes (first loss ln 10); softmax twice floors the loss at log(1 + 9/e) = 1.46; the
+    loss sits at 1.5 while the accuracy is 0.95."""
+    run = _run({"accuracy": [0.95] * 10, "loss": [np.log(10)] + [1.5] * 99}, {"accuracy": list(range(10, 101, 10))})
+    hit = _check("confident_at_floor", run, "accuracy")
+    assert hit.summary == ("accuracy is 0.95 while loss never goes below 1.5 and sits at 1.5: the floor of softmax "
+                           "applied twice over 10 classes is log(1 + 9/e) = 1.46 (first loss 2.3 = ln 10)")
+    assert hit.numbers == {"classes": 10, "floor": pytest.approx(np.log(1 + 9 / np.e)), "level": 1.5, "accuracy": 0.95}
+
+
+def test_tracks():
+    """The loss is 1 + 0.0005 x the tokens of its batch: after detrending both, correlation +1."""
+    tokens = np.array([1000.0, 2000.0] * 20)
+    hit = _check("tracks", _run({"loss": 1.0 + 0.0005 * tokens, "ntokens": tokens}), "loss")
+    assert hit.summary == ("loss moves with ntokens from batch to batch (correlation +1.00 over 40 steps, trends removed): "
+                           "the loss depends on how many tokens a batch holds")
+    assert hit.numbers["corr"] == pytest.approx(1.0)
+
+
+def test_still_falling():
+    """3 - 0.01 (step - 1) over 100 steps with the LR decayed to 0: the last quarter (steps 76-100)
+    falls 0.24, as steep as any (100%), 0.99 in all from 3."""
+    run = _run({"loss": 3.0 - 0.01 * np.arange(100), "learning_rate": np.linspace(1e-3, 0.0, 100)})
+    hit = _check("still_falling", run, "loss")
+    assert hit.summary == ("loss is still falling at the end as steeply as at its steepest: the last 25% of the run "
+                           "(steps 76-100) fell 0.24, 100% of the steepest stretch's rate; 0.99 in all from 3, with the LR "
+                           "schedule already run out: the run stopped long before the loss levelled off")
+    assert hit.numbers == {"slope_ratio": pytest.approx(1.0), "fall": pytest.approx(0.24)}
+
+
+def test_worsening():
+    """Eval loss bottoms at 1.0 (step 400) and its last third after that sits at 1.3: 30% worse.
+    How many times its noise that is depends on the noise estimate; it must clear z = 3."""
+    import re
+
+    run = _run({"eval/loss": [2.0, 1.5, 1.2, 1.0, 1.1, 1.2, 1.3, 1.3, 1.3]}, {"eval/loss": list(range(100, 901, 100))})
+    hit = _check("worsening", run, "eval/loss")
+    m = re.fullmatch(r"eval/loss rose from its best 1 at step 400 to 1.3 by step 900 \(30% worse, (\d+)x its noise\)", hit.summary)
+    assert m and int(m.group(1)) >= 3, hit.summary
+    assert hit.numbers["rise"] == pytest.approx(0.3)
+
+
+def test_shift_at_eval():
+    """The train loss steps from 2.0 to 2.5 (+25%) right after the first evaluation (step 100) and
+    not at the second (step 150): dropout or BatchNorm left in eval mode."""
+    import re
+
+    y = np.where(np.arange(1, 201) <= 100, 2.0, 2.5) + np.tile([0.01, -0.01], 100)
+    run = _run({"loss": y, "eval/loss": [1.9, 1.9]}, {"eval/loss": [100, 150]})
+    hit = _check("shift_at_eval", run, "loss")
+    m = re.fullmatch(r"loss stepped from 2 to 2.5 \(\+25%, (\d+)x its noise\) right after the first evaluation at step 100, "
+                     r"and at none of the 1 later ones", hit.summary)
+    assert m and int(m.group(1)) >= 6, hit.summary
+    assert hit.numbers["shift"] == pytest.approx(0.5, abs=0.02)
+
+
+def test_every_check_has_a_sentence_test():
+    """Every registered check has a test of its sentence, here or in test_detectors.py."""
+    import pathlib
+    import re
+
+    here = pathlib.Path(__file__).parent
+    text = "".join(p.read_text(encoding="utf-8") for p in here.glob("test_*.py"))
+    named = set(re.findall(r"""(?:_check\(|CHECKS\[|check=)["']([a-z_]+)["']""", text))
+    assert set(CHECKS) - named == set(), "a check with no test of its sentence: add one here"
