@@ -1437,6 +1437,8 @@ def _classes_for_floor(run, steps: np.ndarray, values: np.ndarray) -> tuple[int,
     loss was logged at init (a model stuck at the floor still learns, so its accuracy is no
     guide). Two classes are left out: the floor log(1 + 1/e) = 0.31 is an ordinary loss level."""
     found = facts.classes_from_config(run)
+    if found is not None and found[1].startswith("vocab_size"):
+        return None  # next-token losses keep the text's own entropy: sitting near the floor says nothing there
     if found is None:
         classes = facts.classes_from_first_loss(steps, values)
         if classes is None or classes < 5:
@@ -1767,6 +1769,8 @@ def confident_at_floor(c: Ctx) -> Hit | None:
     if len(oy) < p.min_loss_points:
         return None
     found = facts.classes_from_config(c.run)
+    if found is not None and found[1].startswith("vocab_size"):
+        return None  # a next-token loss keeps the text's own entropy above any floor
     if found is None:
         first, last = float(ox[0]), float(ox[-1])
         if not (first <= 1 or (last > first and first <= p.early * last)) or not (0.5 < oy[0] < 13.0):
