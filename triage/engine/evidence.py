@@ -233,8 +233,21 @@ def apply_text(diag: Diagnosis, index, lines: list[tuple[int | None, str]], appl
         if len(diag.text) > before:
             applied.text_errors[before] = at
     if groups and START not in diag.answers and "error" in diag.model.values.get(START, []):
-        diag.answer(START, "error", source, f"error text in the input ({len(groups)} message(s) matched)")
+        diag.answer(START, _start_for_errors(diag, best), source,
+                    f"error text in the input ({len(groups)} message(s) matched)")
     return len(groups)
+
+
+def _start_for_errors(diag: Diagnosis, best: dict) -> str:
+    """What a person saw first, given the error text: an error; and when the best-matching cause is
+    not itself met as an error, also what it says one sees (a NaN guard that raises, `Loss became
+    infinite or NaN`, is a crash and a NaN; "a|b" on the opening question means one of them)."""
+    values = diag.model.values.get(START, [])
+    top = max(best, key=lambda c: (best[c][0], c), default=None)
+    named = set(diag.model.signs.get(top, {}).get(START, ())) if top else set()
+    if not named or "error" in named:
+        return "error"  # the cause itself is met as an error
+    return "|".join(["error"] + sorted(v for v in named if v in values))
 
 
 def event_lines(run) -> list[tuple[int | None, str]]:
