@@ -188,7 +188,7 @@ def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[
     run = last_run(run)
     found = []
     if "framework" not in run.meta:  # the detectors written for some frameworks only need to know which
-        hit = framework_table(kb).recognise(run)
+        hit = framework_table(kb).recognised(run)
         run.meta["framework"] = hit[0].id if hit else None
     try:
         for node in detectors(kb):

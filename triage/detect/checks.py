@@ -241,18 +241,6 @@ class NonfiniteParams(Params):
     ignore_inf_when: Optional[Names] = None
 
 
-def _begins_at_start(steps: np.ndarray) -> bool:
-    """Whether a log begins at the start of training: its first step is the first log after step 0
-    (within two logging intervals, or the first 5% of the steps it covers). An excerpt that begins
-    at step 2,990 has no start, so a NaN at its tenth point is not a NaN at the start of training."""
-    fin = steps[np.isfinite(steps)]
-    if len(fin) < 2:
-        return True
-    first, last = float(fin[0]), float(fin[-1])
-    gap = float(np.median(np.diff(fin))) if len(fin) > 2 else last - first
-    return first <= max(1.0, 0.05 * last, 2.0 * max(gap, 0.0))
-
-
 @check("nonfinite", NonfiniteParams)
 def nonfinite(c: Ctx) -> Hit | None:
     """NaN or Inf values."""
@@ -287,7 +275,8 @@ def nonfinite(c: Ctx) -> Hit | None:
             return None
     n = len(v)
     early_limit = max(p.early_steps, int(p.early_fraction * n))
-    early = idx[0] < early_limit and _begins_at_start(s)
+    # a NaN at the start needs a log that begins at the start (the first log after step 0)
+    early = idx[0] < early_limit and (np.isfinite(s).sum() < 2 or facts.begins_at_start(s, 0.05, gaps=2))
     if p.phase == "early" and not early:
         return None
     if p.phase == "late" and early:
@@ -1057,7 +1046,7 @@ def early_blowup(c: Ctx) -> Hit | None:
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points:
         return None
-    if getattr(c.run, "meta", {}).get("restarts") or not (x[0] <= 1 or x[0] <= 0.05 * x[-1]):
+    if getattr(c.run, "meta", {}).get("restarts") or not facts.begins_at_start(x, 0.05):
         return None  # a log cut from the middle of a run has no start to compare with
     base = float(y[0])
     early = max(p.min_early, int(p.early_fraction * len(y)))
@@ -1772,8 +1761,7 @@ def confident_at_floor(c: Ctx) -> Hit | None:
     if found is not None and found[1].startswith("vocab_size"):
         return None  # a next-token loss keeps the text's own entropy above any floor
     if found is None:
-        first, last = float(ox[0]), float(ox[-1])
-        if not (first <= 1 or (last > first and first <= p.early * last)) or not (0.5 < oy[0] < 13.0):
+        if not facts.begins_at_start(ox, p.early) or not (0.5 < oy[0] < 13.0):
             return None
         classes = int(round(math.exp(float(oy[0]))))
         found = (classes, f"first {other.name} {fmt(float(oy[0]))} = ln {classes}")

@@ -71,14 +71,22 @@ def _first_finite(a: np.ndarray) -> int | None:
     return int(rest[0]) if len(rest) else None
 
 
+def begins_at_start(steps: np.ndarray, share: float = 0.01, gaps: float = 0.0) -> bool:
+    """Whether a log begins at the start of training: its first step is 0 or 1, within the first
+    `share` of the steps it covers, or within `gaps` logging intervals of step 0 (the first log
+    after the start). An excerpt that begins at step 2,990 of a run has no start to judge."""
+    fin = steps[np.isfinite(steps)]
+    if not len(fin):
+        return False
+    first, last = float(fin[0]), float(fin[-1])
+    gap = float(np.median(np.diff(fin))) if len(fin) > 2 else last - first
+    return first <= max(1.0, share * last, gaps * max(gap, 0.0))
+
+
 def started_at_init(steps: np.ndarray) -> bool:
     """Whether a series' first point was logged at the very start of training (step 0 or 1,
     or the first 1% of the steps it covers): only then is its first value the loss at init."""
-    i, j = _first_finite(steps), _first_finite(steps[::-1])
-    if i is None or j is None:
-        return False
-    first, last = float(steps[i]), float(steps[len(steps) - 1 - j])
-    return first <= 1 or (last > first and first <= 0.01 * last)
+    return begins_at_start(steps, 0.01)
 
 
 def classes_from_first_loss(steps: np.ndarray, values: np.ndarray) -> int | None:
@@ -129,5 +137,5 @@ def at_steps(xs: np.ndarray, ys: np.ndarray, steps: np.ndarray) -> np.ndarray:
     return out
 
 
-__all__ = ["as_fraction", "at_steps", "chance_classes", "classes_from_config", "classes_from_first_loss",
+__all__ = ["as_fraction", "at_steps", "begins_at_start", "chance_classes", "classes_from_config", "classes_from_first_loss",
            "config", "noise", "started_at_init", "trend_noise"]

@@ -132,7 +132,7 @@ def infer_context(diag: Diagnosis, run) -> None:
     table = framework_table(diag.kb)
     ctx = diag.context
     if ctx.framework is None:
-        hit = table.recognise(run)
+        hit = table.recognised(run)
         if hit is not None:
             ctx.framework, ctx.because = hit
     if ctx.framework is not None:

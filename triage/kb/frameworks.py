@@ -123,6 +123,19 @@ class FrameworkTable:
         """The settings declared at the top of frameworks.yaml (the only ones a fix or a framework may name)."""
         return set(self.setting_titles)
 
+    def recognised(self, run) -> tuple[Framework, str] | None:
+        """`recognise(run)` done once per run: the detectors (frameworks-only checks) and the engine
+        (defaults, set-aside causes) both ask, so the answer is kept in `run.meta["framework_seen"]`."""
+        meta = getattr(run, "meta", None)
+        if meta is not None and "framework_seen" in meta:
+            seen = meta["framework_seen"]
+            fw = self.get(seen[0]) if seen else None
+            return (fw, seen[1]) if fw is not None else None
+        hit = self.recognise(run)
+        if meta is not None:
+            meta["framework_seen"] = (hit[0].id, hit[1]) if hit else None
+        return hit
+
     def recognise(self, run) -> tuple[Framework, str] | None:
         """The first framework (in file order) one of whose rules holds for this log."""
         facts = RunFacts.of(run)
