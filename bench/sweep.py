@@ -282,6 +282,15 @@ def fixed_jsonl(root: Path, runs: int, seed: int) -> list:
     return [r.cpu_ms for r in summary.runs], summary
 
 
+def fixed_report(cpu_1k: list, s1k) -> None:
+    healthy_1k = [r.cpu_ms for r in s1k.runs if r.verdict == "healthy"]
+    broken_1k = [r.cpu_ms for r in s1k.runs if r.verdict == "broken"]
+    print(f"1,000-row JSONL runs ({len(cpu_1k)}): CPU/run median {statistics.median(cpu_1k):.1f} ms, "
+          f"p90 {np.percentile(cpu_1k, 90):.1f} ms (healthy {len(healthy_1k)}: {statistics.median(healthy_1k or [0]):.1f} ms, "
+          f"broken {len(broken_1k)}: {statistics.median(broken_1k or [0]):.1f} ms); target <= 25 ms; "
+          f"load {os.getloadavg()[0]:.2f}", flush=True)
+
+
 def interleaved(refs: list, rounds: int, size: int, documents: bool) -> int:
     """Speed-ups measured in alternation on a shared machine: each round scans a fresh slice of runs
     with each executor in turn (Ray, 2 CPUs, started once), and the ratios are taken per round."""
@@ -314,6 +323,8 @@ def main(argv=None) -> int:
     ap.add_argument("--keep", help="generate into this folder and keep it (reused when it exists)")
     ap.add_argument("--skip-ray", action="store_true", help="leave out the Ray pass")
     ap.add_argument("--per-run", type=int, default=200, help="runs of exactly 1,000 JSONL rows for the per-run CPU")
+    ap.add_argument("--per-run-only", action="store_true",
+                    help="only the CPU per run of exactly 1,000 JSONL rows (no sweep is generated)")
     ap.add_argument("--rounds", type=int, default=0,
                     help="instead of one long pass each: K rounds, each scanning the next --round-runs runs with "
                          "1 job, 2 processes and Ray (2 CPUs) in turn, so a changing background load hits all alike")
@@ -328,6 +339,10 @@ def main(argv=None) -> int:
     tmp = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="triage-bench-sweep-"))
     root = tmp / f"sweep-{args.runs}"
     try:
+        if args.per_run_only:
+            knowledge()
+            fixed_report(*fixed_jsonl(tmp / "jsonl-1000", args.per_run, args.seed + 1))
+            return 0
         t = time.perf_counter()
         if not (root / f"run-{args.runs - 1:05d}").is_dir():
             print(f"generating {args.runs:,} runs under {root} ...", flush=True)
@@ -345,12 +360,7 @@ def main(argv=None) -> int:
 
         if args.rounds:
             return interleaved(refs, args.rounds, args.round_runs, not args.slim)
-        cpu_1k, s1k = fixed_jsonl(tmp / "jsonl-1000", args.per_run, args.seed + 1)
-        healthy_1k = [r.cpu_ms for r in s1k.runs if r.verdict == "healthy"]
-        broken_1k = [r.cpu_ms for r in s1k.runs if r.verdict == "broken"]
-        print(f"1,000-row JSONL runs ({len(cpu_1k)}): CPU/run median {statistics.median(cpu_1k):.1f} ms, "
-              f"p90 {np.percentile(cpu_1k, 90):.1f} ms (healthy {statistics.median(healthy_1k or [0]):.1f} ms, "
-              f"broken {statistics.median(broken_1k or [0]):.1f} ms); target <= 25 ms", flush=True)
+        fixed_report(*fixed_jsonl(tmp / "jsonl-1000", args.per_run, args.seed + 1))
 
         docs = {"documents": not args.slim}
         print(f"workers send back {'only what the summary reads' if args.slim else 'whole scan documents (as for --json)'}")

@@ -21,7 +21,9 @@ The same `Diagnosis` serves `triage ask` (interactive), `ask --answers` (replay)
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from triage.engine.frameworks import Framework, cause_domains
@@ -193,6 +195,13 @@ class Model:
         for (q, _), ids in list(self.favours.items()) + list(self.rules_out.items()):
             self.cares.setdefault(q, set()).update(ids)
         self._lik: dict[tuple[str, str], dict[str, float]] = {}
+        # The model never changes once built, and one model serves every run of a sweep and every
+        # question of a session: the per-(cause, question, answer) figures are kept once computed.
+        self._log_ev: dict[tuple[str, str, str], float] = {}
+        self._names: dict[tuple[str, str, str], bool] = {}
+        self._tables: dict[str, tuple] = {}
+        self._namers: dict[tuple[str, str, str], frozenset[str]] = {}
+        self.cause_pos: dict[str, int] = {c.id: i for i, c in enumerate(self.causes)}
         self.strength = answer_strengths(self.questions)
 
     def likelihood(self, cause_id: str, question: str, value: str) -> float:
@@ -246,16 +255,50 @@ class Model:
             out *= self.likelihood(cause_id, question, v)
         return out
 
+    def answer_table(self, question: str):
+        """(likelihoods, answerable) for the information gain of `question`: an array of
+        P(answer | cause) with one row per answer and one column per cause (model order), and
+        per cause the chance that a person can answer at all (a cause that names the question
+        makes its answer likelier to be known)."""
+        out = self._tables.get(question)
+        if out is None:
+            import numpy as np
+
+            ids = [c.id for c in self.causes]
+            table = np.array([[self.likelihood(cid, question, v) for cid in ids] for v in self.values[question]],
+                             dtype=float).reshape(len(self.values[question]), len(ids))
+            cares = self.cares.get(question, set())
+            answerable = np.array([1 - (P_UNKNOWN_NAMED if cid in cares else P_UNKNOWN_SILENT) for cid in ids])
+            out = self._tables[question] = (table, answerable)
+        return out
+
+    def namers(self, question: str, value: str) -> frozenset[str]:
+        """The causes that name this answer (see `names_answer`)."""
+        key = ("", question, value)
+        out = self._namers.get(key)
+        if out is None:
+            out = self._namers[key] = frozenset(c.id for c in self.causes if self.names_answer(c.id, question, value))
+        return out
+
     def names_answer(self, cause_id: str, question: str, value: str) -> bool:
         """Does the cause itself say this answer (or one of "a|b") is what a person would see?"""
-        named = self.signs.get(cause_id, {}).get(question, ())
-        return any(v in named or cause_id in self.favours.get((question, v), ()) for v in value.split("|"))
+        key = (cause_id, question, value)
+        out = self._names.get(key)
+        if out is None:
+            named = self.signs.get(cause_id, {}).get(question, ())
+            out = any(v in named or cause_id in self.favours.get((question, v), ()) for v in value.split("|"))
+            self._names[key] = out
+        return out
 
     def log_evidence(self, cause_id: str, question: str, value: str) -> float:
         """log P(answer | cause) as the ranking counts it: capped by the broader causes this one
         refines, and scaled down for a vague answer (`strength` below 1 on the answer)."""
-        lik = self.refined_likelihood(cause_id, question, value, self.likelihood(cause_id, question, value))
-        return self.answer_strength(question, value) * math.log(max(lik, 1e-12))
+        key = (cause_id, question, value)
+        out = self._log_ev.get(key)
+        if out is None:
+            lik = self.refined_likelihood(cause_id, question, value, self.likelihood(cause_id, question, value))
+            out = self._log_ev[key] = self.answer_strength(question, value) * math.log(max(lik, 1e-12))
+        return out
 
     def refined_likelihood(self, cause_id: str, question: str, value: str, lik: float) -> float:
         """A cause that refines a broader one (`aliases`) and says nothing about a question cannot
@@ -310,6 +353,7 @@ class Diagnosis:
         self.excluded: set[str] = set()  # causes the user said "not it" to
         self.measured: set[str] = set()  # questions whose answer a failed probe measured (see PROBE_FAIL_MATCH)
         self.context = RunContext()
+        self._scores_memo: tuple | None = None
 
     # -- recording evidence ----------------------------------------------------------------
     def answer(self, question: str, value: str | list[str] | tuple[str, ...] | set[str], source: str = "you",
@@ -352,7 +396,23 @@ class Diagnosis:
         self.excluded.add(cause)
 
     # -- the differential ------------------------------------------------------------------
+    def _state(self) -> tuple:
+        """Everything the differential depends on, as a key: a report asks for the ranking more than
+        once (the causes, then the questions worth asking) and nothing changes in between."""
+        ctx = self.context
+        return (tuple((q, a.value) for q, a in self.answers.items()), tuple((t.cause, t.weight) for t in self.text),
+                frozenset(self.excluded), frozenset(self.measured), ctx.framework.id if ctx.framework else None,
+                tuple(sorted(ctx.excluded_domains)))
+
     def _log_scores(self, causes: list[Node] | None = None, applicable_only: bool = True) -> dict[str, float]:
+        if causes is None and applicable_only:
+            key = self._state()
+            if self._scores_memo is None or self._scores_memo[0] != key:
+                self._scores_memo = (key, self._compute_log_scores())
+            return dict(self._scores_memo[1])
+        return self._compute_log_scores(causes, applicable_only)
+
+    def _compute_log_scores(self, causes: list[Node] | None = None, applicable_only: bool = True) -> dict[str, float]:
         m = self.model
         scores: dict[str, float] = {}
         known = [(q, a.value) for q, a in self.answers.items() if a.value != UNKNOWN]
@@ -379,14 +439,17 @@ class Diagnosis:
     def _named_counts(self, weights: dict[str, float]) -> dict[str, int]:
         """For causes tied on probability: how many diagnostic answers each names (a tie goes to
         the cause that explains more of what was observed, then to the ID)."""
-        top = sorted(weights.values(), reverse=True)
-        tied = {round(w, 9) for i, w in enumerate(top) if i and round(w, 9) == round(top[i - 1], 9)}
+        rounded = {cid: round(w, 9) for cid, w in weights.items()}
+        top = sorted(rounded.values(), reverse=True)
+        tied = {w for i, w in enumerate(top) if i and w == top[i - 1]}
         if not tied:
             return {}
-        known = [(q, a.value) for q, a in self.answers.items()
-                 if a.value != UNKNOWN and q not in (START, DOMAIN_QUESTION)]
-        return {cid: sum(self.model.names_answer(cid, q, v) for q, v in known)
-                for cid, w in weights.items() if round(w, 9) in tied}
+        counts: dict[str, int] = {}
+        for q, a in self.answers.items():
+            if a.value != UNKNOWN and q not in (START, DOMAIN_QUESTION):
+                for cid in self.model.namers(q, a.value):
+                    counts[cid] = counts.get(cid, 0) + 1
+        return {cid: counts.get(cid, 0) for cid, w in rounded.items() if w in tied}
 
     def _prefer_refinements(self, scores: dict[str, float]) -> dict[str, float]:
         """A broader cause never ranks above a refinement of it (`aliases`) that the evidence singles
@@ -409,22 +472,23 @@ class Diagnosis:
         return scores
 
     def ranking(self, limit: int | None = None, with_evidence_only: bool = False, explain: bool = True) -> list[Candidate]:
+        return list(itertools.islice(self.ranked(with_evidence_only, explain), limit or None))
+
+    def ranked(self, with_evidence_only: bool = False, explain: bool = True) -> Iterator[Candidate]:
+        """The differential best first, one candidate at a time: a caller that needs the first few
+        causes with evidence stops early instead of explaining all two hundred."""
         scores = self._log_scores()
         if not scores:
-            return []
+            return
         top = max(scores.values())
         weights = {cid: math.exp(s - top) for cid, s in scores.items()}
         total = sum(weights.values())
-        out = []
         named = self._named_counts(weights)
         for cid, w in sorted(weights.items(), key=lambda kv: (-round(kv[1], 9), -named.get(kv[0], 0), kv[0])):
             support, against = self.explain(cid) if (explain or with_evidence_only) else ([], [])
             if with_evidence_only and not support:
                 continue
-            out.append(Candidate(self.kb[cid], w / total, scores[cid], support, against))
-            if limit and len(out) >= limit:
-                break
-        return out
+            yield Candidate(self.kb[cid], w / total, scores[cid], support, against)
 
     def explain(self, cause_id: str) -> tuple[list[str], list[str]]:
         """Why a cause is (or is not) in the differential, as evidence lines."""
@@ -542,11 +606,12 @@ class Diagnosis:
         probs = {c.id: c.probability / mass for c in pool}
         best, best_gain = None, MIN_GAIN
         h0 = _entropy(probs.values())
+        arrays = self._pool(probs)
         for q in eligible:
             cares = self.model.cares.get(q, set())
             if q != DOMAIN_QUESTION and not (cares & probs.keys()):
                 continue
-            gain = h0 - self._expected_entropy(q, probs)
+            gain = h0 - self._expected_entropy(q, probs, arrays)
             if gain > best_gain + 1e-12 or (best is not None and abs(gain - best_gain) < 1e-12 and q < best):
                 best, best_gain = q, gain
         return best
@@ -555,20 +620,32 @@ class Diagnosis:
         a = self.answers.get(question)
         return a is not None and (a.value == UNKNOWN or value in a.value.split("|"))
 
-    def _expected_entropy(self, q: str, probs: dict[str, float]) -> float:
+    def _pool(self, probs: dict[str, float]) -> tuple:
+        """The differential as arrays for `_expected_entropy`: model positions, probabilities, entropy."""
+        import numpy as np
+
+        pos = self.model.cause_pos
+        return (np.fromiter((pos[cid] for cid in probs), dtype=np.intp, count=len(probs)),
+                np.fromiter(probs.values(), dtype=float, count=len(probs)), _entropy(probs.values()))
+
+    def _expected_entropy(self, q: str, probs: dict[str, float], pool: tuple | None = None) -> float:
         """Expected entropy of the differential after asking q, counting the chance that the
-        person cannot answer (which leaves the differential as it is)."""
-        m = self.model
-        cares = m.cares.get(q, set())
-        known = {cid: p * (1 - (P_UNKNOWN_NAMED if cid in cares else P_UNKNOWN_SILENT)) for cid, p in probs.items()}
-        p_unknown = 1.0 - sum(known.values())
-        exp = p_unknown * _entropy(probs.values())
-        for v in m.values[q]:
-            joint = {cid: p * m.likelihood(cid, q, v) for cid, p in known.items()}
-            pa = sum(joint.values())
-            if pa <= 0:
-                continue
-            exp += pa * _entropy(x / pa for x in joint.values())
+        person cannot answer (which leaves the differential as it is). One array operation per
+        question: the likelihood of every answer under every cause is a table the model keeps."""
+        import numpy as np
+
+        idx, p, h0 = pool if pool is not None else self._pool(probs)
+        table, answerable = self.model.answer_table(q)
+        known = p * answerable[idx]
+        exp = (1.0 - float(known.sum())) * h0
+        joint = table[:, idx] * known  # P(answer v, cause c), one row per answer
+        pa = joint.sum(axis=1)
+        rows = pa > 0
+        if rows.any():
+            x = joint[rows] / pa[rows, None]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                h = -np.where(x > 0, x * np.log2(np.where(x > 0, x, 1.0)), 0.0).sum(axis=1)
+            exp += float((pa[rows] * h).sum())
         return exp
 
     def unanswered(self, limit: int = 5) -> list[str]:
@@ -581,13 +658,14 @@ class Diagnosis:
         mass = sum(c.probability for c in pool) or 1.0
         probs = {c.id: c.probability / mass for c in pool}
         h0 = _entropy(probs.values())
+        arrays = self._pool(probs)
         gains = []
         for q in eligible:
             if q != DOMAIN_QUESTION and not (self.model.cares.get(q, set()) & probs.keys()):
                 continue
-            gain = h0 - self._expected_entropy(q, probs)
+            gain = h0 - self._expected_entropy(q, probs, arrays)
             if gain > MIN_GAIN:
-                gains.append((-gain, q))
+                gains.append((-round(gain, 9), q))  # equal gains (to rounding noise) go by ID
         return [q for _, q in sorted(gains)[:limit]]
 
     # -- serialisation ---------------------------------------------------------------------

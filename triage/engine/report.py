@@ -405,11 +405,11 @@ def build_report(kb, diag: Diagnosis, applied, sources: list[Source], version: s
 def _ranked_causes(diag: Diagnosis, applied, findings: list, max_causes: int) -> list[RankedCause]:
     from triage.engine.frameworks import fix_entries
 
-    ranked = diag.ranking(with_evidence_only=True)
     out: list[RankedCause] = []
-    top = ranked[0].probability if ranked else 0.0
-    for cand in ranked[:max_causes]:
-        if cand.probability < 0.005 * top:
+    top = 0.0
+    for cand in diag.ranked(with_evidence_only=True):
+        top = top or cand.probability
+        if len(out) >= max_causes or cand.probability < 0.005 * top:
             break
         node = cand.node
         support, _ = diag.reasons(cand.id)

@@ -70,6 +70,7 @@ class Reader:
     read_dir: Callable[[Path, str], "Run"] | None = None  # `--format NAME` given a folder: (folder, label)
     suffixes: tuple[str, ...] = ()  # file endings a folder's last-resort pick may read as this format
     fallback: str | None = None  # a sniffed file that fails to read as this is read as that format instead
+    sniff_max: float = 1.0  # the highest score `sniff` ever gives: a format that cannot win is not asked
 
 
 FORMATS: dict[str, Reader] = {}  # name -> Reader, in registration order

@@ -38,6 +38,8 @@ def sniff(src: Source) -> str:
         return TEXT
     best, best_score = None, 0.0
     for reader in by_priority():
+        if reader.sniff_max <= best_score:
+            continue  # it could only tie, and a tie goes to the format asked first
         try:
             score = reader.sniff(src)
         except Exception:  # a sniffer must never stop reading

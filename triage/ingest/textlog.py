@@ -1312,5 +1312,5 @@ for _d, _priority, _desc, _names in (
         ("sb3_stdout", 13, "Stable-Baselines3 stdout tables", ()),
         ("text", 0, "any other text: printed metric lines, tables, tracebacks, errors, warnings", ("stdout", "log"))):
     register(Reader(_d, _desc, _sniff_as(_d), functools.partial(read, fmt=None if _d == "text" else _d),
-                    priority=_priority, aliases=_names,
+                    priority=_priority, aliases=_names, sniff_max=0.8,
                     suffixes=(".log", ".txt", ".out", ".err") if _d == "text" else ()))
