@@ -100,3 +100,25 @@ def test_a_file_of_several_runs_is_judged_on_its_last_run(tmp_path):
     assert run.meta["runs"] == 3 and len(run.get("loss")) == 120  # every row is kept
     assert len(last_run(run).get("loss")) == 40
     assert not run_detectors(run, KB)  # no 'spike' where the next model starts
+
+
+def test_a_model_that_learned_then_fell_back_to_chance_is_a_relapse_not_flat():
+    steps = np.arange(1, 101) * 5.0
+    ln4 = math.log(4)
+    relapse = np.where(steps < 200, ln4 - 0.15 * np.sin(np.pi * steps / 200), ln4) + 0.002 * np.cos(steps)
+    acc_steps = np.arange(1, 9) * 60.0
+    learned = np.array([0.55, 0.68, 0.49, 0.28, 0.26, 0.257, 0.25, 0.26])
+    (hit,) = run_detectors(_run({"loss": (steps, relapse), "accuracy": (acc_steps, learned)}), KB,
+                           only={"det-loss-near-ln-c"})
+    assert hit.answer == "relapse" and "accuracy reached 0.68 at step 120, then the model fell back to chance" in hit.summary
+    # at chance from the first log: never learned, the plain 'flat' reading
+    never = np.full(8, 0.25) + 0.01 * np.sin(np.arange(8))
+    (hit,) = run_detectors(_run({"loss": (steps, relapse), "accuracy": (acc_steps, never)}), KB,
+                           only={"det-loss-near-ln-c"})
+    assert hit.answer == "flat"
+    # one lucky log above chance is not learning
+    once = never.copy()
+    once[1] = 0.7
+    (hit,) = run_detectors(_run({"loss": (steps, relapse), "accuracy": (acc_steps, once)}), KB,
+                           only={"det-loss-near-ln-c"})
+    assert hit.answer == "flat"

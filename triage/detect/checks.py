@@ -1499,6 +1499,28 @@ class ChanceParams(WindowParams):
     acc_tol: float = 0.15
     min_share: float = 0.8
     min_points: int = 3
+    # The model had learned before it sank to chance: the accuracy (train or eval) stood at least
+    # `relapse_gain` of the way from chance to perfect on `relapse_points` logs before the window.
+    answer_relapse: Optional[Answer] = None
+    relapse_gain: float = 0.25
+    relapse_points: int = 2
+
+
+def _learned_before(run, names: Names, start: float, classes: int, gain: float, points: int) -> tuple[str, float, float] | None:
+    """(series, best accuracy, its step) when an accuracy series stood well above chance 1/C
+    before `start` on at least `points` logs: the model had learned something."""
+    level = 1.0 / classes + gain * (1.0 - 1.0 / classes)
+    for name in names:
+        s = run.get(name)
+        if s is None or not np.isfinite(s.steps).all():
+            continue
+        frac = facts.as_fraction(s.values)
+        before = (s.steps < start) & np.isfinite(frac)
+        above = before & (frac >= level)
+        if int(above.sum()) >= points:
+            i = int(np.flatnonzero(before)[np.argmax(frac[before])])
+            return s.name, float(frac[i]), float(s.steps[i])
+    return None
 
 
 @check("chance", ChanceParams)
@@ -1533,6 +1555,17 @@ def chance(c: Ctx) -> Hit | None:
     if share < p.min_share:
         return None
     acc_note = f"; {acc[0].name} {fmt(level)} (chance 1/{classes} = {fmt(1 / classes)})" if level is not None else ""
+    learned = (_learned_before(c.run, p.accuracy, float(x[0]), classes, p.relapse_gain, p.relapse_points)
+               if p.answer_relapse else None)
+    if learned is not None:
+        name, best, at = learned
+        return Hit(
+            f"{name} reached {fmt(best)} at step {step_str(at)}, then the model fell back to chance: {c.name} stays "
+            f"within {fmt(p.tol)} of ln {classes} = {fmt(target)} ({where}) on {share:.0%} of {len(y):,} points "
+            f"(steps {step_str(x[0])}-{step_str(x[-1])}){acc_note}: it learned, then lost it",
+            x[0], x[-1], answer=str(p.answer_relapse),
+            numbers={"classes": classes, "share": share, "target": target, "best": best},
+        )
     return Hit(
         f"{c.name} stays within {fmt(p.tol)} of ln {classes} = {fmt(target)} ({where}) on {share:.0%} of "
         f"{len(y):,} points (steps {step_str(x[0])}-{step_str(x[-1])}){acc_note}: the model predicts every class alike",
