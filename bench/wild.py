@@ -5,8 +5,8 @@ against the label.
     python bench/wild.py [--json FILE] [--only SUBSTRING]
 
 The logs are real training output copied from public repositories and issue threads
-(tests/wild/logs/{repos,threads,more,fresh}, described by tests/wild/manifest-*.yaml). The labels
-are in tests/wild/judged.yaml: `verdict` broken or healthy, and for a broken log the cause IDs a
+(tests/wild/logs/{repos,threads,more,fresh,wild2}, described by tests/wild/manifest-*.yaml). The labels
+are in tests/wild/judged*.yaml: `verdict` broken or healthy, and for a broken log the cause IDs a
 competent engineer would accept. Starting from an earlier reading of the manifests' notes, each
 log's notes were re-read, the log itself and, where the root cause mattered, the issue thread;
 every label was written before this labelling pass ran triage on any wild log (no label was
@@ -47,9 +47,10 @@ sys.path.insert(0, str(ROOT))
 
 from triage import api
 
-COLLECTIONS = ("repos", "threads", "more", "fresh")
+COLLECTIONS = ("repos", "threads", "more", "fresh", "wild2")
 TUNED = ("repos", "threads", "more")
 HELD_OUT = ("fresh",)
+NEW = ("wild2",)  # collected after the reader work began; labels in judged-wild2.yaml, not tuned on
 TOP = 3
 
 
@@ -59,10 +60,12 @@ def load_labels() -> list[dict]:
     for manifest in sorted(WILD.glob("manifest-*.yaml")):
         for entry in yaml.safe_load(manifest.read_text(encoding="utf-8")):
             expect[entry["file"]] = entry["expect"]
-    labels = yaml.safe_load((WILD / "judged.yaml").read_text(encoding="utf-8"))
+    labels = [label for path in sorted(WILD.glob("judged*.yaml"))
+              for label in yaml.safe_load(path.read_text(encoding="utf-8")) or []
+              if label.get("verdict") in ("broken", "healthy")]  # `unclear` labels are recorded, not scored
     for label in labels:
         if label["file"] not in expect:
-            raise SystemExit(f"judged.yaml: {label['file']} is not in any tests/wild manifest")
+            raise SystemExit(f"judged*.yaml: {label['file']} is not in any tests/wild manifest")
         label["collection"] = label["file"].split("/")[1]
         label["crash_only"] = expect[label["file"]] == "error_only"
         label["causes"] = list(label.get("causes") or [])
@@ -128,6 +131,7 @@ def print_summary(results: list[dict]) -> None:
         print(summary_row(col, [r for r in metric if r["collection"] == col]))
     print(summary_row("tuned (repos+threads+more)", [r for r in metric if r["collection"] in TUNED]))
     print(summary_row("held out (fresh)", [r for r in metric if r["collection"] in HELD_OUT]))
+    print(summary_row("new, untuned (wild2)", [r for r in metric if r["collection"] in NEW]))
     print(summary_row("all", metric))
     crash = [r for r in results if r["crash_only"]]
     print(f"\n{'crash-only logs (no metrics)':<34} {'broken flagged':>13}   {'cause in top 3':>13}")
@@ -169,7 +173,7 @@ def main(argv=None) -> int:
     elapsed = time.perf_counter() - t0
 
     print(f"{len(results)} labelled logs scanned in {elapsed:.1f} s "
-          f"(fresh/ is held out; labels: tests/wild/judged.yaml)\n")
+          f"(fresh/ is held out; labels: tests/wild/judged*.yaml)\n")
     print_summary(results)
     print_details(results)
     if args.json:
