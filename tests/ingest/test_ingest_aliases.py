@@ -76,3 +76,30 @@ def test_every_canonical_name_resolves_to_itself():
     t = aliases.table()
     for name in t.canonical:
         assert t.resolve(name).name == name, name
+
+
+@pytest.mark.parametrize("key, name", [("losses", "loss"), ("val_losses", "eval/loss"), ("accuracies", "accuracy"),
+                                       ("status", "status"), ("ms", "ms"), ("bits", "bits")])
+def test_a_plural_names_the_same_metric_and_nothing_else_is_singularised(key, name):
+    assert aliases.table().resolve(key).name == name
+
+
+def test_the_only_loss_a_log_has_is_its_training_loss():
+    from triage.ingest.builder import RunBuilder
+
+    def build(keys):
+        b = RunBuilder("mem", "test")
+        for i in range(4):
+            for k in keys:
+                b.add(k, 1.0 / (i + 1), step=i)
+            b.end_row(True, i)
+        return b.build()
+
+    run = build(["Depth Loss", "lr"])
+    assert "loss" in run.series and run.series["loss"].source_key == "Depth Loss"
+    assert any("only loss the log has" in w for w in run.meta["warnings"])
+    # two losses of their own (a GAN), or a known part beside it (RL): no guess
+    assert "loss" not in build(["D_loss", "G_loss"]).series
+    assert "loss" not in build(["policy_loss", "entropy loss"]).series
+    # the log already has its loss: the other stays as it is
+    assert sorted(build(["loss", "aux loss"]).series) == ["aux_loss", "loss"]

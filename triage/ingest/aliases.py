@@ -274,7 +274,7 @@ class AliasTable:
             attempts.append(toks[:trail])
         if 0 < lead < trail < len(toks):
             attempts.append(toks[lead:trail])  # `avg loss so far`
-        for attempt in attempts:
+        for attempt in [a for att in attempts for a in (att, _singular(att))]:
             if not attempt:
                 continue
             for joiner in ("_", " ", "/", ""):
@@ -364,6 +364,21 @@ _MODIFIERS = {"avg", "average", "mean", "total", "overall", "running", "smoothed
               "step", "final", "current", "cur", "global", "bf16", "fp16", "fp32", "tf32", "reduced", "main",
               "set", "peak", "gpu", "cuda", "optim", "optimizer", "so", "far", "sofar"}
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def _singular(toks: list[str]) -> list[str]:
+    """The words with the last one in the singular (`losses`, `accuracies`, `rewards`): a plural
+    names the same metric. Empty when the last word is not a plural."""
+    last = toks[-1] if toks else ""
+    if len(last) < 4 or not last.endswith("s") or last.endswith(("ss", "us", "is")):
+        return []
+    if last.endswith("ies"):
+        one = last[:-3] + "y"
+    elif last.endswith(("sses", "xes", "ches", "shes")):
+        one = last[:-2]
+    else:
+        one = last[:-1]
+    return toks[:-1] + [one]
 
 
 def tokens(key: str) -> list[str]:

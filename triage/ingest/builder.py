@@ -13,6 +13,7 @@ Readers add points per *source key* (the key as the file spells it), either one 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -322,6 +323,9 @@ class RunBuilder:
                 self.warn(f"{k!r} and {keys[0]!r} both mean {name!r}: kept {keys[0]!r} as {name!r}, {k!r} as {alt!r}")
 
         _fold_lone_test_split(names)
+        lone = _lone_loss(names, resolved)
+        if lone is not None:
+            self.warn(f"{lone!r} read as the training loss: it is the only loss the log has")
         series: dict[str, Series] = {}
         duplicates = 0
         restarts = 0
@@ -393,6 +397,28 @@ def _fold_lone_test_split(names: dict[str, tuple[str, str]]) -> None:
             if folded not in taken:
                 names[key] = (folded, "eval")
                 taken.add(folded)
+
+
+def _lone_loss(names: dict[str, tuple[str, str]], resolved: dict) -> str | None:
+    """A log whose one training loss goes by a name of its own (`Depth Loss`, `recon_loss`,
+    `loss1`) trains on that loss: it is read as `loss`, so the loss checks run on it. Only when no
+    other key is a known loss (an RL run's `policy_loss`, a detector's `box_loss` are parts, not
+    the whole). Returns the key so read, or None."""
+    taken = {name for name, _ in names.values()}
+    if "loss" in taken:
+        return None
+    known = [n for n, split in names.values() if split == "train" and n.endswith("loss")]
+    candidates = [k for k, (name, split) in names.items()
+                  if split == "train" and not resolved[k].known and _names_a_loss(k)]
+    if len(candidates) != 1 or any(n != names[candidates[0]][0] for n in known):
+        return None
+    names[candidates[0]] = ("loss", "train")
+    return candidates[0]
+
+
+def _names_a_loss(key: str) -> bool:
+    words = _aliases.tokens(key)
+    return bool(words) and (words[-1] in ("loss", "losses") or (len(words) == 1 and re.fullmatch(r"loss\d+", words[0]) is not None))
 
 
 def _restarts(s: np.ndarray, window: int = 4) -> int:
