@@ -122,3 +122,19 @@ def test_a_model_that_learned_then_fell_back_to_chance_is_a_relapse_not_flat():
     (hit,) = run_detectors(_run({"loss": (steps, relapse), "accuracy": (acc_steps, once)}), KB,
                            only={"det-loss-near-ln-c"})
     assert hit.answer == "flat"
+
+
+def test_a_flat_loss_after_loading_a_checkpoint_is_a_trained_model_holding_its_level():
+    from triage.ingest.run import TextEvent
+
+    steps = np.arange(1, 161, dtype=float)
+    level = 2.98 + 0.03 * np.sin(steps)
+    fresh = _run({"loss": (steps, level)})
+    assert run_detectors(fresh, KB, only={"det-loss-flat"})
+    resumed = _run({"loss": (steps, level)})
+    resumed.events.append(TextEvent(43, "info", "INFO Loading checkpoint from /ckpt/run-07/latest-unsharded..."))
+    assert not run_detectors(resumed, KB, only={"det-loss-flat"})
+    # downloading pretrained weights is not a resume: a fine-tune still starts training at its first step
+    tuned = _run({"loss": (steps, level)})
+    tuned.events.append(TextEvent(3, "info", "Loading checkpoint shards: 100%|##########| 2/2"))
+    assert run_detectors(tuned, KB, only={"det-loss-flat"})

@@ -464,8 +464,9 @@ def flat(c: Ctx) -> Hit | None:
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points:
         return None
-    if p.from_start and (not facts.started_at_init(x) or getattr(c.run, "meta", {}).get("restarts")):
-        return None
+    if p.from_start and (not facts.started_at_init(x) or getattr(c.run, "meta", {}).get("restarts")
+                         or facts.resumed_from_checkpoint(c.run, float(x[0]))):
+        return None  # a flat stretch of a resumed run is a trained model holding its level
     x, y = reduce(x, y)
     start, end = _ends(y)
     scale = max(abs(start), 1e-8)

@@ -10,6 +10,7 @@ logged at the very start of training.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -81,6 +82,23 @@ def begins_at_start(steps: np.ndarray, share: float = 0.01, gaps: float = 0.0) -
     first, last = float(fin[0]), float(fin[-1])
     gap = float(np.median(np.diff(fin))) if len(fin) > 2 else last - first
     return first <= max(1.0, share * last, gaps * max(gap, 0.0))
+
+
+# A log line saying the weights came from a checkpoint of a run (a resume, a continued run), not
+# from initialisation. `from_pretrained`'s "Loading checkpoint shards" is a model download, not
+# this: a fine-tune still starts its own training at its first step.
+_FROM_CHECKPOINT = re.compile(
+    r"\b[Rr]esum(?:ing|ed) (?:from|training)|resume_from_checkpoint|[Ll]oading checkpoint from"
+    r"|[Cc]ontinuing training from checkpoint|Restoring states from the checkpoint|[Rr]estored from checkpoint")
+
+
+def resumed_from_checkpoint(run, first_step: float) -> bool:
+    """Whether the log says its training went on from a checkpoint before (or where) its first
+    point was logged: its first values are those of a trained model, not of one at init."""
+    for e in getattr(run, "events", None) or ():
+        if e.kind == "info" and _FROM_CHECKPOINT.search(e.text) and (e.step is None or e.step <= first_step):
+            return True
+    return False
 
 
 def started_at_init(steps: np.ndarray) -> bool:
