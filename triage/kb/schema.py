@@ -105,7 +105,6 @@ DETECTOR_FIELDS: dict[str, tuple[str, bool]] = {
     "summary": ("str", False),
     "category": ("str", False),
     "supersedes": ("list[str]", False),
-    "causes": ("list[str]", False),
     # gates on the other metrics a run logs (all of / one of / none of these)
     "requires": ("list[str]", False),
     "requires_any": ("list[str]", False),
