@@ -6,7 +6,9 @@ each run's label.json.
 By default three corpora are scored: bench/corpus/runs (made by bench/corpus/generate.py),
 bench/corpus_libs/runs (made independently by bench/corpus_libs/generate.py with the real
 training libraries) and bench/corpus_libs_s2/runs (the same generator's runs trained again from
-other seeds: `generate.py --seed-offset 1000 --out bench/corpus_libs_s2/runs`). For each corpus it prints, over the faulty runs, top-1 and top-3 accuracy
+other seeds: `generate.py --seed-offset 1000 --out bench/corpus_libs_s2/runs`); a fourth,
+bench/corpus_public/runs, holds public labelled logs from published fault-diagnosis benchmarks
+(bench/corpus_public/build.py; held out). For each corpus it prints, over the faulty runs, top-1 and top-3 accuracy
 (a hit when one of the label's acceptable cause IDs is at rank 1 / within the first 3 `causes` of
 the scan document) and, over the healthy runs, the false-alarm rate (a healthy run whose
 document does not say `healthy: true`); then a per-fault table and every miss with its top-3
@@ -40,7 +42,9 @@ TARGET_TOP3 = 0.90
 TARGET_FALSE_ALARMS = 0.05
 NOT_LOGS = {"label.json", "config.json", "hparams.yaml"}
 DEFAULT_CORPORA = [ROOT / "bench" / "corpus" / "runs", ROOT / "bench" / "corpus_libs" / "runs",
-                   ROOT / "bench" / "corpus_libs_s2" / "runs"]
+                   ROOT / "bench" / "corpus_libs_s2" / "runs",
+                   # public labelled logs (AUTOTRAINER, DeepDiagnosis, DeepFD): held out, see its README
+                   ROOT / "bench" / "corpus_public" / "runs"]
 # bench/corpus was tuned on from the start; bench/corpus_libs was held out until its misses were read
 # to write general rules (session 5); bench/corpus_libs_s2 (the same runs trained again from new seeds,
 # made after those rules) has never been looked at run by run
@@ -200,7 +204,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="top-1/top-3 accuracy and false alarms of triage scan, per corpus")
     ap.add_argument("--corpus", action="append", default=None,
                     help="a folder of labelled runs; repeat for several (default: bench/corpus/runs, "
-                         "bench/corpus_libs/runs and bench/corpus_libs_s2/runs)")
+                         "bench/corpus_libs/runs, bench/corpus_libs_s2/runs and bench/corpus_public/runs)")
     ap.add_argument("--tuned-on", action="append", default=None,
                     help="corpus the knowledge was tuned on (default: bench/corpus/runs and bench/corpus_libs/runs); "
                          "others are held out")

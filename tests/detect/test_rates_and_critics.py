@@ -138,3 +138,32 @@ def test_a_flat_loss_after_loading_a_checkpoint_is_a_trained_model_holding_its_l
     tuned = _run({"loss": (steps, level)})
     tuned.events.append(TextEvent(3, "info", "Loading checkpoint shards: 100%|##########| 2/2"))
     assert run_detectors(tuned, KB, only={"det-loss-flat"})
+
+
+def test_a_loss_many_times_ln_c_at_chance_accuracy_is_confidently_wrong_even_on_one_row():
+    one = _run({"loss": (np.array([0.0]), np.array([7.67])), "accuracy": (np.array([0.0]), np.array([0.5]))})
+    (hit,) = run_detectors(one, KB, only={"det-loss-worse-than-uniform"})
+    assert "ln 2 = 0.693 (11x less)" in hit.summary and hit.numbers["classes"] == 2
+    # the same loss with the accuracy well above chance: a different story, and ln C at chance is quiet
+    assert not run_detectors(_run({"loss": (np.array([0.0]), np.array([7.67])),
+                                   "accuracy": (np.array([0.0]), np.array([0.8]))}), KB,
+                             only={"det-loss-worse-than-uniform"})
+    assert not run_detectors(_run({"loss": (np.array([0.0]), np.array([0.70])),
+                                   "accuracy": (np.array([0.0]), np.array([0.5]))}), KB,
+                             only={"det-loss-worse-than-uniform"})
+
+
+def test_epoch_losses_that_keep_swinging_are_oscillation_and_a_steady_fall_is_not():
+    from triage.detect.checks import OscillationParams, oscillation
+    from triage.detect.checks import Ctx
+
+    epochs = np.arange(12, dtype=float)
+    swinging = 0.8 + 0.2 * (-1.0) ** np.arange(12) - 0.01 * epochs
+    hit = oscillation(Ctx(_run({}), "loss", epochs, swinging, OscillationParams()))
+    assert hit is not None and hit.numbers["turns"] == 10
+    steady = 0.5 + 0.4 * np.exp(-epochs / 3) + 0.005 * (-1.0) ** np.arange(12)
+    assert oscillation(Ctx(_run({}), "loss", epochs, steady, OscillationParams())) is None
+    # one bounce is a bad epoch, not an oscillation
+    once = steady.copy()
+    once[5] += 0.3
+    assert oscillation(Ctx(_run({}), "loss", epochs, once, OscillationParams())) is None

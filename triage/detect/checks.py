@@ -1575,6 +1575,100 @@ def chance(c: Ctx) -> Hit | None:
 
 
 @params
+class OscillationParams(Params):
+    """A series of epoch means that keeps turning: at `min_reversals` or more turns (and on
+    `min_share` of all turns) it moves by at least `min_swing` of its median level into the turn
+    and out of it again. An epoch's mean loss averages hundreds of batches, so it moves smoothly
+    in a stable run; swings of a tenth of its level, up and down, epoch after epoch, are the
+    optimisation bouncing around (too large a step), not batch noise."""
+
+    min_swing: float = 0.1
+    min_reversals: int = 3
+    min_share: float = 0.25
+    min_points: int = 6
+
+
+@check("oscillation", OscillationParams)
+def oscillation(c: Ctx) -> Hit | None:
+    """An epoch-level series that swings up and down by large steps again and again."""
+    p: OscillationParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points:
+        return None
+    level = float(np.median(np.abs(y)))
+    if level <= 0:
+        return None
+    d = np.diff(y)
+    big = np.abs(d) >= p.min_swing * level
+    turns = (np.sign(d[:-1]) * np.sign(d[1:]) < 0) & big[:-1] & big[1:]
+    count = int(turns.sum())
+    share = count / max(1, len(d) - 1)
+    if count < p.min_reversals or share < p.min_share:
+        return None
+    at = np.flatnonzero(turns) + 1
+    swing = float(np.max(np.abs(d)))
+    return Hit(
+        f"{c.name} keeps swinging up and down: {count} of {len(d) - 1} turns move it by {p.min_swing:.0%} or more "
+        f"of its level {fmt(level)} both into and out of the turn (largest swing {fmt(swing)}, steps "
+        f"{step_str(x[at[0]])}-{step_str(x[at[-1]])})",
+        float(x[at[0]]), float(x[at[-1]]), numbers={"turns": count, "share": share, "swing": swing / level},
+    )
+
+
+@params
+class WorseThanUniformParams(Params):
+    """The loss stands at `factor` x ln C or more while the accuracy sits at chance 1/C, on
+    `min_share` of the logs where both are logged (one row is enough). A model that knew nothing
+    and said so would score ln C; one that scores several times that at chance accuracy gives the
+    right class almost no probability: its outputs are saturated, confidently wrong. C from the
+    config's label count, else from the chance level the accuracy sits at."""
+
+    accuracy: Names = ACCURACY
+    factor: float = 5.0
+    acc_tol: float = 0.15
+    min_share: float = 0.5
+
+
+@check("worse_than_uniform", WorseThanUniformParams)
+def worse_than_uniform(c: Ctx) -> Hit | None:
+    """A classifier at chance accuracy whose loss is many times the uniform guess's ln C."""
+    p: WorseThanUniformParams = c.params
+    acc = _accuracy(c.run, p.accuracy)
+    if acc is None:
+        return None
+    s, frac = acc
+    x, y = finite_xy(c.steps, c.values)
+    both, ix, ia = np.intersect1d(x, s.steps, return_indices=True)
+    if not len(both):
+        return None
+    loss, level = y[ix], frac[ia]
+    ok = np.isfinite(level)
+    loss, level, both = loss[ok], level[ok], both[ok]
+    if not len(loss):
+        return None
+    found = facts.classes_from_config(c.run)
+    if found is None:
+        classes = facts.chance_classes(float(np.median(level)), p.acc_tol)
+        if classes is None:
+            return None
+        found = (classes, f"{s.name} {fmt(float(np.median(level)))} = 1/{classes}")
+    classes, where = found
+    uniform = math.log(classes)
+    hit = (np.abs(level * classes - 1.0) <= p.acc_tol) & (loss >= p.factor * uniform)
+    share = float(hit.mean())
+    if share < p.min_share:
+        return None
+    med = float(np.median(loss[hit]))
+    return Hit(
+        f"The loss is far worse than a blind guess: {c.name} {fmt(med)} while {s.name} sits at chance "
+        f"({where}) on {int(hit.sum())} of {len(hit)} logs; a model that gave every class the same "
+        f"probability would score ln {classes} = {fmt(uniform)} ({med / uniform:.0f}x less): the outputs are "
+        f"saturated and confidently wrong",
+        float(both[hit][0]), float(both[hit][-1]), numbers={"classes": classes, "ratio": med / uniform},
+    )
+
+
+@params
 class SaturatedParams(Params):
     """A clamped cross-entropy gives at most `per_sample_max` per sample (Keras clips
     probabilities to 1e-7: -ln 1e-7 = 16.118; Caffe clamps at FLT_MIN: 87.337; PyTorch BCELoss
