@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import itertools
-import operator
 import re
 from typing import NamedTuple
 
@@ -32,7 +30,7 @@ import numpy as np
 from triage.ingest import printed, printed_bulk
 from triage.ingest.builder import NAN, RunBuilder, to_float
 from triage.ingest.run import Run
-from triage.ingest.source import Source
+from triage.ingest.source import Source, decode
 
 MAX_TEXT_LINE = 1 << 20  # longer lines are cut for event text and not parsed for metrics
 
@@ -180,11 +178,65 @@ class _TextReader:
         self.block_rec: _Rec | None = None
         self.ordinary: tuple | None = None  # (tpl, plan, nums) of the last line read as a plain record
         self.open: _Bulk | None = None  # the bulk being extended
+        self.synced = -1  # how many lines the open bulk's shape had when the counters were last taken from it
         self.section: set | None = None  # after an evaluation header: the templates training printed
         self.counted: set = set()  # templates of lines that count steps, epochs or batches (training's own)
         self.keyless: set[str] = set()  # one-value record shapes with the key taken out (`_keyless`)
         self.config_indent: int | None = None  # indentation of the header of the config block being read
         self.config_lines: set[int] = set()  # lines that are `key: value` entries of a config block
+        self.masks: printed_bulk.Masks | None = None  # the bulk path's masks (big logs)
+        # tqdm counts not in `bars` yet, in line order: (first, end) spans of lines passed over, (-1, total, n)
+        self.pending: list[tuple] = []
+        self.quiet_segs = 0  # segments read since the count was reset that took a path that changes nothing
+
+    def mark(self) -> tuple:
+        """What reading a line may change, for telling that a line changed nothing (tqdm counts aside)."""
+        b = self.b
+        return (len(self.records), len(b.events), sum(b.meta["skipped"].values()), len(b.meta["warnings"]),
+                len(b.summary), _nan_key(self.step), _nan_key(self.epoch), len(self.config_lines),
+                len(self.counted), len(self.keyless), len(self.tpl_counts), len(self.counts), self.stale_bar,
+                self.train_total, self.header is None, self.section is None, self.block is None,
+                self.keras_pending is None, self.sb3_rows is None, self.tb is None, self.config_indent)
+
+    def read_quiet(self, ln: int, line: str) -> bool:
+        """Read one line as the main loop does; True when it changed nothing (a quiet line)."""
+        mark = self.mark()
+        self.quiet_segs = 0
+        if line.endswith("\r"):
+            line = line[:-1]
+        if len(line) > MAX_TEXT_LINE:
+            return False
+        line = line.replace("\x00", "")
+        if self.sb3_line(ln, line) or self.events(ln, line):
+            return False
+        segs = _segments(line)
+        for seg in segs:
+            try:
+                self.segment(ln, seg)
+            except (ValueError, OverflowError, RecursionError, MemoryError):
+                return False
+        return self.quiet_segs == len(segs) and self.neutral() and self.config_indent is None \
+            and self.mark() == mark
+
+    def settle_bars(self) -> None:
+        """The tqdm counts of the transparent lines passed over so far and of the lines read after
+        them, in line order, into `bars` (only a dict line asks for them)."""
+        m = self.masks
+        pending, self.pending = self.pending, []
+        bar_ids = np.fromiter(m.bar_ids, dtype=np.int64) if m is not None else None
+        for p in pending:
+            if p[0] < 0:
+                self.bars[p[1]] = p[2]
+                continue
+            lo, hi = p
+            pick = m.transparent[lo:hi] & np.isin(m.ids[lo:hi], bar_ids)
+            for i in (lo + np.flatnonzero(pick)).tolist():
+                line = m.lines[i]
+                if line.endswith("\r"):
+                    line = line[:-1]
+                for seg in _segments(line.replace("\x00", "")):
+                    for t in _TQDM.finditer(_unlaunch(seg)):
+                        self.bars[int(t.group(2))] = int(t.group(1))
 
     def neutral(self) -> bool:
         """No table, traceback, Keras bar, value block or SB3 table in progress: a plain record line
@@ -194,12 +246,17 @@ class _TextReader:
 
     def open_bulk(self, shape: printed_bulk.Shape, ln: int) -> None:
         self.open = _Bulk(shape, len(shape.lines), ln, self.epoch)
+        self.synced = -1
         self.records.append(self.open)
         shape.lines.append(ln)
 
     def sync_bulk(self, lines: list[str]) -> None:
-        """The reader's step and epoch as after the bulk's last line so far (the slow way reads next)."""
+        """The reader's step and epoch as after the bulk's last line so far (the slow way reads next).
+        Once only per stretch of bulk lines: a line read the slow way since may have moved them on."""
         sh = self.open.shape
+        if len(sh.lines) == self.synced:
+            return
+        self.synced = len(sh.lines)
         if sh.counters:
             step, epoch = sh.counters_of(lines[sh.lines[-1] - 1])
             if epoch is not None:
@@ -292,13 +349,16 @@ class _TextReader:
 
     def segment(self, ln: int, seg: str) -> bool:
         """Read one redraw segment of a line; True when it held metrics."""
-        s = _LAUNCHER_PREFIX.sub("", seg, count=1) if seg[:1] in "[0123456789" else seg
+        s = _unlaunch(seg)
         if self.config_entry(s):
             self.config_lines.add(ln)
         bars = False
         for m in _TQDM.finditer(s):
             n, total = int(m.group(1)), int(m.group(2))
-            self.bars[total] = n
+            if self.pending:  # after counts not read yet: in line order, when they are needed
+                self.pending.append((-1, total, n))
+            else:
+                self.bars[total] = n
             bars = True
         i = s.find("{'")
         if i < 0:
@@ -322,6 +382,8 @@ class _TextReader:
                 self.header = _table_header(c)
                 if self.header is None and c:
                     self.section_header(c)
+                if self.header is None and not (c and _SECTION.match(c)):
+                    self.quiet_segs += 1  # (a blank line, a line of words that opens nothing)
             return False
         bar = printed._TQDM_BAR.search(s)
         if bar and not printed.shape(s[: bar.start()])[1]:
@@ -332,6 +394,7 @@ class _TextReader:
                 return False
         c = printed.clean(s)
         if not c:
+            self.quiet_segs += 1
             return False
         if _COMMENT.match(c):  # `# 1 epoch is 500 (iteration)` in a config dump, `## MNIST with 100 epoch`:
             self.section_header(c.lstrip("# "))  # a comment or a heading, never a record
@@ -360,6 +423,7 @@ class _TextReader:
         if plan is None:
             plan = self.plans[tpl] = printed.parse(c)
         if not plan.slots:
+            self.quiet_segs += 1
             return False
         rec = printed.apply(plan, nums)
         if rec is None:
@@ -368,7 +432,10 @@ class _TextReader:
         if plan.sizes and _drop_sizes(plan, nums, rec) and not rec.values:
             return False
         if plan.progress == "tqdm":
-            return self.bar_done(ln, c)
+            done = self.bar_done(ln, c)
+            if not done:
+                self.quiet_segs += 1  # a redraw, not a finished bar with metrics
+            return done
         if plan.axes_only:
             if rec.epoch is not None:
                 if self.keras_pending and rec.epoch != self.epoch:
@@ -496,6 +563,8 @@ class _TextReader:
         return True
 
     def hf_dict(self, ln: int, before: str, d: dict) -> None:
+        if self.pending:
+            self.settle_bars()
         step = NAN
         m = None
         for m in _TQDM.finditer(before):  # noqa: B007 - keeps the last match
@@ -595,6 +664,36 @@ def _known(x: float) -> float | None:
     return None if x != x else x
 
 
+def _nan_key(x):
+    return "nan" if x != x else x
+
+
+def _unlaunch(seg: str) -> str:
+    """A redraw segment without the launcher's prefix (`[default0]:`, `[1,0]<stdout>:`, `0: `)."""
+    return _LAUNCHER_PREFIX.sub("", seg, count=1) if seg[:1] in "[0123456789" else seg
+
+
+def _segments(line: str) -> list[str]:
+    """The redraw segments of a line (`\\r`, backspaces), or the log lines pasted into it without
+    their newlines; else the line itself."""
+    if "\r" in line or "\x08" in line:
+        return [s for s in _SPLIT_REDRAWS.split(line) if s.strip()]
+    if len(line) > 120 and len(_STAMP.findall(line)) > 1:
+        return [s for s in _STAMP_SPLIT.split(line) if s.strip()]
+    return [line]
+
+
+def _quiet_holds(masks: printed_bulk.Masks, r: _TextReader, path: str) -> bool:
+    """Read a few passed-over lines of every quiet mask again, each by a fresh reader: all must change
+    nothing, or the bulk path's reading is not to be trusted."""
+    for mid in masks.quiet:
+        for i in masks.samples(mid, printed_bulk._CHECKS):
+            t = _TextReader(RunBuilder(path, "text", source="text"), r.dialect)
+            if not t.read_quiet(i + 1, masks.lines[i]):
+                return False
+    return True
+
+
 
 _COMMENT = re.compile(r"^#+\s")
 # A YAML mapping key that opens a block (`SOLVER:`, `  TRANS:`) and an entry of one (`  BASE_LR: 0.00035`).
@@ -635,6 +734,14 @@ def _keyless(tpl: str, plan: printed.Plan) -> str:
 _WORDS = re.compile(r"[A-Za-z]{2,}")
 
 
+def _rest_of_cut(following: str) -> bool:
+    """`following` begins like the rest of a line cut in two (`_wrapped`'s test of the second line)."""
+    first = following[:1]
+    if first == ".":
+        return _WRAP_IN_NUMBER[1].match(following) is not None
+    return first in " \t:=" and _WRAP_TAIL.match(following) is not None
+
+
 def _wrapped(line: str, following: str) -> bool:
     """`following` is the rest of `line`, cut after its last key or inside its last number."""
     first = following[:1]
@@ -660,59 +767,75 @@ _SPLIT_REDRAWS = re.compile(r"\r|\x08+")
 
 
 def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
-    text = src.text()
+    raw = src.read_bytes()
     dialect = fmt if fmt and fmt != "text" else sniff(src.head())[0]
     b = RunBuilder(src.path, fmt or "text", source="text")
     r = _TextReader(b, dialect)
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
     masks = None
-    if bulk and len(lines) >= printed_bulk.MIN_LINES:
+    if bulk:
         try:
-            masks = printed_bulk.Masks(text, len(lines))
-        except (ValueError, UnicodeError, MemoryError):
+            masks = printed_bulk.Masks.of(raw, printed_bulk.MIN_LINES)
+        except (ValueError, MemoryError):
             masks = None
-    del text
-    keys = masks.keys if masks is not None else None
-    shapes: dict[bytes, printed_bulk.Shape] = {}
+    lines: printed_bulk.Lines | list[str]
+    if masks is not None:
+        lines = masks.lines  # decoded one at a time, when the slow way reads them
+    else:
+        split = decode(raw).split("\n")
+        if split and split[-1] == "":
+            split.pop()
+        lines = split
+    del raw
+    r.masks = masks
+    shapes: dict[int, printed_bulk.Shape] = {}
     open_shape = None
-    ends = None
-    if keys is not None:  # where each run of lines with one mask ends: a run is noted at once
-        ends = np.flatnonzero(np.fromiter(map(operator.ne, keys[1:len(lines)], keys[:len(lines) - 1]),
-                                          dtype=bool, count=len(lines) - 1))
-    it = enumerate(lines, 1)
+    n = len(lines)
+    ln = 0
     joined = 0  # a line already read as the end of the line before it
-    for ln, line in it:
+    while ln < n:
+        ln += 1
         if ln == joined:
             continue
-        if shapes:
-            sh = shapes.get(keys[ln - 1])
+        quiet_try = False
+        if masks is not None:
+            i = ln - 1
+            free = r.config_indent is None  # (a config block being read: every line counts)
+            if free and masks.transparent[i] and r.neutral():
+                end = masks.passed(i)  # lines that change nothing: passed over, their bars noted
+                if masks.bar_ids:
+                    r.pending.append((i, end))
+                ln = end
+                continue
+            sh = shapes.get(int(masks.ids[i])) if shapes else None
+            if sh is not None and sh is not open_shape and not r.neutral():
+                sh = None
             if sh is not None:
-                k = int(ends.searchsorted(ln - 1))
-                last = int(ends[k]) + 1 if k < len(ends) else len(lines)  # 1-based, this run's end
-                if last < len(lines) and _wrapped(lines[last - 1], lines[last]):
-                    last -= 1  # the run's last line goes on in the next one: the slow way joins them
-                if last < ln:
+                run = masks.run(i, free)
+                if int(run[-1]) + 1 < n and _wrapped(lines[int(run[-1])], lines[int(run[-1]) + 1]):
+                    run = run[:-1]  # the run's last line goes on in the next one: the slow way joins them
+                if not len(run):
                     sh = None
             if sh is not None:
                 if sh is not open_shape:
-                    if not r.neutral():
-                        sh = None
-                    else:
-                        if r.open is not None:
-                            r.close_bulk(lines)
-                        r.open_bulk(sh, ln)
-                        open_shape = sh
-                        sh.lines.pop()
-                if sh is not None:
-                    sh.lines.extend(range(ln, last + 1))
-                    if last > ln:
-                        next(itertools.islice(it, last - ln - 1, None), None)
-                    continue
+                    if r.open is not None:
+                        r.close_bulk(lines)
+                    r.open_bulk(sh, ln)
+                    open_shape = sh
+                    sh.lines.pop()
+                sh.lines.extend(run + 1)
+                last = int(run[-1])
+                if last > i and masks.bar_ids:
+                    r.pending.append((i, last + 1))
+                ln = last + 1
+                continue
+            quiet_try = free and not shapes.get(int(masks.ids[i])) and r.neutral() and masks.worth_quiet(i)
+        line = lines[ln - 1]
         if r.open is not None:  # the slow way reads the line; the bulk may go on after it
             r.sync_bulk(lines)
             before = (len(r.records), r.epoch)
+        if quiet_try:
+            mark = r.mark()
+            r.quiet_segs = 0
         if line.endswith("\r"):
             line = line[:-1]
         if len(line) > MAX_TEXT_LINE:
@@ -720,29 +843,30 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
             line = line[:MAX_TEXT_LINE]
         if "\x00" in line:
             line = line.replace("\x00", "")
-        if ln < len(lines) and _wrapped(line, lines[ln]):  # `...; lr` + `: 1.00000; 16410/16179 tok/s`
+        if ln < n and _wrapped(line, lines[ln]):  # `...; lr` + `: 1.00000; 16410/16179 tok/s`
             line = line.rstrip() + lines[ln].strip()  # (no blank: `lr` + `: 1.0`, `lr: 1` + `.00000`)
             joined = ln + 1
+            quiet_try = False
         new = None
         if not r.sb3_line(ln, line) and not r.events(ln, line):
-            if "\r" in line or "\x08" in line:
-                segs = [s for s in _SPLIT_REDRAWS.split(line) if s.strip()]
-            elif len(line) > 120 and len(_STAMP.findall(line)) > 1:  # log lines pasted without their newlines
-                segs = [s for s in _STAMP_SPLIT.split(line) if s.strip()]
-            else:
-                segs = [line]
+            segs = _segments(line)
             r.ordinary = None
             for seg in segs:
                 try:
                     r.segment(ln, seg)
                 except (ValueError, OverflowError, RecursionError, MemoryError) as exc:  # never crash on a line
                     b.skip(f"unparsable line ({type(exc).__name__})")
-            if keys is not None and r.ordinary is not None and len(segs) == 1 and keys[ln - 1] not in shapes \
-                    and joined != ln + 1 \
+                    quiet_try = False
+            if masks is not None and r.ordinary is not None and len(segs) == 1 \
+                    and int(masks.ids[ln - 1]) not in shapes and joined != ln + 1 \
                     and not any(h in line.lower() for h in _EVENT_HINTS):
                 new = printed_bulk.register(line, *r.ordinary)
                 if new is not None:
-                    shapes[keys[ln - 1]] = new
+                    shapes[int(masks.ids[ln - 1])] = new
+            if quiet_try and r.quiet_segs == len(segs) and new is None and r.neutral() \
+                    and r.config_indent is None and r.mark() == mark and not _rest_of_cut(lines[ln - 1]):
+                masks.add_quiet(ln - 1, any(_TQDM.search(seg) for seg in segs),
+                                _WRAP_HEAD.search(line) is not None or _WRAP_IN_NUMBER[0].search(line) is not None)
         if r.open is not None and (len(r.records) != before[0] or not r.neutral()
                                    or not (r.epoch == before[1] or r.epoch != r.epoch and before[1] != before[1])):
             r.close_bulk(lines, sync=False)  # a record, a new epoch or a table came in between
@@ -754,6 +878,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
             open_shape = new
     if r.open is not None:
         r.close_bulk(lines)
+    if masks is not None and not _quiet_holds(masks, r, src.path):
+        return read(src, fmt, bulk=False)  # a quiet line that is not: read the whole log the slow way
     for sh in shapes.values():
         if sh.lines:
             printed_bulk.convert(sh, masks, lines, r.shape_of)
