@@ -415,3 +415,17 @@ def test_frameworks_file_goes_through_the_cache_unchanged(tmp_path, monkeypatch)
         json.dumps(fresh.extras["frameworks"][0][1], sort_keys=True)
     assert [f.id for f in build_table(warm.extras["frameworks"]).frameworks] == \
         [f.id for f in build_table(fresh.extras["frameworks"]).frameworks]
+
+
+def test_a_saved_keras_history_is_recognised_by_its_val_twins(kb, tmp_path):
+    """model.fit's History written as a table (no epoch column): every metric beside its val_ twin."""
+    from triage.kb.frameworks import _twinned
+
+    hist = tmp_path / "log.csv"
+    hist.write_text("val_loss,val_accuracy,loss,accuracy,lr\n" + "".join(
+        f"{1.2 - 0.05 * i:.3f},{0.4 + 0.02 * i:.3f},{1.1 - 0.05 * i:.3f},{0.45 + 0.02 * i:.3f},0.001\n" for i in range(8)))
+    doc = api.public(api.scan(str(hist), kb=kb))
+    assert doc["sources"][0]["context"]["framework"]["id"] == "keras"
+    assert _twinned(frozenset({"loss", "val_loss", "acc", "val_acc"}), "val_")
+    assert not _twinned(frozenset({"loss", "val_loss"}), "val_")  # one pair is any table
+    assert not _twinned(frozenset({"loss", "val_loss", "acc", "val_acc", "grad_norm", "lr"}), "val_")

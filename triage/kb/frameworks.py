@@ -47,6 +47,9 @@ class Rule:
     keys_none: tuple[str, ...] = ()
     key_prefixes: tuple[str, ...] = ()
     events: str = ""
+    # every key but at most one comes in pairs `name` / `<twin_prefix>name`, two pairs at least:
+    # the layout of a history of per-epoch metrics and their held-out twins (loss, val_loss, ...)
+    twin_prefix: str = ""
     because: str = ""
 
     def holds(self, facts: RunFacts) -> bool:
@@ -64,8 +67,17 @@ class Rule:
             return False
         if self.events and not any(re.search(self.events, t) for t in facts.events):
             return False
+        if self.twin_prefix and not _twinned(facts.keys, self.twin_prefix):
+            return False
         return bool(self.formats or self.dialects or self.keys_all or self.keys_any or self.key_prefixes
-                    or self.events)
+                    or self.events or self.twin_prefix)
+
+
+def _twinned(keys: frozenset[str], prefix: str) -> bool:
+    """At least two keys have their `prefix` twin, and at most one key has no twin either way."""
+    pairs = {k for k in keys if prefix + k in keys}
+    alone = [k for k in keys if k not in pairs and not (k.startswith(prefix) and k[len(prefix):] in pairs)]
+    return len(pairs) >= 2 and len(alone) <= 1
 
 
 @dataclass(frozen=True)
@@ -161,7 +173,7 @@ def _setting(name: str, data: dict) -> Setting:
 def _rule(data: dict) -> Rule:
     return Rule(_strs(data.get("formats")), _strs(data.get("dialects")), _strs(data.get("keys_all")),
                 _strs(data.get("keys_any")), _strs(data.get("keys_none")), _strs(data.get("key_prefixes")),
-                str(data.get("events") or ""), str(data.get("because") or "").strip())
+                str(data.get("events") or ""), str(data.get("twin_prefix") or ""), str(data.get("because") or "").strip())
 
 
 def _framework(data: dict) -> Framework:
