@@ -429,3 +429,15 @@ def test_a_saved_keras_history_is_recognised_by_its_val_twins(kb, tmp_path):
     assert _twinned(frozenset({"loss", "val_loss", "acc", "val_acc"}), "val_")
     assert not _twinned(frozenset({"loss", "val_loss"}), "val_")  # one pair is any table
     assert not _twinned(frozenset({"loss", "val_loss", "acc", "val_acc", "grad_norm", "lr"}), "val_")
+
+
+def test_a_keras_history_saved_as_json_columns_is_read_and_recognised(kb, tmp_path):
+    """json.dump(history.history, f): one line, a dict of equal-length lists, in a .json file."""
+    hist = tmp_path / "history.json"
+    hist.write_text(json.dumps({"loss": [1.0, 0.8, 0.7, 0.65], "accuracy": [0.3, 0.5, 0.6, 0.62],
+                                "val_loss": [1.1, 0.9, 0.8, 0.78], "val_accuracy": [0.3, 0.4, 0.5, 0.52]}))
+    run, _ = api.read_input(str(hist))
+    assert run.format == "json" and sorted(run.series) == ["accuracy", "eval/accuracy", "eval/loss", "loss"]
+    assert len(run.series["loss"]) == 4
+    doc = api.public(api.scan(str(hist), kb=kb))
+    assert doc["sources"][0]["context"]["framework"]["id"] == "keras"
