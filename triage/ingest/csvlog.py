@@ -281,10 +281,7 @@ def _fork_part(path: str, start: int, end: int, layout: tuple, shm: int | None) 
 def _read_split(src: Source, blocks: "_Blocks", plan: "_Plan", b: RunBuilder, ranges: list[tuple[int, int]],
                 layout: tuple) -> bool:
     """Read the first range here and the others in children; False when any part held a quote."""
-    import os
-    import signal
-
-    from triage.ingest.jsonl import _collect, _shm_file
+    from triage.ingest.jsonl import _collect, _shm_file, stop_children
 
     path = str(src.fs_path)
     results: list[dict | None] = [None] * len(ranges)
@@ -305,19 +302,7 @@ def _read_split(src: Source, blocks: "_Blocks", plan: "_Plan", b: RunBuilder, ra
             pid, fd = children.pop(i)
             results[i] = _collect(pid, fd, shm_fds.get(i))
     finally:
-        for pid, fd in children.values():  # interrupted, or done early: stop the readers still running
-            try:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                os.close(fd)
-            except OSError:
-                pass
-        for shm in shm_fds.values():  # mapped arrays keep their pages
-            if shm is not None:
-                try:
-                    os.close(shm)
-                except OSError:
-                    pass
+        stop_children(children, shm_fds)  # interrupted, or done early: stop the readers still running
     for i, (s, e) in enumerate(ranges):
         if i and results[i] is None:
             results[i] = _part(path, s, e, layout)

@@ -341,6 +341,27 @@ def _die_with(parent: int) -> None:
         os._exit(1)
 
 
+def stop_children(children: dict, shm_fds: dict) -> None:
+    """Stop the part readers still running (kill, reap, close their pipe) and close the shared
+    memory files of every part: after an interruption, or when the parent no longer needs them."""
+    import os
+    import signal
+
+    for pid, fd in children.values():
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(fd)
+        except OSError:
+            pass
+    for shm in shm_fds.values():  # mapped arrays keep their pages
+        if shm is not None:
+            try:
+                os.close(shm)
+            except OSError:
+                pass
+
+
 def _collect(pid: int, fd: int, shm: int | None):
     """The child's result, or None when it failed (the caller then reads the range itself)."""
     import os
@@ -358,8 +379,6 @@ def _collect(pid: int, fd: int, shm: int | None):
 
 
 def _read_parallel(src: Source, ranges: list[tuple[int, int]], ctx: _Ctx) -> None:
-    import os
-    import signal
 
     path = str(src.fs_path)
     results = [None] * len(ranges)
@@ -381,19 +400,7 @@ def _read_parallel(src: Source, ranges: list[tuple[int, int]], ctx: _Ctx) -> Non
             pid, fd = children.pop(i)
             results[i] = _collect(pid, fd, shm_fds.get(i))
     finally:
-        for pid, fd in children.values():  # interrupted: stop the readers still running
-            try:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                os.close(fd)
-            except OSError:
-                pass
-        for shm in shm_fds.values():  # mapped arrays keep their pages
-            if shm is not None:
-                try:
-                    os.close(shm)
-                except OSError:
-                    pass
+        stop_children(children, shm_fds)  # interrupted: stop the readers still running
     for i, (s, e) in enumerate(ranges):
         if results[i] is None:
             results[i] = _worker(path, s, e, ctx.null_is_nan, ctx.b.format, i == len(ranges) - 1)
