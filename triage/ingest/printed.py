@@ -58,13 +58,14 @@ _PREFIX = re.compile(
     | [IWEF]\s+[\w./-]+\.(?:cc|cpp|h|py):\d+\]
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE|SUCCESS)\s*\|\s*[\w.<>-]+(?::[\w.<>-]+)*:\d+\s*(?:\||-(?=\s))
     | \[?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE)\]?(?=[\s:\]|-])
+    | \S+\s-\s(?=(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\s-\s)
     | \[(?:rank|Rank|RANK|default|worker|GPU|gpu)?\s?\d+(?:[,/]\d+)?\](?:<std(?:out|err)>)?:?
     | \((?:pid=\d+|\w+\s+pid=\d+)[^)]*\)
     | (?:rank|Rank)\s?\d+:
     | \d+:(?=\s)
     | [\w.-]+:\d+(?=\t)
-    | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?::\d+)?(?=\s*[:\]\-|])
     | [A-Za-z_][\w.]*\.py:\d+
+    | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?::\d+)?(?=\s*[:\]\-|])
     | root(?=:)
     | [-:|\]]
     )\s*""",
@@ -95,6 +96,24 @@ UNITS = {
     "words/sec": "tok/s", "wps": "tok/s", "tok/sec/gpu": "tok/s",
 }
 _RATES = {"tok/s", "samples/s", "it/s"}
+# Plural nouns of things a number may count (`processed 74542 tokens`, `found: 16018 phrases`): a size.
+_COUNT_NOUNS = {"tokens", "phrases", "words", "sentences", "images", "samples", "examples", "sequences", "items",
+                "chars", "characters", "files", "instances", "boxes", "objects", "documents", "utterances",
+                "frames", "records", "lines", "pairs", "batches"}
+# Any `<things>/sec` or `<things>/s` is a rate: a unit after a value (`6.25 updates/sec`), never a key.
+_RATE_WORD = re.compile(r"^[A-Za-z]+/(?:s|sec|second)$")
+
+
+def unit_of(word: str) -> str:
+    """The unit a word spells (`ms`, `tok/s`, `updates/sec` -> `updates/s`), or ""."""
+    u = UNITS.get(word, "")
+    if not u and _RATE_WORD.match(word):
+        u = word.split("/")[0].lower() + "/s"
+    return u
+
+
+# Vague names of a rate (`Speed: 1293.6 samples/sec`): the rate's unit names it better.
+_RATE_KEYS = {"speed", "throughput", "rate"}
 _COPULA = {"is", "are", "was", "were", "becomes", "became", "now"}
 # What an unnamed value is called by its unit alone (``| 4621.47 ms |``).
 _PLAIN_TIME = {"s", "ms", "min", "h"}
@@ -110,8 +129,9 @@ EPOCH_WORDS = {"epoch", "epochs", "ep", "train epoch", "training epoch", "epoch(
 BATCH_WORDS = {"batch", "batches", "batch_idx", "minibatch", "mini-batch", "bs_idx"}
 SPLIT_EVAL = {"val", "valid", "validation", "eval", "evaluation", "test", "testing", "dev", "epoch(val)",
               "val epoch", "eval epoch", "valid epoch", "test epoch", "test set", "validation set", "val set",
-              "dev set", "evaluating", "validating", "testing set", "infer", "inference"}
-SPLIT_TRAIN = {"train", "training", "epoch(train)", "train epoch", "training epoch"}
+              "dev set", "evaluating", "validating", "testing set", "infer", "inference", "valid set", "eval set",
+              "evaluation set"}
+SPLIT_TRAIN = {"train", "training", "epoch(train)", "train epoch", "training epoch", "train set", "training set"}
 _STOP = {"of", "to", "the", "a", "an", "in", "at", "for", "with", "from", "after", "by", "is", "are", "was",
          "were", "be", "and", "or", "on", "this", "that", "it's", "has", "have", "than", "into", "not", "no",
          "will", "would", "should", "we", "you", "i", "my", "our", "saving", "saved", "loading", "loaded",
@@ -142,6 +162,8 @@ class Plan:
     known: bool = False  # a value's key is a metric the alias table knows
     counter: bool = False  # the line carries a step, epoch or batch counter
     sizes: tuple = ()  # keys that are a split word alone: a size where the number is whole
+    tallies: int = 0  # numbers that count things (`74542 tokens`): sizes, never values
+    part: str = ""  # `FOREST: precision: 0.5%; recall: ...`: the part of the data the line's metrics are for
 
     @property
     def is_record(self) -> bool:
@@ -252,6 +274,7 @@ def parse(line: str) -> Plan:
     last_value_slot: int | None = None
     epoch_seen = False
     family: tuple[str, int] | None = None  # a `Losses:` label and the bracket depth it opened at
+    carry: list[str] = []  # `Score at iteration 100 is 1.39`: the name the counter's phrase began with
 
     def nxt(j: int, skip_sp: bool = True) -> tuple[int, tuple[str, str] | None]:
         while j < n and skip_sp and toks[j][0] == "sp":
@@ -267,6 +290,8 @@ def parse(line: str) -> Plan:
                 lab = _split_of(pending)
                 if lab:
                     plan.label = lab
+                elif not slots and len(pending) == 1 and _is_tag(pending[0]):
+                    plan.part = pending[0]  # conlleval `PER: precision: 91.2%; ...`: one entity type's metrics
                 elif pending[-1].lower() in ("loss", "losses"):
                     family = ("loss", bracket_depth)  # `[Losses: x 0.27, ...]`: the loss's parts follow
                 pending = []
@@ -372,8 +397,13 @@ def parse(line: str) -> Plan:
                 i += 1
                 continue
         if kind == "num":
+            copula = bool(pending) and pending[-1].lower() in _COPULA
             while pending and pending[-1].lower() in _COPULA:  # `val loss is 0.05`: the key is `val loss`
                 pending = pending[:-1]
+            carried = copula and not pending and bool(carry)
+            if carried:
+                pending = carry  # `Score at iteration 100 is 1.39`: the value of the phrase's metric
+            carry = []
             key = " ".join(pending)
             slot_index = len(slots)
             if key and assigned and len(pending) == 1 and _split_of(pending) and slot_index == 0 \
@@ -382,6 +412,15 @@ def parse(line: str) -> Plan:
             else:
                 key_is_split = False
             j, after = nxt(i + 1, skip_sp=False)
+            jn, noun = nxt(i + 1)
+            if noun is not None and noun[0] == "word" and noun[1].lower() in _COUNT_NOUNS \
+                    and not (jn + 1 < n and toks[jn + 1][1] == "/"):
+                slots.append(Slot("skip"))  # `processed 74542 tokens`: how many things, not a measurement
+                plan.tallies += 1
+                pending = []
+                assigned = False
+                i += 1
+                continue
             if after and after[1] == "/" and j + 1 < n and toks[j + 1][0] == "word" \
                     and toks[j + 1][1] in ("s", "sec", "step", "it", "iter"):
                 toks[j + 1] = ("word", "/" + toks[j + 1][1])  # `100/s`: a rate, the unit is `/s`
@@ -450,20 +489,20 @@ def parse(line: str) -> Plan:
             if after and after[0] == "sp":
                 k, after = nxt(j)
             if after and (after[0] == "word" or after[1] == "%"):
-                u = "%" if after[1] == "%" else UNITS.get(after[1], "") if after[0] == "word" else ""
+                u = "%" if after[1] == "%" else unit_of(after[1]) if after[0] == "word" else ""
                 if u:
                     k2, after2 = nxt(k + 1)
                     # a unit is followed by a separator or the end, or (for %) by words that name it
                     if u in ("%", "/s") or after2 is None or after2[0] in ("sep", "dash") or after2[1] in ")]|(:" \
-                            or (after2[0] == "word" and after2[1] not in UNITS) \
-                            or (after2[0] == "num" and u in _PLAIN_TIME):  # Keras `- 125s 552ms/step -`
-                        unit = u
+                            or (after2[0] == "word" and not unit_of(after2[1])) \
+                            or (after2[0] == "num" and (u in _PLAIN_TIME or u.endswith("/s"))):
+                        unit = u  # (Keras `- 125s 552ms/step -`; Sockeye `1293.6 samples/sec 36902.1 tokens/sec`)
             if key == "s" and assigned and slot_index == 0:
                 key = "step"  # llm.c `s:250 trl:6.15`
             if key and not unit and _counts_words(toks, j):
                 slots.append(Slot("skip"))  # `avg_loss : 1 epoch average loss`: it counts the words after it
             elif key:
-                role = "epoch" if key_is_split else _key_role(key)
+                role = "epoch" if key_is_split else "value" if carried else _key_role(key)
                 if role in ("step", "epoch", "batch") and unit in _PLAIN_TIME:
                     role, key = "value", key + " time"  # `Time taken for 1 epoch: 29.04 secs`: a duration
                 if key_is_split:
@@ -472,6 +511,14 @@ def parse(line: str) -> Plan:
                     plan.label = _split_of(pending[:-1])  # `validation loss at iteration 100`
                 if role == "epoch":
                     epoch_seen = True
+                if role != "value" and len(pending) >= 3 and pending[-2].lower() in ("at", "after", "@"):
+                    # `<metric> at <counter> N is X`: the counter is inside the metric's phrase; the
+                    # value after the copula is the metric's (named by the phrase where its head alone
+                    # is no metric triage knows: DL4J's `Score at iteration`)
+                    head = pending[:-2]
+                    carry = head if known_key(" ".join(head), loose=True) else list(pending)
+                if role == "value" and unit in UNIT_NAMES and unit.endswith("/s") and key.lower() in _RATE_KEYS:
+                    key = UNIT_NAMES[unit]  # `Speed: 1293.6 samples/sec`: a samples-per-second rate
                 if role == "value" and family and bracket_depth >= family[1] and not known_key(key):
                     key = f"{key} loss"  # under `Losses:`, `x 0.27` is the x loss and `total 15.1` the total loss
                 slots.append(Slot(role, key, unit))
@@ -496,7 +543,9 @@ def parse(line: str) -> Plan:
                         words.append(w[1])
                     kk += 1
                     w = toks[kk] if kk < n else None
-                if words and words[0] not in UNITS:
+                if w is not None and w[1] in ":=":
+                    words = []  # `6.25 updates/sec perplexity=355.6`: the words name the next value
+                if words and not unit_of(words[0]):
                     name = " ".join(words)
                     k = kk - 1
                 elif unit in _PLAIN_TIME and w is not None and w[0] == "num":
@@ -545,6 +594,11 @@ def parse(line: str) -> Plan:
                 sl.key = part[0]
                 plan.label = plan.label or part[1]
             words = sl.key.lower().split()
+            if sl.role == "value" and len(words) == 2 and words[1] == "set" and _split_of(words):
+                # `VALID SET 0 LOSS: 0.17`: the number after a named set is which set, the line is its split's
+                plan.label = _split_of(words)
+                sl.role = "skip"
+                continue
             if any(w in _STOP for w in words) and not known_key(sl.key):
                 # `The result of X with Adam is test acc: 76.8%`: the words after the sentence name it
                 last = max(i for i, w in enumerate(words) if w in _STOP)
@@ -576,9 +630,24 @@ def parse(line: str) -> Plan:
     if (stop_keys and not kept) or prose_words > max(3, 2 * len(value_keys) + 1):
         # a sentence that ends in two or more metrics triage knows is still their record
         plan.prose = not (len(named) >= 2 and all(known_key(k) for k in named))
+    if plan.tallies >= 2 and plan.tallies > kept:
+        plan.prose = True  # `processed 74542 tokens with 5600 phrases; found: 16018 phrases`: a tally of the data
     if _CODE.match(line):
         plan.prose = True  # `return 10`, `for i in range(10):`: source code pasted into a log
     return plan
+
+
+_NOT_PART = {"result", "results", "metric", "metrics", "summary", "score", "scores", "stats", "statistics",
+             "overall", "total", "all", "avg", "average", "mean", "final", "best", "note", "warning"}
+
+
+def _is_tag(word: str) -> bool:
+    """An upper-case tag naming a part of the data (`PER`, `FOREST`, `B-LOC`), not a metric, a
+    counter, a split or a log level: what opens a per-class line of metrics."""
+    w = word.strip("()[]")
+    return len(w) >= 2 and w.isupper() and w.replace("-", "").replace("_", "").isalpha() \
+        and _key_role(w) == "value" and not known_key(w, loose=True) and w.lower() not in _NOT_METRIC \
+        and w.lower() not in _NOT_PART and w not in ("INFO", "WARNING", "WARN", "DEBUG", "ERROR", "CRITICAL", "NOTICE", "TRACE", "SUCCESS")
 
 
 def _per_part(key: str) -> tuple[str, str] | None:

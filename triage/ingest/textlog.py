@@ -180,6 +180,8 @@ class _TextReader:
         self.open: _Bulk | None = None  # the bulk being extended
         self.synced = -1  # how many lines the open bulk's shape had when the counters were last taken from it
         self.section: set | None = None  # after an evaluation header: the templates training printed
+        self.evaluated: set[str] = set()  # templates read as an evaluation's under a heading
+        self.heading = ""  # the split of the last section heading (`Validating`), for the bar that follows it
         self.counted: set = set()  # templates of lines that count steps, epochs or batches (training's own)
         self.keyless: set[str] = set()  # one-value record shapes with the key taken out (`_keyless`)
         self.config_indent: int | None = None  # indentation of the header of the config block being read
@@ -423,7 +425,10 @@ class _TextReader:
         if plan is None:
             plan = self.plans[tpl] = printed.parse(c)
         if not plan.slots:
-            self.quiet_segs += 1
+            if _SECTION.match(c):  # `Validating` behind a stamp with digits: a heading all the same
+                self.section_header(c)
+            else:
+                self.quiet_segs += 1
             return False
         rec = printed.apply(plan, nums)
         if rec is None:
@@ -466,11 +471,14 @@ class _TextReader:
             return False
         if shape:  # `Train net output #1: loss_bbox = 0.05 (* 1 = 0.05 loss)`: any name in its place is a metric
             self.keyless.add(shape)
+        if plan.part and self.merge_part(plan.part, rec, tpl):
+            return True
         if self.section is not None:
             if tpl in self.section:
                 self.section = None  # a line of training again: the evaluation is over
             elif not rec.label:
                 rec.label = "eval"
+                self.evaluated.add(tpl)
         if rec.epoch is None and self.epoch == self.epoch:
             rec.epoch = self.epoch
         if plan.progress == "keras":
@@ -491,6 +499,18 @@ class _TextReader:
             self.counted.add(tpl)
         if not bars and self.header is None and self.section is None and ln not in self.config_lines:
             self.ordinary = (tpl, plan, nums)
+        return True
+
+    def merge_part(self, part: str, rec: printed.Record, tpl: str) -> bool:
+        """`FOREST: precision: 0.5%; recall: 0.4%; FB1: 0.45` right after a record that printed the same
+        metrics for all the data (conlleval's overall line): one part's breakdown of that record; its
+        values join it as `<metric>/<part>`. True when merged."""
+        last = self.records[-1] if self.records else None
+        if type(last) is not _Rec or not last.template or rec.step is not None or rec.batch is not None \
+                or not rec.values or not set(rec.values) <= set(last.values):
+            return False
+        last.values.update({f"{k}/{part}": v for k, v in rec.values.items()})
+        self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
         return True
 
     def config_entry(self, s: str) -> bool:
@@ -520,27 +540,39 @@ class _TextReader:
         m = _SECTION.match(c)
         if m is None:
             return
+        self.heading = "train" if m.group(1).lower().startswith("train") else "eval"
         if m.group(1).lower().startswith("train"):
             self.section = None
-        elif self.counted:  # only once training printed a counted line to tell its lines apart (a `TEST:`
-            # block of a config dump printed before training opens no section)
-            self.section = set(self.tpl_counts)
+        elif self.counted or (_OWN_HEADING.match(c) and not _YAML_HEAD.match(c)):
+            # once training printed a counted line to tell its lines apart; before that only a heading that
+            # is no config key (`evaluate:dev`, `Validating`; a `TEST:` block of a config dump opens none)
+            self.section = set(self.tpl_counts) - self.evaluated  # (the last evaluation's lines are not training's)
 
     def bar_done(self, ln: int, line: str) -> bool:
         """A finished progress bar whose description or postfix carries metrics is a record
         (`Train Epoch: 2 Loss: 4.5 Acc@1 14.6: 100%|███| 10010/10010 [59:42<00:00, loss=4.5]`):
-        its last redraw is the summary of the pass. Unfinished redraws are progress, not data."""
+        its last redraw is the summary of the pass. An unfinished redraw is a record only through
+        its postfix (`Steps: 1%| | 1/100 [00:09<16:00, 9.70s/it, loss=nan, lr=1e-6]`: tqdm's
+        set_postfix, called with the step's values); its counter is then the step (or the batch of
+        the epoch its description names). The counter itself is never a value."""
         m = _BAR_COUNT.search(line)
-        if not m or m.group(1) != m.group(2):
+        if not m:
             return False
+        done = m.group(1) == m.group(2)
         desc = line[: printed._TQDM_BAR.search(line).start()].rstrip(" :|-")
         tail = line[m.end():]
-        post = tail[tail.find("[") + 1: tail.rfind("]")] if "[" in tail and "]" in tail else ""
+        # the time part `[00:09<16:00, 9.70s/it, loss=nan]` opened inside the counter's match
+        post = tail[: tail.rfind("]")] if "]" in tail else ""
         post = ", ".join(p for p in post.split(",") if "=" in p)  # tqdm's set_postfix: `loss=0.23`
+        heading = self.heading if done else ""
+        if done:
+            self.heading = ""  # the pass under the heading is over
+        if not done and not (post and _HAS_DIGIT.search(post)):
+            return False
         values: dict = {}
         rec = None
         for part in (desc, post):
-            if not part or not _HAS_DIGIT.search(part):
+            if not part or not _HAS_DIGIT.search(part) or (not done and part is desc):
                 continue
             tpl, nums = printed.shape(part)
             plan = self.plans.get(tpl)
@@ -553,12 +585,23 @@ class _TextReader:
             rec = rec or got
         if rec is None or not values:
             return False
+        label = rec.label or printed._split_of(desc.split()[:2]) or heading
+        if not done and label != "eval" and rec.step is None:
+            dplan = printed.parse(desc) if _HAS_DIGIT.search(desc) else None
+            dr = printed.apply(dplan, printed.shape(desc)[1]) if dplan is not None else None
+            n, total = float(m.group(1)), float(m.group(2))
+            if dr is not None and dr.epoch is not None:
+                rec.epoch, rec.batch, rec.total = dr.epoch, n, total  # `Epoch 3: 45%|..| 450/1000`
+            else:
+                rec.step = dr.step if dr is not None and dr.step is not None else n
         if rec.epoch is None and self.epoch == self.epoch:
             rec.epoch = self.epoch
         if rec.epoch is not None:
             self.epoch = rec.epoch
-        tpl = "<bar>" + printed.shape(desc)[0]
-        self.records.append(_Rec(ln, values, rec.step, rec.epoch, None, None, rec.label, "text", False, tpl))
+        if rec.step is not None:
+            self.step = rec.step
+        tpl = "<bar>" + printed.shape(desc)[0] + ("" if done else "<running>")
+        self.records.append(_Rec(ln, values, rec.step, rec.epoch, rec.batch, rec.total, label, "text", False, tpl))
         self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
         return True
 
@@ -750,8 +793,11 @@ def _wrapped(line: str, following: str) -> bool:
     return first in " \t:=" and _WRAP_TAIL.match(following) is not None and _WRAP_HEAD.search(line) is not None
 
 
-_SECTION = re.compile(r"(?i)^[\W_]*(validation|validating|evaluation|evaluating|eval|testing|test|valid|"
+_SECTION = re.compile(r"(?i)^[\W_]*(validation|validating|evaluation|evaluating|evaluate|eval|testing|test|valid|"
                       r"training|train)\b(?![-_/])")
+# A line that is an evaluation heading and nothing else (`evaluate:dev`, `Evaluating on the test set...`).
+_OWN_HEADING = re.compile(r"(?i)^[=\-*#\s]*(?:validation|validating|evaluation|evaluating|evaluate|eval|testing|test|valid)"
+                          r"\b[\s:\-]*(?:on\s+(?:the\s+)?)?(?:[A-Za-z]+(?:\s+set)?)?[\s.:=\-*#]*$")
 _STAMP = re.compile(r"\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1,2}:\d{2}:\d{2}")
 _STAMP_SPLIT = re.compile(r"(?<=\S)\s*(?=\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1,2}:\d{2}:\d{2})")
 _HAS_DIGIT = re.compile(r"\d|(?<![A-Za-z])(?:[Nn]a[Nn]|NAN|[Ii]nf|INF)(?![A-Za-z])")  # `val loss nan` has a value
@@ -892,6 +938,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     r.keras_flush()
     if r.stale_bar:
         r.records = _hf_by_epoch(r.records)
+    r.records = _drop_bar_echoes(r.records, b)
     r.records = _drop_echoes(r.records, r.plans, b)
     r.records = _drop_one_offs(r.records, r.tpl_counts, b, r.config_lines)
     axis = _emit(r.records, b)
@@ -947,9 +994,9 @@ def _table_header(line: str) -> list[str] | None:
     from triage.ingest.aliases import table
 
     joined = " ".join(cells)
-    for rx, columns in table().headers:  # a header the knowledge renames as a whole
-        if rx.match(joined) and len(columns) == len(cells):
-            return list(columns)
+    for rx, columns in table().headers:  # a header the knowledge renames as a whole (or its first columns:
+        if rx.match(joined) and len(columns) <= len(cells):  # the tool's own columns, then the run's)
+            return list(columns) + cells[len(columns):]
     # a phrase is not a column name (`Size` alone is: YOLO's image-size column)
     if any(" " in c and any(w in printed._STOP for w in c.lower().split()) for c in cells) \
             or all(c.lower() in printed._STOP for c in cells):
@@ -968,6 +1015,7 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
         return None
     values: dict = {}
     epoch = None
+    dropped = 0  # number cells of columns not kept (a `-` column holds a number too)
     for name, cell in zip(header, cells):
         cell = cell.replace("**", "").replace("__", "").strip()  # Markdown bold: `**76.15%** ⭐`
         if " " in cell:
@@ -977,6 +1025,7 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
             continue
         v = printed.to_number(m.group(1))
         if name == "-" or name.lower() in _COUNT_COLUMNS:
+            dropped += 1
             continue
         if printed._key_role(name) == "epoch":
             epoch = v
@@ -984,7 +1033,7 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
             values["step"] = v
         else:
             values[name] = v
-    if len(values) + (epoch is not None) < max(2, len(header) // 2):
+    if not values or len(values) + (epoch is not None) + dropped < max(2, len(header) // 2):
         return None
     return values, epoch
 
@@ -1044,6 +1093,40 @@ def _drop_echoes(records: list, plans: dict, b: RunBuilder) -> list:
     return keep
 
 
+def _drop_bar_echoes(records: list, b: RunBuilder) -> list:
+    """A finished progress bar's postfix (`190/190 [03:08<00:00, train_loss=0.945]`) is the pass's
+    running value; when the next record is a summary line that prints every one of its values again
+    under the same metric (`epoch: 1 - train loss: 9.45e-01 - valid loss: 1.23`), the summary is the
+    record and the bar a copy of part of it."""
+    from triage.ingest.aliases import table
+
+    tab = table()
+    keep: list = []
+    for k, rec in enumerate(records):
+        nxt = records[k + 1] if k + 1 < len(records) else None
+        if type(rec) is _Rec and rec.template.startswith("<bar>") and not rec.template.endswith("<running>") \
+                and type(nxt) is _Rec and not nxt.template.startswith("<bar>") and rec.values \
+                and _repeated_in(rec, nxt, tab):
+            b.skip("a progress bar's values printed again by the summary after it")
+            continue
+        keep.append(rec)
+    return keep
+
+
+def _repeated_in(rec: _Rec, later: _Rec, tab) -> bool:
+    """Every value of `rec` is in `later` under a key of the same canonical metric."""
+    names: dict[str, set] = {}
+    for k, v in later.values.items():
+        f = to_float(v)
+        if f is not None:
+            names.setdefault(tab.resolve(_emit_key(str(k), later.label), "text").name, set()).add(f)
+    for k, v in rec.values.items():
+        f = to_float(v)
+        if f is None or f not in names.get(tab.resolve(_emit_key(str(k), rec.label), "text").name, ()):
+            return False
+    return True
+
+
 def _echoes(values: dict, label: str, prev: dict, prev_label: str, tab) -> bool:
     """Every value equals a value of `prev`, under a key that names no metric or quotes that value's
     metric in other words (`保存最佳模型 (val_loss=2.31)` after `Val Loss: 2.31`). The same key spelled
@@ -1101,16 +1184,22 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
             and (most < 2 or (most < 3 and not any(printed.known_key(str(k)) for rec in printed_recs
                                                    for k in rec.values))):
         # nothing repeats and nothing counts steps: settings quoted in prose (`learning_rate: 2e-4`), or a
-        # banner's numbers (`| 4MiB / 81920MiB | 0% Default |`)
-        b.skip("lone settings with no step counter (not a metric log)", sum(_n(rec) for rec in printed_recs))
-        return [rec for rec in records if not rec.template]
+        # banner's numbers (`| 4MiB / 81920MiB | 0% Default |`); but a line of an evaluation whose every
+        # name is a metric (`**Test - WER: 0.21, CER: 3.5, loss: 25.2**`) is the result of a test run
+        lone = [rec for rec in printed_recs if not _evaluation_result(rec)]
+        if lone:
+            b.skip("lone settings with no step counter (not a metric log)", sum(_n(rec) for rec in lone))
+        return [rec for rec in records if not rec.template or _evaluation_result(rec)]
     # records that repeat: printed lines of one shape, and dict, SB3 and table records (a log whose metrics
     # are dicts is a metric log too: its one-off printed lines are banners)
     repeated = sum(n for n in counts.values() if n >= 3) + sum(_n(rec) for rec in records if not rec.template)
     if repeated < 3:
         return records
     counted = [rec.line for rec in records if rec.step is not None or rec.epoch is not None or rec.batch is not None]
-    first_counted = min(counted, default=0)
+    # where the metric lines start: the first line with a counter, or where nothing counts, the first line
+    # of a shape printed three times or more (a config echo before it is settings: `lr : 0.001`)
+    first_counted = min(counted, default=0) or min(
+        (rec.line for rec in records if rec.template and counts.get(rec.template, 0) >= 3), default=0)
     keep = []
     for rec in records:
         if rec.template and counts.get(rec.template, 0) == 1 \
@@ -1124,6 +1213,13 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
             continue
         keep.append(rec)
     return keep
+
+
+def _evaluation_result(rec) -> bool:
+    """A printed record of an evaluation (its line or its heading names the split) whose every key is
+    a metric the alias table knows: a measurement even when it is the log's only line."""
+    return type(rec) is _Rec and rec.label == "eval" and bool(rec.values) \
+        and all(printed.known_key(str(k)) for k in rec.values)
 
 
 def _per_epoch_steps(records: list) -> float:
