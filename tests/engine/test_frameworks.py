@@ -441,3 +441,17 @@ def test_a_keras_history_saved_as_json_columns_is_read_and_recognised(kb, tmp_pa
     assert len(run.series["loss"]) == 4
     doc = api.public(api.scan(str(hist), kb=kb))
     assert doc["sources"][0]["context"]["framework"]["id"] == "keras"
+
+
+def test_a_loss_at_ln_c_with_accuracy_at_chance_is_a_classifier_so_llm_causes_are_set_aside(kb, tmp_path):
+    log = tmp_path / "log.jsonl"
+    rows = [{"step": i, "loss": round(math.log(3) + 0.01 * math.sin(i), 4), "accuracy": 0.333 + 0.005 * math.cos(i)}
+            for i in range(1, 41)]
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    doc = api.public(api.scan(str(log), kb=kb))
+    ruled_out = doc["sources"][0]["context"]["domains_ruled_out"]
+    assert "llm" in ruled_out and "3 classes" in ruled_out["llm"]
+    # the same numbers from a language model whose vocabulary has 3 tokens: nothing ruled out
+    (tmp_path / "config.json").write_text(json.dumps({"vocab_size": 3}))
+    doc = api.public(api.scan(str(log), kb=kb))
+    assert "llm" not in doc["sources"][0]["context"]["domains_ruled_out"]

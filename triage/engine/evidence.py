@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from triage.engine.diagnosis import Diagnosis, error_line_weights
-from triage.engine.frameworks import excluded_domains, framework_table
+from triage.engine.frameworks import domains_from_findings, excluded_domains, framework_table
 from triage.kb.config_rules import config_answer, config_rules
 from triage.kb.schema import DOMAIN_QUESTION, START
 
@@ -147,6 +147,9 @@ def infer_domain(diag: Diagnosis, run, applied: Applied) -> None:
     """The run's context (framework, domains its config rules out), then its domain: from the
     format, the framework (SB3 is RL) or the metric names (metrics.yaml `domains`)."""
     infer_context(diag, run)
+    found = domains_from_findings(framework_table(diag.kb), diag.kb, applied.findings, getattr(run, "config", None) or {})
+    for ruled_out, why in found.items():
+        diag.context.excluded_domains.setdefault(ruled_out, why)
     if DOMAIN_QUESTION in diag.answers or DOMAIN_QUESTION not in diag.model.questions:
         return
     formats, rules = domain_hints(diag.kb)

@@ -19,12 +19,36 @@ def excluded_domains(table: FrameworkTable, config: dict) -> dict[str, str]:
     """{domain: reason} for the domains the run's config rules out."""
     out: dict[str, str] = {}
     for rule in table.domain_rules:
+        if not rule.config:
+            continue
         hit = config_answer([{**rule.config, "answer": "yes"}], config)
         if hit is None:
             continue
         _, key, value = hit
         for domain in rule.excludes:
             out.setdefault(domain, f"{key} = {value} in the config: {rule.because}")
+    return out
+
+
+def domains_from_findings(table: FrameworkTable, kb, findings: list, config: dict) -> dict[str, str]:
+    """{domain: reason} for the domains a finding rules out: a rule's `checks` name the checks whose
+    finding shows the run's kind (a loss at ln C with the accuracy at 1/C is a classifier over C
+    classes). A class count that is the config's vocabulary size is a language model's, not a
+    label set's, and rules nothing out."""
+    out: dict[str, str] = {}
+    vocab = config.get("vocab_size") if isinstance(config, dict) else None
+    for rule in table.domain_rules:
+        if not rule.checks:
+            continue
+        for f in findings:
+            node = kb.nodes.get(f.detector)
+            classes = (f.numbers or {}).get("classes")
+            if node is None or str(node.get("check")) not in rule.checks or not classes:
+                continue
+            if vocab is not None and str(vocab) == str(int(classes)):
+                continue
+            for domain in rule.excludes:
+                out.setdefault(domain, f"{f.detector} found {int(classes)} classes: {rule.because}")
     return out
 
 

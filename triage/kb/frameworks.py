@@ -93,9 +93,10 @@ class Framework:
 
 @dataclass(frozen=True)
 class DomainRule:
-    config: dict
+    config: dict  # a config rule (keys, op, value) ...
     excludes: tuple[str, ...]
     because: str
+    checks: tuple[str, ...] = ()  # ... or a finding of one of these checks
 
 
 @dataclass(frozen=True)
@@ -209,9 +210,9 @@ def build_table(docs: list[tuple[str, dict]]) -> FrameworkTable:
                 table.frameworks[idx] = fw
         table.frameworks[:0] = new
         for entry in _as_list(doc.get("domain_rules")):
-            if isinstance(entry, dict) and isinstance(entry.get("config"), dict):
-                table.domain_rules.append(DomainRule(dict(entry["config"]), _strs(entry.get("excludes")),
-                                                     str(entry.get("because") or "").strip()))
+            if isinstance(entry, dict) and (isinstance(entry.get("config"), dict) or entry.get("checks")):
+                table.domain_rules.append(DomainRule(dict(entry.get("config") or {}), _strs(entry.get("excludes")),
+                                                     str(entry.get("because") or "").strip(), _strs(entry.get("checks"))))
     return table
 
 

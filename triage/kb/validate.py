@@ -491,13 +491,19 @@ class _FrameworkFile:
             self.check_rules(fw, fid)
             self.check_settings(fw, fid, settings)
         for i, rule in enumerate(_as_list(doc.get("domain_rules"))):
-            if not isinstance(rule, dict) or not isinstance(rule.get("config"), dict):
-                self.err(doc, f"domain_rules[{i}] needs a `config` rule (keys, op, value)", "domain_rules")
+            if not isinstance(rule, dict) or not (isinstance(rule.get("config"), dict) or rule.get("checks")):
+                self.err(doc, f"domain_rules[{i}] needs a `config` rule (keys, op, value) or `checks`", "domain_rules")
                 continue
             for key in sorted(set(rule) - schema.DOMAIN_RULE_FIELDS):
                 self.err(rule, f"domain_rules[{i}]: unknown field `{key}`", key)
-            cfg = rule["config"]
-            if not cfg.get("keys") or str(cfg.get("op")) not in schema.CONFIG_OPS:
+            known_checks = self.c.check_params or {}
+            for name in _as_list(rule.get("checks")):
+                if known_checks and str(name) not in known_checks:
+                    self.err(rule, f"domain_rules[{i}]: unknown check {name!r}", "checks")
+            cfg = rule.get("config")
+            if cfg is None:
+                pass
+            elif not cfg.get("keys") or str(cfg.get("op")) not in schema.CONFIG_OPS:
                 self.err(rule, f"domain_rules[{i}].config needs `keys` and an `op` (one of {', '.join(sorted(schema.CONFIG_OPS))})", "config")
             for d in _as_list(rule.get("excludes")):
                 if str(d) not in schema.DOMAINS:
