@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Peak memory of `triage scan --json` on a very big JSONL log (issue 16: <= 1 GB on a 5 GB file).
+"""Peak memory of `triage scan --json` on a very big JSONL log (target: <= 1 GB on a 5 GB file).
 
     python bench/bigjsonl.py [--gb 5] [--keep DIR]
 

@@ -18,7 +18,7 @@
    Reported per part: tuned personas, and the `held_out: true` ones (chosen at random before any
    tuning; their sessions are not printed unless --show-held-out).
 
-Targets (issue 15): personas top-3 >= 85%, first >= 60%, median <= 8 questions; sign-based
+Targets: personas top-3 >= 85%, first >= 60%, median <= 8 questions; sign-based
 >= 95% first; time to the first question <= 400 ms.
 
     python bench/questions.py [--verbose] [--only personas|signs] [--show-held-out]

@@ -587,7 +587,7 @@ def watch(
     raise typer.Exit(int(ExitCode.PROBLEMS if findings else ExitCode.OK))
 
 
-# -- diff (issue 19) -------------------------------------------------------------------------------
+# -- diff -------------------------------------------------------------------------------
 @app.command()
 def diff(
     good: str = typer.Argument(..., metavar="GOOD", help="The last good run: a log file or run folder (its config beside it)."),
@@ -629,7 +629,7 @@ def diff(
     raise typer.Exit(int(ExitCode.PROBLEMS if failed else ExitCode.OK))
 
 
-# -- mcp (issue 19) --------------------------------------------------------------------------------
+# -- mcp --------------------------------------------------------------------------------
 @app.command()
 def mcp() -> None:
     """Serve triage to coding agents over the Model Context Protocol (stdio).
@@ -833,7 +833,7 @@ def kb_graph(
     sys.stdout.write(api.graph(_kb()).dumps(fmt))
 
 
-# -- sweep (issue 18): the command lives in triage/sweep/command.py -----------------------------
+# -- sweep: the command lives in triage/sweep/command.py -----------------------------
 from triage.sweep.command import sweep as _sweep  # noqa: E402
 
 app.command("sweep")(_sweep)

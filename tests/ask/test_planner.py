@@ -1,4 +1,4 @@
-"""The question flow for real reporters (issue 15): context first, gates, "not applicable", free
+"""The question flow for real reporters: context first, gates, "not applicable", free
 text, the stopping rule, vague answers, refinements, the framework, answers files, ask --log."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fuzzing every reader (issue 16, item 3). Generated and mutated inputs must give a Run whose
+"""Fuzzing every reader. Generated and mutated inputs must give a Run whose
 arrays agree, or an IngestError (one line) - never another exception, never a hang. The budget
 (FUZZ below) keeps the whole fuzz folder under a minute; `TRIAGE_FUZZ_EXAMPLES=2000 pytest
 tests/fuzz` runs a long campaign with the same tests."""

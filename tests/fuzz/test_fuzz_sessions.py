@@ -1,4 +1,4 @@
-"""Fuzzing what `triage ask` reads from files (issue 16, item 3): `--resume` transcripts,
+"""Fuzzing what `triage ask` reads from files: `--resume` transcripts,
 `--answers` replays and `--evidence` probe results. Mutated and hand-edited files must give
 AskError or TranscriptError (one line, exit 2), or a usable diagnosis: never another exception."""
 

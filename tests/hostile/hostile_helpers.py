@@ -1,4 +1,4 @@
-"""Helpers for the hostile-input tests (issue 16): the CLI in-process and as a real process, and
+"""Helpers for the hostile-input tests: the CLI in-process and as a real process, and
 TensorBoard records with real checksums."""
 
 from __future__ import annotations

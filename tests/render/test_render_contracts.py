@@ -1,4 +1,4 @@
-"""Contracts a script relies on (issue 17, "Contracts and set-up"): one JSON document always,
+"""Contracts a script relies on: one JSON document always,
 `-v` as documented, exit codes documented for every command, a user's own ID prefix."""
 
 from __future__ import annotations

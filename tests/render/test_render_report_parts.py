@@ -1,4 +1,4 @@
-"""The pieces of the reports, without a browser (issue 17, "Reports"): label placement, ticks,
+"""The pieces of the reports, without a browser: label placement, ticks,
 the log axis, plain words, the series drawn, knobs kept whole, and the transcript's wording."""
 
 from __future__ import annotations

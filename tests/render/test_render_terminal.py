@@ -1,4 +1,4 @@
-"""Terminal output that survives pipes and narrow terminals (issue 17, "Output").
+"""Terminal output that survives pipes and narrow terminals.
 
 Piped: one logical line per item whatever COLUMNS says, no trailing blanks, knobs whole and
 flush left. In a pseudo-terminal 60 to 120 columns wide: numbers never cut, charts and tables
