@@ -484,7 +484,8 @@ class Diagnosis:
         weights = {cid: math.exp(s - top) for cid, s in scores.items()}
         total = sum(weights.values())
         named = self._named_counts(weights)
-        for cid, w in sorted(weights.items(), key=lambda kv: (-round(kv[1], 9), -named.get(kv[0], 0), kv[0])):
+        prior = self.model.prior  # a tie that the evidence leaves goes to the cause met more often, then the ID
+        for cid, w in sorted(weights.items(), key=lambda kv: (-round(kv[1], 9), -named.get(kv[0], 0), -prior[kv[0]], kv[0])):
             support, against = self.explain(cid) if (explain or with_evidence_only) else ([], [])
             if with_evidence_only and not support:
                 continue
