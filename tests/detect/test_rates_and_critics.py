@@ -167,3 +167,15 @@ def test_epoch_losses_that_keep_swinging_are_oscillation_and_a_steady_fall_is_no
     once = steady.copy()
     once[5] += 0.3
     assert oscillation(Ctx(_run({}), "loss", epochs, once, OscillationParams())) is None
+
+
+def test_an_eval_loss_creeping_up_near_zero_on_an_accurate_model_is_not_overfitting():
+    epochs = np.arange(1, 16, dtype=float)
+    train = 0.2 * np.exp(-epochs / 3) + 0.002
+    acc = np.full(15, 0.99) + 0.001 * np.sin(epochs)
+    tiny = np.concatenate([np.linspace(0.045, 0.029, 5), np.linspace(0.030, 0.039, 10)])
+    assert not run_detectors(_run({"loss": (epochs, train), "eval/loss": (epochs, tiny), "eval/accuracy": (epochs, acc)}),
+                             KB, only={"det-eval-loss-rising-acc-holds"})
+    # the same shape ten times larger: a real climb of the eval loss
+    assert run_detectors(_run({"loss": (epochs, train), "eval/loss": (epochs, tiny * 30), "eval/accuracy": (epochs, acc)}),
+                         KB, only={"det-eval-loss-rising-acc-holds"})

@@ -1931,6 +1931,10 @@ class WorseningParams(Params):
     missing_other: Literal["quiet", "fire"] = "quiet"
     holding: Optional[Names] = None
     hold_tol: float = 0.02
+    # the least absolute rise that counts (in the metric's own units; for a cross-entropy in nats,
+    # 0.05 is the right class's probability falling by 5% on average): a tiny loss that creeps up
+    # by a hundredth on a model that is right 99% of the time is not worth a finding
+    min_abs_rise: float = 0.0
 
 
 def _worsened(y: np.ndarray, worse: str, min_rise: float, z: float):
@@ -1980,6 +1984,8 @@ def worsening(c: Ctx) -> Hit | None:
     if found is None:
         return None
     i_best, best, level, rise, se = found
+    if rise < p.min_abs_rise:
+        return None
     sign = 1.0 if p.worse == "up" else -1.0
     if _nonfinite_after(c.run, float(x[i_best])):
         return None  # a metric that worsens after the run went NaN is the NaN's finding, not an overfit
