@@ -208,8 +208,9 @@ class AliasTable:
         for p in self.test_prefixes:
             if k.startswith(p) and len(k) > len(p):
                 inner = self._direct(k[len(p):], source)
-                if inner and not inner[0].startswith("eval/"):
-                    return Resolved(f"eval/test/{inner[0]}", "eval:test", key, *self._xf(inner[1]), PREFIXED, inner[2])
+                if inner:  # (a metric only evaluations have, `test_map`, is the test set's `eval/test/map`)
+                    base = inner[0][5:] if inner[0].startswith("eval/") else inner[0]
+                    return Resolved(f"eval/test/{base}", "eval:test", key, *self._xf(inner[1]), PREFIXED, inner[2])
                 return Resolved(f"eval/test/{normalise(k[len(p):])}", "eval:test", key)
         for p in self.eval_prefixes:
             if k.startswith(p) and len(k) > len(p):

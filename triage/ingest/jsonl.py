@@ -54,6 +54,11 @@ FIRST_BLOCK = 256 << 10
 MAX_LINE = 32 << 20  # longer lines are skipped (counted), not parsed
 MAX_SPLITS = 8  # bad lines per block before the block is parsed line by line
 CONTAINER_KEYS = ("data", "metrics", "scalars", "logs")  # nested payloads flattened without a prefix
+# a record that names its split in a field ({"name": "validation", ...}, {"split": "val", ...}) holds
+# that split's numbers: they are renamed with the split's prefix so they are not read as training
+SPLIT_FIELDS = ("split", "mode", "phase", "stage", "subset", "name")
+SPLIT_PREFIX = {"train": "", "training": "", "val": "val_", "valid": "val_", "validation": "val_",
+                "eval": "val_", "evaluation": "val_", "dev": "val_", "test": "test_", "testing": "test_"}
 
 
 class _Ctx:
@@ -103,6 +108,8 @@ class _Ctx:
         step_k = next((k for k in self.step_keys if k in kset), None)
         epoch_k = next((k for k in self.epoch_keys if k in kset), None)
         wall_k = next((k for k in self.wall_keys if k in kset), None)
+        split_k = next((k for k in SPLIT_FIELDS if k in kset and isinstance(first[k], str)
+                        and first[k].strip().lower() in SPLIT_PREFIX), None)
         metrics = []
         nested = False
         for k in keys:
@@ -110,9 +117,9 @@ class _Ctx:
                 continue
             if type(first[k]) is dict:
                 nested = True
-            else:  # a bool or list first value may still be followed by numbers: _extract decides
+            elif k != split_k:  # a bool or list first value may still be followed by numbers: _extract decides
                 metrics.append(k)
-        return step_k, epoch_k, wall_k, tuple(metrics), nested
+        return step_k, epoch_k, wall_k, tuple(metrics), nested, split_k
 
 
 PARALLEL_MIN = 48 << 20  # files at least this big are split over the CPUs (fork only)
@@ -649,7 +656,7 @@ def _refresh_typed(ctx: _Ctx) -> None:
         return
     keys: dict[str, None] = {}
     for layout_keys, lay in ctx.layouts.items():
-        if lay[4]:  # nested objects: generic tier only
+        if lay[4] or lay[5]:  # nested objects or a split field: generic tier only
             ctx.typed = None
             return
         keys.update(dict.fromkeys(layout_keys))
@@ -895,14 +902,34 @@ def _emit(ctx: _Ctx, rows: list, line0: int) -> None:
     b.note_steps(steps_by_row[~np.isnan(steps_by_row)])
 
 
-def _group(ctx: _Ctx, grp: list, idx, base: int, index, steps_by_row: np.ndarray, check: bool) -> None:
+def _split_group(ctx: _Ctx, grp: list, split_k: str, local: np.ndarray, base: int, index,
+                 steps_by_row: np.ndarray, check: bool) -> None:
+    """Rows sharing one key set whose split is a field of the record: each split's rows are added
+    under that split's prefix (a value that names no split leaves its rows unprefixed)."""
+    if check and len(grp) > 1:  # a KeyError (rows differ in keys) before anything is added
+        _consume(map(itemgetter(*grp[0]), grp), maxlen=0)
+    by_prefix: dict[str, list[int]] = {}
+    for j, r in enumerate(grp):
+        v = r[split_k]
+        p = SPLIT_PREFIX.get(v.strip().lower(), "") if isinstance(v, str) else ""
+        by_prefix.setdefault(p, []).append(j)
+    for p, jdx in by_prefix.items():
+        _group(ctx, [grp[j] for j in jdx], local[jdx], base, index, steps_by_row, False,
+               prefix=p, split_done=True)
+
+
+def _group(ctx: _Ctx, grp: list, idx, base: int, index, steps_by_row: np.ndarray, check: bool,
+           prefix: str = "", split_done: bool = False) -> None:
     """Rows sharing one key set -> numpy blocks. Raises KeyError (before adding anything) when they don't."""
     b = ctx.b
     first = grp[0]
     keys = tuple(first)
-    step_k, epoch_k, wall_k, metrics, nested = ctx.layout(keys, first)
+    step_k, epoch_k, wall_k, metrics, nested, split_k = ctx.layout(keys, first)
     n = len(grp)
     local = np.arange(n, dtype=np.int64) if idx is None else np.asarray(idx, dtype=np.int64)
+    if split_k is not None and not nested and not split_done:
+        _split_group(ctx, grp, split_k, local, base, index, steps_by_row, check)
+        return
     if nested:
         for j, r in enumerate(grp):
             li = int(local[j])
@@ -925,14 +952,26 @@ def _group(ctx: _Ctx, grp: list, idx, base: int, index, steps_by_row: np.ndarray
     steps = _axis(_extract(grp, step_k, True), n) if step_k is not None else np.full(n, NAN)
     epochs = _axis(_extract(grp, epoch_k, True), n) if epoch_k is not None else None
     walls = _axis(_extract(grp, wall_k, True), n) if wall_k is not None else None
+    if epochs is not None and _counter_not_step(steps, epochs):
+        steps = epochs.copy()
     cols = [(k, _extract(grp, k, ctx.null_is_nan)) for k in metrics]
     rows_idx = (local if index is None else index[local]) + base
     steps_by_row[local] = steps
     any_metric = False
     for k, (v, present) in cols:
         if v is None:
-            ctx.non_numeric.add(k)
+            stats = _coco_stats(k, grp)
+            if stats is None:
+                ctx.non_numeric.add(k)
+                continue
+            for name, sv in stats:
+                b.add_block(prefix + name, rows_idx, steps, sv, epochs, walls)
+            any_metric = True
             continue
+        if k == "time" and "data_time" in first:
+            k = _ITER_TIME
+        if prefix and not _NAMES_SPLIT.match(k):
+            k = prefix + k
         if present is not None:
             b.add_block(k, rows_idx[present], steps[present], v[present],
                         None if epochs is None else epochs[present],
@@ -944,6 +983,46 @@ def _group(ctx: _Ctx, grp: list, idx, base: int, index, steps_by_row: np.ndarray
         b.meta["rows"] += n
     else:
         b.skip("no metrics", n)
+
+
+# `time` beside `data_time` (detectron2 metrics.json, mmcv/mmdet log.json): the seconds of one iteration,
+# of which `data_time` waited for data; alone, `time` may as well be a clock reading
+_ITER_TIME = "step_time"
+
+# pycocotools' COCOeval.stats, in the order summarize() computes them: AP@[.5:.95], AP@.5, AP@.75, AP of
+# small/medium/large objects, then AR with 1, 10, 100 detections and AR of small/medium/large objects
+_COCO_STATS = ("map", "map50", "map75", "map_small", "map_medium", "map_large",
+               "mar_1", "mar_10", "mar_100", "mar_small", "mar_medium", "mar_large")
+_COCO_KEY = re.compile(r"(?i)^(.*?)coco[_/]?(?:eval[_/]?)?(bbox|segm|masks?)$")
+
+
+def _coco_stats(key: str, grp: list) -> list[tuple[str, np.ndarray]] | None:
+    """A COCOeval.stats array logged whole (DETR's `"test_coco_eval_bbox": [0.22, 0.41, ...]`): twelve
+    numbers in pycocotools' fixed order, read as one metric each (`test_map`, `test_map50`, ...)."""
+    m = _COCO_KEY.match(key)
+    if m is None:
+        return None
+    col = list(map(itemgetter(key), grp))
+    if not all(type(x) is list and len(x) == len(_COCO_STATS) for x in col):
+        return None
+    try:
+        arr = np.array([[NAN if x is None else x for x in row] for row in col], dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    kind = "" if m.group(2).lower() == "bbox" else "mask_"
+    return [(f"{m.group(1)}{kind}{stat}", arr[:, i]) for i, stat in enumerate(_COCO_STATS)]
+
+
+_NAMES_SPLIT = re.compile(r"(?i)(?:val|valid|validation|eval|evaluation|test|dev|train|training)(?:[\W_]|$)")
+
+
+def _counter_not_step(steps: np.ndarray, epochs: np.ndarray) -> bool:
+    """A "step" that stays put while the epoch advances is not the training step (a training
+    step grows with every epoch): it counts batches within a pass, e.g. an evaluation pass that
+    always has 21 batches. Such records are placed by their epoch."""
+    if len(steps) < 2 or not (np.isfinite(steps).all() and np.isfinite(epochs).all()):
+        return False
+    return bool((steps == steps[0]).all() and (np.diff(epochs) > 0).all())
 
 
 def _axis(col, n: int) -> np.ndarray:
@@ -1030,6 +1109,8 @@ def _slow_row(ctx: _Ctx, r: dict, row: int, record_step: bool = True) -> None:
             if v is not None:
                 ctx.non_numeric.add(k)
             continue
+        if k == "time" and "data_time" in flat:
+            k = _ITER_TIME
         b.add(prefix + k if prefix and not k.startswith(("val", "eval")) else k, f, step, epoch, wall, row=row)
         got = True
     if got:

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 NUM_BODY = (
     r"\d{4}-\d{2}-\d{2}(?:[T_]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\d-])"  # dates (skipped)
     r"|\d+\s?days?,\s*\d{1,2}:\d{2}:\d{2}|\d+:\d{2}(?::\d{2})?(?:\.\d+)?(?![\d:])"  # durations (skipped)
+    r"|\d+(?:h|m)(?:\d+(?:ms|m|s))+(?!\w)|\d+s\d+ms(?!\w)"  # glued durations `41m50s`, `10h28s`, `35s649ms` (skipped)
     r"|[-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?"
     r"|(?:[Nn]a[Nn]|NAN|[Ii]nf(?:inity)?|INF)(?![A-Za-z]))"
 )
@@ -59,7 +60,7 @@ _PREFIX = re.compile(
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE|SUCCESS)\s*\|\s*[\w.<>-]+(?::[\w.<>-]+)*:\d+\s*(?:\||-(?=\s))
     | \[?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE)\]?(?=[\s:\]|-])
     | \S+\s-\s(?=(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\s-\s)
-    | \[(?:rank|Rank|RANK|default|worker|GPU|gpu)?\s?\d+(?:[,/]\d+)?\](?:<std(?:out|err)>)?:?
+    | \[(?:(?:rank|Rank|RANK|default|worker|GPU|gpu)\s?\d+(?:[,/]\d+)?|\s?\d+(?:,\d+)?)\](?:<std(?:out|err)>)?:?
     | \((?:pid=\d+|\w+\s+pid=\d+)[^)]*\)
     | (?:rank|Rank)\s?\d+:
     | \d+:(?=\s)
@@ -194,9 +195,16 @@ def clean(line: str) -> str:
         if m and m.end() > 0:
             line = line[m.end():]
         n += 1
-    return line.strip()
+    line = line.strip()
+    if line.endswith(")") and ")" in line[:-1]:
+        line = _REDRAW_DEBRIS.sub(r"\1", line)
+    return line
 
 
+_GLUED_DURATION = re.compile(r"\d+[hms]\d")  # `41m50s`: hours, minutes, seconds run together
+# Debris of a longer redraw a carriage return did not wipe: characters glued after a closed group,
+# with a `)` no `(` opened (`Depth Loss: 0.1365 (0.0447)9)`, `nan (nan)n))n)31)2)`)
+_REDRAW_DEBRIS = re.compile(r"(\([^()]*\))[^\s()][^()]*\)[^(]*$")
 _DIGITS = re.compile(r"\d+")
 _NUM_SPLIT = re.compile("(" + NUM + ")")
 
@@ -383,7 +391,8 @@ def parse(line: str) -> Plan:
                 pending = []
             i += 1
             continue
-        if kind == "num" and (":" in text or "day" in text or _DATE.match(text)):  # a duration or a date
+        if kind == "num" and (":" in text or "day" in text or _DATE.match(text) or _GLUED_DURATION.match(text)):
+            # a duration or a date
             slots.append(Slot("skip"))
             pending = []
             assigned = False
@@ -465,6 +474,11 @@ def parse(line: str) -> Plan:
                     if len(pending) > 1 and _split_of(pending[:1]):  # `test final score: 29/500 = 5.8% correct`
                         plan.label = _split_of(pending[:1])
                 elif bracket_depth:
+                    if not epoch_seen and not value_keys and len(slots) >= 2 and slots[-1].role == "total" \
+                            and slots[-2].role == "step" and not slots[-2].key:
+                        # `[1/25][300/3183]`: two bare counters, the outer loop's first: epoch, then batch
+                        slots[-2].role = "epoch"
+                        epoch_seen = True
                     slots.append(Slot("batch" if epoch_seen else "step"))
                     slots.append(Slot("total"))
                 elif not first_pair_seen and not value_keys:

@@ -190,6 +190,8 @@ class _TextReader:
         # tqdm counts not in `bars` yet, in line order: (first, end) spans of lines passed over, (-1, total, n)
         self.pending: list[tuple] = []
         self.quiet_segs = 0  # segments read since the count was reset that took a path that changes nothing
+        self.first_shape: tuple | None = None  # (template, numbers) of the log's first printed record
+        self.best_of: set[str] = set()  # metrics the log keeps a best-so-far of (`Best_accuracy : 60.0`)
 
     def mark(self) -> tuple:
         """What reading a line may change, for telling that a line changed nothing (tqdm counts aside)."""
@@ -416,7 +418,8 @@ class _TextReader:
             if not _HAS_TQDM_END.search(c):
                 self.header = None
         tpl, nums = printed.shape(c)
-        if not nums and ("|" in c or "\t" in c):  # a header with digits only inside words (`| AP | AP50 |`)
+        if not nums and ("|" in c or "\t" in c or "  " in c):  # a header with digits only inside words
+            # (`| AP | AP50 |`, `    d1     d2    abs_rel` over a row of values)
             header = _table_header(c)
             if header:
                 self.header = header
@@ -424,6 +427,7 @@ class _TextReader:
         plan = self.plans.get(tpl)
         if plan is None:
             plan = self.plans[tpl] = printed.parse(c)
+            self.best_of.update(_best_tracked(plan))
         if not plan.slots:
             if _SECTION.match(c):  # `Validating` behind a stamp with digits: a heading all the same
                 self.section_header(c)
@@ -492,6 +496,8 @@ class _TextReader:
             self.epoch = rec.epoch
         if rec.step is not None:
             self.step = rec.step
+        if not self.records:  # the log's first record: its line may be an excerpt's cut first line
+            self.first_shape = (tpl, nums)
         self.records.append(_Rec(ln, rec.values, rec.step, rec.epoch, rec.batch, rec.total, rec.label,
                                  "text", False, tpl))
         self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
@@ -500,6 +506,56 @@ class _TextReader:
         if not bars and self.header is None and self.section is None and ln not in self.config_lines:
             self.ordinary = (tpl, plan, nums)
         return True
+
+    def tidy(self) -> None:
+        """Corrections that need the whole log read: a cut first line, the split of best-tracked metrics."""
+        self.mend_cut_first()
+        self.label_best_tracked()
+
+    def label_best_tracked(self) -> None:
+        """A metric the log keeps a best-so-far of is a held-out one: a best value is kept to pick a
+        checkpoint, and that is done on validation numbers. A line with no split of its own whose every
+        metric has such a best (`Current_accuracy : 60.04, Current_norm_ED : 0.82` over `Best_accuracy :
+        60.04, Best_norm_ED : 0.82`) is the evaluation's."""
+        if not self.best_of:
+            return
+        for i, rec in enumerate(self.records):
+            plan = self.plans.get(rec.template) if isinstance(rec, _Rec) else rec.shape.plan
+            if rec.label or not rec.template or not len(rec.values) or plan is None or plan.counter:
+                continue  # (a line with a counter of its own is a training record)
+            if all(_base_name(str(k)) in self.best_of for k in rec.values):
+                if isinstance(rec, _Rec):
+                    self.records[i] = rec._replace(label="eval")
+                else:
+                    rec.label = "eval"
+
+    def mend_cut_first(self) -> None:
+        """An excerpt whose first line was cut inside its first word (`poch  1, 12850/37527; acc: ...`
+        above lines that all begin `Epoch  1, ...`): that line is one of the log's repeated shape, cut.
+        Read alone it makes a key of the word's rest (`poch`) and loses its counters; read with the
+        whole shape's plan (same numbers, in the same places) it is the record it was printed as."""
+        if self.first_shape is None or not self.records:
+            return
+        tpl, nums = self.first_shape
+        first = self.records[0]
+        if first.template != tpl or _n(first) != 1 or self.tpl_counts.get(tpl) != 1 or not tpl[:1].isalpha():
+            return
+        for full, count in sorted(self.tpl_counts.items(), key=lambda kv: -kv[1]):
+            if count < 2 or len(full) <= len(tpl) or not full.endswith(tpl) or not full[-len(tpl) - 1].isalpha():
+                continue  # (a cut at a word's edge may be a different line: `acc: 5` under `val acc: 5`)
+            plan = self.plans.get(full)
+            rec = printed.apply(plan, nums) if plan is not None else None
+            if rec is None or not rec.values:
+                continue
+            epoch = rec.epoch if rec.epoch is not None else (first.epoch if type(first) is _Rec else None)
+            self.records[0] = _Rec(first.line, rec.values, rec.step, epoch, rec.batch, rec.total, rec.label,
+                                   "text", False, full)
+            del self.tpl_counts[tpl]
+            self.tpl_counts[full] += 1
+            if rec.step is not None or rec.epoch is not None or rec.batch is not None:
+                self.counted.add(full)
+            self.b.warn(f"line {first.line} is cut at its start: read as the log's `{full[:40]}` lines")
+            return
 
     def merge_part(self, part: str, rec: printed.Record, tpl: str) -> bool:
         """`FOREST: precision: 0.5%; recall: 0.4%; FB1: 0.45` right after a record that printed the same
@@ -693,6 +749,23 @@ class _TextReader:
                 self.sb3_rows[self.sb3_group + key.strip()] = val
             return True
         return False
+
+
+_CURRENT = re.compile(r"(?i)^(?:current|curr|cur|latest|now)[\s_/-]+")
+
+
+def _base_name(key: str) -> str:
+    """A metric's name without `current`/`best` and spelling (`Current_norm_ED` -> `norm_ed`)."""
+    key = printed._BEST.sub("", _CURRENT.sub("", key.strip()))
+    return re.sub(r"[\s\-/]+", "_", key.strip(" _:")).lower()
+
+
+def _best_tracked(plan: printed.Plan) -> set[str]:
+    """The metrics a line with no split of its own keeps the best value of (its `Best_<metric>` keys,
+    which it never reads; on a `Validation - ... best_loss=` line the split is already said)."""
+    if plan.label:
+        return set()
+    return {_base_name(sl.key) for sl in plan.slots if sl.key and printed._BEST.match(sl.key)}
 
 
 def _snippet(text: str, at: int, width: int = 1000) -> str:
@@ -936,6 +1009,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
             rec.settle()
     r.flush_traceback()
     r.keras_flush()
+    r.tidy()
     if r.stale_bar:
         r.records = _hf_by_epoch(r.records)
     r.records = _drop_bar_echoes(r.records, b)
