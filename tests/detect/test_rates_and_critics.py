@@ -179,3 +179,18 @@ def test_an_eval_loss_creeping_up_near_zero_on_an_accurate_model_is_not_overfitt
     # the same shape ten times larger: a real climb of the eval loss
     assert run_detectors(_run({"loss": (epochs, train), "eval/loss": (epochs, tiny * 30), "eval/accuracy": (epochs, acc)}),
                          KB, only={"det-eval-loss-rising-acc-holds"})
+
+
+def test_an_overfit_with_the_accuracy_holding_is_judged_on_the_absolute_rise_of_the_loss():
+    epochs = np.arange(1, 15, dtype=float)
+    train = 1.2 * np.exp(-epochs / 2) + 1e-4
+    held = np.full(14, 0.60) + 0.003 * np.sin(epochs)
+    # 1.5 -> 1.74 (16%) while the training loss reaches 0: the model memorised, an overfit
+    big = np.concatenate([[1.7, 1.55, 1.5], np.linspace(1.52, 1.74, 11)])
+    assert run_detectors(_run({"loss": (epochs, train), "eval/loss": (epochs, big), "eval/accuracy": (epochs, held)}),
+                         KB, only={"det-overfit"})
+    # 0.029 -> 0.039 (+34%) at 99% accuracy: confidence on the last few errors, not an overfit
+    tiny = np.concatenate([[0.05, 0.035, 0.029], np.linspace(0.030, 0.039, 11)])
+    acc99 = np.full(14, 0.99) + 0.001 * np.sin(epochs)
+    assert not run_detectors(_run({"loss": (epochs, train), "eval/loss": (epochs, tiny), "eval/accuracy": (epochs, acc99)}),
+                             KB, only={"det-overfit"})

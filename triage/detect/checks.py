@@ -833,6 +833,10 @@ class RisingVsFallingParams(Params):
     unless_held: Optional[Names] = None
     hold_tol: float = 0.05
     held_max_rise: float = 0.25
+    # when set, the held exemption is judged on the absolute rise instead (for a cross-entropy, in
+    # nats: with the accuracy unchanged the loss only measures confidence, and 0.1 nats is the
+    # right class's probability moving by a tenth, whatever the loss's level)
+    held_max_abs_rise: Optional[float] = None
 
 
 @check("rising_vs_falling", RisingVsFallingParams)
@@ -875,7 +879,8 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
     o_end = float(np.median(later[-max(1, len(later) // 5):]))
     if o_end >= o_then or (o_then - o_end) / max(abs(o_then), 1e-8) < p.min_other_fall:
         return None
-    held = c.other(p.unless_held) if rise < p.held_max_rise else None
+    small = (last - low) < p.held_max_abs_rise if p.held_max_abs_rise is not None else rise < p.held_max_rise
+    held = c.other(p.unless_held) if small else None
     if held is not None:
         hy = finite_xy(held.steps, facts.as_fraction(held.values))[1]
         drop = _worsened(hy, "down", 0.0, 3.0) if len(hy) >= 2 else None
