@@ -17,6 +17,11 @@ A few of them are read again by a fresh reader at the end; one that changes some
 whole log the slow way. The file's text is never decoded as a whole: a line is decoded when the
 slow way reads it.
 
+The masks themselves are found without masking the text: the lines of one length are compared with
+the first of them eight bytes at a time (`_chunk_ids`). A big file (``PARALLEL_MIN``) is cut in
+parts whose masks forked children find at the same time (`_line_ids`), with the JSONL reader's
+helpers for the hand-over, the clean-up and a child that dies.
+
 Used only when a log is long (``MIN_LINES``); small logs go the simple way.
 """
 
@@ -61,25 +66,252 @@ _WRAPPISH = np.frombuffer(b" \t:=.", dtype=np.uint8)  # how the rest of a line c
 _BAR_COUNT = re.compile(rb"(\d+)/(\d+)")
 
 
-def _mask_ids(raw: bytes, chunk: int = 1 << 20) -> np.ndarray:
-    """Each line's mask id: the index of the first line with the same mask. The text is masked and
-    split a chunk of whole lines at a time (a megabyte stays in the cache; the whole file at once is
-    about half again as slow)."""
-    first: dict = {}
-    note = first.setdefault
-    parts = []
-    pos = done = 0
-    size = len(raw)
+_SMALL = 64  # lines of one length in a chunk below which they are looked up one by one
+_LONG = 2048  # longer lines are looked up one by one
+_TAIL = bytes(8)  # read past a chunk's last line by a whole-word comparison, masked out
+
+
+def _mask_ids(raw: bytes, chunk: int = 1 << 20, start: int = 0, end: int | None = None,
+              first: dict | None = None, base: int = 0) -> np.ndarray:
+    """Each line's mask id: the index of the first line with the same mask (`_ids_and_newlines`)."""
+    return _ids_and_newlines(raw, chunk, start, end, first, base)[0]
+
+
+def _ids_and_newlines(raw: bytes, chunk: int = 1 << 20, start: int = 0, end: int | None = None,
+                      first: dict | None = None, base: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Each line's mask id (the index of the first line with the same mask) and the positions of the
+    newlines. The text is masked a chunk of whole lines at a time (a few megabytes stay in the cache).
+    A part of the file (`start`..`end`, cut after a newline) counts its lines from `base` and goes on
+    with the masks already seen (`first`: mask -> id)."""
+    first = {} if first is None else first
+    ids, nls = [], []
+    pos = start
+    done = base
+    size = len(raw) if end is None else end
     while pos < size:
-        end = raw.find(b"\n", min(pos + chunk, size) - 1)
-        end = size if end < 0 else end + 1
-        keys = raw[pos:end].translate(_MASK).split(b"\n")
-        if raw[end - 1] == 10:
-            keys.pop()  # (the empty piece after the chunk's last newline)
-        parts.append(np.fromiter(map(note, keys, range(done, done + len(keys))), dtype=np.int64, count=len(keys)))
-        done += len(keys)
-        pos = end
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        stop = raw.find(b"\n", min(pos + chunk, size) - 1, size)
+        stop = size if stop < 0 else stop + 1
+        if stop + 8 <= len(raw):  # (a view: the 8 bytes after the chunk are there to be read past)
+            got, nl = _chunk_ids(np.frombuffer(raw, dtype=np.uint8, count=stop + 8 - pos, offset=pos), first, done)
+        else:
+            got, nl = _chunk_ids(np.frombuffer(raw[pos:stop] + _TAIL, dtype=np.uint8), first, done)
+        ids.append(got)
+        nls.append(nl + pos)
+        done += len(got)
+        pos = stop
+    if not ids:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(ids), np.concatenate(nls)
+
+
+_LOW4, _SIX, _SIXTEEN = (np.uint64(int.from_bytes(bytes([v]) * 8, "little")) for v in (0x0F, 0x06, 0x10))
+
+
+def _same_mask(rows: np.ndarray, rep: bytes) -> np.ndarray:
+    """Which rows (n x words, little-endian uint64: a line's bytes, then anything) have the mask of
+    `rep` (the line's length in bytes): every byte where `rep` has no digit is that byte, every byte
+    where it has one is a digit (high half 3, low half at most 9: adding 6 to it stays below 16)."""
+    pad = bytes(8 * rows.shape[1] - len(rep))
+    digit = bytes(0xFF if 48 <= c <= 57 else 0 for c in rep) + pad
+    care = np.frombuffer(bytes(0xF0 if d else 0xFF for d in digit[:len(rep)]) + pad, dtype="<u8")
+    want = np.frombuffer(bytes(48 if d else c for d, c in zip(digit, rep)) + pad, dtype="<u8")
+    low = np.frombuffer(digit, dtype="<u8") & _SIXTEEN
+    bad = rows & care
+    bad ^= want
+    if low.any():
+        nib = rows & _LOW4
+        nib += _SIX
+        nib &= low
+        bad |= nib
+    return ~bad.any(axis=1)
+
+
+def _chunk_ids(buf: np.ndarray, first: dict, done: int) -> tuple[np.ndarray, np.ndarray]:
+    """The mask ids of one chunk's lines and its newlines, numbered from `done`. `buf`: the chunk's
+    bytes and 8 more (read past and masked out, never looked at).
+
+    A log is a few shapes repeated, so the lines are taken by length: the first line of a length is
+    compared with all the others of that length at once, eight bytes per step (`_same_mask`), the
+    lines with its mask take its id, and the next line left over does the same while that pays. Rare
+    lengths, long lines and what is left are looked up one by one in `first` (mask -> id). Each mask's
+    first line is entered there, so the ids are those of a lookup of every line."""
+    size = len(buf) - 8
+    nl = np.flatnonzero(buf[:size] == 10)
+    if size and buf[size - 1] == 10:
+        starts = np.concatenate(([0], nl[:-1] + 1))
+        stops = nl
+    else:
+        starts = np.concatenate(([0], nl + 1))
+        stops = np.concatenate((nl, [size]))
+    n = len(starts)
+    ids = np.full(n, -1, dtype=np.int64)
+    note = first.setdefault
+    lengths = np.minimum(stops - starts, _LONG + 1).astype(np.uint16)
+    order = np.argsort(lengths, kind="stable")  # (a radix sort: line order kept within a length)
+    cuts = np.flatnonzero(np.diff(lengths[order])) + 1
+    for grp in np.split(order, cuts):
+        length = int(lengths[grp[0]])
+        if length > _LONG or len(grp) < _SMALL:
+            continue
+        if length == 0:
+            ids[grp] = note(b"", done + int(grp[0]))
+            continue
+        words = (length + 7) // 8
+        rows = np.lib.stride_tricks.sliding_window_view(buf, 8 * words)[starts[grp]].view("<u8")
+        left = grp
+        while len(left):
+            head = int(left[0])
+            line = buf[starts[head]:stops[head]].tobytes()
+            same = _same_mask(rows, line)
+            ids[left[same]] = note(line.translate(_MASK), done + head)
+            matched = int(np.count_nonzero(same))
+            keep = ~same
+            left = left[keep]
+            if matched * 4 < len(same):  # many shapes of this length: one by one
+                break
+            rows = rows[keep]
+    rest = np.flatnonzero(ids < 0)
+    if len(rest):
+        text = buf[:size].tobytes() if len(rest) > 64 else None
+        ids[rest] = [note((text[starts[i]:stops[i]] if text is not None else buf[starts[i]:stops[i]].tobytes())
+                          .translate(_MASK), done + i) for i in rest.tolist()]
+    return ids, nl
+
+
+# ---------------------------------------------------------------------- masks over several CPUs
+PARALLEL_MIN = 8 << 20  # bytes: a smaller file makes its masks in this process (no fork)
+PART_MIN = 4 << 20  # bytes per part at least: a fork, a hand-over and a merge cost a few ms
+
+
+def _parts(raw: bytes) -> list[tuple[int, int]]:
+    """Byte ranges cut after newlines, one per CPU that is free (at most 8), for a big file where fork
+    helps; else one. (A child on a CPU that other work keeps busy only takes turns with this process:
+    the load average, this process included, says how many are free.)"""
+    import os
+
+    size = len(raw)
+    if size < PARALLEL_MIN or not hasattr(os, "fork") or os.environ.get("TRIAGE_NO_PARALLEL"):
+        return [(0, size)]
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    try:
+        free = cpus - os.getloadavg()[0]
+    except (AttributeError, OSError):
+        free = cpus - 1
+    k = min(cpus, 8, size // PART_MIN, 1 + int(free + 0.5))
+    cuts = [0]
+    for i in range(1, k):
+        c = raw.find(b"\n", size * i // k) + 1
+        if cuts[-1] < c < size:
+            cuts.append(c)
+    cuts.append(size)
+    return list(zip(cuts, cuts[1:]))
+
+
+def _part_ids(raw: bytes, start: int, end: int) -> dict:
+    """One part's masks, numbered within the part (a child's work: it knows no mask of the parts before),
+    and the positions of its newlines."""
+    ids, nl = _ids_and_newlines(raw, start=start, end=end)
+    return {"ids": ids, "nl": nl}
+
+
+def _fork_ids(raw: bytes, start: int, end: int, shm: int | None) -> tuple[int, int]:
+    """A child that makes one part's masks (`_part_ids`) and writes them, shipped through the shared
+    memory file `shm`, to a pipe: (pid, read end). The child shares the file's bytes with this process."""
+    import os
+    import pickle
+
+    from triage.ingest.jsonl import _die_with, _ship
+
+    r, w = os.pipe()
+    parent = os.getpid()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into the caller's code
+        code = 1
+        try:
+            _die_with(parent)
+            os.close(r)
+            data = pickle.dumps(_ship(_part_ids(raw, start, end), shm), protocol=5)
+            with os.fdopen(w, "wb") as fh:
+                fh.write(data)
+            code = 0
+        except BaseException:  # the parent makes this part itself
+            pass
+        finally:
+            os._exit(code)
+    os.close(w)
+    return pid, r
+
+
+def _renumber(raw: bytes, part: dict, start: int, end: int, first: dict, base: int) -> np.ndarray:
+    """A child's part numbered as one pass over the whole file would number it: each of its own masks
+    (a line that is the first of its mask within the part) is looked up among the masks seen before."""
+    local, nl = part["ids"], part["nl"]
+    own = np.flatnonzero(local == np.arange(len(local)))
+    lut = np.zeros(len(local), dtype=np.int64)
+    note = first.setdefault
+    for j in own.tolist():
+        a = start if j == 0 else int(nl[j - 1]) + 1
+        b = int(nl[j]) if j < len(nl) else end
+        lut[j] = note(raw[a:b].translate(_MASK), base + j)
+    return lut[local]
+
+
+def _line_ids(raw: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """Every line's mask id and the positions of the newlines. A big file is cut in parts made at once
+    by forked children, this process making the first; their ids are then renumbered in order, so
+    the result is exactly `_mask_ids(raw)`. A child that fails costs time, not data: this process
+    makes its part. Interrupted, the children are killed and reaped, and no shared memory file stays."""
+    parts = _parts(raw)
+    if len(parts) < 2:
+        return _ids_and_newlines(raw)
+    from triage.ingest.jsonl import _collect, _shm_file, stop_children
+
+    got: list = [None] * len(parts)
+    children: dict[int, tuple[int, int]] = {}
+    shm_fds: dict[int, int | None] = {}
+    first: dict = {}
+    try:
+        for i, (s, e) in enumerate(parts[1:], 1):
+            shm_fds[i] = _shm_file()
+            try:
+                children[i] = _fork_ids(raw, s, e, shm_fds[i])
+            except OSError:  # no more processes: this one makes the part
+                break
+        s, e = parts[0]
+        own, own_nl = _ids_and_newlines(raw, start=s, end=e, first=first)
+        ids, nls = [own], [own_nl]
+        for i in list(children):
+            pid, fd = children.pop(i)
+            got[i] = _collect(pid, fd, shm_fds.get(i))
+    finally:
+        stop_children(children, shm_fds)  # interrupted: stop the children still running
+    base = len(ids[0])
+    for i, (s, e) in enumerate(parts[1:], 1):
+        part = got[i]
+        if part is None or not _fits(part, raw, s, e):
+            part_ids, part_nl = _ids_and_newlines(raw, start=s, end=e, first=first, base=base)
+            nls.append(part_nl)
+        else:
+            part_ids = _renumber(raw, part, s, e, first, base)
+            nls.append(part["nl"])
+        ids.append(part_ids)
+        base += len(part_ids)
+    return np.concatenate(ids), np.concatenate(nls)
+
+
+def _fits(part: dict, raw: bytes, start: int, end: int) -> bool:
+    """A child's answer has the shape of its part: one id per line, one newline per line (the last
+    line of the file may have none), ids that point at lines of the part no later than their own."""
+    ids, nl = part.get("ids"), part.get("nl")
+    if not isinstance(ids, np.ndarray) or not isinstance(nl, np.ndarray) or ids.dtype != np.int64:
+        return False
+    n = len(ids)
+    if len(nl) not in (n, n - 1) or (len(nl) == n - 1 and end < len(raw)):
+        return False
+    return n == 0 or bool((ids >= 0).all() and (ids <= np.arange(n)).all())
 
 
 class Masks:
@@ -94,9 +326,8 @@ class Masks:
     def __init__(self, raw: bytes):
         self.raw = raw
         self.buf = np.frombuffer(raw, dtype=np.uint8)
-        self.ids = _mask_ids(raw)
+        self.ids, nl = _line_ids(raw)
         n = len(self.ids)
-        nl = np.flatnonzero(self.buf == 10)
         self.starts = np.zeros(n, dtype=np.int64)
         self.starts[1:] = nl[:n - 1] + 1
         self.stops = np.full(n, len(raw), dtype=np.int64)
@@ -312,17 +543,21 @@ def register(line: str, tpl: str, plan: printed.Plan, nums: list[str]) -> Shape 
     return Shape(tpl, plan, cols, texts)
 
 
+_ROWS = 1 << 15  # lines converted together (their bytes, a few MB, stay in the cache)
 _POW10 = np.array([float(10 ** k) for k in range(23)])  # exact doubles
 
 
 def _integer(cells: np.ndarray, places: list[int]) -> np.ndarray:
-    """The digits at `places` of every row read as one integer (exact in int64)."""
-    out = cells[:, places[0]].astype(np.int64) - 48
+    """The digits at `places` of every row read as one integer: exact, in int32 up to 9 digits (the
+    character codes summed and their 48s taken off once at the end, which wraps in uint32 and comes
+    back: the result is below 10**9), else in int64 (up to 15 digits)."""
+    small = len(places) <= 9
+    out = cells[:, places[0]].astype(np.uint32 if small else np.int64)
     for p in places[1:]:
         out *= 10
         out += cells[:, p]
-        out -= 48
-    return out
+    out -= out.dtype.type(48 * int("1" * len(places)) % (1 << 32) if small else 48 * int("1" * len(places)))
+    return out.view(np.int32) if small else out
 
 
 def _decimal(cells: np.ndarray, text: str) -> np.ndarray | None:
@@ -363,26 +598,28 @@ def _decimal(cells: np.ndarray, text: str) -> np.ndarray | None:
 
 def convert(shape: Shape, masks: Masks, lines, shape_of) -> None:
     """Cut every used number of the shape's lines out of the bytes (each number's columns gathered
-    for all lines at once), then check a few lines against `shape_of(line) -> (template, numbers)`,
-    the slow way."""
+    for a block of lines at once: the block's bytes stay in the cache while its columns are read),
+    then check a few lines against `shape_of(line) -> (template, numbers)`, the slow way."""
     idx = shape.lines.array() - 1
-    arrays: dict[int, np.ndarray] = {}
+    arrays = {j: np.empty(len(idx)) for j, span in enumerate(shape.cols) if span is not None}
     spans = [sp for sp in shape.cols if sp is not None]
     lo = min((a for a, _ in spans), default=0)
     hi = max((b for _, b in spans), default=0)
     # numbers close together: one gather of the bytes from the first to the last (fewer, longer copies)
     near = spans and hi - lo <= max(64, 2 * sum(b - a for a, b in spans))
     try:
-        block = masks.cells(idx, lo, hi) if near else None
-        for j, span in enumerate(shape.cols):
-            if span is None:
-                continue
-            a, b = span
-            cells = masks.cells(idx, a, b) if block is None else np.ascontiguousarray(block[:, a - lo:b - lo])
-            col = _decimal(cells, shape.texts[j])
-            if col is None:
-                col = np.ascontiguousarray(cells).view(f"S{b - a}").reshape(-1).astype(np.float64)
-            arrays[j] = col
+        for r in range(0, len(idx), _ROWS):
+            rows = idx[r:r + _ROWS]
+            block = masks.cells(rows, lo, hi) if near else None
+            for j, span in enumerate(shape.cols):
+                if span is None:
+                    continue
+                a, b = span
+                cells = masks.cells(rows, a, b) if block is None else block[:, a - lo:b - lo]
+                col = _decimal(cells, shape.texts[j])
+                if col is None:
+                    col = np.ascontiguousarray(cells).view(f"S{b - a}").reshape(-1).astype(np.float64)
+                arrays[j][r:r + len(rows)] = col
     except (ValueError, IndexError):
         shape.failed = True
         return
