@@ -174,8 +174,10 @@ def test_parallel_reader_hands_over_through_shared_memory_and_cleans_up(tmp_path
     cut = Path(p).read_bytes().index(b"\n", 20000) + 1  # ranges end at line ends
     monkeypatch.setattr(jsonl_mod, "_plan_ranges", lambda src: [(0, cut), (cut, src.size())])
     shipped = []
-    real = jsonl_mod._unship
-    monkeypatch.setattr(jsonl_mod, "_unship", lambda msg, shm: shipped.append(msg[0]) or real(msg, shm))
+    from triage.ingest import parts
+
+    real = parts.unship
+    monkeypatch.setattr(parts, "unship", lambda msg, shm: shipped.append(msg[0]) or real(msg, shm))
     run = read_run(p)
     assert run.meta["rows"] == 3000 and run.get("loss").steps.tolist() == list(range(1, 3001))
     assert shipped == (["file"] if __import__("os").path.isdir("/dev/shm") else ["inline"])

@@ -256,7 +256,7 @@ def _fork_part(path: str, start: int, end: int, layout: tuple, shm: int | None) 
     import os
     import pickle
 
-    from triage.ingest.jsonl import _die_with, _ship
+    from triage.ingest.parts import die_with, ship
 
     r, w = os.pipe()
     parent = os.getpid()
@@ -264,9 +264,9 @@ def _fork_part(path: str, start: int, end: int, layout: tuple, shm: int | None) 
     if pid == 0:  # the child: never returns into the caller's code
         code = 1
         try:
-            _die_with(parent)
+            die_with(parent)
             os.close(r)
-            data = pickle.dumps(_ship(_part(path, start, end, layout), shm), protocol=5)
+            data = pickle.dumps(ship(_part(path, start, end, layout), shm), protocol=5)
             with os.fdopen(w, "wb") as fh:
                 fh.write(data)
             code = 0
@@ -281,7 +281,7 @@ def _fork_part(path: str, start: int, end: int, layout: tuple, shm: int | None) 
 def _read_split(src: Source, blocks: "_Blocks", plan: "_Plan", b: RunBuilder, ranges: list[tuple[int, int]],
                 layout: tuple) -> bool:
     """Read the first range here and the others in children; False when any part held a quote."""
-    from triage.ingest.jsonl import _collect, _shm_file, stop_children
+    from triage.ingest.parts import collect, shm_file, stop_children
 
     path = str(src.fs_path)
     results: list[dict | None] = [None] * len(ranges)
@@ -289,7 +289,7 @@ def _read_split(src: Source, blocks: "_Blocks", plan: "_Plan", b: RunBuilder, ra
     shm_fds: dict[int, int | None] = {}
     try:
         for i, (s, e) in enumerate(ranges[1:], 1):
-            shm_fds[i] = _shm_file()
+            shm_fds[i] = shm_file()
             try:
                 children[i] = _fork_part(path, s, e, layout, shm_fds[i])
             except OSError:  # no more processes: this one reads it
@@ -300,7 +300,7 @@ def _read_split(src: Source, blocks: "_Blocks", plan: "_Plan", b: RunBuilder, ra
             return False
         for i in list(children):
             pid, fd = children.pop(i)
-            results[i] = _collect(pid, fd, shm_fds.get(i))
+            results[i] = collect(pid, fd, shm_fds.get(i))
     finally:
         stop_children(children, shm_fds)  # interrupted, or done early: stop the readers still running
     for i, (s, e) in enumerate(ranges):

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from triage.ingest import aliases as _aliases
+from triage.ingest import parts as _parts
 from triage.ingest.builder import NAN, RunBuilder, to_float
 from triage.ingest.contract import Found, Layout, Reader, register
 from triage.ingest.run import Run
@@ -214,79 +215,7 @@ def _plan_ranges(src: Source) -> list[tuple[int, int]]:
 
 def _remote_worker(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: bool, shm: int | None):
     """Child process: `_worker`, with its arrays handed over through the shared-memory file `shm`."""
-    return _ship(_worker(path, start, end, null_is_nan, fmt, last), shm)
-
-
-def _shm_file() -> int | None:
-    """A descriptor of a new empty file in shared memory (tmpfs) for a child's arrays, or None
-    where there is none. Its name is removed at once: the parent and the child (which inherits
-    the descriptor) use the file without one, so nothing is left in /dev/shm however the
-    process ends, SIGKILL included; the memory goes back when the descriptor and maps close."""
-    import os
-
-    shm = "/dev/shm"
-    if not (os.path.isdir(shm) and os.access(shm, os.W_OK)):
-        return None
-    for _ in range(5):
-        name = os.path.join(shm, f"triage-cols-{os.getpid()}-{os.urandom(6).hex()}")
-        try:
-            fd = os.open(name, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
-        except FileExistsError:
-            continue
-        except OSError:
-            return None
-        try:
-            os.unlink(name)
-        except OSError:
-            os.close(fd)
-            return None
-        return fd
-    return None
-
-
-def _ship(result, shm: int | None) -> tuple:
-    """Pickle `result` with its numpy buffers out of band, written to the shared-memory file `shm`
-    (a descriptor), so that the parent maps them instead of copying ~8 bytes per value through a pipe."""
-    import os
-    import pickle
-
-    bufs: list = []
-    head = pickle.dumps(result, protocol=5, buffer_callback=bufs.append)
-    if not bufs:
-        return ("inline", head)
-    if shm is None:
-        return ("inline", pickle.dumps(result, protocol=5))
-    sizes = []
-    try:
-        off = 0
-        for buf in bufs:
-            raw = buf.raw()
-            view = memoryview(raw).cast("B")
-            done = 0
-            while done < len(view):
-                done += os.pwrite(shm, view[done:], off + done)
-            off += len(view)
-            sizes.append(raw.nbytes)
-    except OSError:  # tmpfs full: fall back to the pipe
-        return ("inline", pickle.dumps(result, protocol=5))
-    return ("file", head, sizes)
-
-
-def _unship(msg: tuple, shm: int | None):
-    import mmap
-    import pickle
-
-    if msg[0] == "inline":
-        return pickle.loads(msg[1])
-    _, head, sizes = msg
-    total = sum(sizes)
-    mem = mmap.mmap(shm, total, access=mmap.ACCESS_COPY) if total else b""  # keeps its pages after close
-    view = memoryview(mem)
-    parts, off = [], 0
-    for size in sizes:
-        parts.append(view[off:off + size])
-        off += size
-    return pickle.loads(head, buffers=parts)
+    return _parts.ship(_worker(path, start, end, null_is_nan, fmt, last), shm)
 
 
 def _worker(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: bool):
@@ -318,7 +247,7 @@ def _fork_reader(path: str, start: int, end: int, null_is_nan: bool, fmt: str, l
     if pid == 0:  # the child: never returns into the caller's code
         code = 1
         try:
-            _die_with(parent)
+            _parts.die_with(parent)
             os.close(r)
             data = pickle.dumps(_remote_worker(path, start, end, null_is_nan, fmt, last, shm), protocol=5)
             with os.fdopen(w, "wb") as fh:
@@ -332,59 +261,6 @@ def _fork_reader(path: str, start: int, end: int, null_is_nan: bool, fmt: str, l
     return pid, r
 
 
-def _die_with(parent: int) -> None:
-    """In a reader child: be killed when the parent dies, even by SIGKILL (Linux), so no reader
-    is ever left running alone. (SIGTERM and Ctrl-C already stop the children: see _read_parallel.)"""
-    import os
-    import signal
-
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError, TypeError):
-        pass
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
-
-
-def stop_children(children: dict, shm_fds: dict) -> None:
-    """Stop the part readers still running (kill, reap, close their pipe) and close the shared
-    memory files of every part: after an interruption, or when the parent no longer needs them."""
-    import os
-    import signal
-
-    for pid, fd in children.values():
-        try:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            os.close(fd)
-        except OSError:
-            pass
-    for shm in shm_fds.values():  # mapped arrays keep their pages
-        if shm is not None:
-            try:
-                os.close(shm)
-            except OSError:
-                pass
-
-
-def _collect(pid: int, fd: int, shm: int | None):
-    """The child's result, or None when it failed (the caller then reads the range itself)."""
-    import os
-    import pickle
-
-    with os.fdopen(fd, "rb") as fh:
-        data = fh.read()
-    _, status = os.waitpid(pid, 0)
-    if status != 0 or not data:
-        return None
-    try:
-        return _unship(pickle.loads(data), shm)
-    except (OSError, pickle.UnpicklingError, EOFError, ValueError):
-        return None
-
-
 def _read_parallel(src: Source, ranges: list[tuple[int, int]], ctx: _Ctx) -> None:
 
     path = str(src.fs_path)
@@ -395,7 +271,7 @@ def _read_parallel(src: Source, ranges: list[tuple[int, int]], ctx: _Ctx) -> Non
         for i, (s, e) in enumerate(ranges):
             if i == 0:
                 continue
-            shm_fds[i] = _shm_file()
+            shm_fds[i] = _parts.shm_file()
             try:
                 children[i] = _fork_reader(path, s, e, ctx.null_is_nan, ctx.b.format, i == len(ranges) - 1,
                                            shm_fds[i])
@@ -405,9 +281,9 @@ def _read_parallel(src: Source, ranges: list[tuple[int, int]], ctx: _Ctx) -> Non
         results[0] = _worker(path, s, e, ctx.null_is_nan, ctx.b.format, False)
         for i in list(children):
             pid, fd = children.pop(i)
-            results[i] = _collect(pid, fd, shm_fds.get(i))
+            results[i] = _parts.collect(pid, fd, shm_fds.get(i))
     finally:
-        stop_children(children, shm_fds)  # interrupted: stop the readers still running
+        _parts.stop_children(children, shm_fds)  # interrupted: stop the readers still running
     for i, (s, e) in enumerate(ranges):
         if results[i] is None:
             results[i] = _worker(path, s, e, ctx.null_is_nan, ctx.b.format, i == len(ranges) - 1)

@@ -223,7 +223,7 @@ def _fork_ids(raw: bytes, start: int, end: int, shm: int | None) -> tuple[int, i
     import os
     import pickle
 
-    from triage.ingest.jsonl import _die_with, _ship
+    from triage.ingest.parts import die_with, ship
 
     r, w = os.pipe()
     parent = os.getpid()
@@ -231,9 +231,9 @@ def _fork_ids(raw: bytes, start: int, end: int, shm: int | None) -> tuple[int, i
     if pid == 0:  # the child: never returns into the caller's code
         code = 1
         try:
-            _die_with(parent)
+            die_with(parent)
             os.close(r)
-            data = pickle.dumps(_ship(_part_ids(raw, start, end), shm), protocol=5)
+            data = pickle.dumps(ship(_part_ids(raw, start, end), shm), protocol=5)
             with os.fdopen(w, "wb") as fh:
                 fh.write(data)
             code = 0
@@ -267,7 +267,7 @@ def _line_ids(raw: bytes) -> tuple[np.ndarray, np.ndarray]:
     parts = _parts(raw)
     if len(parts) < 2:
         return _ids_and_newlines(raw)
-    from triage.ingest.jsonl import _collect, _shm_file, stop_children
+    from triage.ingest.parts import collect, shm_file, stop_children
 
     got: list = [None] * len(parts)
     children: dict[int, tuple[int, int]] = {}
@@ -275,7 +275,7 @@ def _line_ids(raw: bytes) -> tuple[np.ndarray, np.ndarray]:
     first: dict = {}
     try:
         for i, (s, e) in enumerate(parts[1:], 1):
-            shm_fds[i] = _shm_file()
+            shm_fds[i] = shm_file()
             try:
                 children[i] = _fork_ids(raw, s, e, shm_fds[i])
             except OSError:  # no more processes: this one makes the part
@@ -285,7 +285,7 @@ def _line_ids(raw: bytes) -> tuple[np.ndarray, np.ndarray]:
         ids, nls = [own], [own_nl]
         for i in list(children):
             pid, fd = children.pop(i)
-            got[i] = _collect(pid, fd, shm_fds.get(i))
+            got[i] = collect(pid, fd, shm_fds.get(i))
     finally:
         stop_children(children, shm_fds)  # interrupted: stop the children still running
     base = len(ids[0])
