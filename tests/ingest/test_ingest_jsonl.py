@@ -161,7 +161,9 @@ def test_parallel_reader_that_dies_is_replaced_and_leaves_nothing_behind(tmp_pat
     def crash(*args):
         raise MemoryError("the child ran out of memory")
 
-    monkeypatch.setattr(jsonl_mod, "_remote_worker", crash)  # the forked child inherits it
+    from triage.ingest import parts
+
+    monkeypatch.setattr(parts, "ship", crash)  # only a forked child ships; it inherits the patch
     par = read_run(p)
     assert par.meta["rows"] == seq.meta["rows"] == 3000
     assert np.array_equal(par.get("loss").values, seq.get("loss").values)

@@ -253,29 +253,9 @@ def _part(path: str, start: int, end: int, layout: tuple) -> dict:
 
 def _fork_part(path: str, start: int, end: int, layout: tuple, shm: int | None) -> tuple[int, int]:
     """A child that reads one range and writes its shipped result to a pipe: (pid, read end)."""
-    import os
-    import pickle
+    from triage.ingest.parts import fork_part
 
-    from triage.ingest.parts import die_with, ship
-
-    r, w = os.pipe()
-    parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into the caller's code
-        code = 1
-        try:
-            die_with(parent)
-            os.close(r)
-            data = pickle.dumps(ship(_part(path, start, end, layout), shm), protocol=5)
-            with os.fdopen(w, "wb") as fh:
-                fh.write(data)
-            code = 0
-        except BaseException:  # the parent reads this range itself
-            pass
-        finally:
-            os._exit(code)
-    os.close(w)
-    return pid, r
+    return fork_part(lambda: _part(path, start, end, layout), shm)
 
 
 def _read_split(src: Source, blocks: "_Blocks", plan: "_Plan", b: RunBuilder, ranges: list[tuple[int, int]],

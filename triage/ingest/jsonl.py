@@ -213,11 +213,6 @@ def _plan_ranges(src: Source) -> list[tuple[int, int]]:
     return [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
 
 
-def _remote_worker(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: bool, shm: int | None):
-    """Child process: `_worker`, with its arrays handed over through the shared-memory file `shm`."""
-    return _parts.ship(_worker(path, start, end, null_is_nan, fmt, last), shm)
-
-
 def _worker(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: bool):
     """Read one byte range and return the builder's raw columns."""
     b = RunBuilder(path, fmt, source=fmt)
@@ -235,30 +230,10 @@ def _worker(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: 
 
 def _fork_reader(path: str, start: int, end: int, null_is_nan: bool, fmt: str, last: bool,
                  shm: int | None) -> tuple[int, int]:
-    """Fork a child that reads one byte range and writes `_remote_worker`'s message to a pipe.
+    """Fork a child that reads one byte range and writes `_worker`'s result to a pipe (triage.ingest.parts).
     Plain os.fork: multiprocessing and concurrent.futures would add ~40 ms of imports to every
     big scan. Returns (pid, read end of the pipe)."""
-    import os
-    import pickle
-
-    r, w = os.pipe()
-    parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into the caller's code
-        code = 1
-        try:
-            _parts.die_with(parent)
-            os.close(r)
-            data = pickle.dumps(_remote_worker(path, start, end, null_is_nan, fmt, last, shm), protocol=5)
-            with os.fdopen(w, "wb") as fh:
-                fh.write(data)
-            code = 0
-        except BaseException:  # the parent reads this range itself
-            pass
-        finally:
-            os._exit(code)
-    os.close(w)
-    return pid, r
+    return _parts.fork_part(lambda: _worker(path, start, end, null_is_nan, fmt, last), shm)
 
 
 def _read_parallel(src: Source, ranges: list[tuple[int, int]], ctx: _Ctx) -> None:

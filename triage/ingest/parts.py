@@ -135,3 +135,30 @@ def stop_children(children: dict, shm_fds: dict) -> None:
                 os.close(shm)
             except OSError:
                 pass
+
+
+def fork_part(work, shm: int | None) -> tuple[int, int]:
+    """Fork a child that runs `work()` and writes its result, shipped through the shared-memory file
+    `shm`, to a pipe. The child never returns into the caller's code, dies with the parent, and on
+    any failure exits non-zero (the parent then does the part itself). Returns (pid, read end)."""
+    import os
+    import pickle
+
+    r, w = os.pipe()
+    parent = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            die_with(parent)
+            os.close(r)
+            data = pickle.dumps(ship(work(), shm), protocol=5)
+            with os.fdopen(w, "wb") as fh:
+                fh.write(data)
+            code = 0
+        except BaseException:  # the parent does this part itself
+            pass
+        finally:
+            os._exit(code)
+    os.close(w)
+    return pid, r

@@ -220,29 +220,9 @@ def _part_ids(raw: bytes, start: int, end: int) -> dict:
 def _fork_ids(raw: bytes, start: int, end: int, shm: int | None) -> tuple[int, int]:
     """A child that makes one part's masks (`_part_ids`) and writes them, shipped through the shared
     memory file `shm`, to a pipe: (pid, read end). The child shares the file's bytes with this process."""
-    import os
-    import pickle
+    from triage.ingest.parts import fork_part
 
-    from triage.ingest.parts import die_with, ship
-
-    r, w = os.pipe()
-    parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into the caller's code
-        code = 1
-        try:
-            die_with(parent)
-            os.close(r)
-            data = pickle.dumps(ship(_part_ids(raw, start, end), shm), protocol=5)
-            with os.fdopen(w, "wb") as fh:
-                fh.write(data)
-            code = 0
-        except BaseException:  # the parent makes this part itself
-            pass
-        finally:
-            os._exit(code)
-    os.close(w)
-    return pid, r
+    return fork_part(lambda: _part_ids(raw, start, end), shm)
 
 
 def _renumber(raw: bytes, part: dict, start: int, end: int, first: dict, base: int) -> np.ndarray:
