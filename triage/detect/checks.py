@@ -1613,8 +1613,8 @@ def oscillation(c: Ctx) -> Hit | None:
     at = np.flatnonzero(turns) + 1
     swing = float(np.max(np.abs(d)))
     return Hit(
-        f"{c.name} keeps swinging up and down: {count} of {len(d) - 1} turns move it by {p.min_swing:.0%} or more "
-        f"of its level {fmt(level)} both into and out of the turn (largest swing {fmt(swing)}, steps "
+        f"{count} of {len(d) - 1} turns move {c.name} by {p.min_swing:.0%} or more of its level {fmt(level)} both into "
+        f"and out of the turn (largest swing {fmt(swing)}, steps "
         f"{step_str(x[at[0]])}-{step_str(x[at[-1]])})",
         float(x[at[0]]), float(x[at[-1]]), numbers={"turns": count, "share": share, "swing": swing / level},
     )
@@ -1665,7 +1665,7 @@ def worse_than_uniform(c: Ctx) -> Hit | None:
         return None
     med = float(np.median(loss[hit]))
     return Hit(
-        f"The loss is far worse than a blind guess: {c.name} {fmt(med)} while {s.name} sits at chance "
+        f"{c.name} {fmt(med)} while {s.name} sits at chance "
         f"({where}) on {int(hit.sum())} of {len(hit)} logs; a model that gave every class the same "
         f"probability would score ln {classes} = {fmt(uniform)} ({med / uniform:.0f}x less): the outputs are "
         f"saturated and confidently wrong",
