@@ -200,7 +200,7 @@ class Model:
         self._log_ev: dict[tuple[str, str, str], float] = {}
         self._names: dict[tuple[str, str, str], bool] = {}
         self._tables: dict[str, tuple] = {}
-        self._namers: dict[tuple[str, str, str], frozenset[str]] = {}
+        self._namers: dict[tuple[str, str], frozenset[str]] = {}
         self.cause_pos: dict[str, int] = {c.id: i for i, c in enumerate(self.causes)}
         self.strength = answer_strengths(self.questions)
 
@@ -274,7 +274,7 @@ class Model:
 
     def namers(self, question: str, value: str) -> frozenset[str]:
         """The causes that name this answer (see `names_answer`)."""
-        key = ("", question, value)
+        key = (question, value)
         out = self._namers.get(key)
         if out is None:
             out = self._namers[key] = frozenset(c.id for c in self.causes if self.names_answer(c.id, question, value))

@@ -237,7 +237,7 @@ def _fork_reader(path: str, start: int, end: int, null_is_nan: bool, fmt: str, l
 
 
 def _read_parallel(src: Source, ranges: list[tuple[int, int]], ctx: _Ctx) -> None:
-
+    """Read the first range here and the others in forked children (triage.ingest.parts)."""
     path = str(src.fs_path)
     results = [None] * len(ranges)
     children: dict[int, tuple[int, int]] = {}
