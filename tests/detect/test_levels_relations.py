@@ -152,6 +152,19 @@ def test_eval_loss_identical_at_every_evaluation():
     assert fired(make_run({"loss": train, "eval/loss": decay(10, 2.2, 0.7, noise=0.01)}, steps)) == set()
 
 
+def test_one_frozen_evaluation_per_epoch_row():
+    """An epoch-per-line print (`[epoch 3/5] train_loss: ... val_loss: ...`) or a Keras CSVLogger
+    row evaluates once per row: the same eval loss on every row is several frozen evaluations,
+    not the last evaluation printed again with each training line."""
+    train = [1.1723, 1.1716, 1.1699, 1.1696, 1.1690]
+    for axis in ("step_axis", "x_axis"):
+        run = make_run({"loss": train, "eval/loss": [1.1695] * 5})
+        run.meta[axis] = "epoch"
+        assert "det-eval-frozen" in fired(run), axis
+    steps_run = make_run({"loss": train, "eval/loss": [1.1695] * 5})  # rows that are steps: one eval repeated
+    assert "det-eval-frozen" not in fired(steps_run)
+
+
 def test_eval_accuracy_at_chance_while_training_learns():
     steps = {"loss": np.arange(1, 301), "eval/accuracy": np.arange(30, 301, 30)}
     train = decay(300, 2.3, 0.3)

@@ -685,6 +685,13 @@ def _logged_with(x: np.ndarray, other) -> bool:
     return bool(shared >= 0.8 and len(x) >= 0.8 * len(ox))
 
 
+def _rows_are_epochs(run) -> bool:
+    """Whether each row of the run is one epoch (Keras CSVLogger, an `epoch N/M` print): there an eval
+    value on every row is an evaluation per epoch, the ordinary cadence, not the last one printed again."""
+    meta = getattr(run, "meta", None) or {}
+    return "epoch" in (meta.get("x_axis"), meta.get("step_axis"))
+
+
 @check("constant", ConstantParams)
 def constant(c: Ctx) -> Hit | None:
     """Exactly one value (e.g. 0) on a share of points."""
@@ -694,7 +701,7 @@ def constant(c: Ctx) -> Hit | None:
         return None
     if p.not_at_every_step_of:
         other = c.other(p.not_at_every_step_of)
-        if other is not None and _logged_with(x, other):
+        if other is not None and _logged_with(x, other) and not _rows_are_epochs(c.run):
             return None
     sl = window_slice(len(y), p)
     x, y = x[sl], y[sl]
