@@ -255,6 +255,10 @@ class AliasTable:
                 if toks[0].startswith(w) and len(toks[0]) > len(w) + 1:
                     toks = [w, toks[0][len(w):]]
                     break
+        if "per" in toks[1:-1] or (len(toks) > 2 and toks[-2] == "per"):  # `TrainLossPerSample`: a loss, per sample
+            toks = toks[:toks.index("per", 1)]
+        while len(toks) > 2 and toks[0] in _MODIFIERS and toks[1] in _EVAL_WORDS | _TRAIN_WORDS:
+            toks = toks[1:]  # `Mean Training loss`: the modifier before the split word
         split = "train"
         if len(toks) > 1 and (toks[0] in _EVAL_WORDS or toks[-1] in _EVAL_WORDS):
             word = toks.pop(0) if toks[0] in _EVAL_WORDS else toks.pop()
@@ -361,7 +365,7 @@ class AliasTable:
 _EVAL_WORDS = {"val", "valid", "validation", "eval", "evaluation", "test", "dev", "evaluate"}
 _TRAIN_WORDS = {"train", "training", "tr", "trn"}
 # Words that qualify a metric without changing what it is.
-_MODIFIERS = {"avg", "average", "mean", "total", "overall", "running", "smoothed", "smooth", "epoch", "batch",
+_MODIFIERS = {"avg", "average", "mean", "total", "tot", "overall", "running", "smoothed", "smooth", "epoch", "batch",
               "step", "final", "current", "cur", "global", "bf16", "fp16", "fp32", "tf32", "reduced", "main",
               "set", "peak", "gpu", "cuda", "optim", "optimizer", "so", "far", "sofar"}
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")

@@ -37,6 +37,7 @@ NUM_BODY = (
     r"\d{4}-\d{2}-\d{2}(?:[T_]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\d-])"  # dates (skipped)
     r"|\d+\s?days?,\s*\d{1,2}:\d{2}:\d{2}|\d+:\d{2}(?::\d{2})?(?:\.\d+)?(?![\d:])"  # durations (skipped)
     r"|\d+(?:h|m)(?:\d+(?:ms|m|s))+(?!\w)|\d+s\d+ms(?!\w)"  # glued durations `41m50s`, `10h28s`, `35s649ms` (skipped)
+    r"|[-+]?1\.#(?:QNAN|SNAN|IND|INF)\d*"  # the MSVC runtime's NaN and infinity (`1.#QNAN000`, `-1.#IND`)
     r"|[-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?"
     r"|(?:[Nn]a[Nn]|NAN|[Ii]nf(?:inity)?|INF)(?![A-Za-z]))"
 )
@@ -808,6 +809,8 @@ def to_number(text: str) -> float:
             return float("nan")
         if low.lstrip("-").startswith("inf"):
             return float("-inf") if low.startswith("-") else float("inf")
+        if "#" in low:  # MSVC: 1.#QNAN, 1.#IND (NaN), 1.#INF
+            return (float("-inf") if low.startswith("-") else float("inf")) if "#inf" in low else float("nan")
         raise
 
 
