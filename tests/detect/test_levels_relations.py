@@ -165,6 +165,15 @@ def test_one_frozen_evaluation_per_epoch_row():
     assert "det-eval-frozen" not in fired(steps_run)
 
 
+def test_eval_loss_blowup_over_three_epochs_with_the_training_loss_rising():
+    """Three epoch rows are enough when both losses end worse than they began; an eval loss that
+    rises while the training loss falls is overfitting, not this."""
+    steps = {"loss": [1, 2, 3], "eval/loss": [1, 2, 3]}
+    assert "det-eval-loss-blowup" in fired(make_run({"loss": [0.36, 0.12, 0.6], "eval/loss": [0.33, 0.48, 3.6]}, steps))
+    overfit = fired(make_run({"loss": [0.36, 0.12, 0.05], "eval/loss": [0.33, 0.48, 3.6]}, steps))
+    assert "det-eval-loss-blowup" not in overfit
+
+
 def test_eval_accuracy_at_chance_while_training_learns():
     steps = {"loss": np.arange(1, 301), "eval/accuracy": np.arange(30, 301, 30)}
     train = decay(300, 2.3, 0.3)

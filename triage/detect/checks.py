@@ -1313,6 +1313,9 @@ class RelToStartParams(Params):
     wording: Literal["loss", "rise"] = "loss"
     z: Optional[float] = None
     start_stat: Literal["median", "max"] = "median"
+    # and the first of these the run logs also ends above its own first value: an eval loss that
+    # rises while the training loss falls is overfitting; both ending worse than they began is not
+    with_rising: Optional[Names] = None
 
 
 @check("rel_to_start", RelToStartParams)
@@ -1339,6 +1342,11 @@ def rel_to_start(c: Ctx) -> Hit | None:
         hit &= (logs - math.log(start)) >= p.z * spread
     if int(hit.sum()) < p.min_count or hit[k:].mean() < p.min_share:
         return None
+    if p.with_rising:
+        other = c.other(p.with_rising)
+        oy = other.values[np.isfinite(other.values)] if other is not None else np.empty(0)
+        if len(oy) < 2 or oy[-1] <= oy[0]:
+            return None
     worst = int(np.argmax(y))
     tail = float(np.median(y[-max(1, len(y) // 5):]))
     stuck = tail >= p.stuck_fraction * start
