@@ -47,10 +47,10 @@ sys.path.insert(0, str(ROOT))
 
 from triage import api
 
-COLLECTIONS = ("repos", "threads", "more", "fresh", "wild2")
+COLLECTIONS = ("repos", "threads", "more", "fresh", "wild2", "wild3")
 TUNED = ("repos", "threads", "more")
 HELD_OUT = ("fresh",)
-NEW = ("wild2",)  # collected after the reader work began; labels in judged-wild2.yaml, not tuned on
+NEW = ("wild2", "wild3")  # collected after the reader work began; labels in judged-wild2.yaml and judged-wild3.yaml, not tuned on
 TOP = 3
 
 
@@ -131,7 +131,7 @@ def print_summary(results: list[dict]) -> None:
         print(summary_row(col, [r for r in metric if r["collection"] == col]))
     print(summary_row("tuned (repos+threads+more)", [r for r in metric if r["collection"] in TUNED]))
     print(summary_row("held out (fresh)", [r for r in metric if r["collection"] in HELD_OUT]))
-    print(summary_row("new, untuned (wild2)", [r for r in metric if r["collection"] in NEW]))
+    print(summary_row("new, untuned (" + "+".join(NEW) + ")", [r for r in metric if r["collection"] in NEW]))
     print(summary_row("all", metric))
     crash = [r for r in results if r["crash_only"]]
     print(f"\n{'crash-only logs (no metrics)':<34} {'broken flagged':>13}   {'cause in top 3':>13}")
