@@ -47,3 +47,25 @@ def test_more_spellings_of_loss_and_accuracy(key, name):
 
 def test_per_alone_is_not_cut(tmp_path):
     assert table().resolve("per_device_train_batch_size").name != "per"
+
+
+def test_a_split_named_alone_is_its_loss_only_when_nothing_else_is(tmp_path):
+    """`<step> train <loss>` / `<step> val <loss>` (nothing else names a loss) keep their reading."""
+    lines = [f"{s} train {3.0 - s / 100:.4f}" for s in range(0, 50, 10)] + ["40 val 2.7"]
+    run = _read(tmp_path, lines)
+    assert run.get("loss") is not None and run.get("eval/loss") is not None
+
+
+def test_a_split_named_alone_beside_the_loss_is_that_splits_score(tmp_path):
+    """`Epoch 3, Loss: 1.42` then `Train: 0.55, Val: 0.53, Test: 0.47`: the bare splits score each
+    split (accuracy), never a second loss; `Val: 61.3%` likewise."""
+    lines = []
+    for ep in range(1, 5):
+        lines += [f"Epoch {ep:02d}, Loss: {2.0 - ep / 10:.4f}", f"Train: {0.5 + ep / 100:.4f}, Val: {0.48 + ep / 100:.4f}, Test: {0.45 + ep / 100:.4f}"]
+    run = _read(tmp_path, lines)
+    assert run.get("eval/loss") is None
+    assert run.get("eval/accuracy") is not None and math.isclose(run.get("eval/accuracy").values[0], 0.49)
+    assert run.get("loss") is not None and math.isclose(run.get("loss").values[0], 1.9)
+    pct = _read(tmp_path, [line for ep in range(1, 5) for line in (f"Epoch {ep:02d}, Loss: {2.0 - ep / 10:.4f}", f"Val: {60 + ep}.31%,")],
+                name="pct.log")
+    assert pct.get("eval/loss") is None and pct.get("eval/accuracy") is not None

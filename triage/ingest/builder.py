@@ -307,6 +307,8 @@ class RunBuilder:
             if not len(col):
                 continue
             resolved[key] = table.resolve(key, col.source or self.source)
+        for k in _bare_splits_beside_a_loss(resolved, table):
+            self.warn(f"{k!r} read as {resolved[k].name!r}: a split named alone beside the loss scores that split")
         # collisions: the best match keeps the canonical name, the others keep their own
         by_name: dict[str, list[str]] = {}
         for key, res in resolved.items():
@@ -399,6 +401,23 @@ def _fold_lone_test_split(names: dict[str, tuple[str, str]]) -> None:
                 taken.add(folded)
 
 
+_SPLIT_ALONE = frozenset({"train", "training", "val", "valid", "validation", "eval", "test", "dev"})
+
+
+def _bare_splits_beside_a_loss(resolved: dict, table) -> list[str]:
+    """A split word alone (`0 train 10.98`, `0 val 10.97`) is that split's loss only in a log that
+    names its loss otherwise; beside `Loss: 1.42`, the bare `Train: 0.54, Val: 0.53, Test: 0.49`
+    (or `Val: 61.31%`) score each split the other way, higher is better: read as that split's
+    accuracy (a real accuracy key still wins the name). Returns the keys so read."""
+    bare = [k for k in resolved if "".join(_aliases.tokens(k)) in _SPLIT_ALONE]
+    if not bare or not any("loss" in _aliases.tokens(k) for k in resolved if k not in bare):
+        return []
+    for k in bare:
+        acc = table.resolve(f"{k} accuracy")
+        resolved[k] = _aliases.Resolved(acc.name, acc.split, k, quality=_aliases.UNKNOWN - 1)
+    return bare
+
+
 def _lone_loss(names: dict[str, tuple[str, str]], resolved: dict) -> str | None:
     """A log whose one training loss goes by a name of its own (`Depth Loss`, `recon_loss`,
     `loss1`) trains on that loss: it is read as `loss`, so the loss checks run on it. Only when no
@@ -430,7 +449,9 @@ def _restarts(s: np.ndarray, window: int = 4) -> int:
     appending to one file (1010, 1020, 1010, 1030, ...) do neither. Drops closer than `window`
     rows count once.
     """
-    s = s[np.isfinite(s)]
+    fin = np.isfinite(s)
+    if not fin.all():  # (no copy of a million steps when every one is finite)
+        s = s[fin]
     n = len(s)
     if n < 2:
         return 0
