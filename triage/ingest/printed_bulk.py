@@ -104,26 +104,32 @@ def _ids_and_newlines(raw: bytes, chunk: int = 1 << 20, start: int = 0, end: int
     return np.concatenate(ids), np.concatenate(nls)
 
 
-_LOW4, _SIX, _SIXTEEN = (np.uint64(int.from_bytes(bytes([v]) * 8, "little")) for v in (0x0F, 0x06, 0x10))
+def _same_mask(cols: np.ndarray, rep: bytes) -> np.ndarray:
+    """Which lines have the mask of `rep` (the line's length in bytes): every byte where `rep` has no
+    digit is that byte, every byte where it has one is a digit. `cols`: the lines' bytes (and anything
+    after them) as little-endian uint64 words, word k of every line in row k (words x lines).
 
-
-def _same_mask(rows: np.ndarray, rep: bytes) -> np.ndarray:
-    """Which rows (n x words, little-endian uint64: a line's bytes, then anything) have the mask of
-    `rep` (the line's length in bytes): every byte where `rep` has no digit is that byte, every byte
-    where it has one is a digit (high half 3, low half at most 9: adding 6 to it stays below 16)."""
-    pad = bytes(8 * rows.shape[1] - len(rep))
-    digit = bytes(0xFF if 48 <= c <= 57 else 0 for c in rep) + pad
-    care = np.frombuffer(bytes(0xF0 if d else 0xFF for d in digit[:len(rep)]) + pad, dtype="<u8")
-    want = np.frombuffer(bytes(48 if d else c for d, c in zip(digit, rep)) + pad, dtype="<u8")
-    low = np.frombuffer(digit, dtype="<u8") & _SIXTEEN
-    bad = rows & care
-    bad ^= want
-    if low.any():
-        nib = rows & _LOW4
-        nib += _SIX
-        nib &= low
-        bad |= nib
-    return ~bad.any(axis=1)
+    Five whole-array steps and one fold: ``(word & care) ^ want`` is zero where a non-digit byte is
+    that byte and a digit byte's high half is 3 (0x30-0x3F); adding 0x46 to a byte of 0x30-0x3F sets
+    its top bit just for 0x3A-0x3F, so ``(word + add) & top`` catches the six that are not digits.
+    (A carry out of one byte into the next needs a byte of 0xBA or more where a digit belongs, and
+    that line is already caught by the first test.) Word k of all lines lies in one row, so each
+    step pairs a long run of words with one constant, and the fold ORs whole rows: numpy's fast
+    loops, where lines laid out one per row would give it thousands of 13-word loops."""
+    words = cols.shape[0]
+    r = np.zeros(8 * words, dtype=np.uint8)
+    r[:len(rep)] = np.frombuffer(rep, dtype=np.uint8)
+    digit = (r - np.uint8(48)) < 10  # (the padding, 0, is no digit)
+    care = np.where(digit, 0xF0, 0xFF).astype(np.uint8)
+    care[len(rep):] = 0
+    want = np.where(digit, np.uint8(48), r)
+    bad = cols & care.view("<u8")[:, None]
+    bad ^= want.view("<u8")[:, None]
+    if digit.any():
+        over = cols + np.where(digit, 0x46, 0).astype(np.uint8).view("<u8")[:, None]
+        over &= np.where(digit, 0x80, 0).astype(np.uint8).view("<u8")[:, None]
+        bad |= over
+    return np.bitwise_or.reduce(bad, axis=0) == 0
 
 
 def _chunk_ids(buf: np.ndarray, first: dict, done: int) -> tuple[np.ndarray, np.ndarray]:
@@ -158,18 +164,20 @@ def _chunk_ids(buf: np.ndarray, first: dict, done: int) -> tuple[np.ndarray, np.
             continue
         words = (length + 7) // 8
         rows = np.lib.stride_tricks.sliding_window_view(buf, 8 * words)[starts[grp]].view("<u8")
+        cols = rows.T.copy()  # (word k of every line in one row: see _same_mask)
         left = grp
         while len(left):
             head = int(left[0])
             line = buf[starts[head]:stops[head]].tobytes()
-            same = _same_mask(rows, line)
+            same = _same_mask(cols, line)
             ids[left[same]] = note(line.translate(_MASK), done + head)
             matched = int(np.count_nonzero(same))
             keep = ~same
             left = left[keep]
             if matched * 4 < len(same):  # many shapes of this length: one by one
                 break
-            rows = rows[keep]
+            if len(left):
+                cols = cols[:, keep]
     rest = np.flatnonzero(ids < 0)
     if len(rest):
         text = buf[:size].tobytes() if len(rest) > 64 else None
@@ -190,17 +198,9 @@ def _parts(raw: bytes) -> list[tuple[int, int]]:
     import os
 
     size = len(raw)
-    if size < PARALLEL_MIN or not hasattr(os, "fork") or os.environ.get("TRIAGE_NO_PARALLEL"):
+    if size < PARALLEL_MIN or not hasattr(os, "fork"):
         return [(0, size)]
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    try:
-        free = cpus - os.getloadavg()[0]
-    except (AttributeError, OSError):
-        free = cpus - 1
-    k = min(cpus, 8, size // PART_MIN, 1 + int(free + 0.5))
+    k = min(8, size // PART_MIN, _workers())
     cuts = [0]
     for i in range(1, k):
         c = raw.find(b"\n", size * i // k) + 1
@@ -323,9 +323,9 @@ class Masks:
     def of(cls, raw: bytes, min_lines: int) -> Masks | None:
         """Masks of a file's bytes (BOM gone), or None when it is too short for the bulk path or
         not UTF-8."""
-        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):  # (`raw` may be a map of the file: no startswith)
             return None
-        if raw.startswith(b"\xef\xbb\xbf"):
+        if raw[:3] == b"\xef\xbb\xbf":
             raw = raw[3:]
         if len(raw) < min_lines:
             return None
@@ -579,27 +579,12 @@ def _decimal(cells: np.ndarray, text: str) -> np.ndarray | None:
 def convert(shape: Shape, masks: Masks, lines, shape_of) -> None:
     """Cut every used number of the shape's lines out of the bytes (each number's columns gathered
     for a block of lines at once: the block's bytes stay in the cache while its columns are read),
-    then check a few lines against `shape_of(line) -> (template, numbers)`, the slow way."""
+    then check a few lines against `shape_of(line) -> (template, numbers)`, the slow way. The blocks
+    of a big shape are shared with a second thread when a CPU is free (`_cut_all`)."""
     idx = shape.lines.array() - 1
     arrays = {j: np.empty(len(idx)) for j, span in enumerate(shape.cols) if span is not None}
-    spans = [sp for sp in shape.cols if sp is not None]
-    lo = min((a for a, _ in spans), default=0)
-    hi = max((b for _, b in spans), default=0)
-    # numbers close together: one gather of the bytes from the first to the last (fewer, longer copies)
-    near = spans and hi - lo <= max(64, 2 * sum(b - a for a, b in spans))
     try:
-        for r in range(0, len(idx), _ROWS):
-            rows = idx[r:r + _ROWS]
-            block = masks.cells(rows, lo, hi) if near else None
-            for j, span in enumerate(shape.cols):
-                if span is None:
-                    continue
-                a, b = span
-                cells = masks.cells(rows, a, b) if block is None else block[:, a - lo:b - lo]
-                col = _decimal(cells, shape.texts[j])
-                if col is None:
-                    col = np.ascontiguousarray(cells).view(f"S{b - a}").reshape(-1).astype(np.float64)
-                arrays[j][r:r + len(rows)] = col
+        _cut_all(shape, masks, idx, arrays)
     except (ValueError, IndexError):
         shape.failed = True
         return
@@ -617,6 +602,82 @@ def convert(shape: Shape, masks: Masks, lines, shape_of) -> None:
                 shape.failed = True
                 return
     shape.arrays = arrays
+
+
+THREAD_MIN = 4 * _ROWS  # lines of one shape below which a second thread does not pay
+
+
+def _cut_all(shape: Shape, masks: Masks, idx: np.ndarray, arrays: dict) -> None:
+    """Fill `arrays` (slot -> float64 over `idx`) block by block. numpy lets go of the GIL while it
+    gathers bytes and does arithmetic on them, so with a CPU free a second thread cuts every other
+    block at the same time (no copy, no process: each block writes its own slice of the arrays)."""
+    spans = [sp for sp in shape.cols if sp is not None]
+    lo = min((a for a, _ in spans), default=0)
+    hi = max((b for _, b in spans), default=0)
+    # numbers close together: one gather of the bytes from the first to the last (fewer, longer copies)
+    near = bool(spans) and hi - lo <= max(64, 2 * sum(b - a for a, b in spans))
+    starts = list(range(0, len(idx), _ROWS))
+
+    def cut(which: list[int]) -> None:
+        for r in which:
+            _cut_block(shape, masks, idx[r:r + _ROWS], r, lo, hi, near, arrays)
+
+    if len(idx) < THREAD_MIN or _workers() < 2:
+        cut(starts)
+        return
+    import threading
+
+    failed: list[BaseException] = []
+
+    def helper() -> None:
+        try:
+            cut(starts[1::2])
+        except BaseException as exc:  # (handed to the caller below)
+            failed.append(exc)
+
+    worker = threading.Thread(target=helper, name="triage-cut", daemon=True)
+    worker.start()
+    try:
+        cut(starts[0::2])
+    finally:
+        worker.join()
+    if failed:
+        raise failed[0]
+
+
+def _cut_block(shape: Shape, masks: Masks, rows: np.ndarray, r: int, lo: int, hi: int, near: bool,
+               arrays: dict) -> None:
+    """The numbers of lines `rows` (the block that starts at position r of the shape's lines)."""
+    block = masks.cells(rows, lo, hi) if near else None
+    for j, span in enumerate(shape.cols):
+        if span is None:
+            continue
+        a, b = span
+        cells = masks.cells(rows, a, b) if block is None else block[:, a - lo:b - lo]
+        col = _decimal(cells, shape.texts[j])
+        if col is None:
+            col = np.ascontiguousarray(cells).view(f"S{b - a}").reshape(-1).astype(np.float64)
+        arrays[j][r:r + len(rows)] = col
+
+
+def _workers() -> int:
+    """How many processes or threads may share a job: the CPUs this process may use that other work
+    leaves free, this one included (the 1-minute load average counts this process too), at least 1.
+    A worker on a CPU that other work keeps busy only takes turns with this one. 1 when
+    TRIAGE_NO_PARALLEL is set."""
+    import os
+
+    if os.environ.get("TRIAGE_NO_PARALLEL"):
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    try:
+        free = cpus - os.getloadavg()[0]
+    except (AttributeError, OSError):
+        free = cpus - 1
+    return max(1, min(cpus, 1 + int(free + 0.5)))
 
 
 def fields(shape: Shape, lo: int, hi: int) -> dict:
