@@ -69,3 +69,56 @@ def test_a_split_named_alone_beside_the_loss_is_that_splits_score(tmp_path):
     pct = _read(tmp_path, [line for ep in range(1, 5) for line in (f"Epoch {ep:02d}, Loss: {2.0 - ep / 10:.4f}", f"Val: {60 + ep}.31%,")],
                 name="pct.log")
     assert pct.get("eval/loss") is None and pct.get("eval/accuracy") is not None
+
+
+def test_a_running_bar_whose_description_counts_steps_is_a_record_per_step(tmp_path):
+    """`Training Epoch: 1/3, step 10/36 completed (loss: 0.52):  33%|███| 3/9 [03:17<06:31, 65.28s/it]`:
+    the description names its own step and loss; the bar's 3/9 is neither."""
+    lines = [f"Training Epoch: 1/3, step {s}/36 completed (loss: {1.0 / s:.4f}):  33%|█████     | 3/9 [03:17<06:31, 65.28s/it]"
+             for s in range(10, 16)]
+    loss = _read(tmp_path, lines).get("loss")
+    assert loss is not None and list(loss.steps) == [10, 11, 12, 13, 14, 15]
+    assert math.isclose(loss.values[0], 0.1)
+
+
+def test_a_running_bar_whose_description_only_names_the_epoch_is_no_record(tmp_path):
+    lines = [f"Epoch 3 loss 0.52:  {p}%|███     | {p}/100 [00:10<00:20, 2.1it/s]" for p in range(10, 60, 10)]
+    run = _read(tmp_path, lines + ["Epoch 3 done, loss 0.50"])
+    loss = run.get("loss")
+    assert loss is not None and len(loss) == 1
+
+
+def test_one_line_that_names_an_evaluation_metric_by_its_key_is_a_result(tmp_path):
+    """`val_categorical_accuracy: 0.352` alone (a tuner's trial summary) is a measurement; a lone
+    `eval_epochs: 2000` is a setting."""
+    run = _read(tmp_path, ["Trial 3 Complete [00h 00m 28s]", "val_categorical_accuracy: 0.352", "",
+                           "Total elapsed time: 00h 01m 27s"])
+    assert run.get("eval/accuracy") is not None and math.isclose(run.get("eval/accuracy").values[0], 0.352)
+    setting = _read(tmp_path, ["train_epochs:  100000", "eval_epochs:  2000"], name="cfg.txt")
+    assert not setting.series
+
+
+def test_a_darknet_training_line_is_read_by_its_layout(tmp_path):
+    """` 174: 933.34, 780.75 avg loss, 0.000000 rate, 3.17 seconds, 11136 images, 17.99 hours left`:
+    the iteration is the step, the unnamed value the batch's loss, `rate` the learning rate."""
+    lines = [f" {i}: {v}, {v} avg loss, 0.001000 rate, 3.1 seconds, {64 * i} images, 17.9 hours left"
+             for i, v in ((174, "933.3"), (175, "971.5"), (176, "-nan"))]
+    lines.insert(1, "Loaded: 0.000095 seconds")
+    run = _read(tmp_path, lines)
+    loss = run.get("loss")
+    assert loss is not None and list(loss.steps) == [174, 175, 176] and math.isnan(loss.values[-1])
+    assert run.get("learning_rate").values[0] == 0.001
+
+
+def test_a_table_whose_header_one_blank_separates(tmp_path):
+    """fastai's `epoch train_loss valid_loss error_rate` header, rows with a time cell it does not name."""
+    lines = ["Total time: 06:39", "epoch train_loss valid_loss error_rate"]
+    lines += [f"{ep} {1.5 - ep / 10:.6f} {1.0 - ep / 20:.6f} {0.5 - ep / 50:.6f} (00:{9 + ep:02d})" for ep in range(1, 6)]
+    run = _read(tmp_path, lines)
+    assert run.get("loss") is not None and len(run.get("loss")) == 5 and math.isclose(run.get("loss").values[0], 1.4)
+    assert run.get("eval/loss") is not None
+
+
+def test_a_sentence_that_opens_with_an_axis_word_is_no_header(tmp_path):
+    run = _read(tmp_path, ["epoch took longer than expected", "step 1 loss 2.0", "step 2 loss 1.9", "step 3 loss 1.8"])
+    assert list(run.get("loss").steps) == [1, 2, 3]

@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from triage.ingest import aliases as _aliases
 from triage.ingest import printed, printed_bulk
 from triage.ingest.builder import NAN, RunBuilder, to_float
 from triage.ingest.run import Run
@@ -383,7 +384,7 @@ class _TextReader:
         if not _HAS_DIGIT.search(s):
             if not (self.header and _MD_RULE.match(s)):  # `|---|---|` under a Markdown header keeps it
                 c = printed.clean(s)
-                self.header = _table_header(c)
+                self.header = _table_header(c) or _spaced_header(c)
                 if self.header is None and c:
                     self.section_header(c)
                 if self.header is None and not (c and _SECTION.match(c)):
@@ -403,10 +404,15 @@ class _TextReader:
         if _COMMENT.match(c):  # `# 1 epoch is 500 (iteration)` in a config dump, `## MNIST with 100 epoch`:
             self.section_header(c.lstrip("# "))  # a comment or a heading, never a record
             return False
-        layout = None if self.header else _layout_for(c)
+        layout, cells = None, c
+        if not self.header:
+            layout = _layout_for(c)
+            if layout is None and c != s.strip():  # a layout whose first cell the cleaning took for a prefix (`174:`)
+                layout = _layout_for(s.strip())
+                cells = s.strip() if layout is not None else c
         header = self.header or layout
         if header:
-            row = _table_row(header, c, blanks=layout is not None)
+            row = _table_row(header, cells, blanks=layout is not None or type(header) is _SpacedHeader)
             if row is not None:
                 values, epoch = row
                 if epoch is not None:
@@ -607,10 +613,12 @@ class _TextReader:
     def bar_done(self, ln: int, line: str) -> bool:
         """A finished progress bar whose description or postfix carries metrics is a record
         (`Train Epoch: 2 Loss: 4.5 Acc@1 14.6: 100%|███| 10010/10010 [59:42<00:00, loss=4.5]`):
-        its last redraw is the summary of the pass. An unfinished redraw is a record only through
-        its postfix (`Steps: 1%| | 1/100 [00:09<16:00, 9.70s/it, loss=nan, lr=1e-6]`: tqdm's
-        set_postfix, called with the step's values); its counter is then the step (or the batch of
-        the epoch its description names). The counter itself is never a value."""
+        its last redraw is the summary of the pass. An unfinished redraw is a record through its
+        postfix (`Steps: 1%| | 1/100 [00:09<16:00, 9.70s/it, loss=nan, lr=1e-6]`: tqdm's
+        set_postfix, called with the step's values), or through a description that counts its own
+        steps (`step 10/36 completed (loss: 0.52): 33%|██| 3/9`); the bar's counter is the step only
+        when nothing else gives one (or the batch of the epoch its description names). The counter
+        itself is never a value."""
         m = _BAR_COUNT.search(line)
         if not m:
             return False
@@ -623,12 +631,12 @@ class _TextReader:
         heading = self.heading if done else ""
         if done:
             self.heading = ""  # the pass under the heading is over
-        if not done and not (post and _HAS_DIGIT.search(post)):
+        if not done and not (post and _HAS_DIGIT.search(post)) and not _STEP_WORD.search(desc):
             return False
         values: dict = {}
         rec = None
         for part in (desc, post):
-            if not part or not _HAS_DIGIT.search(part) or (not done and part is desc):
+            if not part or not _HAS_DIGIT.search(part):
                 continue
             tpl, nums = printed.shape(part)
             plan = self.plans.get(tpl)
@@ -637,6 +645,8 @@ class _TextReader:
             got = printed.apply(plan, nums)
             if got is None or not plan.is_record:
                 continue
+            if not done and part is desc and got.step is None:
+                continue  # a running bar's description counts only with its own step (`step 10/36 (loss: 0.52)`)
             values.update(got.values)
             rec = rec or got
         if rec is None or not values:
@@ -881,12 +891,13 @@ _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation
                            re.I)
 # `loss=2.3`, `System/Peak GPU Memory (MB)=111,478`, `loss             1.356284` (a pandas Series row)
 _ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}\s*(?:[:=]\s*|\s)#\s*[%\w/]{0,8}$")
+_STEP_WORD = re.compile(r"(?i)\b(?:step|iter(?:ation)?|it)\b[\s:=#]*\d")  # a running bar's description that counts steps
 _BAR_COUNT = re.compile(r"(\d+)/(\d+)\s*\[[\d:]+<[\d:?]+")
 _SPLIT_REDRAWS = re.compile(r"\r|\x08+")
 
 
 def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
-    raw = src.read_bytes()
+    raw = src.read_mapped() if bulk else src.read_bytes()  # (a big file is mapped: the bulk path copies nothing)
     dialect = fmt if fmt and fmt != "text" else sniff(src.head())[0]
     b = RunBuilder(src.path, fmt or "text", source="text")
     r = _TextReader(b, dialect)
@@ -900,7 +911,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     if masks is not None:
         lines = masks.lines  # decoded one at a time, when the slow way reads them
     else:
-        split = decode(raw).split("\n")
+        split = decode(raw if isinstance(raw, bytes) else raw[:]).split("\n")
         if split and split[-1] == "":
             split.pop()
         lines = split
@@ -1078,12 +1089,38 @@ def _table_header(line: str) -> list[str] | None:
     return cells
 
 
+class _SpacedHeader(list):
+    """Column names that one blank separates (fastai's `epoch train_loss valid_loss accuracy time`):
+    its rows split on every blank run too."""
+
+
+_AXIS_WORDS = frozenset({"epoch", "step", "iter", "iteration", "it", "episode", "steps", "epochs"})
+_SPACED_NAME = re.compile(r"^[A-Za-z_][\w./%@-]*$")
+_DURATION_CELL = re.compile(r"^\(?\d+:\d{2}(?::\d{2})?\)?$")
+
+
+def _spaced_header(line: str) -> _SpacedHeader | None:
+    """A header of single-blank-separated names: an axis first (`epoch`), then two or more names
+    the alias table knows as metrics (`train_loss valid_loss`). Prose never opens with an axis word
+    followed only by metric names."""
+    words = line.split()
+    if not 3 <= len(words) <= 20 or words[0].lower() not in _AXIS_WORDS or not all(_SPACED_NAME.match(w) for w in words):
+        return None
+    from triage.ingest.aliases import table
+
+    tab = table()
+    known = sum(1 for w in words[1:] if tab.resolve(w, "text").known and w.lower() not in _AXIS_WORDS)
+    return _SpacedHeader(words) if known >= 2 else None
+
+
 def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict, float | None] | None:
     """One row under a header: as many cells as names, most of them numbers (`70/1000` under
     `Epoch` is the epoch; `6.73G` is 6.73). A headerless layout splits on every blank run."""
     cells = line.split() if blanks else _cells(line)
     if len(cells) < len(header):
         return None
+    while len(cells) > len(header) and _DURATION_CELL.match(cells[-1]):
+        cells = cells[:-1]  # a time column the header does not name (fastai v1's `(00:13)`)
     cells = cells[: len(header)] if len(cells) > len(header) and _HAS_TQDM_END.search(line) else cells
     if len(cells) != len(header):
         return None
@@ -1091,7 +1128,7 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
     epoch = None
     dropped = 0  # number cells of columns not kept (a `-` column holds a number too)
     for name, cell in zip(header, cells):
-        cell = cell.replace("**", "").replace("__", "").strip()  # Markdown bold: `**76.15%** ⭐`
+        cell = cell.replace("**", "").replace("__", "").strip().rstrip(",;")  # Markdown bold: `**76.15%** ⭐`; `0.93,`
         if " " in cell:
             cell = cell.split()[0]
         m = _TABLE_NUM.match(cell.split(":")[0].strip())
@@ -1292,8 +1329,14 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
 def _evaluation_result(rec) -> bool:
     """A printed record of an evaluation (its line or its heading names the split) whose every key is
     a metric the alias table knows: a measurement even when it is the log's only line."""
-    return type(rec) is _Rec and rec.label == "eval" and bool(rec.values) \
-        and all(printed.known_key(str(k)) for k in rec.values)
+    if type(rec) is not _Rec or not rec.values:
+        return False
+    if rec.label == "eval":
+        return all(printed.known_key(str(k)) for k in rec.values)
+    # or its every key names an evaluation metric by itself (`val_categorical_accuracy: 0.352`)
+    tab = _aliases.table()
+    return all(r.quality <= _aliases.PREFIXED and r.split.startswith("eval") and r.name.rsplit("/", 1)[-1] not in tab.axis_keys
+               for r in (tab.resolve(str(k), "text") for k in rec.values))  # (`eval_epoches: 2000` is a setting)
 
 
 def _per_epoch_steps(records: list) -> float:
@@ -1346,30 +1389,47 @@ def _place_runs(raw: np.ndarray, train: np.ndarray) -> tuple[np.ndarray, list[fl
     from a checkpoint, which re-logs steps already seen (the builder keeps their last values); a
     lone low step the counter does not go on from is a stray line. Returns the steps where they go
     on the file's axis and where each new run starts on it."""
+    ok = train & np.isfinite(raw)
+    every = bool(ok.all())  # (the common case: no copy of the steps, no index of them)
+    ti = None if every else np.flatnonzero(ok)  # the training steps, in file order
+    if (len(raw) if every else len(ti)) < 3:
+        return raw.copy(), []
+    s = raw if every else raw[ti]
+    drops = (np.flatnonzero(s[1:] < s[:-1]) + 1).tolist()
+    if not drops:  # the counter never goes back: one run, nothing to place
+        return raw, []
     placed = raw.copy()
-    ti = np.flatnonzero(train & np.isfinite(raw))  # the training steps, in file order
-    if len(ti) < 3:
-        return placed, []
-    s = raw[ti]
-    d = np.diff(s)
-    d = d[d > 0]
-    gap = float(d[0]) if len(d) else 1.0  # the spacing a new run is placed with
+    gap = _first_rise(s)  # the spacing a new run is placed with
     first = s[0]
     starts: list[float] = []
     start = 0
-    for k in (np.flatnonzero(s[1:] < s[:-1]) + 1).tolist():
+    for k in drops:
         top_run = float(s[start:k].max())
         if not ((s[k] <= first and first <= gap) or (top_run > 0 and s[k] <= 0.1 * top_run)):
             continue  # a resume (a file that opens at its first count starts again there: a new run)
         if k + 1 < len(s) and s[k + 1] >= s[k - 1]:
             continue  # the counter goes on where it was
-        p = int(ti[k])
+        p = k if ti is None else int(ti[k])
         before = placed[:p]
         top = float(np.max(before[np.isfinite(before)], initial=0.0))
         placed[p:] = raw[p:] + (top + gap - float(s[k]))
         start = k
         starts.append(float(top + gap))
     return placed, starts
+
+
+def _first_rise(s: np.ndarray) -> float:
+    """The first positive step between neighbours of `s` (1.0 when it never rises), looked for in
+    growing windows: a million steps need not all be differenced to find the first."""
+    j, c = 0, 64
+    while j < len(s) - 1:
+        d = np.diff(s[j:j + c + 1])
+        up = np.flatnonzero(d > 0)
+        if len(up):
+            return float(d[up[0]])
+        j += c
+        c *= 4
+    return 1.0
 
 
 def _epoch_length(records: list) -> float | None:
@@ -1524,7 +1584,7 @@ def _emit(records: list[_Rec], b: RunBuilder) -> str:
                 b.add_block(_emit_key(str(k), rec.label), rows, where, v, rec.epoch, None, source=rec.source)
             b.row += n
             b.meta["rows"] += n
-            b.note_steps(where[where == where])
+            b.note_steps(where)  # (the builder keeps nothing of it: no copy without the NaN steps)
             at += n
             continue
         where = float(placed[at])
