@@ -122,3 +122,12 @@ def test_a_table_whose_header_one_blank_separates(tmp_path):
 def test_a_sentence_that_opens_with_an_axis_word_is_no_header(tmp_path):
     run = _read(tmp_path, ["epoch took longer than expected", "step 1 loss 2.0", "step 2 loss 1.9", "step 3 loss 1.8"])
     assert list(run.get("loss").steps) == [1, 2, 3]
+
+
+def test_a_second_splits_label_mid_line_names_the_keys_after_it(tmp_path):
+    """`Training: loss = 1.63, acc = 0.51 | Val: loss = 1.71, acc = 0.47`: one line, two sections."""
+    lines = [f"Training: loss = {1.6 - e / 10:.5f}, acc = {0.5 + e / 50:.5f} | Val: loss = {1.7 - e / 20:.5f}, acc = {0.47 + e / 50:.5f}"
+             for e in range(5)]
+    run = _read(tmp_path, lines)
+    assert math.isclose(run.get("loss").values[0], 1.6) and math.isclose(run.get("eval/loss").values[0], 1.7)
+    assert math.isclose(run.get("accuracy").values[1], 0.52) and math.isclose(run.get("eval/accuracy").values[1], 0.49)

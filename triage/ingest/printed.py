@@ -284,6 +284,7 @@ def parse(line: str) -> Plan:
     epoch_seen = False
     family: tuple[str, int] | None = None  # a `Losses:` label and the bracket depth it opened at
     carry: list[str] = []  # `Score at iteration 100 is 1.39`: the name the counter's phrase began with
+    sections: list[tuple[int, str]] = []  # a second split's label mid-line: (first slot after it, its word)
 
     def nxt(j: int, skip_sp: bool = True) -> tuple[int, tuple[str, str] | None]:
         while j < n and skip_sp and toks[j][0] == "sp":
@@ -297,7 +298,9 @@ def parse(line: str) -> Plan:
             if assigned and pending:
                 # `Validation: loss 2.3`: the words before ':' were a label, not a key
                 lab = _split_of(pending)
-                if lab:
+                if lab and plan.label and lab != plan.label and any(sl.role == "value" for sl in slots):
+                    sections.append((len(slots), pending[-1]))  # `Training: loss 1.6 | Val: loss 1.7`
+                elif lab:
                     plan.label = lab
                 elif not slots and len(pending) == 1 and _is_tag(pending[0]):
                     plan.part = pending[0]  # conlleval `PER: precision: 91.2%; ...`: one entity type's metrics
@@ -635,6 +638,11 @@ def parse(line: str) -> Plan:
             elif sl.role != "den":
                 kept += 1
     plan.keys = kept
+    for k, (start, word) in enumerate(sections):  # the keys after a second split's label are that split's
+        stop = sections[k + 1][0] if k + 1 < len(sections) else len(slots)
+        for sl in slots[start:stop]:
+            if sl.role == "value" and not SPLIT_WORDS.search(sl.key):
+                sl.key = f"{word} {sl.key}"
     _label_by_pass_times(slots)
     if not plan.label:
         _label_from_first_key(plan)
