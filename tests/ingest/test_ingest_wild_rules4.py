@@ -131,3 +131,12 @@ def test_a_second_splits_label_mid_line_names_the_keys_after_it(tmp_path):
     run = _read(tmp_path, lines)
     assert math.isclose(run.get("loss").values[0], 1.6) and math.isclose(run.get("eval/loss").values[0], 1.7)
     assert math.isclose(run.get("accuracy").values[1], 0.52) and math.isclose(run.get("eval/accuracy").values[1], 0.49)
+
+
+def test_a_metric_label_names_the_split_named_values_after_it(tmp_path):
+    """`Accs: Train: 0.7351, Val: 0.7079, Test: 0.6753`: each split's accuracy, never a loss."""
+    lines = [f"Epoch {e}, Time(s): 11.3 6.5, Best Val loss: {0.95 - e / 100:.4f}, Accs: Train: {0.7 + e / 100:.4f}, "
+             f"Val: {0.68 + e / 100:.4f}, Test: {0.66 + e / 100:.4f}" for e in range(1, 6)]
+    run = _read(tmp_path, lines)
+    assert run.get("loss") is None and run.get("eval/loss") is None
+    assert math.isclose(run.get("accuracy").values[0], 0.71) and math.isclose(run.get("eval/accuracy").values[0], 0.69)

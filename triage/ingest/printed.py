@@ -251,6 +251,11 @@ def _key_role(key: str) -> str:
     return "value"
 
 
+# A label that names the metric of the split-named values after it (`Accs: Train: 0.73, Val: 0.70`).
+_FAMILY_WORDS = {"acc": "accuracy", "accs": "accuracy", "accuracy": "accuracy", "accuracies": "accuracy",
+                 "f1": "f1", "auc": "auc", "mae": "mae", "rmse": "rmse"}
+
+
 def _split_of(words: list[str]) -> str:
     joined = " ".join(w.lower() for w in words)
     for w in [joined] + [w.lower().strip("[]():") for w in words]:
@@ -306,6 +311,8 @@ def parse(line: str) -> Plan:
                     plan.part = pending[0]  # conlleval `PER: precision: 91.2%; ...`: one entity type's metrics
                 elif pending[-1].lower() in ("loss", "losses"):
                     family = ("loss", bracket_depth)  # `[Losses: x 0.27, ...]`: the loss's parts follow
+                elif pending[-1].lower() in _FAMILY_WORDS:
+                    family = (_FAMILY_WORDS[pending[-1].lower()], bracket_depth)  # `Accs: Train: 0.73, Val: 0.70`
                 pending = []
                 assigned = False
             pending.append(text)
@@ -537,8 +544,10 @@ def parse(line: str) -> Plan:
                     carry = head if known_key(" ".join(head), loose=True) else list(pending)
                 if role == "value" and unit in UNIT_NAMES and unit.endswith("/s") and key.lower() in _RATE_KEYS:
                     key = UNIT_NAMES[unit]  # `Speed: 1293.6 samples/sec`: a samples-per-second rate
-                if role == "value" and family and bracket_depth >= family[1] and not known_key(key):
+                if role == "value" and family and bracket_depth >= family[1] and family[0] == "loss" and not known_key(key):
                     key = f"{key} loss"  # under `Losses:`, `x 0.27` is the x loss and `total 15.1` the total loss
+                elif role == "value" and family and bracket_depth >= family[1] and len(key.split()) == 1 and _split_of([key]):
+                    key = f"{key} {family[0]}"  # under `Accs:`, `Val: 0.70` is the validation accuracy
                 slots.append(Slot(role, key, unit))
                 if role == "value":
                     value_keys.append(key)
