@@ -272,3 +272,11 @@ def test_noise_estimates():
     white = rng.standard_normal(5000)
     assert facts.noise(white) == pytest.approx(1.0, rel=0.1)
     assert facts.trend_noise(white + np.linspace(0, 50, 5000)) == pytest.approx(1.0, rel=0.1)  # a trend does not count
+
+
+def test_chance_on_a_slightly_unbalanced_eval_set_is_told_apart_by_the_loss():
+    """An eval accuracy of 10.6% reads as 1/9 on its own; with the loss at 2.30 = ln 10 it is ten
+    classes at chance, and the loss at ln C is a model predicting every class alike."""
+    steps = {"loss": [1, 2, 3, 4, 5, 6], "eval/accuracy": [1, 2, 3, 4, 5, 6]}
+    run = make_run({"loss": [2.47, 2.35, 2.32, 2.311, 2.312, 2.311], "eval/accuracy": [0.1064] * 6}, steps)
+    assert "det-loss-near-ln-c" in fired(run)

@@ -1564,7 +1564,7 @@ def chance(c: Ctx) -> Hit | None:
             level = float(np.median(frac[keep]))
     found = facts.classes_from_config(c.run)
     if found is None:
-        classes = facts.chance_classes(level, p.acc_tol) if level is not None else None
+        classes = facts.chance_classes_by_loss(level, float(np.median(y)), p.acc_tol) if level is not None else None
         if classes is None:
             return None
         found = (classes, f"{acc[0].name} {fmt(level)} = 1/{classes}")

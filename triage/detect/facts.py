@@ -63,6 +63,17 @@ def chance_classes(acc: float, rel_tol: float = 0.1) -> int | None:
     return c if abs(acc * c - 1.0) <= rel_tol else None
 
 
+def chance_classes_by_loss(acc: float, loss: float, rel_tol: float = 0.1) -> int | None:
+    """The C whose chance level 1/C `acc` sits at (within rel_tol) and whose ln C is nearest the
+    loss: an accuracy at chance on an eval set that is not quite balanced sits at one class's share
+    (10.6% for ten classes reads as 1/9), and the loss at ln C tells the neighbours apart."""
+    base = chance_classes(acc, rel_tol)
+    if base is None or not math.isfinite(loss):
+        return base
+    near = [c for c in (base - 1, base, base + 1) if 2 <= c <= MAX_CLASSES and abs(acc * c - 1.0) <= rel_tol]
+    return min(near, key=lambda c: abs(math.log(c) - loss))
+
+
 def _first_finite(a: np.ndarray) -> int | None:
     """Index of the first finite entry (looks at the head first: a long series rarely starts with NaN)."""
     head = np.flatnonzero(np.isfinite(a[:64]))
