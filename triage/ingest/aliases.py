@@ -105,6 +105,7 @@ class AliasTable:
         self.problems: list[str] = []
         self.layouts: list[tuple[re.Pattern, list[str]]] = []  # headerless printed tables
         self.headers: list[tuple[re.Pattern, list[str]]] = []  # printed headers renamed as a whole
+        self.renames: list[tuple[re.Pattern, dict[str, str]]] = []  # printed headers renamed name by name
         order = 0
         for doc in docs:
             order = self._add_doc(doc, order)
@@ -116,6 +117,10 @@ class AliasTable:
     def _add_doc(self, doc: dict, order: int) -> int:
         for lay in doc.get("headers") or []:
             try:
+                if isinstance(lay, dict) and isinstance(lay.get("rename"), dict):  # name by name, wherever they stand
+                    self.renames.append((re.compile(str(lay["match"])),
+                                         {str(k): str(v) for k, v in lay["rename"].items()}))
+                    continue
                 self.headers.append((re.compile(str(lay["match"])), [str(c) for c in lay["columns"]]))
             except (KeyError, TypeError, re.error) as exc:
                 self.problems.append(f"metrics.yaml header {lay!r:.60}: not used ({type(exc).__name__})")

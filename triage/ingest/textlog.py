@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from triage.ingest import aliases as _aliases
-from triage.ingest import printed, printed_bulk
+from triage.ingest import printed, printed_bulk, tables
 from triage.ingest.builder import NAN, RunBuilder, to_float
 from triage.ingest.run import Run
 from triage.ingest.source import Source, decode
@@ -175,6 +175,7 @@ class _TextReader:
         self.plans: dict[str, printed.Plan] = {}
         self.tpl_counts: dict[str, int] = {}
         self.header: list[str] | None = None  # the column names of a printed table being read
+        self.tables = tables.Tracker()  # header-like lines a rule or a second header line may confirm
         self.block: tuple | None = None  # (line, step, epoch, template) of a counter line whose values follow
         self.block_rec: _Rec | None = None
         self.ordinary: tuple | None = None  # (tpl, plan, nums) of the last line read as a plain record
@@ -384,7 +385,8 @@ class _TextReader:
         if not _HAS_DIGIT.search(s):
             if not (self.header and _MD_RULE.match(s)):  # `|---|---|` under a Markdown header keeps it
                 c = printed.clean(s)
-                self.header = _table_header(c) or _spaced_header(c)
+                self.header = self.tables.header(ln, s, self.masks and self.masks.lines) \
+                    or _table_header(c) or _spaced_header(c)
                 if self.header is None and c:
                     self.section_header(c)
                 if self.header is None and not (c and _SECTION.match(c)):
@@ -412,7 +414,8 @@ class _TextReader:
                 cells = s.strip() if layout is not None else c
         header = self.header or layout
         if header:
-            row = _table_row(header, cells, blanks=layout is not None or type(header) is _SpacedHeader)
+            row = tables.row(header, s, _COUNT_COLUMNS) if type(header) is tables.Positional \
+                else _table_row(header, cells, blanks=layout is not None or type(header) is _SpacedHeader)
             if row is not None:
                 values, epoch = row
                 if epoch is not None:
@@ -426,7 +429,7 @@ class _TextReader:
         tpl, nums = printed.shape(c)
         if not nums and ("|" in c or "\t" in c or "  " in c):  # a header with digits only inside words
             # (`| AP | AP50 |`, `    d1     d2    abs_rel` over a row of values)
-            header = _table_header(c)
+            header = self.tables.header(ln, s, self.masks and self.masks.lines) or _table_header(c)
             if header:
                 self.header = header
                 return False
@@ -517,6 +520,7 @@ class _TextReader:
         """Corrections that need the whole log read: a cut first line, the split of best-tracked metrics."""
         self.mend_cut_first()
         self.label_best_tracked()
+        self.tables.warn(self.b)  # rows of one table that are different trials
 
     def label_best_tracked(self) -> None:
         """A metric the log keeps a best-so-far of is a held-out one: a best value is kept to pick a
@@ -1331,8 +1335,8 @@ def _evaluation_result(rec) -> bool:
     a metric the alias table knows: a measurement even when it is the log's only line."""
     if type(rec) is not _Rec or not rec.values:
         return False
-    if rec.label == "eval":
-        return all(printed.known_key(str(k)) for k in rec.values)
+    if rec.label == "eval":  # (a test line's keys carry `test ` before the metric's name)
+        return all(printed.known_key(str(k)[5:] if str(k).startswith("test ") else str(k)) for k in rec.values)
     # or its every key names an evaluation metric by itself (`val_categorical_accuracy: 0.352`)
     tab = _aliases.table()
     return all(r.quality <= _aliases.PREFIXED and r.split.startswith("eval") and r.name.rsplit("/", 1)[-1] not in tab.axis_keys

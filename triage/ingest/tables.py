@@ -1,0 +1,302 @@
+"""Printed tables whose columns are placed by character position, not by splitting cells.
+
+The cell-splitting table reader in ``textlog`` takes a header's names from its cells (split on a tab,
+a pipe or two blanks) and a row's values in the same order. Three everyday shapes need the columns'
+places on the line instead:
+
+* a header over a *rule line* (``E    #       LOSS TOK2VEC  LOSS NER`` over ``---  ------  ------------``;
+  tabulate's and Ray Tune's ``+-----+-----+``; a box-drawn ``├──────┤``): each run of dashes is one
+  column and its name is the header text above the run, blanks and all (``LOSS TOK2VEC`` is one name);
+  a rule of one run (a box border) leaves the columns to the header's own two-blank cells;
+* a header printed over *two lines* (``average  since  example`` over ``loss     last   counter``): each
+  word of one line joins the column of the other line it stands under;
+* rows whose *text cells* (a trial name, a status) stand beside the numbers: text labels the row,
+  numbers are its values.
+
+A row's cells go to the column whose stretch of the line they overlap most (the stretches meet halfway
+between two columns), so a right-aligned number under a left-aligned name, an empty cell or a name
+longer than its numbers all land where the eye puts them. Names then pass through the knowledge's
+header entries (metrics.yaml ``headers``: ``columns`` rename a header's first columns, ``rename``
+renames names one by one), e.g. a tool's one-letter epoch column.
+
+Only a line without numbers can open a table here, and only when the line under it confirms it (a rule,
+or a second header line standing column for column under it), so a log without tables pays nothing
+but a look at its lines without numbers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from triage.ingest import printed
+
+# A rule line: dashes (ASCII, box-drawing, `=`), with only blanks, pipes, corners and crossings between.
+_RULE = re.compile(r"^[\s|+:\-─━═=┼┬┴├┤╞╡╪╫╭╮╰╯┌┐└┘│┃╇╈╋┠┨┝┥╟╢╤╧]*$")
+_DASHES = re.compile(r"[-─━═=:]{2,}")
+_BORDERS = str.maketrans({c: " " for c in "|│┃"})
+_WORD = re.compile(r"\S+")
+_NUMBERISH = re.compile(r"^[-+(]?\.?\d")  # a word that is a number: a header has none
+_VALUE = re.compile(r"^([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf|infinity))"
+                    r"(?:/\d+)?(?:%|[A-Za-z]{1,2})?$", re.I)  # `0.93`, `70/100` (an epoch), `6.73G`, `93.1%`
+_CELL_WORDS = 4  # a header name has at most this many words; more is a sentence
+_MAX_COLUMNS = 40
+
+
+class Positional(list):
+    """A table header: its column names (a list, as textlog's headers are) and where each column
+    stands on the line (`spans`, half-open character ranges in the line's own coordinates)."""
+
+    def __init__(self, names: list[str], spans: list[tuple[int, int]]):
+        super().__init__(names)
+        self.spans = spans
+        self.labels: dict[str, None] = {}  # the rows' labels (their first text cell), in order
+        # each column owns the stretch of the line up to halfway to its neighbours
+        self.edges = [(spans[i][1] + spans[i + 1][0]) / 2 for i in range(len(spans) - 1)]
+
+
+class Tracker:
+    """Remembers the header-like lines just read, so that the next line can confirm them as a table
+    header (a rule under them, or a second header line)."""
+
+    def __init__(self) -> None:
+        self.ln = -1  # the line the header-like lines above end on
+        self.above: list[str] = []  # up to two header-like lines, top first
+        self.made: list[Positional] = []  # the headers confirmed so far
+
+    def header(self, ln: int, seg: str, lines=None) -> Positional | None:
+        """The header that line `ln` (a line without numbers, as printed) completes, or None.
+        `lines`: the log's lines (0-based) where the line above may have been passed over unread."""
+        above = self.above if self.ln == ln - 1 else None
+        self.above, self.ln = [], ln
+        if _RULE.match(seg):
+            if not _DASHES.search(seg):
+                return None
+            if above is None and lines is not None and ln >= 2:  # (a quiet line the bulk path passed over)
+                prev = str(lines[ln - 2]).rstrip("\r")
+                above = [prev] if _header_words(_plain(prev)) else None
+            return self._made(_under_rule(above, seg)) if above else None
+        if "  " not in seg and "|" not in seg and "│" not in seg:
+            return None
+        words = _header_words(_plain(seg))
+        if not words or len(_cells(words)) < 2:
+            return None
+        self.above = [seg]
+        if above and len(above) == 1:
+            joined = _two_lines(above[0], seg)
+            if joined is not None:
+                self.above = [above[0], seg]
+                return self._made(joined)
+        return None
+
+    def _made(self, header: Positional | None) -> Positional | None:
+        if header is not None:
+            self.made.append(header)
+        return header
+
+    def warn(self, b) -> None:
+        """Say so when a table's rows name different things in their first column (Ray Tune:
+        one row per trial): their points are read as one run's, side by side on its step axis."""
+        labels: dict[str, None] = {}
+        for header in self.made:
+            labels.update(header.labels)
+        if len(labels) > 1:
+            some = ", ".join(list(labels)[:3]) + (", ..." if len(labels) > 3 else "")
+            b.warn(f"a printed table's rows are labelled {len(labels)} ways by their first column ({some}): "
+                   "they are read as points of one run")
+
+
+def row(header: Positional, seg: str, skip: frozenset | set = frozenset()) -> tuple[dict, float | None] | None:
+    """(values, epoch) of one row under a positional header, or None when the line is no row of it:
+    most columns must hold a number. A column named `-` or in `skip` (bookkeeping counts) is read and
+    dropped; a column named `step` outranks one that only reads as a counter (`iter`)."""
+    cells = _place(header, _words(_plain(seg)))
+    if cells is None:
+        return None
+    values: dict = {}
+    epoch = step = counter = None
+    numbers = 0
+    label = cells[0].strip() if cells[0] and not _VALUE.match(cells[0].strip()) else None  # (`PPO_..._00001`)
+    for name, cell in zip(header, cells):
+        if not cell:
+            continue
+        cell = cell.replace("**", "").strip().rstrip(",;")
+        m = _VALUE.match(cell)
+        if not m:
+            continue  # a text cell labels the row (a trial's name, its status): no value
+        numbers += 1
+        if name == "-" or name.lower() in skip:
+            continue
+        v = printed.to_number(m.group(1))
+        role = printed._key_role(name)
+        if name == "step":
+            step = v
+        elif role == "step":
+            counter = v if counter is None else counter
+        elif role == "epoch":
+            epoch = v if epoch is None else epoch
+        else:
+            values[name] = v
+    if numbers < max(2, len(header) // 2) or not (values or step is not None or counter is not None):
+        return None
+    step = step if step is not None else counter
+    if step is not None:
+        values["step"] = step
+    if label is not None:
+        header.labels[label] = None
+    return values, epoch
+
+
+# ------------------------------------------------------------------------------------------ helpers
+def _plain(seg: str) -> str:
+    """The line as it stands on screen: no colours, tabs as blanks."""
+    if "\x1b" in seg:
+        seg = printed._ANSI.sub("", seg)
+    return seg.expandtabs() if "\t" in seg else seg
+
+
+def _words(plain: str) -> list[tuple[int, int, str]]:
+    """The line's words with their places, table borders taken as blanks and a logger's prefix
+    (a timestamp, a level: `printed` strips the same ones) left out."""
+    start, n = 0, 0
+    while n < 8:
+        m = printed._PREFIX.match(plain[start:])
+        if not m or not m.end() or m.group().strip() in ("-", ":", "|", "]"):
+            break  # (a lone `-` or `|` opens a number or a table row, not a prefix)
+        start += m.end()
+        n += 1
+    text = plain.translate(_BORDERS)
+    return [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text, start)]
+
+
+def _header_words(plain: str) -> list[tuple[int, int, str]] | None:
+    """The words of a line that can be (part of) a table header: no numbers, some letters."""
+    words = _words(plain)
+    if not words or len(words) > _MAX_COLUMNS * _CELL_WORDS:
+        return None
+    if any(_NUMBERISH.match(w) or w.endswith((":", "=")) or "=" in w for _, _, w in words) \
+            or not any(c.isalpha() for _, _, w in words for c in w):
+        return None  # (a `key: value` or `key=value` line is a setting, not a column name)
+    return words
+
+
+def _cells(words: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
+    """Words grouped into cells: two blanks or more end a cell."""
+    cells: list[list] = []
+    for w in words:
+        if cells and w[0] - cells[-1][-1][1] < 2:
+            cells[-1].append(w)
+        else:
+            cells.append([w])
+    return cells
+
+
+def _sentence(names: list[str]) -> bool:
+    """Names that read as prose (`saving the model`), not as column names."""
+    if any(len(n.split()) > _CELL_WORDS for n in names):
+        return True
+    return any(" " in n and any(w in printed._STOP for w in n.lower().split()) for n in names) \
+        or all(n.lower() in printed._STOP for n in names)
+
+
+def _under_rule(above: list[str], rule: str) -> Positional | None:
+    """The header whose names stand over a rule line: one column per run of dashes (or, for a rule of
+    one run, per two-blank cell of the header)."""
+    runs = [m.span() for m in _DASHES.finditer(_plain(rule))]
+    lines = [_header_words(_plain(a)) for a in above]
+    if not lines or any(w is None for w in lines):
+        return None
+    if len(runs) < 2:  # a box border: the header's own cells are the columns
+        base = max((_cells(w) for w in lines), key=len)
+        runs = [(c[0][0], c[-1][1]) for c in base]
+    if not 2 <= len(runs) <= _MAX_COLUMNS:
+        return None
+    cols = Positional(["-"] * len(runs), runs)
+    parts: list[list[str]] = [[] for _ in runs]
+    for words in lines:
+        for a, z, w in words:
+            parts[_column(cols, a, z)].append(w)
+    names = [" ".join(p) if p else "-" for p in parts]
+    if sum(n != "-" for n in names) < 2 or _sentence(names):
+        return None
+    return _named(names, runs)
+
+
+def _two_lines(top: str, bottom: str) -> Positional | None:
+    """One header printed over two lines: the line with more cells gives the columns, each word of the
+    other joins the column it stands under (overlapping it, a blank either side allowed)."""
+    tw, bw = _header_words(_plain(top)), _header_words(_plain(bottom))
+    if not tw or not bw:
+        return None
+    tc, bc = _cells(tw), _cells(bw)
+    anchor, other, anchor_top = (tc, bw, True) if len(tc) >= len(bc) else (bc, tw, False)
+    if not 3 <= len(anchor) <= _MAX_COLUMNS:
+        return None
+    spans = [(c[0][0], c[-1][1]) for c in anchor]
+    extra: list[list[str]] = [[] for _ in anchor]
+    for a, z, w in other:
+        hit = [i for i, (s, e) in enumerate(spans) if a < e + 1 and z > s - 1]
+        if len(hit) != 1:
+            return None  # a word under no column, or under two: not one header
+        extra[hit[0]].append(w)
+        s, e = spans[hit[0]]
+        spans[hit[0]] = (min(s, a), max(e, z))
+    if sum(1 for x in extra if x) < 2 or any(spans[i][1] >= spans[i + 1][0] for i in range(len(spans) - 1)):
+        return None
+    names = []
+    for cell, more in zip(anchor, extra):
+        own = " ".join(w for _, _, w in cell)
+        names.append(" ".join([own] + more if anchor_top else more + [own]))
+    if _sentence(names):
+        return None
+    return _named(names, spans)
+
+
+def _named(names: list[str], spans: list[tuple[int, int]]) -> Positional | None:
+    """The header with the knowledge's renames applied (metrics.yaml `headers`). A header that
+    names one column twice (`category  #instances  category  #instances`) folds several records into
+    a line (a class histogram printed three pairs wide): no table of one record per row."""
+    named = [n for n in names if n != "-"]
+    if len(set(named)) < len(named):
+        return None
+    from triage.ingest.aliases import table
+
+    tab = table()
+    joined = " ".join(names)
+    for rx, columns in tab.headers:
+        if rx.match(joined) and len(columns) <= len(names):
+            names = list(columns) + names[len(columns):]
+            break
+    for rx, mapping in tab.renames:
+        if rx.match(joined):
+            names = [mapping.get(n, n) for n in names]
+    return Positional(names, spans)
+
+
+def _column(cols: Positional, a: int, z: int) -> int:
+    """The column whose stretch of the line the range a..z overlaps most."""
+    lo = -1e18
+    best, most = 0, -1.0
+    for i in range(len(cols.spans)):
+        hi = cols.edges[i] if i < len(cols.edges) else 1e18
+        over = min(z, hi) - max(a, lo)
+        if over > most:
+            best, most = i, over
+        lo = hi
+    return best
+
+
+def _place(header: Positional, words: list[tuple[int, int, str]]) -> list[str] | None:
+    """A row's words as one cell per column, by place; by order when two numbers meet in one column
+    but the row has exactly one word per column (a paste that lost its alignment)."""
+    cells: list[list[str]] = [[] for _ in header]
+    clash = False
+    for a, z, w in words:
+        i = _column(header, a, z)
+        if cells[i] and (_VALUE.match(w) or _VALUE.match(cells[i][-1])):
+            clash = True
+        cells[i].append(w)
+    if not clash:
+        return [" ".join(c) for c in cells]
+    if len(words) == len(header):
+        return [w for _, _, w in words]
+    return None
