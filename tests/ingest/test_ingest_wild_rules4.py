@@ -140,3 +140,23 @@ def test_a_metric_label_names_the_split_named_values_after_it(tmp_path):
     run = _read(tmp_path, lines)
     assert run.get("loss") is None and run.get("eval/loss") is None
     assert math.isclose(run.get("accuracy").values[0], 0.71) and math.isclose(run.get("eval/accuracy").values[0], 0.69)
+
+
+def test_dev_and_test_lines_at_one_step_are_two_eval_sets(tmp_path):
+    """`DEV : loss 0.0388 - acc 0.5586` then `TEST : loss 0.0407 - acc 0.5521` at one epoch: the test
+    line keeps its own names instead of overwriting the dev set's."""
+    lines = []
+    for ep in range(1, 4):
+        lines += [f"epoch {ep} - iter {i}/10 - loss {0.05 - ep / 1000 - i / 10000:.8f}" for i in range(1, 4)]
+        lines += [f"EPOCH {ep} done: loss {0.05 - ep / 1000:.4f} - lr 0.1000",
+                  f"DEV  : loss {0.04 - ep / 1000:.8f} - acc {0.55 + ep / 100:.4f}",
+                  f"TEST : loss {0.041 - ep / 1000:.8f} - acc {0.54 + ep / 100:.4f}"]
+    run = _read(tmp_path, lines)
+    assert math.isclose(run.get("eval/loss").values[0], 0.039)
+    assert math.isclose(run.get("eval/test/loss").values[0], 0.04)
+
+
+def test_a_lone_test_line_is_the_evaluation(tmp_path):
+    """A log whose only held-out set is `test` evaluates on it (`**Test - WER: 0.21, loss: 25.2**`)."""
+    run = _read(tmp_path, ["**Test - WER: 0.213015, CER: 3.542373, loss: 25.164192**"])
+    assert run.get("eval/loss") is not None and math.isclose(run.get("eval/loss").values[0], 25.164192)

@@ -251,6 +251,11 @@ def _key_role(key: str) -> str:
     return "value"
 
 
+# A line labelled as the test split's (and as no other held-out split's): its keys are the test set's.
+_TEST_LABEL = re.compile(r"(?i)(?<![\w/])test(?:ing)?(?:\s+set)?\s*(?:[:|\]]|-\s)")  # a label: `TEST :`, `Test set:`, `[test]`
+_OTHER_EVAL_LABEL = re.compile(r"(?i)(?<![\w/])(?:val|valid|validation|dev|eval|evaluation)(?![\w/])")
+
+
 # A label that names the metric of the split-named values after it (`Accs: Train: 0.73, Val: 0.70`).
 _FAMILY_WORDS = {"acc": "accuracy", "accs": "accuracy", "accuracy": "accuracy", "accuracies": "accuracy",
                  "f1": "f1", "auc": "auc", "mae": "mae", "rmse": "rmse"}
@@ -647,6 +652,10 @@ def parse(line: str) -> Plan:
             elif sl.role != "den":
                 kept += 1
     plan.keys = kept
+    if plan.label == "eval" and _TEST_LABEL.search(line) and not _OTHER_EVAL_LABEL.search(line):
+        for sl in slots:  # `TEST : loss 0.0407 - f-score 0.55`: the test set's (one set beside `DEV :`, not its overwrite)
+            if sl.role in ("value", "num") and not SPLIT_WORDS.search(sl.key):
+                sl.key = f"test {sl.key}"
     for k, (start, word) in enumerate(sections):  # the keys after a second split's label are that split's
         stop = sections[k + 1][0] if k + 1 < len(sections) else len(slots)
         for sl in slots[start:stop]:
