@@ -280,3 +280,11 @@ def test_chance_on_a_slightly_unbalanced_eval_set_is_told_apart_by_the_loss():
     steps = {"loss": [1, 2, 3, 4, 5, 6], "eval/accuracy": [1, 2, 3, 4, 5, 6]}
     run = make_run({"loss": [2.47, 2.35, 2.32, 2.311, 2.312, 2.311], "eval/accuracy": [0.1064] * 6}, steps)
     assert "det-loss-near-ln-c" in fired(run)
+
+
+def test_a_loss_of_exactly_zero_where_the_log_starts_is_no_starting_level():
+    """A running mean over its first three examples can print 0.000000; the rise from there to the
+    loss's real level (0.33, 0.45, 0.36, ...) is no climb."""
+    y = [0.0, 0.333, 0.4545, 0.3636, 0.403, 0.467, 0.447, 0.472, 0.4295, 0.38, 0.3, 0.2, 0.12]
+    steps = {"loss": [3, 6, 11, 22, 44, 87, 174, 348, 696, 1392, 2784, 5568, 11135]}
+    assert not {"det-loss-climbs", "det-loss-explosion"} & fired(make_run({"loss": y}, steps))

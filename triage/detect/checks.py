@@ -1325,6 +1325,11 @@ def rel_to_start(c: Ctx) -> Hit | None:
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points:
         return None
+    lead = int(np.argmax(y != 0)) if (y != 0).any() else len(y)
+    if lead:  # a loss of exactly 0 where the log starts is an average over next to nothing (a running
+        x, y = x[lead:], y[lead:]  # mean over its first 3 examples), not a level it started from
+        if len(y) < p.min_points:
+            return None
     k = p.start_points
     start = float(np.median(y[:k]) if p.start_stat == "median" else np.max(y[:k]))
     if start <= 0:
