@@ -160,3 +160,14 @@ def test_a_lone_test_line_is_the_evaluation(tmp_path):
     """A log whose only held-out set is `test` evaluates on it (`**Test - WER: 0.21, loss: 25.2**`)."""
     run = _read(tmp_path, ["**Test - WER: 0.213015, CER: 3.542373, loss: 25.164192**"])
     assert run.get("eval/loss") is not None and math.isclose(run.get("eval/loss").values[0], 25.164192)
+
+
+def test_metrics_after_the_validation_loss_of_a_split_named_table_are_the_validations(tmp_path):
+    """fastai's recorder: `epoch train_loss valid_loss accuracy time`: the accuracy is measured on
+    the validation set; a printed function repr between two tables is no record."""
+    lines = ["epoch train_loss valid_loss accuracy time"]
+    lines += [f"{e} {2.6 - e / 2:.6f} {7.8 - e * 3:.6f} {0.2 + e / 5:.6f} 00:07" for e in range(3)]
+    lines += ["<function fastai.optimizer.Adam(params, lr, mom=0.9, sqr_mom=0.99, eps=1e-05, wd=0.01, decouple_wd=True)>"]
+    run = _read(tmp_path, lines)
+    assert run.get("eval/accuracy") is not None and math.isclose(run.get("eval/accuracy").values[0], 0.2)
+    assert run.get("accuracy") is None and "eps" not in run.series

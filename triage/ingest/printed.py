@@ -745,7 +745,8 @@ def _named_after(toks: list[tuple[str, str]], j: int) -> tuple[str, int] | None:
 
 # A line of Python source: a statement keyword in lower case, then a blank, not a key (`return: 5`).
 _CODE = re.compile(r"^(?:return|yield|assert|raise|import|def|class|while|if|elif|with|lambda|del)"
-                   r" (?![:=])|^for \w+(?:, \w+)* in |^from [\w.]+ import |^\w+(?:\.\w+)* = [\w.]+\(|^print\(")
+                   r" (?![:=])|^for \w+(?:, \w+)* in |^from [\w.]+ import |^\w+(?:\.\w+)* = [\w.]+\(|^print\("
+                   r"|^<(?:function|bound method|class|built-in function|module|functools\.partial)[ (]")  # a repr
 
 
 def _label_by_pass_times(slots: list[Slot]) -> None:

@@ -1090,7 +1090,26 @@ def _table_header(line: str) -> list[str] | None:
     if any(" " in c and any(w in printed._STOP for w in c.lower().split()) for c in cells) \
             or all(c.lower() in printed._STOP for c in cells):
         return None
-    return cells
+    return _scored_on_eval(cells)
+
+
+def _scored_on_eval(names: list[str]) -> list[str]:
+    """A table that names its losses by split (`train_loss valid_loss accuracy`, fastai's recorder)
+    prints the metrics after the validation loss for the validation set: they get its split."""
+    from triage.ingest.aliases import table
+
+    tab = table()
+    res = [tab.resolve(n, "text") for n in names]
+    trains = [i for i, r in enumerate(res) if r.name == "loss" and printed.SPLIT_WORDS.search(names[i])]
+    evals = [i for i, r in enumerate(res) if r.name == "eval/loss"]
+    if not trains or not evals or evals[0] < trains[0]:
+        return names
+    out = list(names)
+    for i in range(evals[0] + 1, len(names)):
+        if res[i].known and res[i].split == "train" and not printed.SPLIT_WORDS.search(names[i]) \
+                and res[i].name not in tab.axis_keys and not res[i].name.endswith("time"):
+            out[i] = "valid_" + names[i]
+    return type(names)(out) if type(names) is not list else out
 
 
 class _SpacedHeader(list):
@@ -1114,7 +1133,7 @@ def _spaced_header(line: str) -> _SpacedHeader | None:
 
     tab = table()
     known = sum(1 for w in words[1:] if tab.resolve(w, "text").known and w.lower() not in _AXIS_WORDS)
-    return _SpacedHeader(words) if known >= 2 else None
+    return _SpacedHeader(_scored_on_eval(words)) if known >= 2 else None
 
 
 def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict, float | None] | None:
