@@ -288,3 +288,13 @@ def test_a_loss_of_exactly_zero_where_the_log_starts_is_no_starting_level():
     y = [0.0, 0.333, 0.4545, 0.3636, 0.403, 0.467, 0.447, 0.472, 0.4295, 0.38, 0.3, 0.2, 0.12]
     steps = {"loss": [3, 6, 11, 22, 44, 87, 174, 348, 696, 1392, 2784, 5568, 11135]}
     assert not {"det-loss-climbs", "det-loss-explosion"} & fired(make_run({"loss": y}, steps))
+
+
+def test_a_loss_pinned_at_ln_2_names_its_classes_without_an_accuracy():
+    """No accuracy and no label count: every point within 0.005 of ln 2 is a binary model at chance;
+    a loss in the thousands never asks for exp(loss)."""
+    flat = make_run({"loss": [0.6975, 0.6908, 0.6922, 0.6919, 0.6914, 0.6925, 0.6930, 0.6921]})
+    assert "det-loss-near-ln-c" in fired(flat)
+    moving = make_run({"loss": [0.75, 0.72, 0.70, 0.69, 0.66, 0.62, 0.58, 0.55]})
+    assert "det-loss-near-ln-c" not in fired(moving)
+    assert "det-loss-near-ln-c" not in fired(make_run({"loss": [3.0e4, 2.9e4, 2.95e4, 3.1e4, 3.0e4, 2.9e4]}))

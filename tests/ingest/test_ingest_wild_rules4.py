@@ -171,3 +171,12 @@ def test_metrics_after_the_validation_loss_of_a_split_named_table_are_the_valida
     run = _read(tmp_path, lines)
     assert run.get("eval/accuracy") is not None and math.isclose(run.get("eval/accuracy").values[0], 0.2)
     assert run.get("accuracy") is None and "eps" not in run.series
+
+
+def test_a_metric_with_named_parts_in_brackets(tmp_path):
+    """`predict_loss: [local: 0.6975 | reduced: 0.6919]`: the reduced (all-rank) part is the metric."""
+    lines = [f"Epoch: [3]  [{b}/460]  eta: 0:03:07  lr: 0.000100  predict_loss: [local: 0.69{b % 7} | reduced: 0.69{b % 5}]  time: 0.4870"
+             for b in range(120, 280, 20)]
+    run = _read(tmp_path, lines)
+    loss = run.get("loss")
+    assert loss is not None and len(loss) == 8 and math.isclose(loss.values[0], 0.690)

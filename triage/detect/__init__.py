@@ -196,7 +196,7 @@ def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[
                 continue
             try:
                 finding = run_detector(node, run)
-            except (ValueError, ZeroDivisionError, FloatingPointError, IndexError) as exc:  # never crash a scan
+            except (ValueError, ZeroDivisionError, FloatingPointError, OverflowError, IndexError) as exc:  # never crash a scan
                 run.warn(f"detector {node.id} skipped: {exc}") if hasattr(run, "warn") else None
                 continue
             if finding is not None:

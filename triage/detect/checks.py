@@ -1530,6 +1530,23 @@ class ChanceParams(WindowParams):
     answer_relapse: Optional[Answer] = None
     relapse_gain: float = 0.25
     relapse_points: int = 2
+    # With no accuracy and no label count, the loss alone names C when every point of the window
+    # sits within `loss_only_tol` of ln C for a small C (the levels ln 2 .. ln 10 lie 0.1 nats or
+    # more apart; above that any flat loss would sit near some ln C): 0 disables it.
+    loss_only_tol: float = 0.0
+    loss_only_max_classes: int = 10
+    loss_only_min_points: int = 5
+
+
+def _classes_from_loss_level(y: np.ndarray, tol: float, max_classes: int) -> int | None:
+    """The small C whose ln C every value of `y` sits within `tol` of, or None."""
+    mid = float(np.median(y))
+    if not 0.0 < mid < math.log(max_classes) + 0.5:
+        return None
+    c = int(round(math.exp(mid)))
+    if 2 <= c <= max_classes and np.all(np.abs(y - math.log(c)) <= tol):
+        return c
+    return None
 
 
 def _learned_before(run, names: Names, start: float, classes: int, gain: float, points: int) -> tuple[str, float, float] | None:
@@ -1568,6 +1585,10 @@ def chance(c: Ctx) -> Hit | None:
         if keep.any():
             level = float(np.median(frac[keep]))
     found = facts.classes_from_config(c.run)
+    if found is None and level is None and p.loss_only_tol > 0 and len(y) >= p.loss_only_min_points:
+        classes = _classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes)
+        if classes is not None:
+            found = (classes, f"every point within {fmt(p.loss_only_tol)} of it")
     if found is None:
         classes = facts.chance_classes_by_loss(level, float(np.median(y)), p.acc_tol) if level is not None else None
         if classes is None:

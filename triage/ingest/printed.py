@@ -256,6 +256,42 @@ _TEST_LABEL = re.compile(r"(?i)(?<![\w/])test(?:ing)?(?:\s+set)?\s*(?:[:|\]]|-\s
 _OTHER_EVAL_LABEL = re.compile(r"(?i)(?<![\w/])(?:val|valid|validation|dev|eval|evaluation)(?![\w/])")
 
 
+# The part of a metric's `[local: x | reduced: y]` that is the metric itself (averaged over ranks).
+_WHOLE_PARTS = {"reduced", "global", "all", "avg", "mean", "total"}
+
+
+def _named_parts(toks: list, i: int) -> tuple[list[str], int] | None:
+    """`[local: 0.69 | reduced: 0.69]` from token i (the `[`): the part names and the index after
+    the `]`, when the bracket holds only `name: number` pairs separated by `|` or `,`."""
+    names: list[str] = []
+    j, n = i + 1, len(toks)
+    while j < n:
+        while j < n and toks[j][0] == "sp":
+            j += 1
+        if j < n and toks[j][1] == "]":
+            return (names, j + 1) if len(names) >= 2 else None
+        if not (j + 1 < n and toks[j][0] == "word"):
+            return None
+        k = j + 1
+        while k < n and toks[k][0] == "sp":
+            k += 1
+        if not (k < n and toks[k][1] in ":="):
+            return None
+        k += 1
+        while k < n and toks[k][0] == "sp":
+            k += 1
+        if not (k < n and toks[k][0] == "num"):
+            return None
+        names.append(toks[j][1])
+        k += 1
+        while k < n and toks[k][0] == "sp":
+            k += 1
+        if k < n and toks[k][1] in "|,;":
+            k += 1
+        j = k
+    return None
+
+
 # A label that names the metric of the split-named values after it (`Accs: Train: 0.73, Val: 0.70`).
 _FAMILY_WORDS = {"acc": "accuracy", "accs": "accuracy", "accuracy": "accuracy", "accuracies": "accuracy",
                  "f1": "f1", "auc": "auc", "mae": "mae", "rmse": "rmse"}
@@ -353,6 +389,25 @@ def parse(line: str) -> Plan:
                 and toks[i + 2][1] == "]" and known_key(" ".join(pending), loose=True):
             # `lr: [0.0002]` (a scheduler's get_last_lr()): one group's value
             i += 1
+            continue
+        parts = _named_parts(toks, i) if kind == "p" and text == "[" and pending and assigned else None
+        if parts is not None:
+            # `predict_loss: [local: 0.6975 | reduced: 0.6919]`: one metric's named parts; the reduced
+            # (all-rank) value is the metric's own, the others keep the part's name
+            key = " ".join(pending)
+            whole = next((w for w in parts[0] if w.lower() in _WHOLE_PARTS), None)
+            for word in parts[0]:
+                if whole is not None:
+                    slots.append(Slot("value", key) if word == whole else Slot("skip"))
+                else:
+                    slots.append(Slot("value", f"{key} {word}"))
+                value_keys.append(key)
+            plan.keys += 1
+            first_pair_seen = True
+            last_value_slot = len(slots) - 1
+            pending = []
+            assigned = False
+            i = parts[1]
             continue
         if kind == "p" and text == "[" and (pending and assigned or i and toks[i - 1][1] == "("):
             # `shape = [3, 256, 256]`, `torch.Size([2, 32])`: a list, not a value: skip to its end
