@@ -47,10 +47,10 @@ sys.path.insert(0, str(ROOT))
 
 from triage import api
 
-COLLECTIONS = ("repos", "threads", "more", "fresh", "wild2", "wild3")
+COLLECTIONS = ("repos", "threads", "more", "fresh", "wild2", "wild3", "wild4")
 TUNED = ("repos", "threads", "more")
 HELD_OUT = ("fresh",)
-NEW = ("wild2", "wild3")  # collected after the reader work began; labels in judged-wild2.yaml and judged-wild3.yaml, not tuned on
+NEW = ("wild2", "wild3", "wild4")  # collected after the reader work began; labels in judged-wild{2,3,4}.yaml; first read untuned
 TOP = 3
 
 
