@@ -298,3 +298,15 @@ def test_a_loss_pinned_at_ln_2_names_its_classes_without_an_accuracy():
     moving = make_run({"loss": [0.75, 0.72, 0.70, 0.69, 0.66, 0.62, 0.58, 0.55]})
     assert "det-loss-near-ln-c" not in fired(moving)
     assert "det-loss-near-ln-c" not in fired(make_run({"loss": [3.0e4, 2.9e4, 2.95e4, 3.1e4, 3.0e4, 2.9e4]}))
+
+
+def test_a_nan_in_a_loss_term_when_no_total_is_logged():
+    """A GAN's G_loss goes NaN (no series is called `loss`); an eval loss term or a loss scale that
+    overflows is not it."""
+    g = np.linspace(2.0, 1.5, 100)
+    g[80:] = np.nan
+    assert "det-loss-part-nan" in fired(make_run({"D_loss": np.linspace(0.7, 0.6, 100), "G_loss": g}))
+    scale = np.full(100, 65536.0)
+    scale[50] = np.inf
+    quiet = make_run({"D_loss": np.linspace(0.7, 0.6, 100), "loss_scale": scale, "eval/loss_cls": np.full(100, np.nan)})
+    assert not {"det-loss-part-nan", "det-loss-part-nan-early"} & fired(quiet)

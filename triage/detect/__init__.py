@@ -60,12 +60,15 @@ def detectors(kb: KnowledgeBase) -> list:
 
 def _candidates(run, names: list[str]) -> list:
     """The series a detector looks at: the first listed name the run has; a pattern with `*`
-    (e.g. `eval/*/loss`, one per named eval set) stands for every matching series."""
+    (e.g. `eval/*/loss`, one per named eval set) stands for every matching series, and `train:`
+    before a pattern keeps the training split's only (`train:*loss`: every training loss term)."""
     from fnmatch import fnmatchcase
 
     for name in names:
         if "*" in name:
-            found = [run.series[k] for k in sorted(run.series) if fnmatchcase(k, name) and len(run.series[k])]
+            split, pattern = ("train", name[6:]) if name.startswith("train:") else (None, name)
+            found = [run.series[k] for k in sorted(run.series) if fnmatchcase(k, pattern) and len(run.series[k])
+                     and (split is None or getattr(run.series[k], "split", split) == split)]
             if found:
                 return found
             continue
