@@ -180,3 +180,24 @@ def test_a_metric_with_named_parts_in_brackets(tmp_path):
     run = _read(tmp_path, lines)
     loss = run.get("loss")
     assert loss is not None and len(loss) == 8 and math.isclose(loss.values[0], 0.690)
+
+
+@pytest.mark.parametrize("key, name", [
+    ("lr(PiecewiseDecay)", "learning_rate"),   # a qualifier in words after the name
+    ("tps", "throughput"),
+    ("Fp16 Grad Scale", "loss_scale"),
+    ("f1 score", "f1"),
+    ("cv_loss", "eval/loss"),                  # WeNet / ESPnet cross-validation set
+    ("score loss", "score_loss"),              # `score` qualifies only after a name
+    ("total time (s)", "total_time_(s)"),      # a unit in brackets is no qualifier to drop
+])
+def test_spellings_from_wild4(key, name):
+    assert table().resolve(key, "text").name == name
+
+
+def test_a_bare_split_after_a_metric_and_its_split_is_that_metric(tmp_path):
+    """`iter 600: loss train: 2.846, val: 2.861`: the val value is the validation loss."""
+    lines = [f"iter {i}: loss train: {3 - i / 1000:.3f}, val: {3.1 - i / 1000:.3f} | iter time: 370.41 ms"
+             for i in range(100, 600, 100)]
+    run = _read(tmp_path, lines)
+    assert math.isclose(run.get("eval/loss").values[0], 3.0) and run.get("eval/accuracy") is None

@@ -247,6 +247,11 @@ class AliasTable:
         by_tokens = self._by_tokens(k, source)
         if by_tokens:
             return by_tokens
+        bare = _QUALIFIER.sub("", k).strip()
+        if bare and bare != k:  # `lr(PiecewiseDecay)`, `loss train (curr)`: the name without its qualifier
+            inner = self._resolve(bare, source)
+            if inner.known:
+                return Resolved(inner.name, inner.split, key, inner.negate, inner.scale, inner.quality, inner.order)
         return Resolved(normalise(k), "train", key)
 
     def _by_tokens(self, key: str, source: str | None) -> Resolved | None:
@@ -279,7 +284,7 @@ class AliasTable:
             lead += 1
             attempts.append(toks[lead:])
         trail = len(toks)
-        while trail > 1 and toks[trail - 1] in _MODIFIERS:  # `loss_mean`, `reward_avg`
+        while trail > 1 and (toks[trail - 1] in _MODIFIERS or toks[trail - 1] in _TRAILING_ONLY):  # `loss_mean`, `f1 score`
             trail -= 1
             attempts.append(toks[:trail])
         if 0 < lead < trail < len(toks):
@@ -367,12 +372,15 @@ class AliasTable:
         return Resolved(name, split, key, negate, scale, quality, order)
 
 
-_EVAL_WORDS = {"val", "valid", "validation", "eval", "evaluation", "test", "dev", "evaluate"}
+_EVAL_WORDS = {"val", "valid", "validation", "eval", "evaluation", "test", "dev", "evaluate",
+               "cv"}  # `cv`: the cross-validation (dev) set of WeNet / ESPnet / Kaldi recipes
 _TRAIN_WORDS = {"train", "training", "tr", "trn"}
 # Words that qualify a metric without changing what it is.
 _MODIFIERS = {"avg", "average", "mean", "total", "tot", "overall", "running", "smoothed", "smooth", "epoch", "batch",
               "step", "final", "current", "cur", "global", "bf16", "fp16", "fp32", "tf32", "reduced", "main",
               "set", "peak", "gpu", "cuda", "optim", "optimizer", "so", "far", "sofar"}
+_TRAILING_ONLY = {"score"}  # qualifies only after a name: `f1 score`, `reward score` (`score loss` is a loss of its own)
+_QUALIFIER = re.compile(r"\s*\([A-Za-z][^()]{3,}\)\s*$")  # a trailing qualifier in words (not a unit: `(s)`)
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 

@@ -129,7 +129,7 @@ STEP_WORDS = {"step", "steps", "iter", "iters", "iteration", "iterations", "it",
 EPOCH_WORDS = {"epoch", "epochs", "ep", "train epoch", "training epoch", "epoch(train)", "epoch(val)",
                "eval epoch", "val epoch", "valid epoch", "test epoch", "轮", "轮次", "训练轮数"}
 BATCH_WORDS = {"batch", "batches", "batch_idx", "minibatch", "mini-batch", "bs_idx"}
-SPLIT_EVAL = {"val", "valid", "validation", "eval", "evaluation", "test", "testing", "dev", "epoch(val)",
+SPLIT_EVAL = {"val", "valid", "validation", "eval", "evaluation", "test", "testing", "dev", "cv", "epoch(val)",
               "val epoch", "eval epoch", "valid epoch", "test epoch", "test set", "validation set", "val set",
               "dev set", "evaluating", "validating", "testing set", "infer", "inference", "valid set", "eval set",
               "evaluation set"}
@@ -707,6 +707,15 @@ def parse(line: str) -> Plan:
             elif sl.role != "den":
                 kept += 1
     plan.keys = kept
+    metric_word = None
+    for sl in slots:  # `loss train: 2.846, val: 2.861`: the bare split after `loss train` is that split's loss
+        if sl.role != "value":
+            continue
+        words = sl.key.split()
+        if len(words) == 2 and words[0].lower() in _METRIC_WORDS and _split_of(words[1:]):
+            metric_word = words[0]
+        elif metric_word and len(words) == 1 and _split_of(words):
+            sl.key = f"{sl.key} {metric_word}"
     if plan.label == "eval" and _TEST_LABEL.search(line) and not _OTHER_EVAL_LABEL.search(line):
         for sl in slots:  # `TEST : loss 0.0407 - f-score 0.55`: the test set's (one set beside `DEV :`, not its overwrite)
             if sl.role in ("value", "num") and not SPLIT_WORDS.search(sl.key):
@@ -838,7 +847,7 @@ def _label_from_first_key(plan: Plan) -> None:
 
 
 # A split word inside a key (`val_loss`, `Loss/train`, `valLoss`): the key names its own split.
-SPLIT_WORDS = re.compile(r"(?i)(?:^|[\W_])(?:val|valid|validation|eval|evaluation|test|dev|train|training)(?:$|[\W_])"
+SPLIT_WORDS = re.compile(r"(?i)(?:^|[\W_])(?:val|valid|validation|eval|evaluation|test|dev|cv|train|training)(?:$|[\W_])"
                          r"|^(?:val|eval|test|train)[A-Z]")
 
 
