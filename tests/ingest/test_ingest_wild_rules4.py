@@ -201,3 +201,11 @@ def test_a_bare_split_after_a_metric_and_its_split_is_that_metric(tmp_path):
              for i in range(100, 600, 100)]
     run = _read(tmp_path, lines)
     assert math.isclose(run.get("eval/loss").values[0], 3.0) and run.get("eval/accuracy") is None
+
+
+def test_the_end_of_an_anomaly_mode_trace_is_an_event(tmp_path):
+    """torch's anomaly mode ends the forward-call traceback it prints with `(function _print_stack)`."""
+    run = _read(tmp_path, ["[TRAIN] Iter: 100 Loss: 0.0067  PSNR: 24.9", "[TRAIN] Iter: 200 Loss: 0.0066  PSNR: 25.0",
+                           '  File "run_nerf.py", line 506, in train', "    img2mse = lambda x, y : torch.mean((x - y) ** 2)",
+                           " (function _print_stack)"])
+    assert any(e.kind == "warning" and "print_stack" in e.text for e in run.events)

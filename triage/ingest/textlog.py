@@ -69,7 +69,8 @@ _ERROR = re.compile(
     r"|\bERROR\b|\bFATAL\b|\bfatal error\b|CANCELLED AT .* DUE TO|\berror:|device-side assert|Assertion .* failed"
     r"|\bnan loss\b|loss is nan|Loss is NaN|non-finite loss|detected NaN|\bNaN or Inf found)"
 )
-_WARNING = re.compile(r"(\b\w*Warning\b|\bWARNING\b|\bWARN\b|\[W\d*\s|^\s*warnings\.warn|\bwarning:)")
+_WARNING = re.compile(r"(\b\w*Warning\b|\bWARNING\b|\bWARN\b|\[W\d*\s|^\s*warnings\.warn|\bwarning:"
+                      r"|^\s*\(function _?print_stack\)\s*$)")  # the end of an anomaly-mode forward trace
 _INFO = re.compile(
     r"(\b[Rr]esum(?:ing|ed) (?:from|training)|resume_from_checkpoint|[Ll]oading checkpoint|Saving model checkpoint"
     r"|[Cc]ontinuing training from checkpoint|Restarting|Early stopping)"
@@ -78,7 +79,7 @@ _INFO = re.compile(
 # Words one of the event patterns above needs (lower case); a line with none of them is no event.
 _EVENT_HINTS = ("error", "exception", "memory", "segmentation", "dumped", "nccl", "watchdog", "killed", "fatal",
                 "cancelled", "assert", "nan", "non-finite", "warn", "[w", "resum", "checkpoint", "restarting",
-                "early stopping", "overflow", "loss scale", "skipping step")
+                "early stopping", "overflow", "loss scale", "skipping step", "print_stack")
 
 DIALECTS = ("hf_stdout", "keras_stdout", "llmc", "nanogpt", "megatron", "torchtune", "verl", "sb3_stdout")
 
