@@ -310,3 +310,21 @@ def test_a_nan_in_a_loss_term_when_no_total_is_logged():
     scale[50] = np.inf
     quiet = make_run({"D_loss": np.linspace(0.7, 0.6, 100), "loss_scale": scale, "eval/loss_cls": np.full(100, np.nan)})
     assert not {"det-loss-part-nan", "det-loss-part-nan-early"} & fired(quiet)
+
+
+def test_a_loss_pinned_at_ln_of_a_common_vocabulary_is_uniform_over_tokens():
+    """10.8259 on every step is ln 50304 (GPT-2's vocabulary padded to a multiple of 64): the model
+    gives every token the same probability, which is chance, not a degenerate data set."""
+    found = fired(make_run({"loss": [10.8259] * 12}))
+    assert "det-loss-near-ln-c" in found and "det-loss-pinned" not in found
+    assert "det-loss-near-ln-c" not in fired(make_run({"loss": [10.60] * 12}))
+
+
+def test_whole_number_list_parameters_are_checked():
+    from triage.detect.checks import ChanceParams
+    from triage.kb.params import parse
+
+    ok, problems = parse(ChanceParams, {"loss_only_vocab": [50257, 32000]})
+    assert ok is not None and ok.loss_only_vocab == (50257, 32000) and not problems
+    bad, problems = parse(ChanceParams, {"loss_only_vocab": ["gpt2"]})
+    assert problems and "whole numbers" in problems[0].message

@@ -1536,16 +1536,22 @@ class ChanceParams(WindowParams):
     loss_only_tol: float = 0.0
     loss_only_max_classes: int = 10
     loss_only_min_points: int = 5
+    # and the vocabulary sizes of common tokenizers: a next-token loss at ln V to the third decimal
+    # on every point is a model giving every token the same probability
+    loss_only_vocab: Optional[tuple[int, ...]] = None
 
 
-def _classes_from_loss_level(y: np.ndarray, tol: float, max_classes: int) -> int | None:
-    """The small C whose ln C every value of `y` sits within `tol` of, or None."""
+def _classes_from_loss_level(y: np.ndarray, tol: float, max_classes: int, vocab: tuple[int, ...] = ()) -> int | None:
+    """The small C (or the listed vocabulary size V) whose ln every value of `y` sits within `tol`
+    of, or None."""
     mid = float(np.median(y))
-    if not 0.0 < mid < math.log(max_classes) + 0.5:
-        return None
-    c = int(round(math.exp(mid)))
-    if 2 <= c <= max_classes and np.all(np.abs(y - math.log(c)) <= tol):
-        return c
+    if 0.0 < mid < math.log(max_classes) + 0.5:
+        c = int(round(math.exp(mid)))
+        if 2 <= c <= max_classes and np.all(np.abs(y - math.log(c)) <= tol):
+            return c
+    near = sorted(vocab, key=lambda v: abs(math.log(v) - mid))
+    if near and np.all(np.abs(y - math.log(near[0])) <= tol):
+        return near[0]
     return None
 
 
@@ -1586,7 +1592,7 @@ def chance(c: Ctx) -> Hit | None:
             level = float(np.median(frac[keep]))
     found = facts.classes_from_config(c.run)
     if found is None and level is None and p.loss_only_tol > 0 and len(y) >= p.loss_only_min_points:
-        classes = _classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes)
+        classes = _classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes, tuple(p.loss_only_vocab or ()))
         if classes is not None:
             found = (classes, f"every point within {fmt(p.loss_only_tol)} of it")
     if found is None:

@@ -175,6 +175,10 @@ def _coerce(value: object, tp: object) -> tuple[bool, object, str]:
     if origin is Literal:
         choices = typing.get_args(tp)
         return (True, value, "") if value in choices else (False, value, "one of " + ", ".join(map(str, choices)))
+    if origin is tuple and typing.get_args(tp)[:1] == (int,):  # whole numbers (tuple[int, ...])
+        if isinstance(value, list) and value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return True, tuple(value), ""
+        return False, value, "a list of whole numbers"
     if origin is tuple:  # Names
         if isinstance(value, str) and value:
             return True, (value,), ""
