@@ -209,3 +209,15 @@ def test_the_end_of_an_anomaly_mode_trace_is_an_event(tmp_path):
                            '  File "run_nerf.py", line 506, in train', "    img2mse = lambda x, y : torch.mean((x - y) ** 2)",
                            " (function _print_stack)"])
     assert any(e.kind == "warning" and "print_stack" in e.text for e in run.events)
+
+
+def test_lone_lines_that_name_the_loss_and_its_terms_are_measurements(tmp_path):
+    """No counter and no line shape printed twice, but `loss: nan, cls_pos_loss: nan, ...`: read;
+    a single setting quoted in prose (`learning_rate: 2e-4`) is still left out."""
+    lines = ["Kindly help all values are nan", "",
+             "INFO - task : ['car'], loss: nan, cls_pos_loss: nan, loc_loss_elem: ['nan', 'nan'], num_pos: 26.66",
+             "INFO - task : ['truck', 'bus'], loss: nan, cls_pos_loss: nan, loc_loss_elem: ['nan'], num_pos: 40.48"]
+    loss = _read(tmp_path, lines).get("loss")
+    assert loss is not None and len(loss) == 2 and math.isnan(loss.values[0])
+    prose = _read(tmp_path, ["I trained with learning_rate: 2e-4 and it diverged"], name="prose.txt")
+    assert not prose.series

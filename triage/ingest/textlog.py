@@ -1321,10 +1321,10 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         # nothing repeats and nothing counts steps: settings quoted in prose (`learning_rate: 2e-4`), or a
         # banner's numbers (`| 4MiB / 81920MiB | 0% Default |`); but a line of an evaluation whose every
         # name is a metric (`**Test - WER: 0.21, CER: 3.5, loss: 25.2**`) is the result of a test run
-        lone = [rec for rec in printed_recs if not _evaluation_result(rec)]
+        lone = [rec for rec in printed_recs if not (_evaluation_result(rec) or _loss_record(rec))]
         if lone:
             b.skip("lone settings with no step counter (not a metric log)", sum(_n(rec) for rec in lone))
-        return [rec for rec in records if not rec.template or _evaluation_result(rec)]
+        return [rec for rec in records if not rec.template or _evaluation_result(rec) or _loss_record(rec)]
     # records that repeat: printed lines of one shape, and dict, SB3 and table records (a log whose metrics
     # are dicts is a metric log too: its one-off printed lines are banners)
     repeated = sum(n for n in counts.values() if n >= 3) + sum(_n(rec) for rec in records if not rec.template)
@@ -1348,6 +1348,17 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
             continue
         keep.append(rec)
     return keep
+
+
+def _loss_record(rec) -> bool:
+    """A printed record that names the loss itself among three or more values (`loss: nan,
+    cls_pos_loss: nan, loc_loss: nan`): a measurement, even with no counter and no repeat; a setting
+    quoted in prose names one value, not a loss and its terms."""
+    if type(rec) is not _Rec or len(rec.values) < 3:
+        return False
+    tab = _aliases.table()
+    return any(tab.resolve(str(k), "text").name == "loss" and tab.resolve(str(k), "text").quality <= _aliases.NORMALISED
+               for k in rec.values)
 
 
 def _evaluation_result(rec) -> bool:
