@@ -249,9 +249,9 @@ class AliasTable:
             return by_tokens
         bare = _QUALIFIER.sub("", k).strip()
         if bare and bare != k:  # `lr(PiecewiseDecay)`, `loss train (curr)`: the name without its qualifier
-            inner = self._resolve(bare, source)
-            if inner.known:
-                return Resolved(inner.name, inner.split, key, inner.negate, inner.scale, inner.quality, inner.order)
+            plain = self._resolve(bare, source)
+            if plain.known:
+                return Resolved(plain.name, plain.split, key, plain.negate, plain.scale, plain.quality, plain.order)
         return Resolved(normalise(k), "train", key)
 
     def _by_tokens(self, key: str, source: str | None) -> Resolved | None:

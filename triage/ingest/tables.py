@@ -202,8 +202,9 @@ def _under_rule(above: list[str], rule: str) -> Positional | None:
     """The header whose names stand over a rule line: one column per run of dashes (or, for a rule of
     one run, per two-blank cell of the header)."""
     runs = [m.span() for m in _DASHES.finditer(_plain(rule))]
-    lines = [_header_words(_plain(a)) for a in above]
-    if not lines or any(w is None for w in lines):
+    found = [_header_words(_plain(a)) for a in above]
+    lines = [w for w in found if w is not None]
+    if not lines or len(lines) < len(found):
         return None
     if len(runs) < 2:  # a box border: the header's own cells are the columns
         base = max((_cells(w) for w in lines), key=len)
