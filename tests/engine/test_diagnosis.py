@@ -276,3 +276,26 @@ def test_truthful_answers_rank_some_cause_of_that_branch_first(shipped, start):
     d.answer("Q-start", start)
     top = d.ranking(limit=1)[0]
     assert start in model.signs[top.id].get("Q-start", set())
+
+
+def test_weighted_signs_share_the_sign_mass_by_weight(tmp_path):
+    """`Q-start: {nan: 4, oom: 1}`: the cause expects a NaN four times as often as an OOM; a list
+    shares the mass equally; a weight that is no positive number is a knowledge error."""
+    root = tmp_path / "kb"
+    files = {**FILES, "causes/C-w.yaml": cause("C-w", "common", "{Q-start: {nan: 4, oom: 1}}"),
+             "causes/C-l.yaml": cause("C-l", "common", "{Q-start: [nan, oom]}")}
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    kb = KnowledgeBase.load([str(root)], use_cache=False, builtin=False)
+    assert not kb.problems
+    m = Model(kb)
+    assert abs(m.likelihood("C-w", "Q-start", "nan") / m.likelihood("C-w", "Q-start", "oom") - 4) < 1e-9
+    assert abs(m.likelihood("C-l", "Q-start", "nan") - m.likelihood("C-l", "Q-start", "oom")) < 1e-12
+    assert kb.signs(kb["C-w"])["Q-start"] == {"nan", "oom"}
+    (root / "causes/C-w.yaml").write_text(textwrap.dedent(cause("C-w", "common", "{Q-start: {nan: 4, oom: -1}}")))
+    bad = KnowledgeBase.load([str(root)], use_cache=False, builtin=False)
+    from triage.kb.validate import check
+
+    assert any("weights must be positive" in str(p) for p in check(bad, graph=False))

@@ -162,6 +162,7 @@ class Model:
                 self.weights[q] = w
         self.gates: dict[str, dict[str, set[str]]] = {q: kb.gates(n) for q, n in self.questions.items()}
         self.signs: dict[str, dict[str, set[str]]] = {c.id: kb.signs(c) for c in self.causes}
+        self.sign_weights: dict[str, dict[str, dict[str, float]]] = {c.id: kb.sign_weights(c) for c in self.causes}
         self.prior: dict[str, float] = {c.id: PRIORS.get(str(c.get("prior")), 1.0) for c in self.causes}
         # the broader causes each cause refines (its `aliases`), for sharing evidence they both match
         self.refines: dict[str, set[str]] = {c.id: {str(a) for a in _as_list(c.get("aliases"))} for c in self.causes}
@@ -224,7 +225,13 @@ class Model:
             if cause_id in self.favours.get((question, v), ()):
                 named.add(v)
         named &= set(values)
-        if named and len(named) < n:
+        weights = self.sign_weights.get(cause_id, {}).get(question)
+        if named and len(named) < n and weights:
+            top = max(weights.values())  # a favoured answer the weights do not name weighs as the most usual
+            share = {v: weights.get(v, top) for v in named}
+            total_w = sum(share.values())
+            table = {v: (P_SIGN * share[v] / total_w if v in named else (1 - P_SIGN) / (n - len(named))) for v in values}
+        elif named and len(named) < n:
             table = {v: (P_SIGN / len(named) if v in named else (1 - P_SIGN) / (n - len(named))) for v in values}
         elif question in self.weights:
             w = self.weights[question]

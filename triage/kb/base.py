@@ -111,10 +111,23 @@ class KnowledgeBase:
         raw = cause.get("signs") or {}
         if isinstance(raw, dict):
             for qid, values in raw.items():
-                out[str(qid)] = {normalise_answer(v) for v in _as_list(values)}
+                out[str(qid)] = {normalise_answer(v) for v in (values if isinstance(values, dict) else _as_list(values))}
         domains = {str(d) for d in _as_list(cause.get("domains"))}
         if domains and "any" not in domains and DOMAIN_QUESTION not in out:
             out[DOMAIN_QUESTION] = domains
+        return out
+
+    def sign_weights(self, cause: Node) -> dict[str, dict[str, float]]:
+        """The signs given as {answer: weight} (`Q-nan-when: {some-batches: 4, eval-only: 1}`): how a
+        cause shares its sign mass among several answers when one is far more usual than another.
+        Signs given as a list share it equally and are not in here."""
+        out: dict[str, dict[str, float]] = {}
+        raw = cause.get("signs") or {}
+        if isinstance(raw, dict):
+            for qid, values in raw.items():
+                if isinstance(values, dict):
+                    out[str(qid)] = {normalise_answer(v): float(w) for v, w in values.items()
+                                     if isinstance(w, (int, float)) and not isinstance(w, bool) and w > 0}
         return out
 
     def title_of(self, node_id: str) -> str:

@@ -175,6 +175,11 @@ class Checker:
             if schema.START not in signs:
                 self.err(node, "signs", f"`signs` needs a {schema.START} answer so the questions can reach this cause")
             for qid, values in signs.items():
+                if isinstance(values, dict):  # {answer: weight}: positive numbers
+                    bad = [str(v) for v, w in values.items() if isinstance(w, bool) or not isinstance(w, (int, float)) or w <= 0]
+                    if bad:
+                        self.err(node, "signs", f"{qid}: weights must be positive numbers ({', '.join(bad)})")
+                    values = list(values)
                 self.check_answer_ref(node, "signs", str(qid), values)
 
     def check_applicability(self, node: Node) -> None:
