@@ -1541,20 +1541,6 @@ class ChanceParams(WindowParams):
     loss_only_vocab: Optional[tuple[int, ...]] = None
 
 
-def _classes_from_loss_level(y: np.ndarray, tol: float, max_classes: int, vocab: tuple[int, ...] = ()) -> int | None:
-    """The small C (or the listed vocabulary size V) whose ln every value of `y` sits within `tol`
-    of, or None."""
-    mid = float(np.median(y))
-    if 0.0 < mid < math.log(max_classes) + 0.5:
-        c = int(round(math.exp(mid)))
-        if 2 <= c <= max_classes and np.all(np.abs(y - math.log(c)) <= tol):
-            return c
-    near = sorted(vocab, key=lambda v: abs(math.log(v) - mid))
-    if near and np.all(np.abs(y - math.log(near[0])) <= tol):
-        return near[0]
-    return None
-
-
 def _learned_before(run, names: Names, start: float, classes: int, gain: float, points: int) -> tuple[str, float, float] | None:
     """(series, best accuracy, its step) when an accuracy series stood well above chance 1/C
     before `start` on at least `points` logs: the model had learned something."""
@@ -1592,7 +1578,7 @@ def chance(c: Ctx) -> Hit | None:
             level = float(np.median(frac[keep]))
     found = facts.classes_from_config(c.run)
     if found is None and level is None and p.loss_only_tol > 0 and len(y) >= p.loss_only_min_points:
-        classes = _classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes, tuple(p.loss_only_vocab or ()))
+        classes = facts.classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes, tuple(p.loss_only_vocab or ()))
         if classes is not None:
             found = (classes, f"every point within {fmt(p.loss_only_tol)} of it")
     if found is None:

@@ -130,6 +130,20 @@ def classes_from_first_loss(steps: np.ndarray, values: np.ndarray) -> int | None
     return int(round(math.exp(first)))
 
 
+def classes_from_loss_level(y: np.ndarray, tol: float, max_classes: int, vocab: tuple[int, ...] = ()) -> int | None:
+    """The small C (or the listed vocabulary size V) whose ln every value of `y` sits within `tol`
+    of, or None."""
+    mid = float(np.median(y))
+    if 0.0 < mid < math.log(max_classes) + 0.5:
+        c = int(round(math.exp(mid)))
+        if 2 <= c <= max_classes and np.all(np.abs(y - math.log(c)) <= tol):
+            return c
+    near = sorted(vocab, key=lambda v: abs(math.log(v) - mid))
+    if near and np.all(np.abs(y - math.log(near[0])) <= tol):
+        return near[0]
+    return None
+
+
 def noise(y: np.ndarray) -> float:
     """A robust estimate of a series' point-to-point noise (its standard deviation around the
     local level): the median absolute first difference, scaled for a normal distribution. A

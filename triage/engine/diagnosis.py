@@ -225,14 +225,14 @@ class Model:
             if cause_id in self.favours.get((question, v), ()):
                 named.add(v)
         named &= set(values)
-        weights = self.sign_weights.get(cause_id, {}).get(question)
-        if named and len(named) < n and weights:
-            top = max(weights.values())  # a favoured answer the weights do not name weighs as the most usual
+        if named and len(named) < n:
+            # the sign mass is shared by weight (equally for a list); a favoured answer the weights do
+            # not name weighs as the most usual one
+            weights = self.sign_weights.get(cause_id, {}).get(question) or {}
+            top = max(weights.values(), default=1.0)
             share = {v: weights.get(v, top) for v in named}
             total_w = sum(share.values())
             table = {v: (P_SIGN * share[v] / total_w if v in named else (1 - P_SIGN) / (n - len(named))) for v in values}
-        elif named and len(named) < n:
-            table = {v: (P_SIGN / len(named) if v in named else (1 - P_SIGN) / (n - len(named))) for v in values}
         elif question in self.weights:
             w = self.weights[question]
             table = {v: w[v] for v in values}

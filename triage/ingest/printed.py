@@ -260,36 +260,31 @@ _OTHER_EVAL_LABEL = re.compile(r"(?i)(?<![\w/])(?:val|valid|validation|dev|eval|
 _WHOLE_PARTS = {"reduced", "global", "all", "avg", "mean", "total"}
 
 
+def _skip_sp(toks: list, j: int) -> int:
+    """The index of the first token at or after `j` that is not a blank run."""
+    while j < len(toks) and toks[j][0] == "sp":
+        j += 1
+    return j
+
+
 def _named_parts(toks: list, i: int) -> tuple[list[str], int] | None:
     """`[local: 0.69 | reduced: 0.69]` from token i (the `[`): the part names and the index after
-    the `]`, when the bracket holds only `name: number` pairs separated by `|` or `,`."""
+    the `]`, when the bracket holds only `name: number` pairs separated by `|`, `,` or `;`."""
     names: list[str] = []
-    j, n = i + 1, len(toks)
-    while j < n:
-        while j < n and toks[j][0] == "sp":
-            j += 1
-        if j < n and toks[j][1] == "]":
-            return (names, j + 1) if len(names) >= 2 else None
-        if not (j + 1 < n and toks[j][0] == "word"):
+    j, n = _skip_sp(toks, i + 1), len(toks)
+    while j < n and toks[j][1] != "]":
+        k = _skip_sp(toks, j + 1)
+        if toks[j][0] != "word" or k >= n or toks[k][1] not in ":=":
             return None
-        k = j + 1
-        while k < n and toks[k][0] == "sp":
-            k += 1
-        if not (k < n and toks[k][1] in ":="):
-            return None
-        k += 1
-        while k < n and toks[k][0] == "sp":
-            k += 1
-        if not (k < n and toks[k][0] == "num"):
+        k = _skip_sp(toks, k + 1)
+        if k >= n or toks[k][0] != "num":
             return None
         names.append(toks[j][1])
-        k += 1
-        while k < n and toks[k][0] == "sp":
-            k += 1
+        k = _skip_sp(toks, k + 1)
         if k < n and toks[k][1] in "|,;":
             k += 1
-        j = k
-    return None
+        j = _skip_sp(toks, k)
+    return (names, j + 1) if j < n and len(names) >= 2 else None
 
 
 # A label that names the metric of the split-named values after it (`Accs: Train: 0.73, Val: 0.70`).
@@ -717,14 +712,11 @@ def parse(line: str) -> Plan:
         elif metric_word and len(words) == 1 and _split_of(words):
             sl.key = f"{sl.key} {metric_word}"
     if plan.label == "eval" and _TEST_LABEL.search(line) and not _OTHER_EVAL_LABEL.search(line):
-        for sl in slots:  # `TEST : loss 0.0407 - f-score 0.55`: the test set's (one set beside `DEV :`, not its overwrite)
-            if sl.role in ("value", "num") and not SPLIT_WORDS.search(sl.key):
-                sl.key = f"test {sl.key}"
+        # `TEST : loss 0.0407 - f-score 0.55`: the test set's (one set beside `DEV :`, not its overwrite)
+        _name_split(slots, "test", ("value", "num"))
     for k, (start, word) in enumerate(sections):  # the keys after a second split's label are that split's
         stop = sections[k + 1][0] if k + 1 < len(sections) else len(slots)
-        for sl in slots[start:stop]:
-            if sl.role == "value" and not SPLIT_WORDS.search(sl.key):
-                sl.key = f"{word} {sl.key}"
+        _name_split(slots[start:stop], word)
     _label_by_pass_times(slots)
     if not plan.label:
         _label_from_first_key(plan)
@@ -811,6 +803,13 @@ def _named_after(toks: list[tuple[str, str]], j: int) -> tuple[str, int] | None:
 _CODE = re.compile(r"^(?:return|yield|assert|raise|import|def|class|while|if|elif|with|lambda|del)"
                    r" (?![:=])|^for \w+(?:, \w+)* in |^from [\w.]+ import |^\w+(?:\.\w+)* = [\w.]+\(|^print\("
                    r"|^<(?:function|bound method|class|built-in function|module|functools\.partial)[ (]")  # a repr
+
+
+def _name_split(slots: list[Slot], word: str, roles: tuple[str, ...] = ("value",)) -> None:
+    """Put the split `word` before the keys of these slots that do not name a split of their own."""
+    for sl in slots:
+        if sl.role in roles and not SPLIT_WORDS.search(sl.key):
+            sl.key = f"{word} {sl.key}"
 
 
 def _label_by_pass_times(slots: list[Slot]) -> None:

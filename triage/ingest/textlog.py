@@ -1097,9 +1097,7 @@ def _table_header(line: str) -> list[str] | None:
 def _scored_on_eval(names: list[str]) -> list[str]:
     """A table that names its losses by split (`train_loss valid_loss accuracy`, fastai's recorder)
     prints the metrics after the validation loss for the validation set: they get its split."""
-    from triage.ingest.aliases import table
-
-    tab = table()
+    tab = _aliases.table()
     res = [tab.resolve(n, "text") for n in names]
     trains = [i for i, r in enumerate(res) if r.name == "loss" and printed.SPLIT_WORDS.search(names[i])]
     evals = [i for i, r in enumerate(res) if r.name == "eval/loss"]
@@ -1110,7 +1108,7 @@ def _scored_on_eval(names: list[str]) -> list[str]:
         if res[i].known and res[i].split == "train" and not printed.SPLIT_WORDS.search(names[i]) \
                 and res[i].name not in tab.axis_keys and not res[i].name.endswith("time"):
             out[i] = "valid_" + names[i]
-    return type(names)(out) if type(names) is not list else out
+    return out
 
 
 class _SpacedHeader(list):
@@ -1130,9 +1128,7 @@ def _spaced_header(line: str) -> _SpacedHeader | None:
     words = line.split()
     if not 3 <= len(words) <= 20 or words[0].lower() not in _AXIS_WORDS or not all(_SPACED_NAME.match(w) for w in words):
         return None
-    from triage.ingest.aliases import table
-
-    tab = table()
+    tab = _aliases.table()
     known = sum(1 for w in words[1:] if tab.resolve(w, "text").known and w.lower() not in _AXIS_WORDS)
     return _SpacedHeader(_scored_on_eval(words)) if known >= 2 else None
 
@@ -1357,8 +1353,7 @@ def _loss_record(rec) -> bool:
     if type(rec) is not _Rec or len(rec.values) < 3:
         return False
     tab = _aliases.table()
-    return any(tab.resolve(str(k), "text").name == "loss" and tab.resolve(str(k), "text").quality <= _aliases.NORMALISED
-               for k in rec.values)
+    return any(r.name == "loss" and r.quality <= _aliases.NORMALISED for r in (tab.resolve(str(k), "text") for k in rec.values))
 
 
 def _evaluation_result(rec) -> bool:
