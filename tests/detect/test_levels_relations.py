@@ -182,6 +182,19 @@ def test_eval_accuracy_at_chance_while_training_learns():
     assert fired(make_run({"loss": train, "eval/accuracy": np.linspace(0.3, 0.9, 10)}, steps, {"num_classes": 10})) == set()
 
 
+def test_eval_at_or_below_chance_while_training_accuracy_climbs():
+    """A slow memoriser (shuffled labels): its loss barely moves, its training accuracy leaves chance
+    behind, and the evaluation stays at (or under) 1/C."""
+    steps = {k: np.arange(6) for k in ("loss", "accuracy", "eval/accuracy", "eval/loss")}
+    series = {"loss": [1.626, 1.595, 1.577, 1.555, 1.526, 1.494], "accuracy": [0.2, 0.25, 0.28, 0.3, 0.34, 0.36],
+              "eval/loss": [1.63, 1.64, 1.63, 1.68, 1.68, 1.67]}
+    below = [0.165, 0.127, 0.177, 0.16, 0.182, 0.193]
+    assert "det-eval-chance" in fired(make_run({**series, "eval/accuracy": below}, steps, {"num_classes": 5}))
+    # the training accuracy still near chance too: nothing learned anywhere, not an evaluation fault
+    flat = {**series, "accuracy": [0.2, 0.21, 0.2, 0.22, 0.21, 0.22]}
+    assert "det-eval-chance" not in fired(make_run({**flat, "eval/accuracy": below}, steps, {"num_classes": 5}))
+
+
 def test_dead_run_at_chance_is_not_an_eval_problem():
     """Train loss back at ln C too: the model died; the eval is not the one at fault."""
     steps = {"loss": np.arange(1, 301), "eval/accuracy": np.arange(30, 301, 30)}

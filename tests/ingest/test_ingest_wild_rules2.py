@@ -42,7 +42,7 @@ def test_rate_units_stay_with_their_values_and_never_become_keys():
     plan, slots = _slots("Epoch[1] Batch [300]  Speed: 812.5 samples/sec 20110.3 tokens/sec 3.10 updates/sec "
                          "perplexity=41.2  accuracy=0.31")
     keys = [k for r, k in slots if r == "value"]
-    assert keys == ["samples_per_second", "tok/s", "perplexity", "accuracy"]
+    assert keys == ["samples/s", "tok/s", "perplexity", "accuracy"]
 
 
 def test_a_numbered_set_names_the_split_and_its_number_is_no_value(tmp_path):

@@ -1839,15 +1839,21 @@ def ratio_to(c: Ctx) -> Hit | None:
 
 @params
 class AtChanceWhileFallingParams(Params):
-    """This accuracy sits at chance (1/C, within acc_tol relative) on min_share of its points
-    while `against` (train loss) fell and ends at least min_fall below ln C (the training set is
-    being learned). C from the config, or from the first train loss at init (ln C)."""
+    """This accuracy is no better than chance (at most acc_tol above 1/C, relative) on min_share of
+    its points while the training set is being learned: `against` (train loss) fell and ends at
+    least min_fall below ln C, or the training accuracy `learned_by` ends at least `learned`
+    times chance (a slow memoriser's loss barely moves while its accuracy already leaves chance
+    behind). Below chance counts as at chance: an evaluation scored worse than guessing is noise
+    around 1/C or a model that predicts one class. C from the config, or from the first train
+    loss at init (ln C)."""
 
     against: Names = ("loss",)
     acc_tol: float = 0.15
     min_share: float = 0.8
     min_points: int = 2
     min_fall: float = 0.2
+    learned_by: Names = ("accuracy",)
+    learned: float = 1.5
 
 
 @check("at_chance_while_falling", AtChanceWhileFallingParams)
@@ -1871,18 +1877,37 @@ def at_chance_while_falling(c: Ctx) -> Hit | None:
         found = (classes, f"first {other.name} {fmt(oy[0])} = ln {classes}")
     classes, where = found
     chance_level = 1.0 / classes
-    at = np.abs(y / chance_level - 1.0) <= p.acc_tol
+    at = y / chance_level - 1.0 <= p.acc_tol
     share = float(at.mean())
+    if share < p.min_share:
+        return None
     start, end = _ends(oy)
     # learning on the training set means a training loss well below ln C, the loss of a model
     # at chance: a run that died at ln C is at chance on both, a different finding
-    if share < p.min_share or end >= start or end > (1 - p.min_fall) * math.log(classes):
+    learning: str | None = f"{other.name} fell from {fmt(start)} to {fmt(end)}"
+    if not (end < start and end <= (1 - p.min_fall) * math.log(classes)):
+        learning = _train_accuracy_learned(c, chance_level, p)
+    if learning is None:
         return None
     return Hit(
         f"{c.name} sits at chance 1/{classes} = {fmt(chance_level)} ({where}) at {share:.0%} of {len(y)} evaluations "
-        f"(median {fmt(float(np.median(y)))}) while {other.name} fell from {fmt(start)} to {fmt(end)}",
+        f"(median {fmt(float(np.median(y)))}) while {learning}",
         x[0], x[-1], numbers={"classes": classes, "share": share},
     )
+
+
+def _train_accuracy_learned(c: Ctx, chance_level: float, p: AtChanceWhileFallingParams) -> str | None:
+    """'train accuracy rose from A to B' when the training accuracy ends at `learned` x chance or more."""
+    train = c.other(p.learned_by)
+    if train is None or train.name == c.name:
+        return None
+    _, ty = finite_xy(train.steps, facts.as_fraction(train.values))
+    if len(ty) < 3:
+        return None
+    start, end = _ends(ty)
+    if end <= start or end < p.learned * chance_level:
+        return None
+    return f"{train.name} rose from {fmt(start)} to {fmt(end)}"
 
 
 @params

@@ -120,7 +120,7 @@ _COPULA = {"is", "are", "was", "were", "becomes", "became", "now"}
 # What an unnamed value is called by its unit alone (``| 4621.47 ms |``).
 _PLAIN_TIME = {"s", "ms", "min", "h"}
 UNIT_NAMES = {"ms": "step_time_ms", "s": "step_time_s", "ms/step": "step_time_ms", "s/step": "step_time_s", "tok/s": "tok/s",
-              "samples/s": "samples_per_second", "it/s": "it/s", "s/it": "s/it"}
+              "samples/s": "samples/s", "it/s": "it/s", "s/it": "s/it"}
 
 STEP_WORDS = {"step", "steps", "iter", "iters", "iteration", "iterations", "it", "global_step", "globalstep",
               "update", "updates", "num_updates", "up", "upd", "itr", "batch_step", "total_steps_done", "timestep", "timesteps",
@@ -176,6 +176,34 @@ class Plan:
     @property
     def axes_only(self) -> bool:
         return self.keys == 0 and any(s.role in ("step", "epoch", "batch") for s in self.slots)
+
+
+# A scalar printed inside its container: PyTorch `tensor(2.3026, device='cuda:0', grad_fn=<NllLossBackward0>)`,
+# TensorFlow `tf.Tensor(0.52, shape=(), dtype=float32)`, NumPy `array(0.52, dtype=float32)` or `np.float64(0.52)`,
+# JAX `Array(0.52, dtype=float32)`: `print(loss)` in a training loop writes these. The value is the number inside.
+_WRAPPED_SCALAR = re.compile(
+    r"(?<![\w.])(?:tf\.Tensor|[Tt]ensor|DeviceArray|Array|array|(?:np|numpy)\.(?:float|int)\d*)"
+    r"\(\s*(\[\s*)?(\[\s*)?([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf))"
+    r"\s*(?(2)\])\s*(?(1)\])\s*(?:,((?:[^()]|\([^()]*\))*))?\)"  # `[x]` and `[[x]]` hold one value too
+)
+# TensorFlow's eager repr: `<tf.Tensor: shape=(), dtype=float32, numpy=2.3025851>`
+_TF_EAGER = re.compile(r"<tf\.Tensor: [^<>]*?numpy=([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|nan|inf))>")
+_WRAP_HINTS = ("ensor(", "rray(", "np.", "numpy.", "numpy=")
+# The autograd node of a loss function (`grad_fn=<NllLossBackward0>`, `<BinaryCrossEntropyWithLogitsBackward0>`)
+_LOSS_GRAD_FN = re.compile(r"grad_fn=<\w*(?:Loss|Entropy)\w*Backward\d*>")
+
+
+def unwrap_scalars(line: str) -> str:
+    """The line with every printed scalar container replaced by its number. A line that is one bare
+    tensor whose autograd node is a loss function (`print(loss)`) reads as `loss: <number>`."""
+    if "(" not in line or not any(h in line for h in _WRAP_HINTS):
+        return line
+    m = _WRAPPED_SCALAR.fullmatch(line.strip())
+    if m and m.group(4) and _LOSS_GRAD_FN.search(m.group(4)):
+        return f"loss: {m.group(3)}"
+    if "numpy=" in line:
+        line = _TF_EAGER.sub(lambda w: w.group(1), line)
+    return _WRAPPED_SCALAR.sub(lambda w: w.group(3), line)
 
 
 # Full-width punctuation (Chinese and Japanese prints): `Loss：1.98，` reads as `Loss:1.98,`.

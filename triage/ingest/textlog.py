@@ -89,6 +89,7 @@ def parse_pydict(text: str) -> dict | None:
     s = text.strip()
     if not s.startswith("{") or not s.endswith("}"):
         return None
+    s = printed.unwrap_scalars(s)
     fixed = _BARE_NONFINITE.sub(lambda m: f"'{m.group(1)}{m.group(2)}'", s)
     try:
         obj = ast.literal_eval(fixed)
@@ -356,7 +357,7 @@ class _TextReader:
 
     def segment(self, ln: int, seg: str) -> bool:
         """Read one redraw segment of a line; True when it held metrics."""
-        s = _unlaunch(seg)
+        s = printed.unwrap_scalars(_unlaunch(seg))
         if self.config_entry(s):
             self.config_lines.add(ln)
         bars = False
