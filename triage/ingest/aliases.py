@@ -230,7 +230,7 @@ class AliasTable:
                 named = self._eval_set(rest, source, by_name=p in ("eval_", "eval/"))
                 if named:
                     return Resolved(named.name, named.split, key, named.negate, named.scale, named.quality, named.order)
-                return Resolved(f"eval/{normalise(rest)}", "eval", key)
+                return Resolved(f"eval/{normalise(_SET_INDEX.sub('', rest) or rest)}", "eval", key)
         for p in self.train_prefixes:
             if k.startswith(p) and len(k) > len(p):
                 rest = k[len(p):]
@@ -277,6 +277,8 @@ class AliasTable:
             toks.pop(0) if toks[0] in _TRAIN_WORDS else toks.pop()
         if len(toks) > 1 and toks[0] in _EVAL_WORDS and split == "train":
             split = "eval"
+            toks.pop(0)
+        while len(toks) > 1 and toks[0].isdigit():  # `valid_1 binary_logloss`: the set's index, not the metric's
             toks.pop(0)
         attempts = [toks]
         lead = 0
@@ -372,12 +374,12 @@ class AliasTable:
         return Resolved(name, split, key, negate, scale, quality, order)
 
 
-_EVAL_WORDS = {"val", "valid", "validation", "eval", "evaluation", "test", "dev", "evaluate",
+_EVAL_WORDS = {"val", "vali", "valid", "validation", "eval", "evaluation", "test", "dev", "evaluate",
                "cv"}  # `cv`: the cross-validation (dev) set of WeNet / ESPnet / Kaldi recipes
 _TRAIN_WORDS = {"train", "training", "tr", "trn"}
 # Words that qualify a metric without changing what it is.
 _MODIFIERS = {"avg", "average", "mean", "total", "tot", "overall", "running", "smoothed", "smooth", "epoch", "batch",
-              "step", "final", "current", "cur", "global", "bf16", "fp16", "fp32", "tf32", "reduced", "main",
+              "step", "minibatch", "final", "current", "cur", "global", "bf16", "fp16", "fp32", "tf32", "reduced", "main",
               "set", "peak", "gpu", "cuda", "optim", "optimizer", "so", "far", "sofar"}
 _TRAILING_ONLY = {"score"}  # qualifies only after a name: `f1 score`, `reward score` (`score loss` is a loss of its own)
 _QUALIFIER = re.compile(r"\s*\([A-Za-z][^()]{3,}\)\s*$")  # a trailing qualifier in words (not a unit: `(s)`)
@@ -424,6 +426,7 @@ def tokens(key: str) -> list[str]:
 # Chinese words for splits and metrics, as tutorials print them (order: split words first).
 _CJK_WORDS = (("测试", "test"), ("验证", "val"), ("训练", "train"), ("损失", "loss"), ("正确率", "accuracy"),
               ("准确率", "accuracy"), ("精度", "accuracy"), ("学习率", "lr"))
+_SET_INDEX = re.compile(r"^\d+[\s_]+")  # `valid_0 auc`: which evaluation set, not part of the metric's name
 _LR_MONITOR = re.compile(r"^lr-([A-Za-z][\w.]*)(?:/(\w+))?$")
 _LR_PG = re.compile(r"^lr/pg(\d+)$")
 _DATALOADER_IDX = re.compile(r"/dataloader_idx_(\d+)$")

@@ -401,7 +401,7 @@ def _fold_lone_test_split(names: dict[str, tuple[str, str]]) -> None:
                 taken.add(folded)
 
 
-_SPLIT_ALONE = frozenset({"train", "training", "val", "valid", "validation", "eval", "test", "dev"})
+_SPLIT_ALONE = frozenset({"train", "training", "val", "vali", "valid", "validation", "eval", "test", "dev"})
 
 
 def _bare_splits_beside_a_loss(resolved: dict, table) -> list[str]:

@@ -56,12 +56,17 @@ _PREFIX = re.compile(
       \[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[T\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?
     | \[?\d{1,2}[-/]\d{1,2}(?:[-/]\d{2,4})?[\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:[A-Za-z_][\w.]*)?\]?:?
     | \[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?
+    | \[?\s?(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2},?
+      (?:\s+\d{4})?\s+\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s+\d{4})?\s?\]?  # time.asctime(): `[ Tue Nov 14 00:36:21 2023 ]`
+    | \d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}:\d{2}(?::\d{2})?  # `12 Nov 21:12` (RecBole)
+    | `+(?=\S)  # the backtick of a Markdown code span the paste opened on the first log line
+    | >+\s  # a Markdown quote
     | [IWEF]\d{4}\s+\d{1,2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]
     | [IWEF]\s+[\w./-]+\.(?:cc|cpp|h|py):\d+\]
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE|SUCCESS)\s*\|\s*[\w.<>-]+(?::[\w.<>-]+)*:\d+\s*(?:\||-(?=\s))
     | \[?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE)\]?(?=[\s:\]|-])
     | \S+\s-\s(?=(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\s-\s)
-    | \[(?:(?:rank|Rank|RANK|default|worker|GPU|gpu)\s?\d+(?:[,/]\d+)?|\s?\d+(?:,\d+)?)\](?:<std(?:out|err)>)?:?
+    | \[(?:(?:rank|Rank|RANK|default|worker|GPU|gpu)\s?\d+(?:[,/]\d+)?\]|\s?\d+(?:,\d+)?\](?!\t))(?:<std(?:out|err)>)?:?
     | \((?:pid=\d+|\w+\s+pid=\d+)[^)]*\)
     | (?:rank|Rank)\s?\d+:
     | \d+:(?=\s)
@@ -129,7 +134,7 @@ STEP_WORDS = {"step", "steps", "iter", "iters", "iteration", "iterations", "it",
 EPOCH_WORDS = {"epoch", "epochs", "ep", "train epoch", "training epoch", "epoch(train)", "epoch(val)",
                "eval epoch", "val epoch", "valid epoch", "test epoch", "轮", "轮次", "训练轮数"}
 BATCH_WORDS = {"batch", "batches", "batch_idx", "minibatch", "mini-batch", "bs_idx"}
-SPLIT_EVAL = {"val", "valid", "validation", "eval", "evaluation", "test", "testing", "dev", "cv", "epoch(val)",
+SPLIT_EVAL = {"val", "vali", "valid", "validation", "eval", "evaluation", "test", "testing", "dev", "cv", "epoch(val)",
               "val epoch", "eval epoch", "valid epoch", "test epoch", "test set", "validation set", "val set",
               "dev set", "evaluating", "validating", "testing set", "infer", "inference", "valid set", "eval set",
               "evaluation set"}
@@ -210,10 +215,21 @@ def unwrap_scalars(line: str) -> str:
 _FULL_WIDTH = str.maketrans("：，；（）｜＝【】", ":,;()|=[]")
 
 
+# How many items a mean was taken over, inside the name (`Mean test loss of 258 batches: 0.69`)
+_TALLY_OF = re.compile(r"\s+(?:of|over|on)\s+\d+\s+(?:batch(?:es)?|samples?|images?|examples?|sequences?|steps?"
+                       r"|iterations?|episodes?|utterances?|sentences?|tokens?|items?)\b(?=\s*[:=])")
+# A possessive after a name (LightGBM's `training's binary_logloss`, `valid_1's auc`): the name alone
+_POSSESSIVE = re.compile(r"(?<=\w)'s(?=\s)")
+
+
 def clean(line: str) -> str:
     """The line without colours and without the prefixes a logger puts before the message."""
     if not line.isascii():
         line = line.translate(_FULL_WIDTH)
+    if "'s" in line:
+        line = _POSSESSIVE.sub("", line)
+    if " of " in line:
+        line = _TALLY_OF.sub("", line)
     if "\x1b" in line:
         line = _ANSI.sub("", line)
     prev = None
@@ -243,6 +259,16 @@ def shape(line: str) -> tuple[str, list[str]]:
     blanks folded) and its numbers in order, from one pass of the number pattern."""
     parts = _NUM_SPLIT.split(line)
     return " ".join(_DIGITS.sub("9", "#".join(parts[::2])).split()), parts[1::2]
+
+
+def skeleton(line: str) -> str:
+    """The line's template with the digits inside words kept as printed (`Top5: #%`)."""
+    return " ".join("#".join(_NUM_SPLIT.split(line)[::2]).split())
+
+
+def fold_digits(text: str) -> str:
+    """Digit runs as a template writes them inside words (`Top5` -> `Top9`)."""
+    return _DIGITS.sub("9", text)
 
 
 def _tokens(line: str) -> list[tuple[str, str]]:

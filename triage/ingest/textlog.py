@@ -164,6 +164,9 @@ class _TextReader:
         self.counts: dict[str, int] = {}
         self.bars: dict[int, int] = {}  # tqdm total -> last n
         self.bar_used: dict[int, int] = {}  # tqdm total -> the n that last gave a train dict its step
+        self.bar_last: dict[float, float] = {}  # a bar's total -> its last count (a bar that restarts: the next pass)
+        self.bar_passes: dict[float, int] = {}  # a bar's total -> how many times it started again
+        self.bar_desc: dict[str, list[str]] = {}  # a running bar description's template -> its last numbers
         self.stale_bar = False  # a train dict found the bar it would take its step from unmoved
         self.train_total: int | None = None
         self.keras_pending: tuple[int, dict] | None = None  # (line, values) of the latest redraw
@@ -186,6 +189,7 @@ class _TextReader:
         self.section: set | None = None  # after an evaluation header: the templates training printed
         self.evaluated: set[str] = set()  # templates read as an evaluation's under a heading
         self.heading = ""  # the split of the last section heading (`Validating`), for the bar that follows it
+        self.under_train: set[str] = set()  # the shapes printed since the last training heading (`Training epoch: 3`)
         self.counted: set = set()  # templates of lines that count steps, epochs or batches (training's own)
         self.keyless: set[str] = set()  # one-value record shapes with the key taken out (`_keyless`)
         self.config_indent: int | None = None  # indentation of the header of the config block being read
@@ -435,10 +439,7 @@ class _TextReader:
             if header:
                 self.header = header
                 return False
-        plan = self.plans.get(tpl)
-        if plan is None:
-            plan = self.plans[tpl] = printed.parse(c)
-            self.best_of.update(_best_tracked(plan))
+        plan, tpl = self.plan_of(c, tpl)
         if not plan.slots:
             if _SECTION.match(c):  # `Validating` behind a stamp with digits: a heading all the same
                 self.section_header(c)
@@ -466,6 +467,9 @@ class _TextReader:
             # a line that is only a counter (`[step=1/15000,epoch=0]`) may head values printed one per line
             self.block = (ln, rec.step, rec.epoch, "<block>" + tpl) if _COUNTER_ONLY.match(tpl) else None
             self.block_rec = None
+            if plan.label and _SECTION.match(c) and (plan.label == "train" or self.under_train):
+                # `Training epoch: 14` heads training's lines, then `Eval epoch: 14` the evaluation's
+                self.section_header(c, counter=True)
             return False
         block, self.block = self.block, None
         if block is not None and plan.keys == 1 and not plan.counter and _ONE_PAIR.match(tpl):
@@ -514,6 +518,8 @@ class _TextReader:
         self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
         if rec.step is not None or rec.epoch is not None or rec.batch is not None:
             self.counted.add(tpl)
+        if self.heading == "train" and self.section is None:
+            self.under_train.add(tpl)
         if not bars and self.header is None and self.section is None and ln not in self.config_lines:
             self.ordinary = (tpl, plan, nums)
         return True
@@ -602,15 +608,20 @@ class _TextReader:
         self.config_indent = None
         return False
 
-    def section_header(self, c: str) -> None:
+    def section_header(self, c: str, counter: bool = False) -> None:
         """`Validation at epoch 5`, `Evaluating...`: the lines after it whose shape training never
-        printed are the evaluation's (a line of training's own shape ends it)."""
+        printed are the evaluation's (a line of training's own shape ends it). When training has
+        headings of its own (`Training epoch: 14` ... `Eval epoch: 14`), training's shapes are the
+        ones printed under them (an excerpt may open in the middle of an evaluation)."""
         m = _SECTION.match(c)
         if m is None:
             return
         self.heading = "train" if m.group(1).lower().startswith("train") else "eval"
         if m.group(1).lower().startswith("train"):
             self.section = None
+            self.under_train = set()
+        elif counter and self.under_train:
+            self.section = set(self.under_train)
         elif self.counted or (_OWN_HEADING.match(c) and not _YAML_HEAD.match(c)):
             # once training printed a counted line to tell its lines apart; before that only a heading that
             # is no config key (`evaluate:dev`, `Validating`; a `TEST:` block of a config dump opens none)
@@ -622,7 +633,8 @@ class _TextReader:
         its last redraw is the summary of the pass. An unfinished redraw is a record through its
         postfix (`Steps: 1%| | 1/100 [00:09<16:00, 9.70s/it, loss=nan, lr=1e-6]`: tqdm's
         set_postfix, called with the step's values), or through a description that counts its own
-        steps (`step 10/36 completed (loss: 0.52): 33%|██| 3/9`); the bar's counter is the step only
+        steps (`step 10/36 completed (loss: 0.52): 33%|██| 3/9`) or whose values change from one redraw
+        to the next (set_description each batch); the bar's counter is the step only
         when nothing else gives one (or the batch of the epoch its description names). The counter
         itself is never a value."""
         m = _BAR_COUNT.search(line)
@@ -637,7 +649,7 @@ class _TextReader:
         heading = self.heading if done else ""
         if done:
             self.heading = ""  # the pass under the heading is over
-        if not done and not (post and _HAS_DIGIT.search(post)) and not _STEP_WORD.search(desc):
+        if not done and not (post and _HAS_DIGIT.search(post)) and not _HAS_DIGIT.search(desc):
             return False
         values: dict = {}
         rec = None
@@ -645,27 +657,47 @@ class _TextReader:
             if not part or not _HAS_DIGIT.search(part):
                 continue
             tpl, nums = printed.shape(part)
-            plan = self.plans.get(tpl)
-            if plan is None:
-                plan = self.plans[tpl] = printed.parse(part)
+            plan, tpl = self.plan_of(part, tpl)
             got = printed.apply(plan, nums)
             if got is None or not plan.is_record:
                 continue
-            if not done and part is desc and got.step is None:
-                continue  # a running bar's description counts only with its own step (`step 10/36 (loss: 0.52)`)
+            if not done and part is desc and got.step is None and not plan.known:
+                continue  # (unnamed numbers before a running bar: a table row without its header)
+            if not done and part is desc and got.step is None and self.bar_desc.setdefault(tpl, nums) is not nums:
+                # `loss=0.52 lr=0.01: 33%|██| 3/9` (set_description each batch) is a record per redraw; a
+                # description that did not change since the last redraw is a label (the last epoch's
+                # score shown while the next one runs): neither redraw is a value
+                same = self.bar_desc[tpl] == nums
+                self.bar_desc[tpl] = nums
+                if same:
+                    last = self.records[-1] if self.records else None
+                    if type(last) is _Rec and last.template.startswith("<bar>") and last.line < ln \
+                            and last.values == got.values:
+                        self.records.pop()
+                    continue
             values.update(got.values)
             rec = rec or got
         if rec is None or not values:
             return False
         label = rec.label or printed._split_of(desc.split()[:2]) or heading
-        if not done and label != "eval" and rec.step is None:
+        if label != "eval" and rec.step is None and (not done or float(m.group(2)) in self.bar_last):
             dplan = printed.parse(desc) if _HAS_DIGIT.search(desc) else None
             dr = printed.apply(dplan, printed.shape(desc)[1]) if dplan is not None else None
             n, total = float(m.group(1)), float(m.group(2))
+            passes = False
             if dr is not None and dr.epoch is not None:
                 rec.epoch, rec.batch, rec.total = dr.epoch, n, total  # `Epoch 3: 45%|..| 450/1000`
+            elif dr is not None and dr.step is not None:
+                rec.step = dr.step
+            elif self.epoch != self.epoch:
+                # the bar's counter alone: each time it starts again is the next pass over the data
+                rec.epoch, rec.batch, rec.total, passes = self.bar_pass(total, n), n, total, True
             else:
-                rec.step = dr.step if dr is not None and dr.step is not None else n
+                rec.step = n
+            if passes:
+                self.records.append(_Rec(ln, values, None, rec.epoch, n, total, label, "text", False,
+                                         "<bar>" + printed.shape(desc)[0] + "<running>"))
+                return True
         if rec.epoch is None and self.epoch == self.epoch:
             rec.epoch = self.epoch
         if rec.epoch is not None:
@@ -676,6 +708,40 @@ class _TextReader:
         self.records.append(_Rec(ln, values, rec.step, rec.epoch, rec.batch, rec.total, label, "text", False, tpl))
         self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
         return True
+
+    def plan_of(self, c: str, tpl: str) -> tuple[printed.Plan, str]:
+        """The plan of a cleaned line and the template its records go under. A template folds the
+        digits inside words (`ckpt-100` and `ckpt-200` are one shape), so a plan whose keys hold
+        digits (`Top1: 78.9%` and `Top5: 96.0%`) is kept under the line's literal shape instead:
+        the second line must not borrow the first one's name."""
+        plan = self.plans.get(tpl)
+        if plan is None:
+            plan = self.plans[tpl] = printed.parse(c)
+            self.best_of.update(_best_tracked(plan))
+        if "9" in tpl and any(any(ch.isdigit() for ch in sl.key) for sl in plan.slots):
+            literal, printed_as = tpl, None
+            for sl in plan.slots:  # the digits of a metric's own name come back (`Top5`); others stay folded
+                if any(ch.isdigit() for ch in sl.key) and printed.known_key(sl.key, loose=True):
+                    printed_as = printed_as or printed.skeleton(c)
+                    folded = printed.fold_digits(sl.key)
+                    m = re.search(re.escape(folded).replace("9", r"\d+"), printed_as)
+                    if m:
+                        literal = literal.replace(folded, m.group(), 1)
+            if literal != tpl:
+                own = self.plans.get(literal)
+                if own is None:
+                    own = self.plans[literal] = printed.parse(c)
+                    self.best_of.update(_best_tracked(own))
+                return own, literal
+        return plan, tpl
+
+    def bar_pass(self, total: float, n: float) -> float:
+        """Which pass of the bar of this total a redraw at count n belongs to (0 first): a count
+        lower than the last one starts the next pass."""
+        last = self.bar_last.get(total)
+        k = self.bar_passes.get(total, 0) + (1 if last is not None and n < last else 0)
+        self.bar_passes[total], self.bar_last[total] = k, n
+        return float(k)
 
     def hf_dict(self, ln: int, before: str, d: dict) -> None:
         if self.pending:
@@ -812,7 +878,17 @@ def _segments(line: str) -> list[str]:
         return [s for s in _SPLIT_REDRAWS.split(line) if s.strip()]
     if len(line) > 120 and len(_STAMP.findall(line)) > 1:
         return [s for s in _STAMP_SPLIT.split(line) if s.strip()]
+    if "<" in line and "]" in line:
+        # tqdm writes its bar to stderr without a newline: a print that follows glues onto the bar
+        # (`26%|███| 6399993/25000000 [16:22:11<48:18:45, 106.94it/s]INFO:agent:avg_r: 0.0000, ...`)
+        cuts = [m.end() for m in _GLUED_AFTER_BAR.finditer(line)]
+        if cuts:
+            return [p for p in (line[a:b] for a, b in zip([0] + cuts, cuts + [len(line)])) if p.strip()]
     return [line]
+
+
+# a tqdm time block (`[16:22:11<48:18:45, 106.94it/s]`) with text glued right after it
+_GLUED_AFTER_BAR = re.compile(r"\[\d[\d:]*<[\d:?]*(?:,[^\[\]]{0,80})?\](?=[A-Za-z\[])")
 
 
 def _quiet_holds(masks: printed_bulk.Masks, r: _TextReader, path: str) -> bool:
@@ -1181,7 +1257,8 @@ def _rising(records: list[_Rec]) -> bool:
     for rec in records:
         if rec.epoch is None or rec.label == "eval":
             continue
-        kind = rec.template or rec.source + ":" + ",".join(sorted(map(str, rec.values)))  # dicts: by their keys
+        # by the line's template and its keys (`Top1: 78.9%` and `Top5: 96.0%` share a template)
+        kind = (rec.template or rec.source) + ":" + ",".join(sorted(map(str, rec.values)))
         if type(rec) is _Bulk:
             e = rec.epoch
             if last.get(kind) == e[0] or bool((e[1:] == e[:-1]).any()):
@@ -1531,10 +1608,28 @@ def _epoch_step(ep: float, e0: float, batch: float, total: float, length: float 
     return (ep - e0) * length + (batch if total == length else batch * length / total)
 
 
+def _drop_constant_steps(records: list) -> list:
+    """A step that one kind of line prints unchanged while its epoch moves on is a size, not a
+    counter (`Epoch: 3, Steps: 281 | Train Loss: ...`: the steps each epoch has)."""
+    seen: dict[str, tuple[set, set, int]] = {}
+    for rec in records:
+        if type(rec) is not _Rec or rec.step is None or rec.epoch is None or not rec.template:
+            continue
+        steps, epochs, n = seen.get(rec.template, (set(), set(), 0))
+        steps.add(rec.step)
+        epochs.add(rec.epoch)
+        seen[rec.template] = (steps, epochs, n + 1)
+    sizes = {tpl for tpl, (steps, epochs, n) in seen.items() if n >= 2 and len(steps) == 1 and len(epochs) == n}
+    if not sizes:
+        return records
+    return [rec._replace(step=None) if type(rec) is _Rec and rec.template in sizes else rec for rec in records]
+
+
 def _emit(records: list[_Rec], b: RunBuilder) -> str:
     """Give every record its step (explicit, epoch plus batch, epoch, or line order) and add it."""
     if not records:
         return ""
+    records = _drop_constant_steps(records)
     per_epoch = _per_epoch_steps(records)
     if per_epoch:
         records = [_as_batch(rec, per_epoch) for rec in records]

@@ -1,0 +1,80 @@
+"""Reading rules drawn from the wild6 collection's first read (each true of printed logs in general)."""
+
+from __future__ import annotations
+
+import math
+
+from triage.ingest import read_run
+from triage.ingest.textlog import _segments
+
+
+def _read(tmp_path, lines, name="train.log"):
+    p = tmp_path / name
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return read_run(p)
+
+
+def test_gradient_boosting_rounds_read_with_their_round_as_the_step(tmp_path):
+    """LightGBM `[1]<TAB>training's binary_logloss: ...` and XGBoost `[0]<TAB>train-logloss:...`."""
+    lgb = _read(tmp_path, [f"[{k}]\ttraining's binary_logloss: {0.7 - k / 100:.4f}\tvalid_1's binary_logloss: "
+                           f"{0.71 - k / 200:.4f}\tvalid_1's auc: {0.6 + k / 100:.3f}" for k in range(1, 6)])
+    assert list(lgb.get("loss").steps) == [1, 2, 3, 4, 5]
+    assert math.isclose(lgb.get("eval/loss").values[-1], 0.685)
+    assert lgb.get("eval/auc") is not None
+    xgb = _read(tmp_path, [f"[{k}]\ttrain-logloss:{0.6 - k / 50:.4f}\teval-logloss:{0.62 - k / 80:.4f}" for k in range(4)])
+    assert list(xgb.get("eval/loss").steps) == [0, 1, 2, 3]
+
+
+def test_a_rank_prefix_is_still_a_prefix(tmp_path):
+    run = _read(tmp_path, [f"[0] step {k} loss {1 / k:.3f}" for k in range(1, 5)])
+    assert list(run.get("loss").steps) == [1, 2, 3, 4]
+
+
+def test_asctime_stamps_are_prefixes_and_each_top_k_keeps_its_name(tmp_path):
+    """`[ Tue Nov 14 00:36:21 2023 ]` before every line; `Top1:` and `Top5:` lines share one template."""
+    lines = []
+    for e in range(1, 4):
+        lines += [f"[ Tue Nov 14 00:{e:02d}:21 2023 ] Training epoch: {e}",
+                  f"[ Tue Nov 14 00:{e:02d}:30 2023 ] \tMean training loss: {1 / e:.4f}.  Mean training acc: {50 + e}.00%.",
+                  f"[ Tue Nov 14 00:{e:02d}:31 2023 ] Eval epoch: {e}",
+                  f"[ Tue Nov 14 00:{e:02d}:40 2023 ] \tMean test loss of 258 batches: {1.2 / e:.4f}.",
+                  f"[ Tue Nov 14 00:{e:02d}:40 2023 ] \tTop1: {40 + e}.00%",
+                  f"[ Tue Nov 14 00:{e:02d}:40 2023 ] \tTop5: {80 + e}.00%"]
+    run = _read(tmp_path, lines)
+    assert list(run.get("loss").steps) == [1, 2, 3]
+    assert list(run.get("eval/accuracy").values) == [41, 42, 43]
+    assert list(run.get("eval/accuracy_top5").values) == [81, 82, 83]
+    assert run.get("eval/test/loss") is not None or run.get("eval/loss") is not None
+
+
+def test_a_print_glued_after_a_progress_bar_is_its_own_line():
+    line = " 26%|███▊  | 6399993/25000000 [16:22:11<48:18:45, 106.94it/s]INFO:agent:avg_r: 0.0000, avg_l: 0.000135"
+    assert _segments(line) == [" 26%|███▊  | 6399993/25000000 [16:22:11<48:18:45, 106.94it/s]",
+                               "INFO:agent:avg_r: 0.0000, avg_l: 0.000135"]
+    postfix = "Epoch 1: 10%|#  | 10/100 [00:01<00:09, 9.8it/s, loss=0.5]"
+    assert _segments(postfix) == [postfix]
+
+
+def test_markdown_quote_and_code_span_marks_are_no_part_of_the_line(tmp_path):
+    run = _read(tmp_path, ["`1: loss: 6.4467", "2: loss: 6.2690", "3: loss: 6.2375"])
+    assert math.isclose(run.get("loss").values[0], 6.4467)
+    quoted = _read(tmp_path, [f"> step {k} loss {2 / k:.3f}" for k in range(1, 4)])
+    assert list(quoted.get("loss").steps) == [1, 2, 3]
+
+
+def test_minibatch_and_episode_return_names():
+    from triage.ingest.aliases import table
+
+    t = table()
+    assert t.resolve("Minibatch loss", "text").name == "loss"
+    assert t.resolve("Episode Return", "text").name == "episode_reward"
+
+
+
+def test_a_step_count_that_never_moves_while_the_epoch_does_is_a_size(tmp_path):
+    """`Epoch: 3, Steps: 281 | Train Loss: ...`: 281 is how many steps an epoch has, not the step."""
+    lines = [f"Epoch: {e}, Steps: 281 | Train Loss: {1 / e:.4f} Vali Loss: {1.1 / e:.4f} Test Loss: {1.2 / e:.4f}"
+             for e in range(1, 4)]
+    run = _read(tmp_path, lines)
+    assert list(run.get("loss").steps) == [1, 2, 3]
+    assert math.isclose(run.get("eval/loss").values[0], 1.1)
