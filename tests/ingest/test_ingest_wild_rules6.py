@@ -78,3 +78,50 @@ def test_a_step_count_that_never_moves_while_the_epoch_does_is_a_size(tmp_path):
     run = _read(tmp_path, lines)
     assert list(run.get("loss").steps) == [1, 2, 3]
     assert math.isclose(run.get("eval/loss").values[0], 1.1)
+
+
+def test_the_command_line_and_a_settings_dict_are_no_records(tmp_path):
+    """`--epoch 300 --batch-size 32 ...` and `pprint(vars(args))` over several lines precede the epochs."""
+    lines = ["cgcnn-tr -as cif/ --train-ratio 0.8 --epoch", " 300 --batch-size 32 --workers 10 --learning-rate 0.001",
+             "{'atom_fea_len': 64,", " 'batch_size': 32,", " 'device': device(type='cpu'),", " 'epoch': 300.0,",
+             " 'learning_rate': 0.001}"]
+    lines += [f"INFO: Epoch [{e:03d}/300] - Train Loss: {100 / e:.5f}, Valid Loss: {90 / e:.5f}, LR: [0.001]" for e in range(1, 6)]
+    run = _read(tmp_path, lines)
+    assert list(run.get("loss").steps) == [1, 2, 3, 4, 5]
+    assert not run.meta.get("run_starts")
+    assert run.meta["skipped"].get("a settings dict printed over several lines") == 5
+
+
+def test_a_metrics_dict_printed_over_several_lines_is_one_record(tmp_path):
+    lines = []
+    for e in (1, 2):
+        lines += [f"{{'eval_loss': {0.6 - e / 10},", f" 'eval_accuracy': {0.7 + e / 10},", f" 'epoch': {e}.0}}"]
+    run = _read(tmp_path, lines)
+    assert list(run.get("eval/loss").steps) == [1, 2]
+    assert math.isclose(run.get("eval/accuracy").values[-1], 0.9)
+
+
+def test_metrics_written_after_a_bar_and_a_name_bar_value_line(tmp_path):
+    """`* 27%|##7| 54/200 [53:05<2:23:32, 58.99s/ep] TrnAcc=0.045 ValAcc=0.034 ...` (a Markdown bullet),
+    and Trax's `Step 500: train WeightedCategoryCrossEntropy |  0.629` with `Ran 499 train steps in 5.77 secs`."""
+    bars = [f"  * {p}%|##7       | {n}/200 [53:05<2:23:32, 58.99s/ep] TrnAcc=0.0{k} ValAcc=0.03{k} TrnLoss=3.9{k} ValLoss=3.91{k}"
+            for k, (p, n) in enumerate(((27, 54), (10, 21), (14, 27)))]
+    run = _read(tmp_path, ["## CNN()"] + bars)
+    assert len(run.get("eval/loss").values) == 3 and run.get("accuracy") is not None
+    trax = []
+    for step in (1, 500, 1000):
+        trax += [f"Step {step:6d}: Ran {max(step - 1, 1)} train steps in 5.77 secs",
+                 f"Step {step:6d}: train WeightedCategoryCrossEntropy |  {1 / step:.8f}",
+                 f"Step {step:6d}: eval      WeightedCategoryAccuracy |  {0.5 + step / 4000:.8f}"]
+    run = _read(tmp_path, trax)
+    assert list(run.get("loss").steps) == [1, 500, 1000]
+    assert list(run.get("eval/accuracy").steps) == [1, 500, 1000]
+    assert sorted(run.series) == ["eval/accuracy", "loss"]
+
+
+def test_two_splits_joined_by_a_slash_give_one_value_each(tmp_path):
+    """`Train/Valid ACC: 0.53/0.40` is two accuracies, not a fraction."""
+    run = _read(tmp_path, [f"Epoch: {e:03d} | AvgCost: {1 / (e + 1):.3f} | Train/Valid ACC: 0.{50 + e}/0.{40 + e}"
+                           for e in range(5)])
+    assert math.isclose(run.get("accuracy").values[0], 0.5)
+    assert math.isclose(run.get("eval/accuracy").values[-1], 0.44)

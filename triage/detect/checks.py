@@ -1624,6 +1624,9 @@ class OscillationParams(Params):
     min_reversals: int = 3
     min_share: float = 0.25
     min_points: int = 6
+    # `converging`: when set, a series whose last third sits below this share of its first third
+    # (median against median) is converging through its swings and does not fire
+    converging: Optional[float] = None
 
 
 @check("oscillation", OscillationParams)
@@ -1642,6 +1645,9 @@ def oscillation(c: Ctx) -> Hit | None:
     count = int(turns.sum())
     share = count / max(1, len(d) - 1)
     if count < p.min_reversals or share < p.min_share:
+        return None
+    third = max(1, len(y) // 3)
+    if p.converging is not None and float(np.median(y[-third:])) < p.converging * float(np.median(y[:third])):
         return None
     at = np.flatnonzero(turns) + 1
     swing = float(np.max(np.abs(d)))

@@ -272,7 +272,7 @@ class AliasTable:
         split = "train"
         if len(toks) > 1 and (toks[0] in _EVAL_WORDS or toks[-1] in _EVAL_WORDS):
             word = toks.pop(0) if toks[0] in _EVAL_WORDS else toks.pop()
-            split = "eval:test" if word == "test" else "eval"
+            split = "eval:test" if word in ("test", "testing") else "eval"
         elif len(toks) > 1 and (toks[0] in _TRAIN_WORDS or toks[-1] in _TRAIN_WORDS):
             toks.pop(0) if toks[0] in _TRAIN_WORDS else toks.pop()
         if len(toks) > 1 and toks[0] in _EVAL_WORDS and split == "train":
@@ -374,7 +374,7 @@ class AliasTable:
         return Resolved(name, split, key, negate, scale, quality, order)
 
 
-_EVAL_WORDS = {"val", "vali", "valid", "validation", "eval", "evaluation", "test", "dev", "evaluate",
+_EVAL_WORDS = {"val", "vali", "valid", "validation", "eval", "evaluation", "test", "testing", "dev", "evaluate",
                "cv"}  # `cv`: the cross-validation (dev) set of WeNet / ESPnet / Kaldi recipes
 _TRAIN_WORDS = {"train", "training", "tr", "trn"}
 # Words that qualify a metric without changing what it is.

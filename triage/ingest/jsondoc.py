@@ -102,6 +102,9 @@ def kind_of(doc) -> str | None:
             return "hf_state"
         if doc and all(isinstance(v, dict) and isinstance(v.get("values"), dict) for v in doc.values()):
             return "megatron_golden"
+        if doc and all(isinstance(v, dict) and isinstance(v.get("values"), list) and isinstance(v.get("steps"), list)
+                       for v in doc.values()):
+            return "json_series"
         if doc and all(isinstance(v, list) for v in doc.values()):
             lens = {len(v) for v in doc.values()}
             if len(lens) == 1:
@@ -122,6 +125,8 @@ def read(src: Source, fmt: str | None = None, doc=None) -> Run:
         return read_state(src, doc)
     if kind == "megatron_golden":
         return read_golden(src, doc)
+    if kind == "json_series":
+        return read_series(src, doc)
     if kind == "json_rows":
         b = RunBuilder(src.path, "json", source="jsonl")
         ctx = _jsonl._Ctx(b, null_is_nan=False)
@@ -189,6 +194,27 @@ def _is_summary(r: dict) -> bool:
     if "train_runtime" in r or "train_samples_per_second" in r:
         return True
     return "train_loss" in r and "total_flos" in r
+
+
+def read_series(src: Source, doc: dict) -> Run:
+    """One series per metric, each with its own steps (Sacred's `metrics.json`:
+    ``{"training.loss": {"steps": [...], "values": [...], "timestamps": [...]}}``)."""
+    b = RunBuilder(src.path, "json", source="jsonl")
+    steps_seen: set[float] = set()
+    for name, spec in doc.items():
+        steps, values = spec["steps"], spec["values"]
+        if len(steps) != len(values):
+            b.warn(f"{name}: {len(steps)} steps for {len(values)} values; the values past the shorter list are skipped")
+        for step, value in zip(steps, values):
+            f, s = to_float(value), to_float(step)
+            if f is None:
+                b.skip("non-numeric value")
+                continue
+            b.add(str(name), f, NAN if s is None else s)
+            if s is not None:
+                steps_seen.add(s)
+    b.meta["rows"] = len(steps_seen)
+    return b.build()
 
 
 def read_golden(src: Source, doc: dict) -> Run:

@@ -914,10 +914,17 @@ def _column(col: list, null_is_nan: bool):
     return arr, (None if mask.all() else mask)
 
 
+# A statistic's summary in place of its value (EDM/StyleGAN `stats.jsonl`: `{"num": .., "mean": .., "std": ..}`)
+_SUMMARY_KEYS = frozenset({"num", "count", "n", "mean", "std", "min", "max", "sum"})
+
+
 def _flatten(d: dict, prefix: str, out: dict) -> None:
     for k, v in d.items():
         if type(v) is dict:
             if "_type" in v:  # W&B media / tables
+                continue
+            if "mean" in v and v.keys() <= _SUMMARY_KEYS:
+                out[f"{prefix}{k}"] = v["mean"]  # the metric is its mean; the spread is not a metric of its own
                 continue
             sub = "" if (not prefix and k in CONTAINER_KEYS) else f"{prefix}{k}/"
             _flatten(v, sub, out)

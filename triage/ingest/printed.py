@@ -61,6 +61,7 @@ _PREFIX = re.compile(
     | \d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}:\d{2}(?::\d{2})?  # `12 Nov 21:12` (RecBole)
     | `+(?=\S)  # the backtick of a Markdown code span the paste opened on the first log line
     | >+\s  # a Markdown quote
+    | \*\s  # a Markdown bullet
     | [IWEF]\d{4}\s+\d{1,2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]
     | [IWEF]\s+[\w./-]+\.(?:cc|cpp|h|py):\d+\]
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE|SUCCESS)\s*\|\s*[\w.<>-]+(?::[\w.<>-]+)*:\d+\s*(?:\||-(?=\s))
@@ -418,6 +419,11 @@ def parse(line: str) -> Plan:
                 assigned = True
             i += 1
             continue
+        if kind == "sep" and text == "|" and pending and not assigned and _lone_number_after(toks, i + 1) \
+                and line.count("|") == 1:  # (the cells of a table row are the table's business)
+            assigned = True  # `train WeightedCategoryCrossEntropy |  1.338`: the name, a bar, its value
+            i += 1
+            continue
         if kind in ("sep", "dash"):
             if pending and not assigned:
                 lab = _split_of(pending)
@@ -542,8 +548,7 @@ def parse(line: str) -> Plan:
                 key_is_split = False
             j, after = nxt(i + 1, skip_sp=False)
             jn, noun = nxt(i + 1)
-            if noun is not None and noun[0] == "word" and noun[1].lower() in _COUNT_NOUNS \
-                    and not (jn + 1 < n and toks[jn + 1][1] == "/"):
+            if _counts_things(toks, noun, jn, nxt):
                 slots.append(Slot("skip"))  # `processed 74542 tokens`: how many things, not a measurement
                 plan.tallies += 1
                 pending = []
@@ -576,7 +581,14 @@ def parse(line: str) -> Plan:
                     assigned = False
                     i = k3 + 1
                     continue
-                if role in ("step", "epoch", "batch"):
+                pair = _split_pair(pending)
+                if pair is not None and role not in ("step", "epoch", "batch"):
+                    # `Train/Valid ACC: 0.53/0.40`: one value per split, in the order the name gives them
+                    for name in pair:
+                        slots.append(Slot("value", name))
+                        value_keys.append(name)
+                    plan.keys += 2
+                elif role in ("step", "epoch", "batch"):
                     if _split_of(pending[:-1]):
                         plan.label = _split_of(pending[:-1])
                     slots.append(Slot(role, key))
@@ -785,7 +797,47 @@ def parse(line: str) -> Plan:
         plan.prose = True  # `processed 74542 tokens with 5600 phrases; found: 16018 phrases`: a tally of the data
     if _CODE.match(line):
         plan.prose = True  # `return 10`, `for i in range(10):`: source code pasted into a log
+    if "--" in line and len(_CLI_OPTION.findall(line)) >= 2:
+        plan.prose = True  # `--epoch 300 --batch-size 32 --learning-rate 0.001`: the command that started the run
     return plan
+
+
+def _split_pair(words: list[str]) -> tuple[str, str] | None:
+    """`Train/Valid ACC` -> (`Train ACC`, `Valid ACC`): a name that joins two splits with a slash."""
+    for i, w in enumerate(words):
+        a, sep, b = w.partition("/")
+        if sep and _split_of([a]) and _split_of([b]) and _split_of([a]) != _split_of([b]):
+            rest = " ".join(words[:i] + words[i + 1:])
+            if rest:
+                return f"{a} {rest}", f"{b} {rest}"
+    return None
+
+
+def _counts_things(toks: list[tuple[str, str]], noun, jn: int, nxt) -> bool:
+    """The number before `noun` (at token jn) counts things: `74542 tokens`, `499 train steps`."""
+    if noun is None or noun[0] != "word":
+        return False
+    if noun[1].lower() in _COUNT_NOUNS:
+        return not (jn + 1 < len(toks) and toks[jn + 1][1] == "/")  # (`tokens/s` is a rate's unit)
+    if _split_of([noun[1]]):  # `Ran 499 train steps in 5.77 secs`: a split's steps, counted
+        _, after = nxt(jn + 1)
+        return after is not None and after[0] == "word" and after[1].lower() in ("steps", "iterations")
+    return False
+
+
+def _lone_number_after(toks: list[tuple[str, str]], j: int) -> bool:
+    """The tokens from j are one number and then the end of the line or a separator."""
+    while j < len(toks) and toks[j][0] == "sp":
+        j += 1
+    if j >= len(toks) or toks[j][0] != "num":
+        return False
+    j += 1
+    while j < len(toks) and toks[j][0] == "sp":
+        j += 1
+    return j >= len(toks) or toks[j][0] == "sep"
+
+
+_CLI_OPTION = re.compile(r"(?:^|\s)--[A-Za-z][\w-]*(?:[\s=]|$)")
 
 
 _NOT_PART = {"result", "results", "metric", "metrics", "summary", "score", "scores", "stats", "statistics",

@@ -193,6 +193,7 @@ class _TextReader:
         self.counted: set = set()  # templates of lines that count steps, epochs or batches (training's own)
         self.keyless: set[str] = set()  # one-value record shapes with the key taken out (`_keyless`)
         self.config_indent: int | None = None  # indentation of the header of the config block being read
+        self.dict_block: tuple[int, list[str]] | None = None  # a dict printed over several lines: (first line, lines)
         self.config_lines: set[int] = set()  # lines that are `key: value` entries of a config block
         self.masks: printed_bulk.Masks | None = None  # the bulk path's masks (big logs)
         # tqdm counts not in `bars` yet, in line order: (first, end) spans of lines passed over, (-1, total, n)
@@ -208,7 +209,8 @@ class _TextReader:
                 len(b.summary), _nan_key(self.step), _nan_key(self.epoch), len(self.config_lines),
                 len(self.counted), len(self.keyless), len(self.tpl_counts), len(self.counts), self.stale_bar,
                 self.train_total, self.header is None, self.section is None, self.block is None,
-                self.keras_pending is None, self.sb3_rows is None, self.tb is None, self.config_indent)
+                self.keras_pending is None, self.sb3_rows is None, self.tb is None, self.config_indent,
+                self.dict_block is None)
 
     def read_quiet(self, ln: int, line: str) -> bool:
         """Read one line as the main loop does; True when it changed nothing (a quiet line)."""
@@ -254,7 +256,7 @@ class _TextReader:
         """No table, traceback, Keras bar, value block or SB3 table in progress: a plain record line
         can be read in bulk."""
         return self.header is None and self.tb is None and self.keras_pending is None \
-            and self.block is None and self.sb3_rows is None and self.section is None
+            and self.block is None and self.sb3_rows is None and self.section is None and self.dict_block is None
 
     def open_bulk(self, shape: printed_bulk.Shape, ln: int) -> None:
         self.open = _Bulk(shape, len(shape.lines), ln, self.epoch)
@@ -362,6 +364,8 @@ class _TextReader:
     def segment(self, ln: int, seg: str) -> bool:
         """Read one redraw segment of a line; True when it held metrics."""
         s = printed.unwrap_scalars(_unlaunch(seg))
+        if self.dict_block is not None or _DICT_OPENS.match(s):
+            return self.dict_line(ln, s)
         if self.config_entry(s):
             self.config_lines.add(ln)
         bars = False
@@ -586,6 +590,27 @@ class _TextReader:
         last.values.update({f"{k}/{part}": v for k, v in rec.values.items()})
         self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
         return True
+
+    def dict_line(self, ln: int, s: str) -> bool:
+        """A dict printed over several lines (`pprint(vars(args))`, a metrics dict too long for one
+        line): its lines are gathered and read as one dict when it closes. A dict of numbers is a
+        record; one that holds settings (strings, booleans, None, objects) is the run's
+        configuration, and none of its lines is a record."""
+        if self.dict_block is None:
+            self.dict_block = (ln, [])
+        first, parts = self.dict_block
+        parts.append(s.strip())
+        text = " ".join(parts)
+        if not text.endswith("}") and len(parts) < _DICT_MAX_LINES:
+            return False
+        self.dict_block = None
+        d = parse_pydict(text)
+        if d and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in d.values()):
+            self.hf_dict(first, "", d)
+            return True
+        self.config_lines.update(range(first, ln + 1))
+        self.b.skip("a settings dict printed over several lines", len(parts))
+        return False
 
     def config_entry(self, s: str) -> bool:
         """True for an indented `KEY: value` line under a `SECTION:` line of a YAML config dump
@@ -880,7 +905,8 @@ def _segments(line: str) -> list[str]:
         return [s for s in _STAMP_SPLIT.split(line) if s.strip()]
     if "<" in line and "]" in line:
         # tqdm writes its bar to stderr without a newline: a print that follows glues onto the bar
-        # (`26%|███| 6399993/25000000 [16:22:11<48:18:45, 106.94it/s]INFO:agent:avg_r: 0.0000, ...`)
+        # (`26%|███| 6399993/25000000 [16:22:11<48:18:45, 106.94it/s]INFO:agent:avg_r: 0.0000, ...`), and
+        # a bar's caller may write its metrics after it (`... [53:05<2:23:32, 58.99s/ep] TrnAcc=0.045 ...`)
         cuts = [m.end() for m in _GLUED_AFTER_BAR.finditer(line)]
         if cuts:
             return [p for p in (line[a:b] for a, b in zip([0] + cuts, cuts + [len(line)])) if p.strip()]
@@ -888,7 +914,7 @@ def _segments(line: str) -> list[str]:
 
 
 # a tqdm time block (`[16:22:11<48:18:45, 106.94it/s]`) with text glued right after it
-_GLUED_AFTER_BAR = re.compile(r"\[\d[\d:]*<[\d:?]*(?:,[^\[\]]{0,80})?\](?=[A-Za-z\[])")
+_GLUED_AFTER_BAR = re.compile(r"\[\d[\d:]*<[\d:?]*(?:,[^\[\]]{0,80})?\](?=[A-Za-z\[]|\s*[A-Za-z][\w/@.-]*\s*[=:]\s*[-+.\d])")
 
 
 def _quiet_holds(masks: printed_bulk.Masks, r: _TextReader, path: str) -> bool:
@@ -904,6 +930,9 @@ def _quiet_holds(masks: printed_bulk.Masks, r: _TextReader, path: str) -> bool:
 
 
 _COMMENT = re.compile(r"^#+\s")
+# The first line of a dict printed over several lines (`{'atom_fea_len': 64,`)
+_DICT_OPENS = re.compile(r"""^\s*\{\s*['"][^'"]+['"]\s*:\s*[^{}]*,\s*$""")
+_DICT_MAX_LINES = 400
 # A YAML mapping key that opens a block (`SOLVER:`, `  TRANS:`) and an entry of one (`  BASE_LR: 0.00035`).
 _YAML_HEAD = re.compile(r"^(\s*)([A-Za-z_][\w.\-/]*):\s*$")
 _YAML_ENTRY = re.compile(r"^\s+[A-Za-z_][\w.\-/ ]*:\s*\S")
@@ -1102,6 +1131,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
             rec.settle()
     r.flush_traceback()
     r.keras_flush()
+    if r.dict_block is not None:  # a dict that never closed: its lines were not metrics
+        r.b.skip("a dict printed over several lines that never closes", len(r.dict_block[1]))
     r.tidy()
     if r.stale_bar:
         r.records = _hf_by_epoch(r.records)
