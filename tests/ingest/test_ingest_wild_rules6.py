@@ -125,3 +125,11 @@ def test_two_splits_joined_by_a_slash_give_one_value_each(tmp_path):
                            for e in range(5)])
     assert math.isclose(run.get("accuracy").values[0], 0.5)
     assert math.isclose(run.get("eval/accuracy").values[-1], 0.44)
+
+
+def test_a_swin_style_logger_prefix_is_no_part_of_the_line():
+    """`[2025-10-20 20:55:02 alexnet](main.py 186): INFO ...` (coloured): the logger's name, file and line."""
+    from triage.ingest import printed
+
+    line = "\x1b[32m[2025-10-20 20:55:02 alexnet]\x1b[0m\x1b[33m(main.py 186)\x1b[0m: INFO Train: [0/50]\tlr 0.000300\tloss 1.9214"
+    assert printed.clean(line) == "Train: [0/50]\tlr 0.000300\tloss 1.9214"

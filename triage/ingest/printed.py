@@ -53,7 +53,9 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\x1b[=>]")
 # Line prefixes that carry no metric: timestamps, levels, logger names, ranks, glog headers.
 _PREFIX = re.compile(
     r"""^\s*(?:
-      \[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[T\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?
+      \[\d{4}-\d{2}-\d{2}[T\s]\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\s+[A-Za-z_][\w.-]*\]  # `[2025-10-20 20:55:02 alexnet]` (Swin-style loggers)
+    | \([\w./-]+\.py\s+\d+\)\s*:?  # `(main.py 186):` the file and line the logger names
+    | \[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[T\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?
     | \[?\d{1,2}[-/]\d{1,2}(?:[-/]\d{2,4})?[\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:[A-Za-z_][\w.]*)?\]?:?
     | \[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?
     | \[?\s?(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2},?
