@@ -333,6 +333,22 @@ def test_worse_than_uniform():
     assert hit.numbers["classes"] == 3
 
 
+def test_reward_trend():
+    """An episodic return that stays level, one that climbs, and one that climbs and falls back."""
+    level = [-95.0, -97.0, -94.0, -96.0, -95.0, -98.0, -94.0, -96.0, -95.0, -97.0, -96.0, -95.0]
+    hit = _check("reward_trend", _run({"episode_reward": level}), "episode_reward", shape="flat")
+    assert hit.summary == ("episode_reward never improves: mean -96 over the first tenth of the run and -95.8 over "
+                           "the last third (steps 1-12, 12 points)")
+    climb = [float(v) for v in range(0, 240, 20)]
+    typed, _ = parse(PARAMS["reward_trend"], {"shape": "flat"})
+    run = _run({"episode_reward": climb})
+    s = run.series["episode_reward"]
+    assert CHECKS["reward_trend"](Ctx(run, "episode_reward", s.steps, s.values, typed)) is None
+    back = [0.0, 40.0, 80.0, 120.0, 160.0, 200.0, 200.0, 160.0, 100.0, 40.0, 0.0, -20.0]
+    hit = _check("reward_trend", _run({"episode_reward": back}), "episode_reward", shape="collapsed")
+    assert "fell" in hit.summary
+
+
 def test_every_check_has_a_sentence_test():
     """Every registered check has a test of its sentence, here or in test_detectors.py."""
     import pathlib

@@ -239,6 +239,9 @@ class NonfiniteParams(Params):
     missing_other: Literal["quiet", "fire"] = "quiet"
     before: Optional[Names] = None
     ignore_inf_when: Optional[Names] = None
+    # a lone bad value at the very first point, with finite values after it, is a running mean
+    # printed before its first update (`avg_cost = np.nan`), not the loss going bad
+    ignore_lone_first: bool = False
 
 
 @check("nonfinite", NonfiniteParams)
@@ -265,6 +268,8 @@ def nonfinite(c: Ctx) -> Hit | None:
             other_note = f" while {other.name} stays finite at those steps"
     idx = np.flatnonzero(bad)
     if len(idx) < p.min_count:
+        return None
+    if p.ignore_lone_first and len(idx) == 1 and idx[0] == 0 and int(np.isfinite(v[1:]).sum()) >= 3:
         return None
     if p.before:
         ahead = c.other(p.before)  # only when this series goes bad strictly before that one
@@ -1981,6 +1986,59 @@ def confident_at_floor(c: Ctx) -> Hit | None:
         f"log(1 + {classes - 1}/e) = {fmt(floor)} ({where})",
         ox[len(ox) // 2], ox[-1], numbers={"classes": classes, "floor": floor, "level": level, "accuracy": acc},
     )
+
+
+@params
+class RewardTrendParams(Params):
+    """The course of an episodic return over a log that begins at the start of training: the mean
+    of its first tenth (its start) against the mean of its last third. A level run stays within
+    a band of z standard errors of that difference (from the point-to-point noise) or `min_gain`
+    of the start's size, whichever is wider. `flat`: the last third is within that band of the start.
+    `collapsed`: the last third sits below the start by the noise margin and by `min_drop` of the
+    start's size (a logged return is often already a running mean, so its point-to-point noise
+    understates how far its level wanders), or the smoothed curve rose above the band to a peak
+    and the last third gave back at least `give_back` of the rise."""
+
+    shape: Literal["flat", "collapsed"] = "flat"
+    z: float = 3.0
+    min_gain: float = 0.1
+    min_drop: float = 0.3
+    give_back: float = 0.75
+    min_points: int = 10
+    start_share: float = 0.05
+
+
+@check("reward_trend", RewardTrendParams)
+def reward_trend(c: Ctx) -> Hit | None:
+    """An episodic return that never improves, or that falls below where it started."""
+    p: RewardTrendParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points or not facts.begins_at_start(x, p.start_share, gaps=1.5):
+        return None
+    third, head = max(2, len(y) // 3), max(2, len(y) // 10)  # (a fast learner leaves its start within a tenth)
+    first, last = float(np.mean(y[:head])), float(np.mean(y[-third:]))  # (means: returns are often whole numbers)
+    margin = p.z * facts.noise(y) * math.sqrt(1.0 / head + 1.0 / third)
+    if margin <= 0:
+        return None  # a return that never varies is the constant-reward findings' case
+    tol = max(margin, p.min_gain * abs(first))  # the band a level run stays within
+    gain = last - first
+    span = f"steps {step_str(x[0])}-{step_str(x[-1])}"
+    if p.shape == "flat":
+        if abs(gain) > tol:
+            return None  # (falling well below the start is the collapse's finding)
+        return Hit(f"{c.name} never improves: mean {fmt(first)} over the first tenth of the run and {fmt(last)} over "
+                   f"the last third ({span}, {len(y)} points)", x[0], x[-1], numbers={"first": first, "last": last})
+    ys = smooth(y, max(1, len(y) // 10))
+    peak_at = int(np.argmax(ys))
+    rise = float(ys[peak_at]) - first
+    if gain < -max(margin, p.min_drop * abs(first)):
+        why = f"fell from a mean of {fmt(first)} over the first tenth of the run to {fmt(last)} over the last third"
+    elif rise > tol and float(ys[peak_at]) - last > tol and gain <= (1 - p.give_back) * rise:
+        why = f"rose from {fmt(first)} to {fmt(float(ys[peak_at]))} (smoothed) by step {step_str(x[peak_at])}, then fell back to {fmt(last)}"
+    else:
+        return None
+    return Hit(f"{c.name} {why} ({span}, {len(y)} points)", x[0], x[-1],
+               numbers={"first": first, "last": last, "peak": float(ys[peak_at])})
 
 
 @params

@@ -366,6 +366,10 @@ class _TextReader:
         s = printed.unwrap_scalars(_unlaunch(seg))
         if self.dict_block is not None or _DICT_OPENS.match(s):
             return self.dict_line(ln, s)
+        if _SETTINGS_REPR.match(s):  # `Namespace(batch_size=20, lr=20, ...)`: the run's settings
+            self.config_lines.add(ln)
+            self.b.skip("a settings object's repr")
+            return False
         if self.config_entry(s):
             self.config_lines.add(ln)
         bars = False
@@ -933,6 +937,8 @@ _COMMENT = re.compile(r"^#+\s")
 # The first line of a dict printed over several lines (`{'atom_fea_len': 64,`)
 _DICT_OPENS = re.compile(r"""^\s*\{\s*['"][^'"]+['"]\s*:\s*[^{}]*,\s*$""")
 _DICT_MAX_LINES = 400
+# The repr of a settings object: argparse's `Namespace(...)`, `TrainingArguments(...)`, `ModelConfig(...)`
+_SETTINGS_REPR = re.compile(r"^\s*(?:Namespace|[A-Z]\w*(?:Config|Arguments|Args|Params|Options|Settings))\(\w+=")
 # A YAML mapping key that opens a block (`SOLVER:`, `  TRANS:`) and an entry of one (`  BASE_LR: 0.00035`).
 _YAML_HEAD = re.compile(r"^(\s*)([A-Za-z_][\w.\-/]*):\s*$")
 _YAML_ENTRY = re.compile(r"^\s+[A-Za-z_][\w.\-/ ]*:\s*\S")
