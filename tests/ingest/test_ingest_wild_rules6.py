@@ -133,3 +133,15 @@ def test_a_swin_style_logger_prefix_is_no_part_of_the_line():
 
     line = "\x1b[32m[2025-10-20 20:55:02 alexnet]\x1b[0m\x1b[33m(main.py 186)\x1b[0m: INFO Train: [0/50]\tlr 0.000300\tloss 1.9214"
     assert printed.clean(line) == "Train: [0/50]\tlr 0.000300\tloss 1.9214"
+
+
+def test_a_metric_at_a_counter_then_a_colon_is_that_metric(tmp_path):
+    """`Minibatch loss at step 3000: 58.92` (the TF1 Udacity notebooks), as `Score at iteration 100 is 1.39`."""
+    lines = []
+    for k in range(1, 4):
+        lines += [f"Minibatch loss at step {500 * k}: {60 / k:.6f}", f"Minibatch accuracy: {80 + k}.0%",
+                  f"Validation accuracy: {70 + k}.0%"]
+    run = _read(tmp_path, lines)
+    assert list(run.get("loss").steps) == [500, 1000, 1500]
+    assert math.isclose(run.get("loss").values[-1], 20.0)
+    assert list(run.get("accuracy").values) == [81, 82, 83]

@@ -382,6 +382,7 @@ def parse(line: str) -> Plan:
     epoch_seen = False
     family: tuple[str, int] | None = None  # a `Losses:` label and the bracket depth it opened at
     carry: list[str] = []  # `Score at iteration 100 is 1.39`: the name the counter's phrase began with
+    carry_assigned = False  # a `:` or `=` right after that phrase's counter
     sections: list[tuple[int, str]] = []  # a second split's label mid-line: (first slot after it, its word)
 
     def nxt(j: int, skip_sp: bool = True) -> tuple[int, tuple[str, str] | None]:
@@ -419,6 +420,8 @@ def parse(line: str) -> Plan:
         if kind == "p" and text in ":=":
             if pending:
                 assigned = True
+            elif carry:
+                carry_assigned = True  # `Minibatch loss at step 3000: 58.92`: the phrase's value follows
             i += 1
             continue
         if kind == "sep" and text == "|" and pending and not assigned and _lone_number_after(toks, i + 1) \
@@ -537,10 +540,11 @@ def parse(line: str) -> Plan:
             copula = bool(pending) and pending[-1].lower() in _COPULA
             while pending and pending[-1].lower() in _COPULA:  # `val loss is 0.05`: the key is `val loss`
                 pending = pending[:-1]
-            carried = copula and not pending and bool(carry)
+            carried = (copula or carry_assigned) and not pending and bool(carry)
             if carried:
                 pending = carry  # `Score at iteration 100 is 1.39`: the value of the phrase's metric
             carry = []
+            carry_assigned = False
             key = " ".join(pending)
             slot_index = len(slots)
             if key and assigned and len(pending) == 1 and _split_of(pending) and slot_index == 0 \
