@@ -205,16 +205,25 @@ def read_series(src: Source, doc: dict) -> Run:
         steps, values = spec["steps"], spec["values"]
         if len(steps) != len(values):
             b.warn(f"{name}: {len(steps)} steps for {len(values)} values; the values past the shorter list are skipped")
-        for step, value in zip(steps, values):
-            f, s = to_float(value), to_float(step)
-            if f is None:
-                b.skip("non-numeric value")
-                continue
-            b.add(str(name), f, NAN if s is None else s)
-            if s is not None:
-                steps_seen.add(s)
+        _add_points(b, str(name), zip(steps, values), steps_seen)
     b.meta["rows"] = len(steps_seen)
     return b.build()
+
+
+def _add_points(b: RunBuilder, name: str, points, steps_seen: set[float], placeholder: bool = False) -> None:
+    """Add (step, value) pairs of one metric; a value that is no number is skipped and counted
+    (`placeholder`: the string "nan" stands for a step with no value, not a NaN)."""
+    for step, value in points:
+        if placeholder and isinstance(value, str) and value.strip().lower() == "nan":
+            b.skip("golden-value placeholder")
+            continue
+        f, at = to_float(value), to_float(step)
+        if f is None:
+            b.skip("non-numeric value")
+            continue
+        b.add(name, f, NAN if at is None else at)
+        if at is not None:
+            steps_seen.add(at)
 
 
 def read_golden(src: Source, doc: dict) -> Run:
@@ -225,19 +234,7 @@ def read_golden(src: Source, doc: dict) -> Run:
     b = RunBuilder(src.path, "megatron_golden", source="megatron_golden")
     steps_seen: set[float] = set()
     for name, spec in doc.items():
-        vals = spec.get("values") or {}
-        for k, v in vals.items():
-            step = to_float(k)
-            if isinstance(v, str) and v.strip().lower() == "nan":
-                b.skip("golden-value placeholder")
-                continue
-            f = to_float(v)
-            if f is None:
-                b.skip("non-numeric value")
-                continue
-            b.add(str(name), f, NAN if step is None else step)
-            if step is not None:
-                steps_seen.add(step)
+        _add_points(b, str(name), (spec.get("values") or {}).items(), steps_seen, placeholder=True)
     b.meta["rows"] = len(steps_seen)
     b.meta["x_axis"] = "iteration"
     return b.build()
