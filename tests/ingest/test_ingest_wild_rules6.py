@@ -145,3 +145,11 @@ def test_a_metric_at_a_counter_then_a_colon_is_that_metric(tmp_path):
     assert list(run.get("loss").steps) == [500, 1000, 1500]
     assert math.isclose(run.get("loss").values[-1], 20.0)
     assert list(run.get("accuracy").values) == [81, 82, 83]
+
+
+def test_the_epoch_of_a_best_value_is_not_the_lines_epoch_and_dice_has_a_name(tmp_path):
+    """MONAI's `current epoch: 100 current mean dice: 0.0123 best mean dice: 0.0488 at epoch 88`."""
+    lines = [f"current epoch: {e} current mean dice: 0.0{e}23 best mean dice: 0.0488 at epoch 1" for e in range(2, 6)]
+    run = _read(tmp_path, lines)
+    dice = run.get("dice") or run.get("eval/dice")
+    assert dice is not None and list(dice.steps) == [2, 3, 4, 5]

@@ -675,6 +675,9 @@ def parse(line: str) -> Plan:
                     key = f"{key} loss"  # under `Losses:`, `x 0.27` is the x loss and `total 15.1` the total loss
                 elif role == "value" and family and bracket_depth >= family[1] and len(key.split()) == 1 and _split_of([key]):
                     key = f"{key} {family[0]}"  # under `Accs:`, `Val: 0.70` is the validation accuracy
+                if role in ("step", "epoch") and pending and pending[0].lower() in ("at", "@") \
+                        and any(sl.role == role for sl in slots):
+                    role = "skip"  # `best mean dice: 0.0488 at epoch 88`: when the best was, not this line's epoch
                 slots.append(Slot(role, key, unit))
                 if role == "value":
                     value_keys.append(key)
