@@ -153,3 +153,12 @@ def test_the_epoch_of_a_best_value_is_not_the_lines_epoch_and_dice_has_a_name(tm
     run = _read(tmp_path, lines)
     dice = run.get("dice") or run.get("eval/dice")
     assert dice is not None and list(dice.steps) == [2, 3, 4, 5]
+
+
+def test_a_split_word_before_a_count_of_passes_is_the_epoch_not_a_score(tmp_path):
+    """OpenPCDet's `Train:    1/3 ( 33%) [  49/323 ( 15%)]  Loss: 36.77 (81.7)`: epoch 1 of 3, no accuracy."""
+    lines = [f"Train:    1/3 ( 33%) [{b:4d}/323 ({b * 100 // 323:3d}%)]  Loss: {500 / (b + 1):.2f} ({600 / (b + 1):.1f})  LR: 1.000e-04"
+             for b in (0, 49, 99, 149)]
+    run = _read(tmp_path, lines)
+    assert run.get("accuracy") is None
+    assert len(run.get("loss").values) == 4

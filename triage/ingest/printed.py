@@ -573,6 +573,8 @@ def parse(line: str) -> Plan:
             # N/M: a counter or a fraction
             if after and after[1] == "/" and j + 1 < n and toks[j + 1][0] == "num":
                 role = _key_role(key) if key else ""
+                if key_is_split and role in ("", "value"):
+                    role = "epoch"  # `Train:    1/3 ( 33%) [ 0/323 ...]`: the split word counts its passes, no score
                 k3, rate = nxt(j + 2)
                 rate_unit = UNITS.get(rate[1], "") if rate is not None and rate[0] == "word" else ""
                 if not key and rate_unit in _RATES:
