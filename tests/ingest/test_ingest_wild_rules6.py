@@ -162,3 +162,14 @@ def test_a_split_word_before_a_count_of_passes_is_the_epoch_not_a_score(tmp_path
     run = _read(tmp_path, lines)
     assert run.get("accuracy") is None
     assert len(run.get("loss").values) == 4
+
+
+def test_a_whole_number_between_a_metric_and_its_decimal_value_is_the_iteration(tmp_path):
+    """NVIDIA tacotron2: `Train loss 0 48.220909 Grad Norm 13.484264 5.71s/it`, `Validation loss 0: 37.061010`."""
+    lines = [f"Train loss {k} {48 / (k + 1):.6f} Grad Norm {13 / (k + 1):.6f} 5.71s/it" for k in range(6)]
+    lines.insert(3, "Validation loss 2: 37.061010")
+    run = _read(tmp_path, lines)
+    assert list(run.get("loss").steps) == [0, 1, 2, 3, 4, 5]
+    assert math.isclose(run.get("loss").values[0], 48.0)
+    assert run.get("grad_norm") is not None
+    assert math.isclose(run.get("eval/loss").values[0], 37.06101)

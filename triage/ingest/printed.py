@@ -680,12 +680,19 @@ def parse(line: str) -> Plan:
                 if role in ("step", "epoch") and pending and pending[0].lower() in ("at", "@") \
                         and any(sl.role == role for sl in slots):
                     role = "skip"  # `best mean dice: 0.0488 at epoch 88`: when the best was, not this line's epoch
+                keep_key = role == "value" and _counter_then_value(toks, i, text, unit, key, slots, nxt)
+                if keep_key:
+                    role = "step"  # `Train loss 0 48.220909 Grad Norm 13.48`: the iteration, then the loss
                 slots.append(Slot(role, key, unit))
                 if role == "value":
                     value_keys.append(key)
                     plan.keys += 1
                 first_pair_seen = True
                 last_value_slot = slot_index
+                if keep_key:
+                    assigned = True  # the next number is this name's value
+                    i += 1
+                    continue
             elif bracket_depth:
                 slots.append(Slot("skip", "", unit))
                 bracket_nums.append(slot_index)
@@ -811,6 +818,21 @@ def parse(line: str) -> Plan:
     if "--" in line and len(_CLI_OPTION.findall(line)) >= 2:
         plan.prose = True  # `--epoch 300 --batch-size 32 --learning-rate 0.001`: the command that started the run
     return plan
+
+
+def _counter_then_value(toks, i: int, text: str, unit: str, key: str, slots: list, nxt) -> bool:
+    """A whole number right after a metric's name and right before a decimal one (`Train loss 0
+    48.220909`, `Validation loss 0: 37.06`) counts the iterations; the decimal is the metric. Only
+    where the line has no counter of its own."""
+    if unit or not text.isdigit() or not key or any(sl.role in ("step", "epoch", "batch") for sl in slots):
+        return False
+    j, tok = nxt(i + 1)
+    if tok is not None and tok[1] == ":":
+        j, tok = nxt(j + 1)
+    if tok is None or tok[0] != "num" or not any(ch in tok[1] for ch in ".eE"):
+        return False
+    _, after = nxt(j + 1)
+    return (after is None or after[1] != "/") and known_key(key, loose=True)
 
 
 def _split_pair(words: list[str]) -> tuple[str, str] | None:
