@@ -680,19 +680,19 @@ def parse(line: str) -> Plan:
                 if role in ("step", "epoch") and pending and pending[0].lower() in ("at", "@") \
                         and any(sl.role == role for sl in slots):
                     role = "skip"  # `best mean dice: 0.0488 at epoch 88`: when the best was, not this line's epoch
-                keep_key = role == "value" and _counter_then_value(toks, i, text, unit, key, slots, nxt)
-                if keep_key:
-                    role = "step"  # `Train loss 0 48.220909 Grad Norm 13.48`: the iteration, then the loss
+                if role == "value" and _counter_then_value(toks, i, text, unit, key, slots, nxt):
+                    # `Train loss 0 48.220909 Grad Norm 13.48`: the iteration, then the loss; the next
+                    # number is this name's value
+                    slots.append(Slot("step", key, unit))
+                    first_pair_seen, last_value_slot, assigned = True, slot_index, True
+                    i += 1
+                    continue
                 slots.append(Slot(role, key, unit))
                 if role == "value":
                     value_keys.append(key)
                     plan.keys += 1
                 first_pair_seen = True
                 last_value_slot = slot_index
-                if keep_key:
-                    assigned = True  # the next number is this name's value
-                    i += 1
-                    continue
             elif bracket_depth:
                 slots.append(Slot("skip", "", unit))
                 bracket_nums.append(slot_index)
@@ -860,13 +860,10 @@ def _counts_things(toks: list[tuple[str, str]], noun, jn: int, nxt) -> bool:
 
 def _lone_number_after(toks: list[tuple[str, str]], j: int) -> bool:
     """The tokens from j are one number and then the end of the line or a separator."""
-    while j < len(toks) and toks[j][0] == "sp":
-        j += 1
+    j = _skip_sp(toks, j)
     if j >= len(toks) or toks[j][0] != "num":
         return False
-    j += 1
-    while j < len(toks) and toks[j][0] == "sp":
-        j += 1
+    j = _skip_sp(toks, j + 1)
     return j >= len(toks) or toks[j][0] == "sep"
 
 
@@ -985,7 +982,7 @@ def _label_from_first_key(plan: Plan) -> None:
 
 
 # A split word inside a key (`val_loss`, `Loss/train`, `valLoss`): the key names its own split.
-SPLIT_WORDS = re.compile(r"(?i)(?:^|[\W_])(?:val|valid|validation|eval|evaluation|test|dev|cv|train|training)(?:$|[\W_])"
+SPLIT_WORDS = re.compile(r"(?i)(?:^|[\W_])(?:val|vali|valid|validation|eval|evaluation|test|testing|dev|cv|train|training)(?:$|[\W_])"
                          r"|^(?:val|eval|test|train)[A-Z]")
 
 

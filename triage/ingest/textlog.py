@@ -364,9 +364,9 @@ class _TextReader:
     def segment(self, ln: int, seg: str) -> bool:
         """Read one redraw segment of a line; True when it held metrics."""
         s = printed.unwrap_scalars(_unlaunch(seg))
-        if self.dict_block is not None or _DICT_OPENS.match(s):
+        if self.dict_block is not None or ("{" in s and _DICT_OPENS.match(s)):
             return self.dict_line(ln, s)
-        if _SETTINGS_REPR.match(s):  # `Namespace(batch_size=20, lr=20, ...)`: the run's settings
+        if "=" in s and _SETTINGS_REPR.match(s):  # `Namespace(batch_size=20, lr=20, ...)`: the run's settings
             self.config_lines.add(ln)
             self.b.skip("a settings object's repr")
             return False
@@ -690,15 +690,14 @@ class _TextReader:
             got = printed.apply(plan, nums)
             if got is None or not plan.is_record:
                 continue
-            if not done and part is desc and got.step is None and not plan.known:
-                continue  # (unnamed numbers before a running bar: a table row without its header)
-            if not done and part is desc and got.step is None and self.bar_desc.setdefault(tpl, nums) is not nums:
+            if not done and part is desc and got.step is None:
+                if not plan.known:
+                    continue  # (unnamed numbers before a running bar: a table row without its header)
                 # `loss=0.52 lr=0.01: 33%|██| 3/9` (set_description each batch) is a record per redraw; a
                 # description that did not change since the last redraw is a label (the last epoch's
                 # score shown while the next one runs): neither redraw is a value
-                same = self.bar_desc[tpl] == nums
-                self.bar_desc[tpl] = nums
-                if same:
+                prev, self.bar_desc[tpl] = self.bar_desc.get(tpl), nums
+                if prev == nums:
                     last = self.records[-1] if self.records else None
                     if type(last) is _Rec and last.template.startswith("<bar>") and last.line < ln \
                             and last.values == got.values:
@@ -709,11 +708,11 @@ class _TextReader:
         if rec is None or not values:
             return False
         label = rec.label or printed._split_of(desc.split()[:2]) or heading
+        passes = False  # the step is the bar's own count within a pass the reader numbers itself
         if label != "eval" and rec.step is None and (not done or float(m.group(2)) in self.bar_last):
             dplan = printed.parse(desc) if _HAS_DIGIT.search(desc) else None
             dr = printed.apply(dplan, printed.shape(desc)[1]) if dplan is not None else None
             n, total = float(m.group(1)), float(m.group(2))
-            passes = False
             if dr is not None and dr.epoch is not None:
                 rec.epoch, rec.batch, rec.total = dr.epoch, n, total  # `Epoch 3: 45%|..| 450/1000`
             elif dr is not None and dr.step is not None:
@@ -723,19 +722,16 @@ class _TextReader:
                 rec.epoch, rec.batch, rec.total, passes = self.bar_pass(total, n), n, total, True
             else:
                 rec.step = n
-            if passes:
-                self.records.append(_Rec(ln, values, None, rec.epoch, n, total, label, "text", False,
-                                         "<bar>" + printed.shape(desc)[0] + "<running>"))
-                return True
-        if rec.epoch is None and self.epoch == self.epoch:
-            rec.epoch = self.epoch
-        if rec.epoch is not None:
-            self.epoch = rec.epoch
-        if rec.step is not None:
-            self.step = rec.step
-        tpl = "<bar>" + printed.shape(desc)[0] + ("" if done else "<running>")
+        tpl = "<bar>" + printed.shape(desc)[0] + ("<running>" if passes or not done else "")
+        if not passes:  # (a pass the reader counted is no epoch the log printed)
+            if rec.epoch is None and self.epoch == self.epoch:
+                rec.epoch = self.epoch
+            if rec.epoch is not None:
+                self.epoch = rec.epoch
+            if rec.step is not None:
+                self.step = rec.step
+            self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
         self.records.append(_Rec(ln, values, rec.step, rec.epoch, rec.batch, rec.total, label, "text", False, tpl))
-        self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
         return True
 
     def plan_of(self, c: str, tpl: str) -> tuple[printed.Plan, str]:
