@@ -417,6 +417,12 @@ class _TextReader:
         if not c:
             self.quiet_segs += 1
             return False
+        if _BEST_NOTICE.search(c):  # `val_loss improved from 0.61 to 0.55, saving model`: the evaluation
+            self.b.skip("a best-value notice (its value is the evaluation's, already read)")  # line has it
+            return False
+        lr = _LR_NOTICE.search(c)
+        if lr:  # `Adjusting learning rate of group 0 to 1.0000e-03.`: the schedule's new value, as a pair
+            c = c[: lr.start()] + "learning rate: " + c[lr.end():]
         if _COMMENT.match(c):  # `# 1 epoch is 500 (iteration)` in a config dump, `## MNIST with 100 epoch`:
             self.section_header(c.lstrip("# "))  # a comment or a heading, never a record
             return False
@@ -458,6 +464,13 @@ class _TextReader:
         if rec is None:
             self.b.skip("numbers did not line up with the line's template")
             return False
+        if lr and list(rec.values) == ["learning rate"] and rec.step is None and self.records \
+                and type(self.records[-1]) is _Rec:
+            last = self.records[-1]  # the LR the schedule set after that record's pass: one record with it
+            tab = _aliases.table()
+            if not any(tab.resolve(str(k), last.source).name == "learning_rate" for k in last.values):
+                last.values.update(rec.values)
+            return True  # (a record that printed its LR already has it: Keras `- lr: 0.0010`)
         if plan.sizes and _drop_sizes(plan, nums, rec) and not rec.values:
             return False
         if plan.progress == "tqdm":
@@ -930,6 +943,21 @@ def _quiet_holds(masks: printed_bulk.Masks, r: _TextReader, path: str) -> bool:
 
 
 _COMMENT = re.compile(r"^#+\s")
+# A checkpoint or early-stopping callback announcing a new best (Keras `val_loss improved from inf to
+# 0.61`, `did not improve from 0.61`; the EarlyStopping helper many repositories copy prints
+# `Validation loss decreased (inf --> 0.61)`): the value repeats the evaluation line before it.
+_BEST_NOTICE = re.compile(r"(?i)\b(?:improved\s+from\s+\S+\s+to|did\s+not\s+improve\s+from|"
+                          r"(?:decreased|increased|improved)\s*\(\s*\S+\s*-+>)\s*[-+]?(?:\d|\.\d|inf\b|nan\b)")
+# A learning-rate schedule announcing its next value: PyTorch schedulers with verbose on (`Adjusting
+# learning rate of group 0 to 1.0000e-03.`), ReduceLROnPlateau (`reducing learning rate of group 0 to
+# 1e-04`, Keras `ReduceLROnPlateau reducing learning rate to 0.0001.`), the Informer/Time-Series-Library
+# loop (`Updating learning rate to 0.0001`), `lr set to 0.01`: the phrase is one name, `to` its `:`.
+_LR_NOTICE = re.compile(
+    r"(?i)(?:\b(?:ReduceLROnPlateau\s+)?(?:updating|adjusting|reducing|setting|decaying|lowering|changing|"
+    r"dropping|annealing|new)\s+(?:the\s+)?)?\b(?:learning[ _-]?rate|lr)"
+    r"(?:\s+of\s+(?:param(?:eter)?\s+)?group\s+\d+)?"
+    r"(?:\s+(?:is\s+|was\s+|has\s+been\s+)?(?:set|changed|updated|decayed|reduced|adjusted|lowered|dropped|annealed))?"
+    r"\s+(?:to|->|-->|=>)\s+(?=[-+]?(?:\d|\.\d))")
 # The first line of a dict printed over several lines (`{'atom_fea_len': 64,`)
 _DICT_OPENS = re.compile(r"""^\s*\{\s*['"][^'"]+['"]\s*:\s*[^{}]*,\s*$""")
 _DICT_MAX_LINES = 400

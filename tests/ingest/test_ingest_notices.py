@@ -1,0 +1,62 @@
+"""Callback and scheduler notices in printed logs: a learning-rate announcement is the schedule's value;
+a new-best announcement repeats the evaluation it follows and is no record of its own."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from triage.ingest import read_run
+
+
+def _read(tmp_path, lines, name="train.log"):
+    p = tmp_path / name
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return read_run(p)
+
+
+@pytest.mark.parametrize("notice", [
+    "Adjusting learning rate of group 0 to {lr:.4e}.",                # PyTorch scheduler, verbose=True
+    "Epoch {e:05d}: reducing learning rate of group 0 to {lr:.4e}.",  # ReduceLROnPlateau
+    "Updating learning rate to {lr}",                                  # Informer / Time-Series-Library
+    "lr set to {lr}",
+])
+def test_a_learning_rate_notice_joins_the_record_it_follows(tmp_path, notice):
+    lines = []
+    for e in range(1, 5):
+        lines.append(f"epoch {e} train loss {1 / e:.4f} val loss {1.1 / e:.4f}")
+        lines.append(notice.format(e=e, lr=1e-3 / 2 ** e))
+    run = _read(tmp_path, lines)
+    lr = run.get("learning_rate")
+    assert lr is not None and list(lr.steps) == list(run.get("loss").steps)
+    assert math.isclose(lr.values[-1], 1e-3 / 16, rel_tol=1e-3)
+    assert run.meta["rows"] == 4  # one record per epoch: the notice is no row of its own
+
+
+def test_a_learning_rate_notice_never_overrides_a_printed_learning_rate(tmp_path):
+    lines = []
+    for e in range(1, 4):
+        lines.append(f"epoch {e} loss {1 / e:.4f} lr 0.001")
+        lines.append(f"Adjusting learning rate of group 0 to {1e-4:.4e}.")
+    run = _read(tmp_path, lines)
+    assert list(run.get("learning_rate").values) == [0.001, 0.001, 0.001]
+    assert not any("both mean" in w for w in run.meta.get("warnings", []))
+
+
+@pytest.mark.parametrize("notice", [
+    "Epoch {e:05d}: val_loss improved from {prev:.5f} to {cur:.5f}, saving model to model.h5",
+    "Epoch {e:05d}: val_loss did not improve from {prev:.5f}",
+    "Validation loss decreased ({prev:.6f} --> {cur:.6f}).  Saving model ...",
+])
+def test_a_new_best_notice_is_not_a_record(tmp_path, notice):
+    lines, prev = [], math.inf
+    for e in range(1, 5):
+        cur = 1.1 / e
+        lines.append(f"epoch {e} train loss {1 / e:.4f} val loss {cur:.4f}")
+        lines.append(notice.format(e=e, prev=prev, cur=cur))
+        prev = cur
+    run = _read(tmp_path, lines)
+    assert sorted(run.series) == ["eval/loss", "loss"]
+    assert run.meta["rows"] == 4
+    assert sum(run.meta["skipped"].values()) == 4  # each notice counted as skipped, by reason
