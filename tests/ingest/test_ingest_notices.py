@@ -60,3 +60,35 @@ def test_a_new_best_notice_is_not_a_record(tmp_path, notice):
     assert sorted(run.series) == ["eval/loss", "loss"]
     assert run.meta["rows"] == 4
     assert sum(run.meta["skipped"].values()) == 4  # each notice counted as skipped, by reason
+
+
+def test_a_text_progress_bars_share_done_is_not_a_value(tmp_path):
+    """tqdm in a notebook or CI log: `Evaluation train: 100% 3/3 [00:03<00:00,  1.01s/it]`."""
+    lines = []
+    for e in range(1, 4):
+        lines += [f"Epoch {e}", "Training: 100% 3/3 [00:10<00:00,  3.46s/it]",
+                  "Evaluation vali : 100%|██████████| 1/1 [00:00<00:00,  2.37it/s]", f"loss {1 / e:.3f}"]
+    run = _read(tmp_path, lines)
+    assert sorted(run.series) == ["loss"]
+    assert 100.0 not in run.get("loss").values
+
+
+def test_a_box_drawn_table_with_one_row_per_split(tmp_path):
+    """Ludwig's epoch summary: a split name in the first column, rule lines between the rows."""
+    lines = []
+    for e in range(1, 4):
+        lines += [f"Epoch   {e}",
+                  "╒══════════╤════════╤════════════╕",
+                  "│ rating   │   loss │   accuracy │",
+                  "╞══════════╪════════╪════════════╡",
+                  f"│ train    │ {1 / e:.4f} │     {0.5 + e / 10:.4f} │",
+                  "├──────────┼────────┼────────────┤",
+                  f"│ vali     │ {1.2 / e:.4f} │     {0.4 + e / 10:.4f} │",
+                  "├──────────┼────────┼────────────┤",
+                  f"│ test     │ {1.1 / e:.4f} │     {0.45 + e / 10:.4f} │",
+                  "╘══════════╧════════╧════════════╛"]
+    run = _read(tmp_path, lines)
+    assert list(run.get("loss").steps) == [1, 2, 3]
+    assert math.isclose(run.get("eval/loss").values[-1], 0.4)
+    assert math.isclose(run.get("eval/accuracy").values[0], 0.5)
+    assert run.get("eval/test/loss") is not None

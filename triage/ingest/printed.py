@@ -221,6 +221,9 @@ _FULL_WIDTH = str.maketrans("：，；（）｜＝【】", ":,;()|=[]")
 # How many items a mean was taken over, inside the name (`Mean test loss of 258 batches: 0.69`)
 _TALLY_OF = re.compile(r"\s+(?:of|over|on)\s+\d+\s+(?:batch(?:es)?|samples?|images?|examples?|sequences?|steps?"
                        r"|iterations?|episodes?|utterances?|sentences?|tokens?|items?)\b(?=\s*[:=])")
+# A progress bar's share done, before its `n/total [elapsed<left` (`Evaluation train: 100% 3/3 [00:03<00:00`,
+# tqdm's text form in notebooks and CI logs, with or without the `|███|` bar): how far, never a metric
+_BAR_PERCENT = re.compile(r"(?<![\w.])\d{1,3}%\s*(?:\|[^|]*\|\s*)?(?=\d+/\d+\s*\[)")
 # A possessive after a name (LightGBM's `training's binary_logloss`, `valid_1's auc`): the name alone
 _POSSESSIVE = re.compile(r"(?<=\w)'s(?=\s)")
 
@@ -235,6 +238,8 @@ def clean(line: str) -> str:
         line = _TALLY_OF.sub("", line)
     if "\x1b" in line:
         line = _ANSI.sub("", line)
+    if "%" in line:
+        line = _BAR_PERCENT.sub("", line)
     prev = None
     n = 0
     while prev != line and n < 8:

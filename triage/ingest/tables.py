@@ -139,10 +139,14 @@ def row(header: Positional, seg: str, skip: frozenset | set = frozenset()) -> tu
     if numbers < max(2, len(header) // 2) or not (values or step is not None or counter is not None):
         return None
     step = step if step is not None else counter
+    if label is not None and len(label.split()) == 1 and printed._split_of([label]):
+        # `│ vali │ 1.2190 │ 0.2708 │` under `│ rating │ loss │ accuracy │`: one split's row of the
+        # metrics the header names (Ludwig, fastai-style summaries): its values are that split's
+        values = {f"{label} {k}": v for k, v in values.items()}
+    elif label is not None:
+        header.labels[label] = None
     if step is not None:
         values["step"] = step
-    if label is not None:
-        header.labels[label] = None
     return values, epoch
 
 

@@ -397,7 +397,8 @@ class _TextReader:
             self.b.skip("nvidia-smi table")
             return False
         if not _HAS_DIGIT.search(s):
-            if not (self.header and _MD_RULE.match(s)):  # `|---|---|` under a Markdown header keeps it
+            if not (self.header and (_MD_RULE.match(s) or _BOX_RULE.match(s))):  # `|---|---|`, `├───┼───┤`
+                # between a header and its rows keep the header
                 c = printed.clean(s)
                 self.header = self.tables.header(ln, s, self.masks and self.masks.lines) \
                     or _table_header(c) or _spaced_header(c)
@@ -438,9 +439,11 @@ class _TextReader:
                 else _table_row(header, cells, blanks=layout is not None or type(header) is _SpacedHeader)
             if row is not None:
                 values, epoch = row
+                step = values.pop("step", None)
                 if epoch is not None:
                     self.epoch = epoch
-                step = values.pop("step", None)
+                elif step is None and self.epoch == self.epoch and type(header) is tables.Positional:
+                    epoch = self.epoch  # `Epoch   4` then the epoch's summary table (no counter of its own)
                 self.records.append(_Rec(ln, values, step, epoch, None, None, "", "text", False))
                 self.tpl_counts["<table>"] = self.tpl_counts.get("<table>", 0) + 1
                 return True
@@ -1196,6 +1199,7 @@ _HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%]*(?: [A-Za-z_@][\w./()\-@%]*){
 # Table columns that count things (images, boxes, input size): bookkeeping, not metrics.
 _COUNT_COLUMNS = {"instances", "images", "labels", "targets", "size", "img_size", "imgsz", "class", "samples"}
 _MD_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?)?\s*$")
+_BOX_RULE = re.compile(r"^\s*[+|:\-─━═┄┈╌┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*[─━═┼╪┿╋╬]{3,}[+|:\-─━═┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*$")
 _CELL_SPLIT = re.compile(r"\s*[|\t]\s*|\s{2,}")
 
 
