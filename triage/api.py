@@ -147,12 +147,16 @@ def looks_like_prose(text: str) -> bool:
     """Short text a person wrote (a note, an issue description), not a log or a data file: most
     whitespace-separated tokens are words, few lines carry a logger prefix, and it is short."""
     import re
+    from collections import Counter
 
-    from triage.ingest.printed import clean
+    from triage.ingest.printed import clean, shape
 
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines or len(lines) > 60 or len(text) > 8000:
         return False
+    templates = Counter(shape(clean(line))[0] for line in lines)
+    if len(lines) >= 3 and templates.most_common(1)[0][1] >= max(3, len(lines) // 2):
+        return False  # one sentence printed again and again with new numbers is a program's output
     tokens = text.split()
     words = sum(1 for t in tokens if re.fullmatch(r"[\"'(]*[A-Za-z][A-Za-z'-]*[.,;:!?)\"']*", t))
     prefixed = sum(1 for line in lines if clean(line) != line.strip())

@@ -329,3 +329,13 @@ def test_sigterm_to_probe_run_stops_the_probe(tmp_path, hanging_setup):
     while _alive(probe_pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(probe_pid)
+
+
+def test_a_sentence_printed_again_and_again_is_output_not_a_description():
+    """A loop's words are never matched against the knowledge as if a person had described a problem."""
+    from triage.api import looks_like_prose
+
+    note = "My loss went to nan after a few epochs.\nI use Adam with lr 0.01 and fp16.\nAny idea why?"
+    assert looks_like_prose(note)
+    loop = "\n".join(f"Total rewards in episode {k} is 3.8 total number of steps are {49 * k}" for k in range(12))
+    assert not looks_like_prose(loop)

@@ -92,3 +92,59 @@ def test_a_box_drawn_table_with_one_row_per_split(tmp_path):
     assert math.isclose(run.get("eval/loss").values[-1], 0.4)
     assert math.isclose(run.get("eval/accuracy").values[0], 0.5)
     assert run.get("eval/test/loss") is not None
+
+
+def _rsl_rl_block(it: int, reward: float) -> list[str]:
+    return ["#" * 80, f"                       Learning iteration {it}/400                       ", "",
+            "                       Computation: 159372 steps/s (collection: 0.544s, learning 1.101s)",
+            "             Mean action noise std: 0.24",
+            f"          Mean value_function loss: {0.01 / it:.4f}",
+            "               Mean surrogate loss: 0.0019",
+            f"                       Mean reward: {reward:.2f}",
+            "               Mean episode length: 1192.40",
+            "            Episode_Reward/lin_vel: -0.1932",
+            "-" * 80,
+            f"                   Total timesteps: {it * 16384}",
+            "                    Iteration time: 1.65s",
+            "                        Total time: 240.70s",
+            "                               ETA: 417.2s", ""]
+
+
+def test_an_iteration_block_of_one_value_per_line_is_one_record(tmp_path):
+    """rsl_rl / Isaac Lab: a `Learning iteration N/M` banner, then one right-aligned `name: value` a line."""
+    lines = []
+    for it, reward in ((1, 2.5), (2, 5.0), (3, 9.5)):
+        lines += _rsl_rl_block(it, reward)
+    run = _read(tmp_path, lines)
+    ep = run.get("episode_reward")
+    assert list(ep.steps) == [1, 2, 3] and list(ep.values) == [2.5, 5.0, 9.5]
+    assert run.get("value_loss") is not None and run.get("policy_loss") is not None
+    assert run.get("episode_length") is not None
+    assert run.meta["rows"] == 3
+
+
+def test_a_call_with_its_value_names_the_metric(tmp_path):
+    """Julia's `@show loss(x, y)`; Flux's tracked scalar `param(0.09)`."""
+    lines = []
+    for k in range(1, 5):
+        lines += [f"loss(x, y) = param({0.1 / k:.6f})", f"accuracy(m, x, label, 0:9) = {0.2 * k:.4f}"]
+    run = _read(tmp_path, lines)
+    assert math.isclose(run.get("loss").values[-1], 0.025)
+    assert math.isclose(run.get("accuracy").values[-1], 0.8)
+
+
+def test_a_lone_record_with_a_nan_is_a_measurement_not_a_setting(tmp_path):
+    run = _read(tmp_path, ["D_loss: nan, D_loss_grad_norm: nan, D_lr: 0.001882",
+                           "D_reg: 0.002352, D_reg_grad_norm: 0.001569, G_loss: nan"])
+    assert run.meta["rows"] == 2
+    assert math.isnan(run.get("D_loss").values[0])
+
+
+def test_a_bar_whose_description_only_counts_gives_its_postfix_the_epoch(tmp_path):
+    line = ("Epoch {e}/250: 100%|████████████████| 9375/9375 [07:11<00:00, 21.73it/s, DR=713, DF=nan, "
+            "G=nan, LR=0.0001, TIME=0.0615]")
+    run = _read(tmp_path, [line.format(e=41)])
+    assert list(run.get("learning_rate").steps) == [41]
+    run = _read(tmp_path, [line.format(e=e) for e in (41, 42, 43)])
+    assert list(run.get("learning_rate").steps) == [41, 42, 43]
+    assert run.meta.get("step_axis") != "line order"

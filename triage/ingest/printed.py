@@ -190,13 +190,13 @@ class Plan:
 # TensorFlow `tf.Tensor(0.52, shape=(), dtype=float32)`, NumPy `array(0.52, dtype=float32)` or `np.float64(0.52)`,
 # JAX `Array(0.52, dtype=float32)`: `print(loss)` in a training loop writes these. The value is the number inside.
 _WRAPPED_SCALAR = re.compile(
-    r"(?<![\w.])(?:tf\.Tensor|[Tt]ensor|DeviceArray|Array|array|(?:np|numpy)\.(?:float|int)\d*)"
+    r"(?<![\w.])(?:tf\.Tensor|[Tt]ensor|DeviceArray|Array|array|param|(?:np|numpy)\.(?:float|int)\d*)"
     r"\(\s*(\[\s*)?(\[\s*)?([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf))"
     r"\s*(?(2)\])\s*(?(1)\])\s*(?:,((?:[^()]|\([^()]*\))*))?\)"  # `[x]` and `[[x]]` hold one value too
 )
 # TensorFlow's eager repr: `<tf.Tensor: shape=(), dtype=float32, numpy=2.3025851>`
 _TF_EAGER = re.compile(r"<tf\.Tensor: [^<>]*?numpy=([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|nan|inf))>")
-_WRAP_HINTS = ("ensor(", "rray(", "np.", "numpy.", "numpy=")
+_WRAP_HINTS = ("ensor(", "rray(", "np.", "numpy.", "numpy=", "param(")  # (`param(0.09)`: Flux's tracked scalar)
 # The autograd node of a loss function (`grad_fn=<NllLossBackward0>`, `<BinaryCrossEntropyWithLogitsBackward0>`)
 _LOSS_GRAD_FN = re.compile(r"grad_fn=<\w*(?:Loss|Entropy)\w*Backward\d*>")
 
@@ -212,6 +212,18 @@ def unwrap_scalars(line: str) -> str:
     if "numpy=" in line:
         line = _TF_EAGER.sub(lambda w: w.group(1), line)
     return _WRAPPED_SCALAR.sub(lambda w: w.group(3), line)
+
+
+# A call shown with its value, as Julia's `@show loss(x, y)` prints it (`loss(x, y) = 0.0913`,
+# `accuracy(m, x, label, 0:9) = 0.105`): the function's name is the metric's
+_CALL_KEY = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\((?:[^()]|\([^()]*\))*\)\s*=\s*(?=[-+]?(?:\d|\.\d|nan\b|inf\b))", re.I)
+
+
+def call_keys(line: str) -> str:
+    """The line with `name(args) = value` read as `name = value`."""
+    if ") =" not in line and ")=" not in line:
+        return line
+    return _CALL_KEY.sub(lambda w: w.group(1) + " = ", line)
 
 
 # Full-width punctuation (Chinese and Japanese prints): `Loss：1.98，` reads as `Loss:1.98,`.
@@ -300,11 +312,15 @@ def _tokens(line: str) -> list[tuple[str, str]]:
 _COUNTER_LEAD = {"now", "start", "starting", "begin", "beginning", "current", "training", "train", "running"}
 
 
+_PHRASE_COUNTER = ("at", "after", "@", "in")  # `<metric> at iteration N is X`, `<metric> in episode N is X`
+
+
 def _key_role(key: str) -> str:
     k = key.lower().strip(" :=[]").replace(".", "")
-    if k in STEP_WORDS or k.endswith((" step", " iter", " iteration")) and k.split()[-1] in STEP_WORDS:
-        return "step"
     words = k.split()
+    if k in STEP_WORDS or words and words[-1] in STEP_WORDS and (
+            k.endswith((" step", " iter", " iteration")) or len(words) >= 3 and words[-2] in _PHRASE_COUNTER):
+        return "step"  # (`Total rewards in episode 73 is 3.8`: the counter inside a metric's phrase)
     if k in EPOCH_WORDS or (words and words[-1] in ("epoch", "ep")
                             and (len(words) <= 2 or _COUNTER_LEAD.issuperset(words[:-1]))):
         return "epoch"  # `Epoch 3`, `Train epoch 3`, `Now training epoch 3`
@@ -670,7 +686,7 @@ def parse(line: str) -> Plan:
                     plan.label = _split_of(pending[:-1])  # `validation loss at iteration 100`
                 if role == "epoch":
                     epoch_seen = True
-                if role != "value" and len(pending) >= 3 and pending[-2].lower() in ("at", "after", "@"):
+                if role != "value" and len(pending) >= 3 and pending[-2].lower() in _PHRASE_COUNTER:
                     # `<metric> at <counter> N is X`: the counter is inside the metric's phrase; the
                     # value after the copula is the metric's (named by the phrase where its head alone
                     # is no metric triage knows: DL4J's `Score at iteration`)

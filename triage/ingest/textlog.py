@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import math
 import re
 from typing import NamedTuple
 
@@ -183,6 +184,7 @@ class _TextReader:
         self.tables = tables.Tracker()  # header-like lines a rule or a second header line may confirm
         self.block: tuple | None = None  # (line, step, epoch, template) of a counter line whose values follow
         self.block_rec: _Rec | None = None
+        self.block_counters: frozenset = frozenset()  # the names of the counters the block's head line holds
         self.ordinary: tuple | None = None  # (tpl, plan, nums) of the last line read as a plain record
         self.open: _Bulk | None = None  # the bulk being extended
         self.synced = -1  # how many lines the open bulk's shape had when the counters were last taken from it
@@ -363,7 +365,7 @@ class _TextReader:
 
     def segment(self, ln: int, seg: str) -> bool:
         """Read one redraw segment of a line; True when it held metrics."""
-        s = printed.unwrap_scalars(_unlaunch(seg))
+        s = printed.call_keys(printed.unwrap_scalars(_unlaunch(seg)))
         if self.dict_block is not None or ("{" in s and _DICT_OPENS.match(s)):
             return self.dict_line(ln, s)
         if "=" in s and _SETTINGS_REPR.match(s):  # `Namespace(batch_size=20, lr=20, ...)`: the run's settings
@@ -489,14 +491,27 @@ class _TextReader:
             if rec.step is not None:
                 self.step = rec.step
             # a line that is only a counter (`[step=1/15000,epoch=0]`) may head values printed one per line
-            self.block = (ln, rec.step, rec.epoch, "<block>" + tpl) if _COUNTER_ONLY.match(tpl) else None
-            self.block_rec = None
+            counters = frozenset(sl.key.lower() for sl in plan.slots if sl.role in ("step", "epoch", "batch"))
+            if _COUNTER_ONLY.match(tpl):
+                self.block = (ln, rec.step, rec.epoch, "<block>" + tpl)
+                self.block_rec = None
+                self.block_counters = counters
+            elif self.block is not None and self.block_rec is not None and counters != self.block_counters:
+                pass  # `Total timesteps: 2457600` inside an iteration's block counts env steps: the block goes on
+            else:
+                self.block = None
+                self.block_rec = None
             if plan.label and _SECTION.match(c) and (plan.label == "train" or self.under_train):
                 # `Training epoch: 14` heads training's lines, then `Eval epoch: 14` the evaluation's
                 self.section_header(c, counter=True)
             return False
         block, self.block = self.block, None
-        if block is not None and plan.keys == 1 and not plan.counter and _ONE_PAIR.match(tpl):
+        if block is not None and not plan.is_record and not _ONE_PAIR.match(tpl):
+            self.block = block  # (`Computation: 159372 steps/s (collection: 0.5s, ...)` inside the block)
+            return False
+        if block is not None and plan.keys == 1 and not plan.counter and _ONE_PAIR.match(tpl) \
+                and not (self.block_rec is not None and not self.block_rec.values.keys().isdisjoint(rec.values)):
+            # (a name the block already holds opens the next pass: the block is over)
             # `[step=1/15000,epoch=0]` then `train/CrossEntropyLoss=2.998`, one value a line: one record
             if self.block_rec is None:
                 self.block_rec = _Rec(block[0], {}, block[1], block[2], None, None, rec.label, "text", False,
@@ -698,12 +713,15 @@ class _TextReader:
             return False
         values: dict = {}
         rec = None
+        axes = None  # a description that only counts (`Epoch 41/250: 100%|...| [..., DF=nan, G=nan]`)
         for part in (desc, post):
             if not part or not _HAS_DIGIT.search(part):
                 continue
             tpl, nums = printed.shape(part)
             plan, tpl = self.plan_of(part, tpl)
             got = printed.apply(plan, nums)
+            if got is not None and part is desc and plan.axes_only:
+                axes = got
             if got is None or not plan.is_record:
                 continue
             if not done and part is desc and got.step is None:
@@ -723,6 +741,8 @@ class _TextReader:
             rec = rec or got
         if rec is None or not values:
             return False
+        if axes is not None and rec.step is None and rec.epoch is None:
+            rec.step, rec.epoch = axes.step, axes.epoch  # the postfix's values belong to the pass it counts
         label = rec.label or printed._split_of(desc.split()[:2]) or heading
         passes = False  # the step is the bar's own count within a pass the reader numbers itself
         if label != "eval" and rec.step is None and (not done or float(m.group(2)) in self.bar_last):
@@ -1030,7 +1050,7 @@ _STAMP_SPLIT = re.compile(r"(?<=\S)\s*(?=\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1
 _HAS_DIGIT = re.compile(r"\d|(?<![A-Za-z])(?:[Nn]a[Nn]|NAN|[Ii]nf|INF)(?![A-Za-z])")  # `val loss nan` has a value
 _NVIDIA_SMI = re.compile(r"^\s*\|.*(?:\d+MiB\s*/\s*\d+MiB|NVIDIA-SMI|Persistence-M|\bNVIDIA\b.*\b(?:On|Off)\s*\|)")
 # (a split word may open it: `TRAIN EPOCH 3:`, `Validation epoch 2`)
-_COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation|eval|evaluation|test)\s+)?"
+_COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation|eval|evaluation|test|learning)\s+)?"
                            r"(?:(?:step|iter|iteration|epoch|global_step|it|ep)\s*[=:]?\s*#(?:/#)?[,\s|]*){1,3}[\])]?:?$",
                            re.I)
 # `loss=2.3`, `System/Peak GPU Memory (MB)=111,478`, `loss             1.356284` (a pandas Series row)
@@ -1491,10 +1511,13 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
 
 def _loss_record(rec) -> bool:
     """A printed record that names the loss itself among three or more values (`loss: nan,
-    cls_pos_loss: nan, loc_loss: nan`): a measurement, even with no counter and no repeat; a setting
-    quoted in prose names one value, not a loss and its terms."""
+    cls_pos_loss: nan, loc_loss: nan`), or holds a NaN or an infinity among them: a measurement,
+    even with no counter and no repeat; a setting quoted in prose names one value, not a loss and
+    its terms, and is never NaN."""
     if type(rec) is not _Rec or len(rec.values) < 3:
         return False
+    if any(isinstance(v, float) and not math.isfinite(v) for v in rec.values.values()):
+        return True  # (`D_loss: nan, D_loss_grad_norm: nan, D_lr: 0.0019`: no setting is ever NaN)
     tab = _aliases.table()
     return any(r.name == "loss" and r.quality <= _aliases.NORMALISED for r in (tab.resolve(str(k), "text") for k in rec.values))
 
