@@ -148,3 +148,22 @@ def test_a_bar_whose_description_only_counts_gives_its_postfix_the_epoch(tmp_pat
     run = _read(tmp_path, [line.format(e=e) for e in (41, 42, 43)])
     assert list(run.get("learning_rate").steps) == [41, 42, 43]
     assert run.meta.get("step_axis") != "line order"
+
+
+def test_yolov5_console_before_v6_2_reads_its_loss_terms_and_validation(tmp_path):
+    """`Epoch gpu_mem box obj cls labels img_size` (box, obj, cls are the loss terms) with the
+    validation header drawn with its bar (`mAP@.5:.95: 100%|███| 1/1`) before the `all` row."""
+    lines = []
+    for e in range(3):
+        lines.append(("%10s" * 7) % ("Epoch", "gpu_mem", "box", "obj", "cls", "labels", "img_size"))
+        lines.append(("%10s" * 2 + "%10.4g" * 5) % (f"{e}/99", "2.64G", 0.099 - e / 1000, 0.04, 0.031, 36, 416)
+                     + ": 100%|██████████| 7/7 [00:15<00:00,  2.27s/it]")
+        lines.append(("%20s" + "%12s" * 6) % ("Class", "Images", "Labels", "P", "R", "mAP@.5", "mAP@.5:.95")
+                     + ": 100%|██████████| 1/1 [00:01<00:00,  1.30s/it]")
+        lines.append(("%20s" + "%12i" * 2 + "%12.3g" * 4) % ("all", 14, 52, 0.5, 0.4, 0.3 + e / 100, 0.2))
+        lines.append("")
+    run = _read(tmp_path, lines)
+    assert list(run.get("box_loss").steps) == [0, 1, 2]
+    assert math.isclose(run.get("box_loss").values[-1], 0.097)
+    assert math.isclose(run.get("eval/map50").values[-1], 0.32)
+    assert run.get("memory") is not None and run.get("box") is None

@@ -802,7 +802,7 @@ def parse(line: str) -> Plan:
                 # it where its number is whole (on a line that counts steps it is `<step> val <loss>`)
                 plan.sizes += (sl.key,)
             if (any(w in _STOP for w in words) or len(words) > 4) and not known_key(sl.key) \
-                    or sl.key.lower() in _NOT_METRIC or _BEST.match(sl.key):
+                    or sl.key.lower() in _NOT_METRIC or _BEST.match(sl.key) or _ENV_VAR.match(sl.key):
                 sl.role = "skip"
             elif sl.role != "den":
                 kept += 1
@@ -1028,6 +1028,9 @@ def names_loss_or_accuracy(key: str) -> bool:
 
 
 # `Best Valid accuracy: 51%`, `best_val_loss`: the best value so far repeats one already printed
+# A launcher's environment echoed at start (`0 - SLURM_JOB_ID: 7151661`, `WORLD_SIZE=8`): settings, never metrics
+_ENV_VAR = re.compile(r"(?:SLURM|PMI|OMPI|PBS|LSB|NCCL|CUDA|OMP|MKL|TORCHELASTIC|MASTER|GROUP|ROLE)_[A-Z0-9_]+$"
+                      r"|(?:RANK|WORLD_SIZE|LOCAL_RANK|LOCAL_WORLD_SIZE|NODE_RANK)$")
 _BEST = re.compile(r"(?i)^(?:best|max_so_far|lowest|highest)(?:[\s_/-]|$)")
 _METRIC_WORDS = {"loss", "acc", "accuracy", "err", "error", "perplexity", "ppl"}
 _SETTING_WORDS = {"weight", "weights", "alpha", "beta", "gamma", "coef", "coeff", "factor", "type", "freq",

@@ -410,7 +410,8 @@ class _TextReader:
                     self.quiet_segs += 1  # (a blank line, a line of words that opens nothing)
             return False
         bar = printed._TQDM_BAR.search(s)
-        if bar and not printed.shape(s[: bar.start()])[1]:
+        if bar and all(any(ch.isalpha() for ch in word) for word in s[: bar.start()].split()):
+            # (digits only inside names: `mAP@.5:.95`)
             # a header drawn with a progress bar (Ultralytics: `Class Images ... mAP50-95): 100%|███| 8/8`)
             header = _table_header(printed.clean(s[: bar.start()]).rstrip(" :"))
             if header:
@@ -1215,7 +1216,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
 
 
 _HAS_TQDM_END = re.compile(r"\d+/\d+\s*\[[\d:<?]+")
-_HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%]*(?: [A-Za-z_@][\w./()\-@%]*){0,3}$")  # `Train Loss`
+_HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%:]*(?: [A-Za-z_@][\w./()\-@%:]*){0,3}(?<!:)$")  # `Train Loss`, `mAP@.5:.95`
 # Table columns that count things (images, boxes, input size): bookkeeping, not metrics.
 _COUNT_COLUMNS = {"instances", "images", "labels", "targets", "size", "img_size", "imgsz", "class", "samples"}
 _MD_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?)?\s*$")
@@ -1249,6 +1250,8 @@ def _table_header(line: str) -> list[str] | None:
     for rx, columns in table().headers:  # a header the knowledge renames as a whole (or its first columns:
         if rx.match(joined) and len(columns) <= len(cells):  # the tool's own columns, then the run's)
             return list(columns) + cells[len(columns):]
+        if rx.match(joined) and len(columns) == len(joined.split()):  # (two names one blank apart: `mAP@.5 mAP@.5:.95`)
+            return list(columns)
     # a phrase is not a column name (`Size` alone is: YOLO's image-size column)
     if any(" " in c and any(w in printed._STOP for w in c.lower().split()) for c in cells) \
             or all(c.lower() in printed._STOP for c in cells):
