@@ -167,3 +167,30 @@ def test_yolov5_console_before_v6_2_reads_its_loss_terms_and_validation(tmp_path
     assert math.isclose(run.get("box_loss").values[-1], 0.097)
     assert math.isclose(run.get("eval/map50").values[-1], 0.32)
     assert run.get("memory") is not None and run.get("box") is None
+
+
+def test_a_phrase_with_two_counters_keeps_its_metric(tmp_path):
+    """`Loss at epoch 0 and iteration 500 is 0.22`, the iteration counted from 0 in every epoch."""
+    lines = [f"{name} at epoch {e} and iteration {it} is {v / (1 + e):.4f}"
+             for e in range(3) for it in (0, 500, 1000) for name, v in (("Loss", 0.9), ("NCE Loss", 0.5))]
+    run = _read(tmp_path, lines)
+    loss = run.get("loss")
+    assert len(loss) == 9 and run.meta["duplicates"] == 0
+    assert list(loss.steps) == sorted(loss.steps)
+
+
+def test_a_split_named_in_a_qualifier_or_after_a_prefix(tmp_path):
+    from triage.ingest import aliases
+
+    tab = aliases.table()
+    assert tab.resolve("accuracy (test set)", "text").name == "eval/test/accuracy"
+    assert tab.resolve("loss (validation)", "text").name == "eval/loss"
+    assert tab.resolve("test_mean loss", "text").name == "eval/test/loss"
+    assert tab.resolve("lr(PiecewiseDecay)", "text").name == "learning_rate"
+
+
+def test_torch7_logger_file_with_one_column(tmp_path):
+    lines = ["% mean class accuracy (train set)\t"] + [f" {v:.4e}\t" for v in (75.3, 93.45, 96.85, 98.0)]
+    run = _read(tmp_path, lines)
+    acc = run.get("accuracy")
+    assert list(acc.values) == [75.3, 93.45, 96.85, 98.0]

@@ -206,6 +206,13 @@ class AliasTable:
 
     def _resolve(self, key: str, source: str | None) -> Resolved:
         k = key.strip()
+        if k.endswith(")") and "(" in k:
+            bare = _QUALIFIER.sub("", k).strip()
+            said = [w for w in tokens(k[len(bare):].replace("(", " ").replace(")", " "))
+                    if w in _EVAL_WORDS | _TRAIN_WORDS] if bare != k else []
+            if said and said[0] not in tokens(bare):  # `accuracy (test set)`: the qualifier names the split
+                hit = self._resolve(f"{said[0]} {bare}", source)
+                return Resolved(hit.name, hit.split, key, hit.negate, hit.scale, hit.quality, hit.order)
         hit = self._direct(k, source)
         if hit:
             return self._make(hit, key)
@@ -216,6 +223,10 @@ class AliasTable:
                 if inner:  # (a metric only evaluations have, `test_map`, is the test set's `eval/test/map`)
                     base = inner[0][5:] if inner[0].startswith("eval/") else inner[0]
                     return Resolved(f"eval/test/{base}", "eval:test", key, *self._xf(inner[1]), PREFIXED, inner[2])
+                words = self._by_tokens(k[len(p):], source)  # `test_mean loss`: a modifier before the name
+                if words and words.split == "train" and words.known:
+                    return Resolved(f"eval/test/{words.name}", "eval:test", key, words.negate, words.scale, PREFIXED,
+                                    words.order)
                 return Resolved(f"eval/test/{normalise(k[len(p):])}", "eval:test", key)
         for p in self.eval_prefixes:
             if k.startswith(p) and len(k) > len(p):

@@ -322,7 +322,9 @@ def _key_role(key: str) -> str:
             k.endswith((" step", " iter", " iteration")) or len(words) >= 3 and words[-2] in _PHRASE_COUNTER):
         return "step"  # (`Total rewards in episode 73 is 3.8`: the counter inside a metric's phrase)
     if k in EPOCH_WORDS or (words and words[-1] in ("epoch", "ep")
-                            and (len(words) <= 2 or _COUNTER_LEAD.issuperset(words[:-1]))):
+                            and (len(words) <= 2 or _COUNTER_LEAD.issuperset(words[:-1])
+                                 or len(words) >= 3 and words[-2] in _PHRASE_COUNTER
+                                 and not _split_of(words[:-2]))):  # (`Validation at epoch 5` heads a section)
         return "epoch"  # `Epoch 3`, `Train epoch 3`, `Now training epoch 3`
     if k in BATCH_WORDS:
         return "batch"
@@ -564,7 +566,7 @@ def parse(line: str) -> Plan:
             carried = (copula or carry_assigned) and not pending and bool(carry)
             if carried:
                 pending = carry  # `Score at iteration 100 is 1.39`: the value of the phrase's metric
-            carry = []
+            held, carry = carry, []
             carry_assigned = False
             key = " ".join(pending)
             slot_index = len(slots)
@@ -692,6 +694,8 @@ def parse(line: str) -> Plan:
                     # is no metric triage knows: DL4J's `Score at iteration`)
                     head = pending[:-2]
                     carry = head if known_key(" ".join(head), loose=True) else list(pending)
+                elif role in ("step", "epoch", "batch") and held and pending[0].lower() in ("and", ","):
+                    carry = held  # `Loss at epoch 0 and iteration 500 is 0.22`: the phrase goes on
                 if role == "value" and unit in UNIT_NAMES and unit.endswith("/s") and key.lower() in _RATE_KEYS:
                     key = UNIT_NAMES[unit]  # `Speed: 1293.6 samples/sec`: a samples-per-second rate
                 if role == "value" and family and bracket_depth >= family[1] and family[0] == "loss" and not known_key(key):

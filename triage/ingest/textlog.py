@@ -402,7 +402,7 @@ class _TextReader:
             if not (self.header and (_MD_RULE.match(s) or _BOX_RULE.match(s))):  # `|---|---|`, `├───┼───┤`
                 # between a header and its rows keep the header
                 c = printed.clean(s)
-                self.header = self.tables.header(ln, s, self.masks and self.masks.lines) \
+                self.header = _logger_header(s) or self.tables.header(ln, s, self.masks and self.masks.lines) \
                     or _table_header(c) or _spaced_header(c)
                 if self.header is None and c:
                     self.section_header(c)
@@ -1238,6 +1238,18 @@ def _layout_for(line: str) -> list[str] | None:
     return None
 
 
+def _logger_header(line: str) -> list[str] | None:
+    """Torch7's optim.Logger file: `% <name>\t<name>\t` over tab-separated columns of numbers (one
+    column is a table too: the `%` line names it)."""
+    if not line.startswith("% ") or "\t" not in line:
+        return None
+    names = [n.strip() for n in line[2:].split("\t") if n.strip()]
+    return names if names and all(_HEADER_CELL.match(n) or _QUALIFIED_CELL.match(n) for n in names) else None
+
+
+_QUALIFIED_CELL = re.compile(r"^[A-Za-z_][\w ./\-@%]*\([\w ./\-@%]*\)$")  # `mean class accuracy (train set)`
+
+
 def _table_header(line: str) -> list[str] | None:
     """Column names of a printed table (`step<TAB>loss`, `Epoch  GPU_mem  box_loss ...`,
     `| epoch | loss |`): two or more single-word cells and nothing else."""
@@ -1329,7 +1341,7 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
             values["step"] = v
         else:
             values[name] = v
-    if not values or len(values) + (epoch is not None) + dropped < max(2, len(header) // 2):
+    if not values or len(values) + (epoch is not None) + dropped < max(min(2, len(header)), len(header) // 2):
         return None
     return values, epoch
 
@@ -1557,7 +1569,13 @@ def _per_epoch_steps(records: list) -> float:
     back = st[1:] < st[:-1]
     if not (bool(back.any()) and bool((e[1:][back] > e[:-1][back]).all())):
         return 0.0
-    return float(st.max()) or 1.0
+    top = float(st.max())
+    if float(st.min()) == 0.0:
+        # counted from 0 (`epoch 0 and iteration 0, 500, 1000`): an epoch runs past its largest count
+        # by one logging interval, or the next epoch's 0 would land on this one's last count
+        gaps = np.diff(st)[(np.diff(st) > 0) & (e[1:] == e[:-1])]
+        top += float(np.min(gaps)) if len(gaps) else 1.0
+    return top or 1.0
 
 
 def _as_batch(rec, per_epoch: float):
