@@ -211,8 +211,8 @@ class AliasTable:
             said = [w for w in tokens(k[len(bare):].replace("(", " ").replace(")", " "))
                     if w in _EVAL_WORDS | _TRAIN_WORDS] if bare != k else []
             if said and said[0] not in tokens(bare):  # `accuracy (test set)`: the qualifier names the split
-                hit = self._resolve(f"{said[0]} {bare}", source)
-                return Resolved(hit.name, hit.split, key, hit.negate, hit.scale, hit.quality, hit.order)
+                named = self._resolve(f"{said[0]} {bare}", source)
+                return Resolved(named.name, named.split, key, named.negate, named.scale, named.quality, named.order)
         hit = self._direct(k, source)
         if hit:
             return self._make(hit, key)
