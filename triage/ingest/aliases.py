@@ -211,8 +211,9 @@ class AliasTable:
             said = [w for w in tokens(k[len(bare):].replace("(", " ").replace(")", " "))
                     if w in _EVAL_WORDS | _TRAIN_WORDS] if bare != k else []
             if said and said[0] not in tokens(bare):  # `accuracy (test set)`: the qualifier names the split
-                named = self._resolve(f"{said[0]} {bare}", source)
-                return Resolved(named.name, named.split, key, named.negate, named.scale, named.quality, named.order)
+                said_as = self._resolve(f"{said[0]} {bare}", source)
+                return Resolved(said_as.name, said_as.split, key, said_as.negate, said_as.scale, said_as.quality,
+                                said_as.order)
         hit = self._direct(k, source)
         if hit:
             return self._make(hit, key)
