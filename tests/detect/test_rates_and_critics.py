@@ -102,6 +102,22 @@ def test_a_file_of_several_runs_is_judged_on_its_last_run(tmp_path):
     assert not run_detectors(run, KB)  # no 'spike' where the next model starts
 
 
+def test_a_stub_run_after_a_real_one_is_not_what_is_judged(tmp_path):
+    """A one-epoch export or smoke test appended after the training: the training is judged."""
+    from triage.ingest import read_run
+
+    lines = [f"Epoch {epoch} loss {2.3 * 0.93 ** epoch:.4f}" for epoch in range(1, 31)]
+    lines += [f"Epoch {epoch} loss {2.3 * 0.93 ** epoch:.4f}" for epoch in range(1, 3)]
+    p = tmp_path / "train_then_export.log"
+    p.write_text("\n".join(lines) + "\n")
+    run = read_run(p)
+    assert run.meta["runs"] == 2
+    assert len(last_run(run).get("loss")) == 30
+    lines += [f"Epoch {epoch} loss {2.3 * 0.93 ** epoch:.4f}" for epoch in range(3, 11)]  # a real second run
+    p.write_text("\n".join(lines) + "\n")
+    assert len(last_run(read_run(p)).get("loss")) == 10
+
+
 def test_a_model_that_learned_then_fell_back_to_chance_is_a_relapse_not_flat():
     steps = np.arange(1, 101) * 5.0
     ln4 = math.log(4)

@@ -158,23 +158,36 @@ def run_detector(node, run) -> Finding | None:
     )
 
 
+STUB_ROWS = 5  # a last run with fewer points than this, beside one four times as long, is a stub
+
+
 def last_run(run):
     """The last of several runs printed into one file (`meta["run_starts"]`, set by the reader),
     as a run of its own: the checks judge one training run, and a file that trains three models
-    one after the other would otherwise show a 'spike' wherever the next model starts. A file of
-    one run is returned as it is."""
+    one after the other would otherwise show a 'spike' wherever the next model starts. When the
+    last run is a stub beside a real one (a few rows: a smoke test, a one-epoch export after the
+    training), the longest run is judged instead. A file of one run is returned as it is."""
     starts = run.meta.get("run_starts") if hasattr(run, "meta") else None
     if not starts:
         return run
     import copy
 
-    cut = float(starts[-1])
+    import numpy as np
+
+    edges = [-np.inf] + [float(x) for x in starts] + [np.inf]
+    sizes = [max((int(((s.steps >= lo) & (s.steps < hi)).sum()) for s in run.series.values()), default=0)
+             for lo, hi in zip(edges[:-1], edges[1:])]
+    pick = len(sizes) - 1
+    longest = int(np.argmax(sizes))
+    if sizes[pick] < STUB_ROWS and sizes[pick] * 4 < sizes[longest]:
+        pick = longest
+    lo, hi = edges[pick], edges[pick + 1]
     view = copy.copy(run)
     view.meta = dict(run.meta)
     view.meta.pop("run_starts", None)
     view.series = {}
     for key, s in run.series.items():
-        keep = s.steps >= cut
+        keep = (s.steps >= lo) & (s.steps < hi)
         if not keep.any():
             continue
         part = copy.copy(s)

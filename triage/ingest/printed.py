@@ -323,8 +323,7 @@ def _key_role(key: str) -> str:
         return "step"  # (`Total rewards in episode 73 is 3.8`: the counter inside a metric's phrase)
     if k in EPOCH_WORDS or (words and words[-1] in ("epoch", "ep")
                             and (len(words) <= 2 or _COUNTER_LEAD.issuperset(words[:-1])
-                                 or len(words) >= 3 and words[-2] in _PHRASE_COUNTER
-                                 and not _split_of(words[:-2]))):  # (`Validation at epoch 5` heads a section)
+                                 or len(words) >= 3 and words[-2] in _PHRASE_COUNTER)):
         return "epoch"  # `Epoch 3`, `Train epoch 3`, `Now training epoch 3`
     if k in BATCH_WORDS:
         return "batch"

@@ -505,6 +505,8 @@ class _TextReader:
             if plan.label and _SECTION.match(c) and (plan.label == "train" or self.under_train):
                 # `Training epoch: 14` heads training's lines, then `Eval epoch: 14` the evaluation's
                 self.section_header(c, counter=True)
+            elif plan.label == "eval" and _SECTION.match(c):
+                self.section_header(c)  # `Validation at epoch 5` over the evaluation's lines
             return False
         block, self.block = self.block, None
         if block is not None and not plan.is_record and not _ONE_PAIR.match(tpl):
@@ -1835,7 +1837,8 @@ def _emit(records: list[_Rec], b: RunBuilder) -> str:
         b.meta["runs"] = n + 1
         b.meta["run_starts"] = runs  # where each run after the first begins on the file's step axis
         b.warn(f"the step counter starts again {n} time{'s' if n > 1 else ''}: "
-               f"{n + 1} runs in one file, each placed after the one before; the checks judge the last one")
+               f"{n + 1} runs in one file, each placed after the one before; the checks judge the last one "
+               "(the longest, when the last is a stub of a few rows)")
     return axis
 
 
