@@ -194,3 +194,22 @@ def test_torch7_logger_file_with_one_column(tmp_path):
     run = _read(tmp_path, lines)
     acc = run.get("accuracy")
     assert list(acc.values) == [75.3, 93.45, 96.85, 98.0]
+
+
+def test_a_split_label_mid_line_names_only_the_keys_after_it(tmp_path):
+    """`epoch 1 loss 0.5 acc 0.9 val: loss 0.6 acc 0.8`: the training values come first."""
+    lines = [f"epoch {e} loss {1 / e:.3f} acc {0.5 + e / 20:.3f} val: loss {1.2 / e:.3f} acc {0.45 + e / 20:.3f}"
+             for e in range(1, 6)]
+    run = _read(tmp_path, lines)
+    assert math.isclose(run.get("loss").values[0], 1.0)
+    assert math.isclose(run.get("eval/loss").values[0], 1.2)
+    assert math.isclose(run.get("accuracy").values[-1], 0.75)
+    run = _read(tmp_path, [f"epoch {e} | loss {1 / e:.3f} | val | loss {1.2 / e:.3f}" for e in range(1, 6)])
+    assert math.isclose(run.get("loss").values[0], 1.0) and math.isclose(run.get("eval/loss").values[0], 1.2)
+
+
+def test_lightning_writes_infinity_and_nan_with_a_trailing_zero(tmp_path):
+    lines = [f"Epoch 0:   0%|          | {k}/4282 [00:00<18:18,  3.90it/s, v_num=0, train_loss={v}]"
+             for k, v in ((1, "2.31"), (2, "inf.0"), (3, "nan.0"))]
+    loss = _read(tmp_path, lines).get("loss")
+    assert loss is not None and math.isinf(loss.values[1]) and math.isnan(loss.values[2])

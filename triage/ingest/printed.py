@@ -39,7 +39,7 @@ NUM_BODY = (
     r"|\d+(?:h|m)(?:\d+(?:ms|m|s))+(?!\w)|\d+s\d+ms(?!\w)"  # glued durations `41m50s`, `10h28s`, `35s649ms` (skipped)
     r"|[-+]?1\.#(?:QNAN|SNAN|IND|INF)\d*"  # the MSVC runtime's NaN and infinity (`1.#QNAN000`, `-1.#IND`)
     r"|[-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?"
-    r"|(?:[Nn]a[Nn]|NAN|[Ii]nf(?:inity)?|INF)(?![A-Za-z]))"
+    r"|(?:[Nn]a[Nn]|NAN|[Ii]nf(?:inity)?|INF)(?:\.0\b)?(?![A-Za-z]))"  # (Lightning's bar: `train_loss=inf.0`)
 )
 _UNIT_AHEAD = (r"(?=(?:ms|us|s|sec|min|h|GB|GiB|Gb|G|MB|MiB|Mb|M|KB|kB|K|B|x|it/s|s/it|ms/step|s/step|tok/s)"
                r"(?![A-Za-z]))")
@@ -64,6 +64,7 @@ _PREFIX = re.compile(
     | `+(?=\S)  # the backtick of a Markdown code span the paste opened on the first log line
     | >+\s  # a Markdown quote
     | \*\s  # a Markdown bullet
+    | \.{3,}(?=[IWEF]\d{4}\s)  # glog after the progress dots of a pass (`.....I0305 23:00:29.7 35 Trainer.cpp:182]`)
     | [IWEF]\d{4}\s+\d{1,2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]
     | [IWEF]\s+[\w./-]+\.(?:cc|cpp|h|py):\d+\]
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE|SUCCESS)\s*\|\s*[\w.<>-]+(?::[\w.<>-]+)*:\d+\s*(?:\||-(?=\s))
@@ -419,8 +420,10 @@ def parse(line: str) -> Plan:
             if assigned and pending:
                 # `Validation: loss 2.3`: the words before ':' were a label, not a key
                 lab = _split_of(pending)
-                if lab and plan.label and lab != plan.label and any(sl.role == "value" for sl in slots):
-                    sections.append((len(slots), pending[-1]))  # `Training: loss 1.6 | Val: loss 1.7`
+                if lab and lab != plan.label and any(sl.role == "value" for sl in slots):
+                    # `Training: loss 1.6 | Val: loss 1.7`, `epoch 1 loss 0.5 acc 0.9 val: loss 0.6`: the
+                    # keys after a split's label mid-line are that split's, the ones before it are not
+                    sections.append((len(slots), pending[-1]))
                 elif lab:
                     plan.label = lab
                 elif not slots and len(pending) == 1 and _is_tag(pending[0]):
@@ -454,7 +457,9 @@ def parse(line: str) -> Plan:
         if kind in ("sep", "dash"):
             if pending and not assigned:
                 lab = _split_of(pending)
-                if lab:
+                if lab and lab != plan.label and any(sl.role == "value" for sl in slots):
+                    sections.append((len(slots), pending[-1]))  # `loss 0.5 | val | loss 0.6`
+                elif lab:
                     plan.label = lab
                 else:
                     prose_words += max(0, len(pending) - 2)  # `While training with custom data,`
@@ -1058,7 +1063,7 @@ def to_number(text: str) -> float:
         return float(t)
     except ValueError:
         low = t.lower().lstrip("+")
-        if low.lstrip("-") in ("nan",):
+        if low.lstrip("-") in ("nan", "nan.0"):
             return float("nan")
         if low.lstrip("-").startswith("inf"):
             return float("-inf") if low.startswith("-") else float("inf")
