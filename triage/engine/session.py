@@ -71,6 +71,7 @@ DOMAIN_SYNONYMS = {
     "sb3": "rl", "dqn": "rl", "sac": "rl", "ppo": "rl", "gym": "rl", "gymnasium": "rl", "reinforcement-learning": "rl",
     "llava": "vlm", "vision-language": "vlm", "multimodal": "vlm",
     "kd": "distillation", "distill": "distillation", "knowledge-distillation": "distillation",
+    "gans": "gan", "dcgan": "gan", "stylegan": "gan", "wgan": "gan", "adversarial": "gan",
     "audio": "other", "speech": "other", "asr": "other", "tabular": "other", "tts": "other",
 }
 

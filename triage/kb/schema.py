@@ -17,7 +17,7 @@ FAMILIES = {
 }
 DOMAINS = {
     "any", "llm", "dpo", "rlhf", "vision-cls", "detection", "segmentation", "diffusion",
-    "rl", "vlm", "distillation", "other",
+    "rl", "vlm", "distillation", "gan", "other",
 }
 PRIORS = {"common": 3.0, "uncommon": 1.0, "rare": 0.35}
 
