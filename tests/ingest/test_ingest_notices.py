@@ -137,7 +137,7 @@ def test_a_lone_record_with_a_nan_is_a_measurement_not_a_setting(tmp_path):
     run = _read(tmp_path, ["D_loss: nan, D_loss_grad_norm: nan, D_lr: 0.001882",
                            "D_reg: 0.002352, D_reg_grad_norm: 0.001569, G_loss: nan"])
     assert run.meta["rows"] == 2
-    assert math.isnan(run.get("D_loss").values[0])
+    assert math.isnan(run.get("d_loss").values[0])  # (D_loss: a GAN discriminator's loss)
 
 
 def test_a_bar_whose_description_only_counts_gives_its_postfix_the_epoch(tmp_path):
@@ -213,3 +213,14 @@ def test_lightning_writes_infinity_and_nan_with_a_trailing_zero(tmp_path):
              for k, v in ((1, "2.31"), (2, "inf.0"), (3, "nan.0"))]
     loss = _read(tmp_path, lines).get("loss")
     assert loss is not None and math.isinf(loss.values[1]) and math.isnan(loss.values[2])
+
+
+def test_a_notebook_table_copied_as_text(tmp_path):
+    """The HF Trainer's notebook table pasted into an issue: `-- | --` rules, `group / name` columns."""
+    lines = ["Step | Training Loss | reward | reward_std | kl | rewards / match_format_exactly",
+             "-- | -- | -- | -- | -- | --"]
+    lines += [f"{s} | {0.001 * s:.6f} | {s / 2:.6f} | 1.500000 | nan | 0.000000" for s in range(1, 6)]
+    run = _read(tmp_path, lines)
+    assert list(run.get("loss").steps) == [1, 2, 3, 4, 5]
+    assert run.get("reward_std") is not None and math.isnan(run.get("kl").values[0])
+    assert any(k.startswith("rewards/") for k in run.series)

@@ -1218,10 +1218,11 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
 
 
 _HAS_TQDM_END = re.compile(r"\d+/\d+\s*\[[\d:<?]+")
-_HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%:]*(?: [A-Za-z_@][\w./()\-@%:]*){0,3}(?<!:)$")  # `Train Loss`, `mAP@.5:.95`
+_HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%:]*(?: (?:/|[A-Za-z_@][\w./()\-@%:]*)){0,4}(?<!:)$")  # `Train Loss`,
+# `mAP@.5:.95`, `rewards / match_format_exactly` (a notebook table's group / name)
 # Table columns that count things (images, boxes, input size): bookkeeping, not metrics.
 _COUNT_COLUMNS = {"instances", "images", "labels", "targets", "size", "img_size", "imgsz", "class", "samples"}
-_MD_RULE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?)?\s*$")
+_MD_RULE = re.compile(r"^\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*(?::?-{2,}:?)?\s*$")  # (`-- | --`: a notebook table copied as text)
 _BOX_RULE = re.compile(r"^\s*[+|:\-─━═┄┈╌┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*[─━═┼╪┿╋╬]{3,}[+|:\-─━═┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*$")
 _CELL_SPLIT = re.compile(r"\s*[|\t]\s*|\s{2,}")
 
@@ -1258,6 +1259,7 @@ def _table_header(line: str) -> list[str] | None:
     cells = _cells(line)
     if len(cells) < 2 or len(cells) > 40 or not all(_HEADER_CELL.match(c) for c in cells):
         return None
+    cells = [c.replace(" / ", "/") for c in cells]  # `rewards / match_format` is the name `rewards/match_format`
     from triage.ingest.aliases import table
 
     joined = " ".join(cells)
