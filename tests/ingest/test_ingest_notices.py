@@ -224,3 +224,21 @@ def test_a_notebook_table_copied_as_text(tmp_path):
     assert list(run.get("loss").steps) == [1, 2, 3, 4, 5]
     assert run.get("reward_std") is not None and math.isnan(run.get("kl").values[0])
     assert any(k.startswith("rewards/") for k in run.series)
+
+
+def test_a_header_written_as_a_comment(tmp_path):
+    """numpy.savetxt's `# ` header over whitespace columns (DeePMD-kit's lcurve.out)."""
+    lines = ["#  step      rmse_val    rmse_trn         lr"]
+    lines += [f"{s * 100:7d}    {2.0 / (s + 1):.2e}    {1.9 / (s + 1):.2e}    1.0e-03" for s in range(6)]
+    run = _read(tmp_path, lines, name="lcurve.out")
+    assert list(run.get("learning_rate").steps) == [0, 100, 200, 300, 400, 500]
+
+
+def test_the_common_logging_snippet_prefix_and_a_settings_dict(tmp_path):
+    """`%(asctime)s %(filename)s[line:%(lineno)d] %(levelname)s` with datefmt `%a, %d %b %Y %H:%M:%S`."""
+    lines = ["Mon, 15 May 2023 00:04:19 train.py[line:31] INFO config: {'epochs': 20, 'learning_rate': 0.001}"]
+    lines += [f"Mon, 15 May 2023 00:0{e}:19 train.py[line:80] INFO epoch: {e} loss: {1 / e:.3f}" for e in range(1, 5)]
+    run = _read(tmp_path, lines)
+    assert list(run.get("loss").steps) == [1, 2, 3, 4]
+    assert run.get("learning_rate") is None  # the settings dict is not a record
+    assert run.meta["skipped"].get("a settings dict") == 1

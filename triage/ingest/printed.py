@@ -61,6 +61,9 @@ _PREFIX = re.compile(
     | \[?\s?(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2},?
       (?:\s+\d{4})?\s+\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s+\d{4})?\s?\]?  # time.asctime(): `[ Tue Nov 14 00:36:21 2023 ]`
     | \d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}:\d{2}(?::\d{2})?  # `12 Nov 21:12` (RecBole)
+    | (?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\s+)?\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{4}
+      \s+\d{1,2}:\d{2}:\d{2}  # datefmt `%a, %d %b %Y %H:%M:%S`: `Mon, 15 May 2023 00:04:19`
+    | [\w.-]+\.py\[line:\s*\d+\]  # `%(filename)s[line:%(lineno)d]`: `train.py[line:31]`
     | `+(?=\S)  # the backtick of a Markdown code span the paste opened on the first log line
     | >+\s  # a Markdown quote
     | \*\s  # a Markdown bullet

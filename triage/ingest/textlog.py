@@ -392,6 +392,10 @@ class _TextReader:
             j = s.rfind("}")
             if j > i:
                 d = parse_pydict(s[i: j + 1])
+                if d and _SETTINGS_LEAD.search(s[:i]):  # `config: {'epochs': 20, 'learning_rate': 0.001}`
+                    self.config_lines.add(ln)
+                    self.b.skip("a settings dict")
+                    return False
                 if d:
                     self.hf_dict(ln, s[:i], d)
                     return True
@@ -403,7 +407,9 @@ class _TextReader:
                 # between a header and its rows keep the header
                 c = printed.clean(s)
                 self.header = _logger_header(s) or self.tables.header(ln, s, self.masks and self.masks.lines) \
-                    or _table_header(c) or _spaced_header(c)
+                    or _table_header(c) or _spaced_header(c) \
+                    or (_table_header(c.lstrip("#").strip()) if c.startswith("#") else None)
+                # (`#  step  rmse_val  rmse_trn  lr`: a header written as a comment, numpy.savetxt's way)
                 if self.header is None and c:
                     self.section_header(c)
                 if self.header is None and not (c and _SECTION.match(c)):
@@ -988,6 +994,9 @@ _LR_NOTICE = re.compile(
 _DICT_OPENS = re.compile(r"""^\s*\{\s*['"][^'"]+['"]\s*:\s*[^{}]*,\s*$""")
 _DICT_MAX_LINES = 400
 # The repr of a settings object: argparse's `Namespace(...)`, `TrainingArguments(...)`, `ModelConfig(...)`
+# The name a settings dict is printed under (`config: {...}`, `hparams = {...}`, `Training args: {...}`)
+_SETTINGS_LEAD = re.compile(r"(?i)\b(?:config|configs|configuration|args|arguments|hparams|hyperparameters|"
+                            r"hyper-parameters|params|parameters|settings|options|opts|cfg|kwargs)\s*[:=]?\s*$")
 _SETTINGS_REPR = re.compile(r"^\s*(?:Namespace|[A-Z]\w*(?:Config|Arguments|Args|Params|Options|Settings))\(\w+=")
 # A YAML mapping key that opens a block (`SOLVER:`, `  TRANS:`) and an entry of one (`  BASE_LR: 0.00035`).
 _YAML_HEAD = re.compile(r"^(\s*)([A-Za-z_][\w.\-/]*):\s*$")
