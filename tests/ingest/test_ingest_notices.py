@@ -242,3 +242,27 @@ def test_the_common_logging_snippet_prefix_and_a_settings_dict(tmp_path):
     assert list(run.get("loss").steps) == [1, 2, 3, 4]
     assert run.get("learning_rate") is None  # the settings dict is not a record
     assert run.meta["skipped"].get("a settings dict") == 1
+
+
+def test_catboost_training_json(tmp_path):
+    import json
+
+    doc = {"meta": {"learn_metrics": [{"best_value": "Min", "name": "Logloss"}],
+                    "test_metrics": [{"best_value": "Min", "name": "Logloss"}, {"name": "AUC"}],
+                    "learn_sets": ["learn"], "test_sets": ["test"], "iteration_count": 5},
+           "iterations": [{"learn": [0.69 - i / 20], "iteration": i, "test": [0.7 - i / 40, 0.6 + i / 20]}
+                          for i in range(5)]}
+    p = tmp_path / "catboost_training.json"
+    p.write_text(json.dumps(doc), encoding="utf-8")
+    from triage.ingest import read_run
+
+    run = read_run(p)
+    assert list(run.get("loss").steps) == [0, 1, 2, 3, 4]
+    assert math.isclose(run.get("eval/loss").values[-1], 0.6)
+    assert "eval/AUC" in run.series  # (an unknown name keeps its own spelling)
+
+
+def test_a_csv_style_name_value_pair(tmp_path):
+    """`epoch 1, phase train, step 10, loss_train, 0.838`: a name, a comma, then its value."""
+    run = _read(tmp_path, [f"epoch 1, phase train, step {s}, loss_train, {1 / s:.3f}" for s in range(10, 60, 10)])
+    assert list(run.get("loss").steps) == [10, 20, 30, 40, 50]

@@ -100,6 +100,9 @@ def kind_of(doc) -> str | None:
     if isinstance(doc, dict):
         if isinstance(doc.get("log_history"), list):
             return "hf_state"
+        if isinstance(doc.get("iterations"), list) and isinstance(doc.get("meta"), dict) \
+                and isinstance(doc["meta"].get("learn_metrics"), list):
+            return "catboost"
         if doc and all(isinstance(v, dict) and isinstance(v.get("values"), dict) for v in doc.values()):
             return "megatron_golden"
         if doc and all(isinstance(v, dict) and isinstance(v.get("values"), list) and isinstance(v.get("steps"), list)
@@ -127,6 +130,8 @@ def read(src: Source, fmt: str | None = None, doc=None) -> Run:
         return read_golden(src, doc)
     if kind == "json_series":
         return read_series(src, doc)
+    if kind == "catboost":
+        return read_catboost(src, doc)
     if kind == "json_rows":
         b = RunBuilder(src.path, "json", source="jsonl")
         ctx = _jsonl._Ctx(b, null_is_nan=False)
@@ -207,6 +212,34 @@ def read_series(src: Source, doc: dict) -> Run:
             b.warn(f"{name}: {len(steps)} steps for {len(values)} values; the values past the shorter list are skipped")
         _add_points(b, str(name), zip(steps, values), steps_seen)
     b.meta["rows"] = len(steps_seen)
+    return b.build()
+
+
+def read_catboost(src: Source, doc: dict) -> Run:
+    """CatBoost's ``catboost_training.json``: ``meta`` names the metrics (``learn_metrics``,
+    ``test_metrics``), each of ``iterations`` holds their values per set, in that order. The learn
+    set is training; the eval set CatBoost calls ``test`` is a held-out one."""
+    meta = doc["meta"]
+
+    def names(key: str) -> list[str]:
+        return [str(m.get("name")) if isinstance(m, dict) else str(m) for m in meta.get(key) or []]
+
+    learn, test = names("learn_metrics"), names("test_metrics")
+    rows = []
+    for it in doc["iterations"]:
+        if not isinstance(it, dict):
+            continue
+        row: dict = {"iteration": it.get("iteration")}
+        for key, prefix, cols in (("learn", "", learn), ("test", "eval_", test), ("validation", "eval_", test)):
+            vals = it.get(key)
+            if isinstance(vals, list):
+                row.update({prefix + n: v for n, v in zip(cols, vals)})
+        rows.append(row)
+    b = RunBuilder(src.path, "json", source="jsonl")
+    ctx = _jsonl._Ctx(b, null_is_nan=False)
+    if rows:
+        _jsonl._emit(ctx, rows, 1)
+    ctx.finish()
     return b.build()
 
 
@@ -298,6 +331,6 @@ register(Reader(
     "megatron_golden", "Megatron-LM CI golden values JSON", _sniff_golden, read, priority=68, fallback="text",
 ))
 register(Reader(
-    "json", "a JSON document: rows, columns or one of the above", _sniff_json, read, priority=50,
+    "json", "a JSON document: rows, columns, per-metric series (Sacred), CatBoost's training JSON or one of the above", _sniff_json, read, priority=50,
     suffixes=(".json",), fallback="text",
 ))

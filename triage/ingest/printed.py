@@ -457,6 +457,12 @@ def parse(line: str) -> Plan:
             assigned = True  # `train WeightedCategoryCrossEntropy |  1.338`: the name, a bar, its value
             i += 1
             continue
+        if kind == "sep" and text == "," and pending and not assigned and nxt(i + 1)[1] is not None \
+                and nxt(i + 1)[1][0] == "num" and known_key(" ".join(pending[-2:]), loose=True) \
+                and _lone_number_after(toks, i + 1):
+            assigned = True  # `step 10, loss_train, 0.838`: a name, a comma, its value (a CSV-style pair)
+            i += 1
+            continue
         if kind in ("sep", "dash"):
             if pending and not assigned:
                 lab = _split_of(pending)
