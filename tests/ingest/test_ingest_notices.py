@@ -266,3 +266,22 @@ def test_a_csv_style_name_value_pair(tmp_path):
     """`epoch 1, phase train, step 10, loss_train, 0.838`: a name, a comma, then its value."""
     run = _read(tmp_path, [f"epoch 1, phase train, step {s}, loss_train, {1 / s:.3f}" for s in range(10, 60, 10)])
     assert list(run.get("loss").steps) == [10, 20, 30, 40, 50]
+
+
+def test_a_finished_bar_alone_is_a_record_and_losses_is_a_group(tmp_path):
+    """trlx's last bar before wandb's summary: `[losses/total_loss: 1.15 | losses/policy_loss: 1.15 | ...]`."""
+    run = _read(tmp_path, ["[losses/total_loss: 1.15 | losses/policy_loss: 1.15 | losses/value_loss: 0.00]: "
+                           "100%|██████████| 128/128 [10:23<00:00,  4.87s/it]",
+                           "wandb: Waiting for W&B process to finish... (success)."])
+    assert run.get("policy_loss") is not None and run.get("value_loss") is not None
+
+
+def test_a_host_and_rank_before_the_logger(tmp_path):
+    """OLMo: `2024-08-06 09:59:26.181 host-160750:0  olmo.train:908  INFO    [step=1/739328,epoch=0]`."""
+    lines = []
+    for s in range(1, 4):
+        lines += [f"2024-08-06 09:59:2{s}.181 intern-studio-160750:0  olmo.train:908  INFO    [step={s}/739328,epoch=0]",
+                  f"    train/CrossEntropyLoss={12.0 / s:.3f}", f"    optim/total_grad_norm={2.0 / s:.3f}"]
+    run = _read(tmp_path, lines)
+    assert list(run.get("loss").steps) == [1, 2, 3]
+    assert not any("intern" in k or "olmo" in k for k in run.series)

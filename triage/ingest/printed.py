@@ -78,6 +78,7 @@ _PREFIX = re.compile(
     | (?:rank|Rank)\s?\d+:
     | \d+:(?=\s)
     | [\w.-]+:\d+(?=\t)
+    | [\w.-]+:\d+(?=\s+(?:[\w.-]+:\d+\s+)?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\b)  # `host:0  olmo.train:908  INFO`
     | [A-Za-z_][\w.]*\.py:\d+
     | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?::\d+)?(?=\s*[:\]\-|])
     | root(?=:)

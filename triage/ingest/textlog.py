@@ -1508,10 +1508,13 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         # nothing repeats and nothing counts steps: settings quoted in prose (`learning_rate: 2e-4`), or a
         # banner's numbers (`| 4MiB / 81920MiB | 0% Default |`); but a line of an evaluation whose every
         # name is a metric (`**Test - WER: 0.21, CER: 3.5, loss: 25.2**`) is the result of a test run
-        lone = [rec for rec in printed_recs if not (_evaluation_result(rec) or _loss_record(rec))]
+        def kept(rec) -> bool:  # (a progress bar's metrics are no setting)
+            return not rec.template or rec.template.startswith("<bar>") or _evaluation_result(rec) or _loss_record(rec)
+
+        lone = [rec for rec in printed_recs if not kept(rec)]
         if lone:
             b.skip("lone settings with no step counter (not a metric log)", sum(_n(rec) for rec in lone))
-        return [rec for rec in records if not rec.template or _evaluation_result(rec) or _loss_record(rec)]
+        return [rec for rec in records if kept(rec)]
     # records that repeat: printed lines of one shape, and dict, SB3 and table records (a log whose metrics
     # are dicts is a metric log too: its one-off printed lines are banners)
     repeated = sum(n for n in counts.values() if n >= 3) + sum(_n(rec) for rec in records if not rec.template)
