@@ -285,3 +285,13 @@ def test_a_host_and_rank_before_the_logger(tmp_path):
     run = _read(tmp_path, lines)
     assert list(run.get("loss").steps) == [1, 2, 3]
     assert not any("intern" in k or "olmo" in k for k in run.series)
+
+
+def test_two_step_counters_on_one_line(tmp_path):
+    """litgpt: `iter 101 step 50` (micro-batches and optimizer steps): the iteration never repeats.
+    A counter with its total (`iter[ 14/ 15]`) is a place within a pass: the other one is the step."""
+    run = _read(tmp_path, [f"iter {100 + k} step {50 + k // 2}: loss {3 + k / 10:.4f}, iter time: 100.0ms"
+                           for k in range(6)])
+    assert list(run.get("loss").steps) == [100, 101, 102, 103, 104, 105]
+    run = _read(tmp_path, [f"E{e} iter[ 14/ 15] | [Loss] {1 / e:.3f} | [step] {15 * e + 14}" for e in range(1, 5)])
+    assert list(run.get("loss").steps) == [29, 44, 59, 74]

@@ -840,6 +840,7 @@ def parse(line: str) -> Plan:
     for k, (start, word) in enumerate(sections):  # the keys after a second split's label are that split's
         stop = sections[k + 1][0] if k + 1 < len(sections) else len(slots)
         _name_split(slots[start:stop], word)
+    _one_step_counter(slots)
     _label_by_pass_times(slots)
     if not plan.label:
         _label_from_first_key(plan)
@@ -1090,6 +1091,36 @@ class Record:
     batch: float | None = None
     total: float | None = None
     label: str = ""
+
+
+def _one_step_counter(slots: list[Slot]) -> None:
+    """Two step counters on one line: the one `_step_rank` puts first is the line's step, the
+    other is dropped (a counter followed by its total is a place within a pass)."""
+    at = [k for k, sl in enumerate(slots) if sl.role == "step"]
+    if len(at) < 2:
+        return
+
+    def rank(k: int) -> int:
+        return 3 if k + 1 < len(slots) and slots[k + 1].role == "total" else _step_rank(slots[k].key)
+
+    best = min(at, key=lambda k: (rank(k), -k))  # (a tie: the later one, as before)
+    for k in at:
+        if k != best:
+            slots[k].role = "skip"
+            if k + 1 < len(slots) and slots[k + 1].role == "total":
+                slots[k + 1].role = "skip"
+
+
+def _step_rank(key: str) -> int:
+    """Which of two step counters on one line is the log's step: a global count first, then the
+    iteration (`iter 101 step 50`: litgpt counts micro-batches by iter and optimizer steps by step;
+    the iteration never repeats), then any other."""
+    k = key.lower().split()[-1] if key.strip() else ""
+    if k in ("global_step", "globalstep", "gstep", "total_steps_done") or key.lower().startswith("global"):
+        return 0
+    if k in ("iter", "iters", "iteration", "iterations", "it", "itr"):
+        return 1
+    return 2
 
 
 def apply(plan: Plan, nums: list[str]) -> Record | None:
