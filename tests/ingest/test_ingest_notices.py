@@ -295,3 +295,12 @@ def test_two_step_counters_on_one_line(tmp_path):
     assert list(run.get("loss").steps) == [100, 101, 102, 103, 104, 105]
     run = _read(tmp_path, [f"E{e} iter[ 14/ 15] | [Loss] {1 / e:.3f} | [step] {15 * e + 14}" for e in range(1, 5)])
     assert list(run.get("loss").steps) == [29, 44, 59, 74]
+
+
+def test_basicsr_pixel_loss_and_deepspeed_chat_reward_score(tmp_path):
+    run = _read(tmp_path, [f"2023-06-15 21:08:18,450 INFO: [debug..][epoch:  0, iter:     {649 + k}, lr:(2.000e-04,)] "
+                           f"[eta: 5 days, 8:38:06, time (data): 0.6 (0.1)] l_pix: {0.05 / (k + 1):.4e} " for k in range(4)])
+    assert run.get("loss") is not None  # BasicSR's `l_pix`, the run's only loss term
+    from triage.ingest import aliases
+
+    assert aliases.table().resolve("average reward score", "text").name == "reward"

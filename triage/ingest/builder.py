@@ -437,7 +437,8 @@ def _lone_loss(names: dict[str, tuple[str, str]], resolved: dict) -> str | None:
 
 def _names_a_loss(key: str) -> bool:
     words = _aliases.tokens(key)
-    return bool(words) and (words[-1] in ("loss", "losses") or (len(words) == 1 and re.fullmatch(r"loss\d+", words[0]) is not None))
+    return bool(words) and (words[-1] in ("loss", "losses") or (len(words) == 1 and re.fullmatch(r"loss\d+", words[0]) is not None)
+                            or (len(words) == 2 and words[0] == "l"))  # BasicSR's `l_pix`, `l_percep`: a loss term
 
 
 def _restarts(s: np.ndarray, window: int = 4) -> int:
