@@ -304,3 +304,15 @@ def test_basicsr_pixel_loss_and_deepspeed_chat_reward_score(tmp_path):
     from triage.ingest import aliases
 
     assert aliases.table().resolve("average reward score", "text").name == "reward"
+
+
+def test_a_split_word_before_its_counters_and_a_decay_notice(tmp_path):
+    """CenterNet's bar: `val: [125][0/6]|Tot: ... |loss 92.2 |hm_loss 89.6`; `Decay learning rate to lr: 1.1e-4.`"""
+    lines = [f"ctdet/coco_dla_1x |#####      | val: [125][{b}/6]|Tot: 0:00:00 |ETA: 0:00:00 |loss {90 + b:.4f} "
+             f"|hm_loss {88 + b:.4f} |Data 0.125s(0.125s) |Net 0.203s" for b in range(4)]
+    run = _read(tmp_path, lines)
+    assert run.get("eval/loss") is not None and "val" not in run.series
+    lines = []
+    for e in range(1, 5):
+        lines += [f"epoch {e} loss {1 / e:.3f}", f"Decay learning rate to lr: {1e-3 / e:.6f}."]
+    assert len(_read(tmp_path, lines).get("learning_rate")) == 4

@@ -482,6 +482,11 @@ def parse(line: str) -> Plan:
             pending.append(f"({toks[i + 1][1]})")  # `elapsed time per iteration (ms):`
             i += 3
             continue
+        if kind == "p" and text == "[" and assigned and len(pending) == 1 and _split_of(pending) \
+                and i + 1 < n and toks[i + 1][0] == "num":
+            plan.label = _split_of(pending)  # `val: [125][0/6]`: the split, then its counters
+            pending = []
+            assigned = False
         if kind == "p" and text == "[" and pending and assigned and i + 2 < n and toks[i + 1][0] == "num" \
                 and toks[i + 2][1] == "]" and known_key(" ".join(pending), loose=True):
             # `lr: [0.0002]` (a scheduler's get_last_lr()): one group's value

@@ -985,11 +985,12 @@ _BEST_NOTICE = re.compile(r"(?i)\b(?:improved\s+from\s+\S+\s+to|did\s+not\s+impr
 # 1e-04`, Keras `ReduceLROnPlateau reducing learning rate to 0.0001.`), the Informer/Time-Series-Library
 # loop (`Updating learning rate to 0.0001`), `lr set to 0.01`: the phrase is one name, `to` its `:`.
 _LR_NOTICE = re.compile(
-    r"(?i)(?:\b(?:ReduceLROnPlateau\s+)?(?:updating|adjusting|reducing|setting|decaying|lowering|changing|"
-    r"dropping|annealing|new)\s+(?:the\s+)?)?\b(?:learning[ _-]?rate|lr)"
+    r"(?i)(?:\b(?:ReduceLROnPlateau\s+)?(?:updating|update|adjusting|adjust|reducing|reduce|setting|set|decaying|decay|"
+    r"decreasing|decrease|lowering|lower|changing|change|dropping|drop|annealing|anneal|new)\s+(?:the\s+)?)?"
+    r"\b(?:learning[ _-]?rate|lr)"
     r"(?:\s+of\s+(?:param(?:eter)?\s+)?group\s+\d+)?"
     r"(?:\s+(?:is\s+|was\s+|has\s+been\s+)?(?:set|changed|updated|decayed|reduced|adjusted|lowered|dropped|annealed))?"
-    r"\s+(?:to|->|-->|=>)\s+(?=[-+]?(?:\d|\.\d))")
+    r"\s+(?:to|->|-->|=>)\s+(?:(?:lr|learning[ _-]?rate)\s*[:=]\s*)?(?=[-+]?(?:\d|\.\d))")  # (`to lr: 1.1e-4`)
 # The first line of a dict printed over several lines (`{'atom_fea_len': 64,`)
 _DICT_OPENS = re.compile(r"""^\s*\{\s*['"][^'"]+['"]\s*:\s*[^{}]*,\s*$""")
 _DICT_MAX_LINES = 400
