@@ -358,3 +358,21 @@ def test_every_check_has_a_sentence_test():
     text = "".join(p.read_text(encoding="utf-8") for p in here.glob("test_*.py"))
     named = set(re.findall(r"""(?:_check\(|CHECKS\[|check=)["']([a-z_]+)["']""", text))
     assert set(CHECKS) - named == set(), "a check with no test of its sentence: add one here"
+
+
+def test_recurring():
+    """Eight 4-decimal losses, then the same eight twice more: each value 3 times, so 3 equal pairs
+    per value (none adjacent) = 24; the nearest other values are over 3 units apart, so chance is 0."""
+    epoch = [1.1274, 1.0541, 1.0082, 1.1653, 1.0207, 1.1918, 1.0953, 1.1436]
+    hit = _check("recurring", _run({"loss": epoch * 3}), "loss")
+    assert hit.summary == ("loss repeats earlier values exactly (1.1274 x3, 1.0541 x3, 1.0082 x3): 24 equal pairs "
+                           "of 24 points where chance gives about 0, over steps 1-24")
+    assert hit.numbers == {"pairs": 24.0, "chance": 0.0}
+
+
+def test_recurring_quiet_on_coarse_prints():
+    """Losses printed to 2 digits (0.35, 0.36, ...) recur by rounding alone: below min_digits, no hit."""
+    typed, _ = parse(PARAMS["recurring"], {})
+    run = _run({"loss": [0.35, 0.36, 0.35, 0.37, 0.36, 0.35, 0.36, 0.37, 0.35, 0.36]})
+    s = run.series["loss"]
+    assert CHECKS["recurring"](Ctx(run, "loss", s.steps, s.values, typed)) is None

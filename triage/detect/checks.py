@@ -730,6 +730,73 @@ def constant(c: Ctx) -> Hit | None:
 
 
 @params
+class RecurringParams(WindowParams):
+    """min_count: pairs of non-adjacent points with exactly the same value; factor: how many times
+    the pairs that chance gives (worked out from the pairs one to three print units apart) they must
+    be; min_digits: the significant digits a recurring value needs (a value printed to one or two
+    digits recurs by rounding alone); min_points."""
+
+    min_count: int = 4
+    factor: float = 4.0
+    min_digits: int = 4
+    min_points: int = 8
+
+
+def _printed(v: float, most: int = 9) -> tuple[int, int, int]:
+    """(significant digits, exponent of the last digit, value in units of that digit): the shortest
+    print of v, so 0.0311 is (3, -4, 311) and 3.5073 is (5, -4, 35073)."""
+    if v == 0:
+        return 0, 0, 0
+    top = math.floor(math.log10(abs(v)))
+    for digits in range(1, most + 1):
+        e = top - digits + 1
+        m = round(v / 10.0**e)
+        if abs(m * 10.0**e - v) <= 1e-9 * abs(v):
+            return digits, e, m
+    e = top - most + 1
+    return most, e, round(v / 10.0**e)
+
+
+@check("recurring", RecurringParams)
+def recurring(c: Ctx) -> Hit | None:
+    """The same values come back exactly, far more often than values one print unit apart.
+
+    A loss over fresh batches is a continuous quantity: two non-adjacent points equal to every
+    printed digit are about as likely as two points one, two or three units of the last digit
+    apart. When exact repeats outnumber those near-misses many times over, the same numbers are
+    being produced again: the weights (and the batches) are the same as before. Only values
+    printed with min_digits significant digits count (a logger printing 3 digits, SB3's `%.3g`,
+    repeats by rounding alone).
+    """
+    p: RecurringParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    sl = window_slice(len(y), p)
+    x, y = x[sl], y[sl]
+    if len(y) < p.min_points:
+        return None
+    at: dict[tuple[int, int], list[int]] = {}  # (exponent, units) -> indices
+    for i, v in enumerate(y.tolist()):
+        digits, e, m = _printed(v)
+        if digits >= p.min_digits:
+            at.setdefault((e, m), []).append(i)
+    # equal pairs that are not neighbours (a logger printing one value on two lines is no repeat)
+    same = sum(len(ix) * (len(ix) - 1) // 2 - sum(1 for a, b in zip(ix, ix[1:]) if b - a == 1) for ix in at.values())
+    repeated = sorted((k for k, ix in at.items() if len(ix) > 1), key=lambda k: -len(at[k]))
+    if same < p.min_count or len(repeated) < 2:
+        return None  # one value over and over is a pinned loss (the constant check says that)
+    near = sum(len(ix) * len(at.get((e, m + k), ())) for (e, m), ix in at.items() for k in (1, 2, 3))
+    chance = near / 6.0  # for a smooth spread, pairs k units apart (k = 1, 2, 3) are each about twice the equal pairs
+    if same < p.factor * max(chance, 1.0):
+        return None
+    shown = ", ".join(f"{m * 10.0**e:.{max(0, -e)}f} x{len(at[(e, m)])}" for e, m in repeated[:3])
+    return Hit(
+        f"{c.name} repeats earlier values exactly ({shown}): {same} equal pairs of {len(y):,} points "
+        f"where chance gives about {fmt(chance)}, over steps {step_str(x[0])}-{step_str(x[-1])}",
+        x[0], x[-1], numbers={"pairs": float(same), "chance": chance},
+    )
+
+
+@params
 class EarlyCollapseParams(Params):
     """below: the fraction of the peak it falls under; within: the share of the run by which."""
 

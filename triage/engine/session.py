@@ -402,7 +402,8 @@ def answer_quiet(diag: Diagnosis, run, findings: list, notes: list[str]) -> int:
     seen: dict[str, set[str]] = {}
     for node in detectors(diag.kb):
         q = str((node.get("answers") or {}).get("symptom") or "")
-        if not q or q in fired or q in diag.answers or diag.model.defaults.get(q) is None or not applies(node, run):
+        if not q or q in fired or q in diag.answers or diag.model.defaults.get(q) is None or not applies(node, run) \
+                or node.get("quiet_answers") is False:
             continue
         params, _ = detector_params(node)
         need = max(2, int(getattr(params, "min_points", 2) or 2))

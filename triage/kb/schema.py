@@ -114,6 +114,9 @@ DETECTOR_FIELDS: dict[str, tuple[str, bool]] = {
     "frameworks": ("list[str]", False),
     # where a published range or a bug's arithmetic comes from: [{title, url}]
     "sources": ("list[dict]", False),
+    # false: the detector staying quiet says nothing about its question (`ask --log` does not answer
+    # the question's healthy default from its silence); a check that can only confirm, never rule out
+    "quiet_answers": ("bool", False),
 }
 PROBE_FIELDS: dict[str, tuple[str, bool]] = {
     "id": ("str", True),

@@ -112,6 +112,7 @@ class Checker:
             "dict": isinstance(value, dict),
             "list[str]": isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value),
             "list[dict]": isinstance(value, list) and all(isinstance(v, dict) for v in value),
+            "bool": isinstance(value, bool),
         }[typ]
         if not ok:
             self.err(node, key, f"`{key}` must be {_TYPE_WORDS[typ]}")
@@ -581,6 +582,7 @@ _TYPE_WORDS = {
     "dict": "a mapping",
     "list[str]": "a list of strings",
     "list[dict]": "a list of mappings",
+    "bool": "true or false",
 }
 
 _CONCRETE = re.compile(r"[=(){}\[\]:`_./]|--|(^|\s)-[A-Za-z]|\d|[a-z][A-Z]")
