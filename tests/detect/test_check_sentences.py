@@ -376,3 +376,14 @@ def test_recurring_quiet_on_coarse_prints():
     run = _run({"loss": [0.35, 0.36, 0.35, 0.37, 0.36, 0.35, 0.36, 0.37, 0.35, 0.36]})
     s = run.series["loss"]
     assert CHECKS["recurring"](Ctx(run, "loss", s.steps, s.values, typed)) is None
+
+
+def test_collapses_to_zero():
+    """12.18 at step 1 (ln of a 195k vocabulary), 1.8e-06 one step later, then 0: nothing left to predict."""
+    hit = _check("collapses_to_zero", _run({"loss": [12.18, 1.8e-06, 0.0, 0.0]}), "loss")
+    assert hit.summary == ("loss fell from 12.2 at step 1 to 1.80e-06 at step 2, 1 logged step later, and stays "
+                           "below 0.1: no model learns real data that fast; the batches have nothing left to predict")
+    typed, _ = parse(PARAMS["collapses_to_zero"], {})
+    run = _run({"loss": [2.3, 1.2, 0.4, 0.1, 0.02, 0.004, 0.0008]})  # a fast memoriser, step by step: quiet
+    s = run.series["loss"]
+    assert CHECKS["collapses_to_zero"](Ctx(run, "loss", s.steps, s.values, typed)) is None

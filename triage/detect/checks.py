@@ -2056,6 +2056,39 @@ def confident_at_floor(c: Ctx) -> Hit | None:
 
 
 @params
+class CollapsesToZeroParams(Params):
+    """A loss that starts at `start_min` or more and is below `floor` at one of the next `within`
+    points, staying below `floor` * 100 from there to the end (`min_points` in all)."""
+
+    start_min: float = 1.0
+    floor: float = 1.0e-3
+    within: int = 3
+    min_points: int = 3
+
+
+@check("collapses_to_zero", CollapsesToZeroParams)
+def collapses_to_zero(c: Ctx) -> Hit | None:
+    """A loss that falls from an ordinary start to (almost) 0 within a few logged steps."""
+    p: CollapsesToZeroParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points or float(y[0]) < p.start_min:
+        return None
+    head = y[1: p.within + 1]
+    hits = np.nonzero(np.abs(head) < p.floor)[0]
+    if not len(hits):
+        return None
+    k = int(hits[0]) + 1
+    if float(np.max(np.abs(y[k:]))) >= p.floor * 100:
+        return None  # (it came back up: one odd batch, not a collapse)
+    return Hit(
+        f"{c.name} fell from {fmt(float(y[0]))} at step {step_str(x[0])} to {fmt(float(y[k]))} at step "
+        f"{step_str(x[k])}, {k} logged step{'s' if k > 1 else ''} later, and stays below {fmt(p.floor * 100)}: "
+        "no model learns real data that fast; the batches have nothing left to predict",
+        x[0], x[-1], numbers={"start": float(y[0]), "after": float(y[k]), "steps": k},
+    )
+
+
+@params
 class RewardTrendParams(Params):
     """The course of an episodic return over a log that begins at the start of training: the mean
     of its first tenth (its start) against the mean of its last third. A level run stays within
