@@ -316,3 +316,37 @@ def test_a_split_word_before_its_counters_and_a_decay_notice(tmp_path):
     for e in range(1, 5):
         lines += [f"epoch {e} loss {1 / e:.3f}", f"Decay learning rate to lr: {1e-3 / e:.6f}."]
     assert len(_read(tmp_path, lines).get("learning_rate")) == 4
+
+
+def test_a_log_truncated_under_its_writer_opens_with_nul_bytes(tmp_path):
+    """`> nohup.out` while the job runs: the file starts with a NUL run as long as what was cut."""
+    p = tmp_path / "nohup.out"
+    text = "".join(f"step {s:5d} | loss {2 / s:.4f} | lr 3.00e-04\n" for s in range(1, 40)).encode()
+    for run_of_nuls in (300, 200_000):
+        p.write_bytes(b"\x00" * run_of_nuls + text)
+        from triage.ingest import read_run
+
+        assert len(read_run(p).get("loss")) == 39
+    p.write_bytes(b"\x00" * 100_000)
+    from triage.ingest import IngestError
+
+    with pytest.raises(IngestError, match="binary"):
+        read_run(p)
+
+
+def test_openmmlab_val_lines_and_mmcv_bar_glued_to_the_next_line(tmp_path):
+    lines = []
+    for e in range(1, 4):
+        lines.append(f"2021-07-14 13:52:3{e},901 - mmcls - INFO - Epoch [{e}][10/10]\tlr: 1.000e-02, loss: {1 / e:.4f}")
+        lines.append(f"[>>>>>>>>>>>>>>>>>>>>>>>>>>>>>] 50/50, 163.1 task/s, elapsed: 0s, ETA:     0s2021-07-14 13:52:3{e},901 "
+                     f"- mmcls - INFO - Epoch(val) [{e}][2]\taccuracy_top-1: {20 + e:.4f}, accuracy_top-5: {50 + e:.4f}")
+    run = _read(tmp_path, lines)
+    assert list(run.get("eval/accuracy").values) == [21.0, 22.0, 23.0]
+    assert run.get("eval/accuracy_top5") is not None
+
+
+def test_keras_history_printed_as_a_dict_of_lists(tmp_path):
+    run = _read(tmp_path, ["{'loss': [1.53, 0.21, 0.06], 'accuracy': [0.59, 0.91, 0.97], "
+                           "'val_loss': [0.54, 0.12, 0.10], 'val_accuracy': [0.74, 0.95, 0.95]}"])
+    assert list(run.get("loss").values) == [1.53, 0.21, 0.06]
+    assert list(run.get("eval/accuracy").steps) == [1, 2, 3]

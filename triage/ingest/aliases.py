@@ -361,7 +361,8 @@ class AliasTable:
             if ch in "_/" and 0 < i < len(rest) - 1:
                 head, tail = rest[:i], rest[i + 1:]
                 inner = self._direct(tail, source)
-                if inner and not inner[0].startswith("eval/"):
+                if inner and not inner[0].startswith("eval/") and not self._direct(head, source):
+                    # (`accuracy_top-1`: a metric with its qualifier, not an eval set named `accuracy`)
                     ds = normalise(head)
                     return Resolved(f"eval/{ds}/{inner[0]}", f"eval:{ds}", rest, *self._xf(inner[1]), PREFIXED, inner[2])
         m = _DATALOADER_IDX.search(rest)

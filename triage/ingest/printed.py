@@ -705,6 +705,8 @@ def parse(line: str) -> Plan:
                     plan.label = _split_of(pending)
                 elif role != "value" and len(pending) > 1 and _split_of(pending[:-1]):
                     plan.label = _split_of(pending[:-1])  # `validation loss at iteration 100`
+                elif role != "value" and len(pending) == 1 and "(" in pending[0] and _split_of(pending):
+                    plan.label = _split_of(pending)  # OpenMMLab's `Epoch(val) [8][1730]`
                 if role == "epoch":
                     epoch_seen = True
                 if role != "value" and len(pending) >= 3 and pending[-2].lower() in _PHRASE_COUNTER:

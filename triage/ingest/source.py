@@ -21,6 +21,9 @@ MIN_INFLATE_LIMIT = 64 << 20
 MAP_MIN = 8 << 20  # bytes: a plain file this big is mapped, not copied, by `Source.read_mapped`
 
 
+NUL_RUN_MAX = 1 << 24  # the longest run of NUL bytes looked past at the start of a file (16 MiB)
+
+
 @dataclass
 class Source:
     """One input. ``data`` is set for stdin (read once); files are opened on demand."""
@@ -137,7 +140,16 @@ class Source:
             elif self.fs_path is not None and self.fs_path.is_file():
                 try:
                     with self.open() as fh:
-                        self._head = fh.read(HEAD_BYTES)
+                        self._head = first = fh.read(HEAD_BYTES)
+                        skipped = 0
+                        while self._head and not self._head.strip(b"\x00") and skipped < NUL_RUN_MAX:
+                            # a log truncated under a running writer opens with a run of NUL bytes:
+                            # what the sniffers need to see is the text after it
+                            skipped += len(self._head)
+                            self._head = fh.read(HEAD_BYTES)
+                        if skipped:
+                            self._head = self._head.lstrip(b"\x00") + fh.read(HEAD_BYTES) if self._head.strip(b"\x00") \
+                                else first  # (NUL bytes only: binary, as they are)
                 except (OSError, EOFError, zlib.error, IngestError):
                     self._head = b""
             else:
@@ -336,6 +348,12 @@ _CONTROL = bytes(c for c in range(32) if c not in (9, 10, 12, 13, 27, 8))
 def is_binary(head: bytes) -> bool:
     """Binary, not text in some encoding: NUL bytes (UTF-16 text aside) or many control bytes.
     Text that is not UTF-8 (GBK, Latin-1) is still text: its numbers read the same."""
+    if head[:1] == b"\x00":
+        # a log truncated while its writer kept its offset (`> nohup.out` under a running job) starts
+        # with a run of NUL bytes, then the text: still a text log
+        head = head.lstrip(b"\x00")
+        if not head:
+            return True
     h = head[:4096]
     if not h:
         return False

@@ -68,7 +68,8 @@ _ERROR = re.compile(
     r"(\b[A-Z]\w*(?:Error|Exception)\b:|\bCUDA error\b|\bout of memory\b|\bOutOfMemory|\bSegmentation fault|core dumped"
     r"|\bNCCL\b.*\b(?:error|timeout|Timeout|WARN)|Watchdog caught collective operation timeout|^\s*Killed\s*$"
     r"|\bERROR\b|\bFATAL\b|\bfatal error\b|CANCELLED AT .* DUE TO|\berror:|device-side assert|Assertion .* failed"
-    r"|\bnan loss\b|loss is nan|Loss is NaN|non-finite loss|detected NaN|\bNaN or Inf found)"
+    r"|\bnan loss\b|loss is nan|Loss is NaN|non-finite loss|detected NaN|\bNaN or Inf found"
+    r"|^\s*Error\b[^:\n]{0,80}:\s)"  # an except block's print: `Error loading adapter (maybe raw model?): Can't find ...`
 )
 _WARNING = re.compile(r"(\b\w*Warning\b|\bWARNING\b|\bWARN\b|\[W\d*\s|^\s*warnings\.warn|\bwarning:"
                       r"|^\s*\(function _?print_stack\)\s*$)")  # the end of an anomaly-mode forward trace
@@ -396,6 +397,8 @@ class _TextReader:
                     self.config_lines.add(ln)
                     self.b.skip("a settings dict")
                     return False
+                if d and self.history_dict(ln, d):
+                    return True
                 if d:
                     self.hf_dict(ln, s[:i], d)
                     return True
@@ -813,6 +816,19 @@ class _TextReader:
         self.bar_passes[total], self.bar_last[total] = k, n
         return float(k)
 
+    def history_dict(self, ln: int, d: dict) -> bool:
+        """Keras's `print(history.history)`: `loss` and every other value a list of numbers, one per
+        epoch, all of one length: a record per epoch. True when the dict was that. (cuda-convnet's
+        `{'logprob': [cost, error]}` holds two numbers of one batch, and no `loss`.)"""
+        cols = [v for v in d.values() if isinstance(v, list)]
+        if "loss" not in d or len(cols) != len(d) or not cols or len({len(v) for v in cols}) != 1 or len(cols[0]) < 2 \
+                or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for v in cols for x in v):
+            return False
+        for e in range(len(cols[0])):
+            self.records.append(_Rec(ln, {str(k): float(v[e]) for k, v in d.items()}, None, float(e + 1), None,
+                                     None, "", "keras", True))
+        return True
+
     def hf_dict(self, ln: int, before: str, d: dict) -> None:
         if self.pending:
             self.settle_bars()
@@ -955,7 +971,14 @@ def _segments(line: str) -> list[str]:
         cuts = [m.end() for m in _GLUED_AFTER_BAR.finditer(line)]
         if cuts:
             return [p for p in (line[a:b] for a, b in zip([0] + cuts, cuts + [len(line)])) if p.strip()]
+    if "ETA:" in line:  # mmcv's bar (`[>>>>] 50/50, 163.1 task/s, elapsed: 0s, ETA:     0s`) with a log line glued on
+        m = _MMCV_BAR_END.search(line)
+        if m and m.end() < len(line):
+            return [line[: m.end()], line[m.end():]]
     return [line]
+
+
+_MMCV_BAR_END = re.compile(r"^\[[>\s]*\]\s*\d+/\d+,.*?ETA:\s*\d+s(?=\S)")
 
 
 # a tqdm time block (`[16:22:11<48:18:45, 106.94it/s]`) with text glued right after it
