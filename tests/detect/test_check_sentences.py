@@ -387,3 +387,15 @@ def test_collapses_to_zero():
     run = _run({"loss": [2.3, 1.2, 0.4, 0.1, 0.02, 0.004, 0.0008]})  # a fast memoriser, step by step: quiet
     s = run.series["loss"]
     assert CHECKS["collapses_to_zero"](Ctx(run, "loss", s.steps, s.values, typed)) is None
+
+
+def test_recurring_and_collapse_quiet_on_a_converged_toy_run():
+    """A toy task solved in one epoch: the loss drops 5 decades with accuracy 1.0, then sits at float
+    resolution (each value in one stretch): no value comes back after leaving, and the task is easy."""
+    typed, _ = parse(PARAMS["recurring"], {})
+    loss = [3.914] + [2.9563467e-05] * 3 + [2.9444e-05] * 6 + [2.9325e-05] * 7
+    run = _run({"loss": loss, "accuracy": [0.0] + [1.0] * 16})
+    s = run.series["loss"]
+    assert CHECKS["recurring"](Ctx(run, "loss", s.steps, s.values, typed)) is None
+    typed, _ = parse(PARAMS["collapses_to_zero"], {})
+    assert CHECKS["collapses_to_zero"](Ctx(run, "loss", s.steps, s.values, typed)) is None

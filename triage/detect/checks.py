@@ -742,6 +742,20 @@ class RecurringParams(WindowParams):
     min_points: int = 8
 
 
+def _cross_run_pairs(ix: list[int]) -> int:
+    """Pairs of these (sorted) indices that lie in different runs of consecutive indices."""
+    runs, n = [], 1
+    for a, b in zip(ix, ix[1:]):
+        if b - a == 1:
+            n += 1
+        else:
+            runs.append(n)
+            n = 1
+    runs.append(n)
+    total = len(ix)
+    return total * (total - 1) // 2 - sum(r * (r - 1) // 2 for r in runs)
+
+
 def _printed(v: float, most: int = 9) -> tuple[int, int, int]:
     """(significant digits, exponent of the last digit, value in units of that digit): the shortest
     print of v, so 0.0311 is (3, -4, 311) and 3.5073 is (5, -4, 35073)."""
@@ -779,8 +793,9 @@ def recurring(c: Ctx) -> Hit | None:
         digits, e, m = _printed(v)
         if digits >= p.min_digits:
             at.setdefault((e, m), []).append(i)
-    # equal pairs that are not neighbours (a logger printing one value on two lines is no repeat)
-    same = sum(len(ix) * (len(ix) - 1) // 2 - sum(1 for a, b in zip(ix, ix[1:]) if b - a == 1) for ix in at.values())
+    # equal pairs with another value between them: a value that comes back after leaving (a stretch of
+    # one value, a logger printing it on two lines, or a converged loss at float resolution, is no repeat)
+    same = sum(_cross_run_pairs(ix) for ix in at.values())
     repeated = sorted((k for k, ix in at.items() if len(ix) > 1), key=lambda k: -len(at[k]))
     if same < p.min_count or len(repeated) < 2:
         return None  # one value over and over is a pinned loss (the constant check says that)
@@ -2064,6 +2079,9 @@ class CollapsesToZeroParams(Params):
     floor: float = 1.0e-3
     within: int = 3
     min_points: int = 3
+    # quiet when the run's accuracy after the fall is at least this: a classifier right on everything
+    # has an easy task, not batches with nothing in them (a toy problem solved in one epoch)
+    unless_accuracy_above: Optional[float] = 0.99
 
 
 @check("collapses_to_zero", CollapsesToZeroParams)
@@ -2080,6 +2098,13 @@ def collapses_to_zero(c: Ctx) -> Hit | None:
     k = int(hits[0]) + 1
     if float(np.max(np.abs(y[k:]))) >= p.floor * 100:
         return None  # (it came back up: one odd batch, not a collapse)
+    if p.unless_accuracy_above is not None:
+        acc = _accuracy(c.run)
+        if acc is not None:
+            s_acc, frac = acc
+            keep = np.isfinite(frac) & (s_acc.steps >= x[k])
+            if keep.any() and float(np.median(frac[keep])) >= p.unless_accuracy_above:
+                return None
     return Hit(
         f"{c.name} fell from {fmt(float(y[0]))} at step {step_str(x[0])} to {fmt(float(y[k]))} at step "
         f"{step_str(x[k])}, {k} logged step{'s' if k > 1 else ''} later, and stays below {fmt(p.floor * 100)}: "
