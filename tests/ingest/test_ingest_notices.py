@@ -350,3 +350,11 @@ def test_keras_history_printed_as_a_dict_of_lists(tmp_path):
                            "'val_loss': [0.54, 0.12, 0.10], 'val_accuracy': [0.74, 0.95, 0.95]}"])
     assert list(run.get("loss").values) == [1.53, 0.21, 0.06]
     assert list(run.get("eval/accuracy").steps) == [1, 2, 3]
+
+
+def test_a_logger_line_number_in_brackets_is_part_of_the_prefix(tmp_path):
+    """`%(name)s - %(pathname)s : %(funcName)s [%(lineno)d] -`: the `[27]` is where the logger was called."""
+    lines = [f"2021-05-09 23:4{e}:35 - INFO - train - /home/x/trainer/trainer.py : train_step [27] - "
+             f"epoch {e} loss {1 / e:.3f}" for e in range(1, 5)]
+    run = _read(tmp_path, lines)
+    assert list(run.get("loss").values) == [1.0, 0.5, 0.333, 0.25]

@@ -64,6 +64,7 @@ _PREFIX = re.compile(
     | (?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\s+)?\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{4}
       \s+\d{1,2}:\d{2}:\d{2}  # datefmt `%a, %d %b %Y %H:%M:%S`: `Mon, 15 May 2023 00:04:19`
     | [\w.-]+\.py\[line:\s*\d+\]  # `%(filename)s[line:%(lineno)d]`: `train.py[line:31]`
+    | (?:[\w.-]+\s+-\s+)?\S+\.py\s+:\s+[\w<>]+\s+\[\d+\]\s+-(?=\s)  # `train - /x/trainer.py : train_step [27] -`
     | `+(?=\S)  # the backtick of a Markdown code span the paste opened on the first log line
     | >+\s  # a Markdown quote
     | \*\s  # a Markdown bullet
