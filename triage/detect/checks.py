@@ -354,13 +354,8 @@ def threshold(c: Ctx) -> Hit | None:
     share = count / len(y)
     if count < p.min_count or share < p.min_share:
         return None
-    if p.unless_accuracy_above is not None:
-        acc = _accuracy(c.run)
-        if acc is not None:
-            s_acc, frac = acc
-            keep = np.isfinite(frac) & (s_acc.steps >= x[0]) & (s_acc.steps <= x[-1])
-            if keep.any() and float(np.median(frac[keep])) >= p.unless_accuracy_above:
-                return None
+    if p.unless_accuracy_above is not None and _accuracy_at_least(c.run, p.unless_accuracy_above, x[0], x[-1]):
+        return None
     if p.unless_improved:
         better = c.other(p.unless_improved)
         by = finite_xy(better.steps, better.values)[1] if better is not None else np.empty(0)
@@ -1515,6 +1510,16 @@ def _accuracy(run, names: Names | None = None):
     return None
 
 
+def _accuracy_at_least(run, level: float, lo: float, hi: float = math.inf) -> bool:
+    """Whether the run's accuracy (as a fraction) has a median of at least `level` between steps lo and hi."""
+    acc = _accuracy(run)
+    if acc is None:
+        return False
+    s_acc, frac = acc
+    keep = np.isfinite(frac) & (s_acc.steps >= lo) & (s_acc.steps <= hi)
+    return bool(keep.any()) and float(np.median(frac[keep])) >= level
+
+
 def _classes_at_chance(run) -> tuple[int, str] | None:
     """C for a loss that may sit at ln C: the config's label count, else the C whose chance
     level 1/C the accuracy sits at over the second half of the run."""
@@ -2098,13 +2103,8 @@ def collapses_to_zero(c: Ctx) -> Hit | None:
     k = int(hits[0]) + 1
     if float(np.max(np.abs(y[k:]))) >= p.floor * 100:
         return None  # (it came back up: one odd batch, not a collapse)
-    if p.unless_accuracy_above is not None:
-        acc = _accuracy(c.run)
-        if acc is not None:
-            s_acc, frac = acc
-            keep = np.isfinite(frac) & (s_acc.steps >= x[k])
-            if keep.any() and float(np.median(frac[keep])) >= p.unless_accuracy_above:
-                return None
+    if p.unless_accuracy_above is not None and _accuracy_at_least(c.run, p.unless_accuracy_above, x[k]):
+        return None
     return Hit(
         f"{c.name} fell from {fmt(float(y[0]))} at step {step_str(x[0])} to {fmt(float(y[k]))} at step "
         f"{step_str(x[k])}, {k} logged step{'s' if k > 1 else ''} later, and stays below {fmt(p.floor * 100)}: "

@@ -1613,7 +1613,8 @@ def _per_epoch_steps(records: list) -> float:
     if float(st.min()) == 0.0:
         # counted from 0 (`epoch 0 and iteration 0, 500, 1000`): an epoch runs past its largest count
         # by one logging interval, or the next epoch's 0 would land on this one's last count
-        gaps = np.diff(st)[(np.diff(st) > 0) & (e[1:] == e[:-1])]
+        d = np.diff(st)
+        gaps = d[(d > 0) & (e[1:] == e[:-1])]
         top += float(np.min(gaps)) if len(gaps) else 1.0
     return top or 1.0
 
