@@ -103,3 +103,30 @@ def test_the_only_loss_a_log_has_is_its_training_loss():
     assert "loss" not in build(["policy_loss", "entropy loss"]).series
     # the log already has its loss: the other stays as it is
     assert sorted(build(["loss", "aux loss"]).series) == ["aux_loss", "loss"]
+
+
+@pytest.mark.parametrize("key,want", [
+    ("losses/total_loss", "loss"),                                          # CleanRL-style group
+    ("info/learner/default_policy/learner_stats/total_loss", "loss"),     # RLlib result dict, flattened
+    ("critic/rewards/mean", "reward"),                                      # verl
+    ("metrics/val/acc", "eval/accuracy"),                                   # a split among the groups
+    ("mrpc_en_eval_loss", "eval/mrpc_en/loss"),                             # an eval set named before the split
+    ("grad-norm vs samples", "grad_norm"),                                  # Megatron's TensorBoard twins
+    ("mAP@0.50:0.95", "eval/map"),
+    ("AP@[.5:.95]", "eval/map"),
+])
+def test_a_name_inside_groups_or_sets_resolves(key, want):
+    assert aliases.table().resolve(key).name == want
+
+
+@pytest.mark.parametrize("key", [
+    "critic/loss",              # the critic's loss is no training loss
+    "conv1/grad_norm",          # one layer's gradient norm is not the model's
+    "encoder.layer.0/grad_norm",
+    "reward_chosen/reward",     # add_scalars: the group says which reward
+    "output/train",             # a bare split word names no metric
+    "New best val acc",         # words of a sentence name no eval set
+])
+def test_a_group_that_qualifies_the_name_keeps_the_key_its_own(key):
+    res = aliases.table().resolve(key)
+    assert res.name not in ("loss", "grad_norm", "reward", "eval/accuracy") and not res.name.startswith("eval/new")

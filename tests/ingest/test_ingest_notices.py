@@ -358,3 +358,22 @@ def test_a_logger_line_number_in_brackets_is_part_of_the_prefix(tmp_path):
              f"epoch {e} loss {1 / e:.3f}" for e in range(1, 5)]
     run = _read(tmp_path, lines)
     assert list(run.get("loss").values) == [1.0, 0.5, 0.333, 0.25]
+
+
+def test_a_detection_metric_with_an_iou_range_keeps_the_range_in_its_name(tmp_path):
+    run = _read(tmp_path, [f"Epoch: {e} | mAP@0.5: 0.{e}1 | mAP@0.50:0.95: 0.{e}2" for e in range(1, 4)])
+    assert list(run.get("eval/map").values) == [0.12, 0.22, 0.32]   # never the range's 0.95
+    assert list(run.get("eval/map50").values) == [0.11, 0.21, 0.31]
+
+
+def test_an_evaluating_heading_before_any_record_labels_the_scores_under_it(tmp_path):
+    lines = ["Evaluating hmean-iou..."] + [
+        f"prediction score threshold: 0.{t}0, recall: 0.0000, precision: 0.0000, hmean: 0.0000" for t in range(3, 9)]
+    run = _read(tmp_path, lines)
+    assert {"eval/recall", "eval/precision"} <= set(run.series)
+
+
+def test_an_evaluating_heading_before_training_lines_leaves_them_training(tmp_path):
+    lines = ["Evaluating the initial model..."] + [f"iter: {i}, loss: {1 - i / 100:.3f}, acc: 0.5" for i in range(5)]
+    run = _read(tmp_path, lines)
+    assert len(run.get("loss")) == 5 and "eval/loss" not in run.series

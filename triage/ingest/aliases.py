@@ -217,6 +217,11 @@ class AliasTable:
         hit = self._direct(k, source)
         if hit:
             return self._make(hit, key)
+        against = _VERSUS.search(k)
+        if against and against.start() > 0:  # Megatron's TensorBoard twins: `grad-norm vs samples`
+            plain = self._resolve(k[: against.start()], source)
+            if plain.known:
+                return Resolved(plain.name, plain.split, key, plain.negate, plain.scale, plain.quality, plain.order)
         # split prefixes
         for p in self.test_prefixes:
             if k.startswith(p) and len(k) > len(p):
@@ -252,6 +257,9 @@ class AliasTable:
                 if p.endswith("/"):  # train/foo -> foo (HF rewrite_logs, SB3 groups); train_foo stays
                     if rest in self.axis_keys:
                         break
+                    words = self._path_tail(rest, source) or self._by_tokens(rest, source)
+                    if words and words.known and words.split == "train":  # `losses/total_loss`
+                        return Resolved(words.name, "train", key, words.negate, words.scale, PREFIXED, words.order)
                     return Resolved(normalise(rest), "train", key)
         fork = self._fork(k, source)
         if fork:
@@ -259,6 +267,9 @@ class AliasTable:
         by_tokens = self._by_tokens(k, source)
         if by_tokens:
             return by_tokens
+        within = self._path_tail(k, source) or self._eval_inside(k, source)
+        if within:
+            return within
         bare = _QUALIFIER.sub("", k).strip()
         if bare and bare != k:  # `lr(PiecewiseDecay)`, `loss train (curr)`: the name without its qualifier
             plain = self._resolve(bare, source)
@@ -320,6 +331,51 @@ class AliasTable:
                 if split == "eval:test":
                     return Resolved(f"eval/test/{base}", "eval:test", key, negate, scale, PATTERN, order)
                 return Resolved(f"eval/{base}", "eval", key, negate, scale, PATTERN, order)
+        return None
+
+    def _path_tail(self, key: str, source: str | None) -> Resolved | None:
+        """A grouped key read by its last path segments when the group names no metric
+        (`losses/total_loss`, `critic/rewards/mean`, `info/learner/default_policy/learner_stats/total_loss`):
+        loggers nest names under groups, and the name is at the end. A split word among the groups
+        applies (`metrics/val/acc`); a loss under a group that names one part of a model (`critic/loss`,
+        `generator/loss`) is that part's loss, not the training loss, and stays under its own name."""
+        segs = [s for s in key.split("/") if s]
+        if len(segs) < 2:
+            return None
+        for i in range(1, len(segs)):
+            tail = "/".join(segs[i:])
+            if set(tokens(tail)) <= _EVAL_WORDS | _TRAIN_WORDS:
+                continue  # (`output/train`: a bare split word names no metric in a path)
+            got = self._direct(tail, source)
+            res = self._make(got, key) if got else self._by_tokens(tail, source)
+            if res is None or not res.known:
+                continue
+            head = [t for seg in segs[:i] for t in tokens(seg)]
+            if any(ch.isdigit() or ch == "." for seg in segs[:i] for ch in seg) or _MODULE_WORDS & set(head):
+                return None  # `conv1/grad_norm`, `encoder.layer.0/grad_norm`: one layer's, not the model's
+            base = res.name[5:] if res.name.startswith("eval/") else res.name
+            noun = tokens(base)[-1:]  # (`reward_chosen/reward`; `default_policy/.../policy_loss` is the policy loss)
+            if any(len(ts) > 1 and set(noun) & set(ts + _singular(ts)) for ts in (tokens(seg) for seg in segs[:i])):
+                return None  # `reward_chosen/reward` (add_scalars): the group names which reward
+            if base in ("loss", "loss_epoch") and any(t in _MODEL_PARTS for t in head):
+                return None
+            if any(t in _EVAL_WORDS for t in head) and not res.name.startswith("eval/"):
+                return Resolved(f"eval/{base}", "eval", key, res.negate, res.scale, PATTERN, res.order)
+            return Resolved(res.name, res.split, key, res.negate, res.scale, PATTERN, res.order)
+        return None
+
+    def _eval_inside(self, key: str, source: str | None) -> Resolved | None:
+        """`mrpc_en_eval_loss`: an eval set's name before the split word and the metric after it
+        (several eval sets in one run) -> eval/<set>/<metric>."""
+        if any(ch.isspace() for ch in key.strip()):
+            return None  # words in a sentence (`New best val acc`) are no set name
+        toks = tokens(key)
+        for i in range(1, len(toks) - 1):
+            if toks[i] in _EVAL_WORDS and toks[i] not in ("test", "testing") and not {"best", "top"} & set(toks[:i]):
+                got = self._direct("_".join(toks[i + 1:]), source)
+                if got and not got[0].startswith("eval/"):
+                    ds = "_".join(toks[:i])
+                    return Resolved(f"eval/{ds}/{got[0]}", f"eval:{ds}", key, *self._xf(got[1]), PATTERN, got[2])
         return None
 
     def _train_stripped(self, key: str, source: str | None):
@@ -390,11 +446,19 @@ class AliasTable:
 _EVAL_WORDS = {"val", "vali", "valid", "validation", "eval", "evaluation", "test", "testing", "dev", "evaluate",
                "cv"}  # `cv`: the cross-validation (dev) set of WeNet / ESPnet / Kaldi recipes
 _TRAIN_WORDS = {"train", "training", "tr", "trn"}
+# Words of a module path (per-layer tags such as `attn/grad_norm`, `weights/fc/norm`).
+_MODULE_WORDS = {"layer", "layers", "conv", "block", "blocks", "attn", "attention", "mlp", "fc", "head", "heads",
+                 "embed", "embedding", "embeddings", "weight", "weights", "bias", "param", "params", "parameters",
+                 "grad", "grads", "gradients", "norm", "bn", "module", "modules", "backbone", "neck"}
+# Groups that name one part of a model: a loss under them is that part's (`critic/loss`, `D/loss`).
+_MODEL_PARTS = {"actor", "critic", "value", "vf", "pi", "q", "qf", "generator", "discriminator", "gen",
+                "disc", "g", "d", "teacher", "student", "encoder", "decoder", "aux", "auxiliary", "alpha", "entropy"}
 # Words that qualify a metric without changing what it is.
 _MODIFIERS = {"avg", "average", "mean", "total", "tot", "overall", "running", "smoothed", "smooth", "epoch", "batch",
               "step", "minibatch", "final", "current", "cur", "global", "bf16", "fp16", "fp32", "tf32", "reduced", "main",
               "set", "peak", "gpu", "cuda", "optim", "optimizer", "so", "far", "sofar"}
 _TRAILING_ONLY = {"score"}  # qualifies only after a name: `f1 score`, `reward score` (`score loss` is a loss of its own)
+_VERSUS = re.compile(r"\s+vs\.?\s+(?:samples|steps|tokens|iterations|iters|time|wall[\s_-]?time)$", re.I)
 _QUALIFIER = re.compile(r"\s*\([A-Za-z][^()]{3,}\)\s*$")  # a trailing qualifier in words (not a unit: `(s)`)
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 

@@ -43,7 +43,9 @@ NUM_BODY = (
 )
 _UNIT_AHEAD = (r"(?=(?:ms|us|s|sec|min|h|GB|GiB|Gb|G|MB|MiB|Mb|M|KB|kB|K|B|x|it/s|s/it|ms/step|s/step|tok/s)"
                r"(?![A-Za-z]))")
-NUM = r"(?<![\w.@#])(?<!\w-)(?<![^\W\d]/)(?:" + NUM_BODY + r")(?:(?![\w]|\.\d)|" + _UNIT_AHEAD + ")"
+# (the end of an IoU range in a detection metric's name, `mAP@0.50:0.95` / `AP@[.5:.95]`, is no value)
+_IN_IOU_RANGE = r"(?<!@\d:)(?<!@\.\d:)(?<!@\d\.\d:)(?<!@\d\.\d\d:)(?<!@\[)(?<!@\[\.\d:)(?<!@\[\d\.\d:)(?<!@\[\d\.\d\d:)"
+NUM = r"(?<![\w.@#])(?<!\w-)(?<![^\W\d]/)" + _IN_IOU_RANGE + r"(?:" + NUM_BODY + r")(?:(?![\w]|\.\d)|" + _UNIT_AHEAD + ")"
 NUM_RE = re.compile(NUM)
 _NUM_FULL = re.compile(NUM_BODY + r"\Z")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -93,9 +95,13 @@ _PREFIX = re.compile(
 _TQDM_BAR = re.compile(r"\d+/\d+\s*\[\d[\d:]*<[\d:?]*|\|[\s█▉▊▋▌▍▎▏#=>-]*\|\s*\d+/\d+|\d+%\||^\s*[━╸╺]{3,}\s")
 _KERAS_BAR = re.compile(r"^\s*\d+/\d+\s+(?:\[[=>.\s]*\]|[━─\s]{3,})")
 
+# An IoU range inside a detection metric's name (`mAP@0.50:0.95: 0.0`, `AP@[.5:.95]`): part of the
+# key, never a value (a range after `@N` is only taken when a separator follows it).
+_IOU_RANGE = r"(?:@\[[\d.]+:[\d.]+\]|(?<=\d):\d*\.?\d+(?=\s*[:=]))"
+
 _TOKEN = re.compile(
     r"(?P<num>" + NUM + r")"
-    r"|(?P<word>(?:[^\W\d]|[@#])[\w@#]*(?:[./\-@][\w@#]+)*(?:\([A-Za-z]\w*\))?(?:\.(?=\s))?)"
+    r"|(?P<word>(?:[^\W\d]|[@#])[\w@#]*(?:[./\-@][\w@#]+)*" + _IOU_RANGE + r"?(?:\([A-Za-z]\w*\))?(?:\.(?=\s))?)"
     r"|(?P<dash>\s-\s)"
     r"|(?P<sp>\s+)"
     r"|(?P<p>.)",

@@ -190,6 +190,7 @@ class _TextReader:
         self.open: _Bulk | None = None  # the bulk being extended
         self.synced = -1  # how many lines the open bulk's shape had when the counters were last taken from it
         self.section: set | None = None  # after an evaluation header: the templates training printed
+        self.section_loose = False  # the header came before any record: lines naming the loss end it
         self.evaluated: set[str] = set()  # templates read as an evaluation's under a heading
         self.heading = ""  # the split of the last section heading (`Validating`), for the bar that follows it
         self.under_train: set[str] = set()  # the shapes printed since the last training heading (`Training epoch: 3`)
@@ -546,6 +547,9 @@ class _TextReader:
         if self.section is not None:
             if tpl in self.section:
                 self.section = None  # a line of training again: the evaluation is over
+            elif not rec.label and self.section_loose and any(
+                    _aliases.table().resolve(str(k), "text").name == "loss" for k in rec.values):
+                self.section = None  # (`Evaluating the initial model` and then training's own lines)
             elif not rec.label:
                 rec.label = "eval"
                 self.evaluated.add(tpl)
@@ -698,6 +702,9 @@ class _TextReader:
             # once training printed a counted line to tell its lines apart; before that only a heading that
             # is no config key (`evaluate:dev`, `Validating`; a `TEST:` block of a config dump opens none)
             self.section = set(self.tpl_counts) - self.evaluated  # (the last evaluation's lines are not training's)
+            # before any record a heading cannot be told from a log that opens with one evaluation and
+            # then trains: it holds for the lines that name no training loss (`recall: 0.0, hmean: 0.0`)
+            self.section_loose = not self.tpl_counts
 
     def bar_done(self, ln: int, line: str) -> bool:
         """A finished progress bar whose description or postfix carries metrics is a record
@@ -1080,7 +1087,9 @@ _SECTION = re.compile(r"(?i)^[\W_]*(validation|validating|evaluation|evaluating|
                       r"training|train)\b(?![-_/])")
 # A line that is an evaluation heading and nothing else (`evaluate:dev`, `Evaluating on the test set...`).
 _OWN_HEADING = re.compile(r"(?i)^[=\-*#\s]*(?:validation|validating|evaluation|evaluating|evaluate|eval|testing|test|valid)"
-                          r"\b[\s:\-]*(?:on\s+(?:the\s+)?)?(?:[A-Za-z]+(?:\s+set)?)?[\s.:=\-*#]*$")
+                          r"\b[\s:\-]*(?:on\s+(?:the\s+)?)?(?:[A-Za-z]+(?:\s+set)?)?[\s.:=\-*#]*$"
+                          # (`Evaluating mAP by pycocotools.`, `Validating hmean-iou...`: a gerund and a few words)
+                          r"|^[=\-*#\s]*(?:evaluating|validating|testing)\b[^:=\d|]{0,60}?[.\u2026]*\s*$")
 _STAMP = re.compile(r"\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1,2}:\d{2}:\d{2}")
 _STAMP_SPLIT = re.compile(r"(?<=\S)\s*(?=\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1,2}:\d{2}:\d{2})")
 _HAS_DIGIT = re.compile(r"\d|(?<![A-Za-z])(?:[Nn]a[Nn]|NAN|[Ii]nf|INF)(?![A-Za-z])")  # `val loss nan` has a value
