@@ -377,3 +377,25 @@ def test_an_evaluating_heading_before_training_lines_leaves_them_training(tmp_pa
     lines = ["Evaluating the initial model..."] + [f"iter: {i}, loss: {1 - i / 100:.3f}, acc: 0.5" for i in range(5)]
     run = _read(tmp_path, lines)
     assert len(run.get("loss")) == 5 and "eval/loss" not in run.series
+
+
+def test_a_paste_in_markdown_backticks_reads_as_the_log_inside(tmp_path):
+    lines = ["`Namespace(batch_size=24, learning_rate=0.001, epoch=200)`", "`Epoch 200 (200/200):`",
+             "`Train Instance Accuracy: 0.913678`", "`Test Instance Accuracy: 0.912136, Class Accuracy: 0.882880`"]
+    run = _read(tmp_path, lines)
+    assert run.meta["rows"] == 2  # the settings repr is no record
+    assert run.get("accuracy").values[0] == 0.913678 and run.get("eval/accuracy").values[0] == 0.912136
+
+
+def test_a_metrics_dict_over_several_lines_after_a_logger_prefix_keeps_its_nans(tmp_path):
+    lines = ["`I0409 23:03:12.869635 140410452137792 model_lib_v2.py:708] {'Loss/classification_loss': nan,",
+             " 'Loss/total_loss': nan,", " 'learning_rate': 0.07922263}", "`"]
+    run = _read(tmp_path, lines)
+    assert math.isnan(run.get("loss").values[0]) and run.get("learning_rate").values[0] == 0.07922263
+
+
+def test_bits_per_byte_is_a_metric(tmp_path):
+    lines = ["Step 00000 | Validation bpb: 1.0596"] + [f"step {s:05d} | loss: {2 - s / 10:.4f} | dt: 82.70ms"
+                                                       for s in range(1, 5)]
+    run = _read(tmp_path, lines)
+    assert run.meta["rows"] == 5 and run.get("eval/bits_per_byte").values[0] == 1.0596

@@ -275,6 +275,8 @@ def clean(line: str) -> str:
     line = line.strip()
     if line.endswith(")") and ")" in line[:-1]:
         line = _REDRAW_DEBRIS.sub(r"\1", line)
+    if len(line) > 2 and line[0] == "`" and line[-1] == "`" and "`" not in line[1:-1]:
+        line = line[1:-1].strip()  # a line pasted as Markdown inline code
     return line
 
 
@@ -1024,12 +1026,19 @@ def _label_from_first_key(plan: Plan) -> None:
     when no other key on the line names its own (`train loss 2.1, val loss 2.3` keeps both)."""
     slots = [sl for sl in plan.slots if sl.role in ("value", "num", "den")]
     keys = [sl.key.split() for sl in slots if sl.role != "den"]
+    # (`Sample 1, validation pixAcc: 95.1%, mIoU: 33.2%`: the first key that names a metric opens it;
+    # a count before it names none)
+    lead = 0
+    while lead < len(keys) - 2 and len(keys[lead]) == 1 and not _split_of(keys[lead]) \
+            and not known_key(keys[lead][0], loose=True):
+        lead += 1
+    keys = keys[lead:]
     if len(keys) < 2 or len(keys[0]) < 2:
         return
     lab = _split_of(keys[0][:1])
     if lab and not any(_split_of(k) or SPLIT_WORDS.search(" ".join(k)) for k in keys[1:]):
         plan.label = lab
-        first = slots[0].key
+        first = " ".join(keys[0])
         for sl in slots:
             if sl.key == first:
                 sl.key = " ".join(keys[0][1:])

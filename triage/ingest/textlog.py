@@ -367,9 +367,13 @@ class _TextReader:
 
     def segment(self, ln: int, seg: str) -> bool:
         """Read one redraw segment of a line; True when it held metrics."""
+        if "`" in seg:
+            seg = _unquote(seg)
         s = printed.call_keys(printed.unwrap_scalars(_unlaunch(seg)))
         if self.dict_block is not None or ("{" in s and _DICT_OPENS.match(s)):
             return self.dict_line(ln, s)
+        if "{" in s and not s.lstrip().startswith("{") and _DICT_OPENS.match(printed.clean(s)):
+            return self.dict_line(ln, printed.clean(s))  # (a logger's prefix before it: glog, `INFO:root:`)
         if "=" in s and _SETTINGS_REPR.match(s):  # `Namespace(batch_size=20, lr=20, ...)`: the run's settings
             self.config_lines.add(ln)
             self.b.skip("a settings object's repr")
@@ -656,6 +660,8 @@ class _TextReader:
             return False
         self.dict_block = None
         d = parse_pydict(text)
+        if d:  # (a bare nan or inf was quoted to parse: it is the number it spells)
+            d = {k: float(v) if isinstance(v, str) and _NONFINITE_WORD.match(v) else v for k, v in d.items()}
         if d and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in d.values()):
             self.hf_dict(first, "", d)
             return True
@@ -1024,11 +1030,23 @@ _LR_NOTICE = re.compile(
 # The first line of a dict printed over several lines (`{'atom_fea_len': 64,`)
 _DICT_OPENS = re.compile(r"""^\s*\{\s*['"][^'"]+['"]\s*:\s*[^{}]*,\s*$""")
 _DICT_MAX_LINES = 400
+_NONFINITE_WORD = re.compile(r"^[-+]?(?:nan|inf|infinity)$", re.I)
+def _unquote(seg: str) -> str:
+    """A line of a paste wrapped in Markdown backticks: the one backtick that opens or closes the
+    quote (a one-line quote, or the first and last lines of a quote over several) is not the log's."""
+    body = seg.strip()
+    if body.count("`") == 1 and (body[0] == "`" or body[-1] == "`"):
+        return body.strip("`")
+    if body.count("`") == 2 and body[0] == "`" and body[-1] == "`" and len(body) > 2:
+        return body[1:-1]
+    return seg
+
+
 # The repr of a settings object: argparse's `Namespace(...)`, `TrainingArguments(...)`, `ModelConfig(...)`
 # The name a settings dict is printed under (`config: {...}`, `hparams = {...}`, `Training args: {...}`)
 _SETTINGS_LEAD = re.compile(r"(?i)\b(?:config|configs|configuration|args|arguments|hparams|hyperparameters|"
                             r"hyper-parameters|params|parameters|settings|options|opts|cfg|kwargs)\s*[:=]?\s*$")
-_SETTINGS_REPR = re.compile(r"^\s*(?:Namespace|[A-Z]\w*(?:Config|Arguments|Args|Params|Options|Settings))\(\w+=")
+_SETTINGS_REPR = re.compile(r"^\s*`?(?:Namespace|[A-Z]\w*(?:Config|Arguments|Args|Params|Options|Settings))\(\w+=")
 # A YAML mapping key that opens a block (`SOLVER:`, `  TRANS:`) and an entry of one (`  BASE_LR: 0.00035`).
 _YAML_HEAD = re.compile(r"^(\s*)([A-Za-z_][\w.\-/]*):\s*$")
 _YAML_ENTRY = re.compile(r"^\s+[A-Za-z_][\w.\-/ ]*:\s*\S")
