@@ -275,6 +275,11 @@ class AliasTable:
             plain = self._resolve(bare, source)
             if plain.known:
                 return Resolved(plain.name, plain.split, key, plain.negate, plain.scale, plain.quality, plain.order)
+        first, _, rest = k.partition(" ")
+        if rest.strip() and first.lower() in _EVAL_WORDS and " " not in rest.strip():
+            spelled = self._resolve(f"{first}_{rest.strip()}", source)  # `valid l2` is `valid_l2`: the eval set's l2
+            return Resolved(spelled.name, spelled.split, key, spelled.negate, spelled.scale, spelled.quality,
+                            spelled.order)
         return Resolved(normalise(k), "train", key)
 
     def _by_tokens(self, key: str, source: str | None) -> Resolved | None:
@@ -289,7 +294,9 @@ class AliasTable:
                     toks = [w, toks[0][len(w):]]
                     break
         if "per" in toks[1:-1] or (len(toks) > 2 and toks[-2] == "per"):  # `TrainLossPerSample`: a loss, per sample
-            toks = toks[:toks.index("per", 1)]
+            at = toks.index("per", 1)
+            if not self._direct("_".join(toks[at - 1:at + 2]), source):  # (`bits per dim` is a unit of its own)
+                toks = toks[:at]
         while len(toks) > 2 and toks[0] in _MODIFIERS and toks[1] in _EVAL_WORDS | _TRAIN_WORDS:
             toks = toks[1:]  # `Mean Training loss`: the modifier before the split word
         split = "train"

@@ -50,6 +50,10 @@ NUM_RE = re.compile(NUM)
 _NUM_FULL = re.compile(NUM_BODY + r"\Z")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
+_EMPTY = re.match("", "")
+_LINE_NUMBER = re.compile(r"^ *\d+ +(?=\S)")
+_CLOCK = re.compile(r"\[?\d{1,4}[-/:]\d{2}[-/:]\d{2}")  # a timestamp (a line number before one is no value)
+_CARET_ANSI = re.compile(r"\^\[\[[0-9;?]*[A-Za-z]")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\x1b[=>]")
 
 # Line prefixes that carry no metric: timestamps, levels, logger names, ranks, glog headers.
@@ -66,6 +70,7 @@ _PREFIX = re.compile(
     | (?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\s+)?\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{4}
       \s+\d{1,2}:\d{2}:\d{2}  # datefmt `%a, %d %b %Y %H:%M:%S`: `Mon, 15 May 2023 00:04:19`
     | [\w.-]+\.py\[line:\s*\d+\]  # `%(filename)s[line:%(lineno)d]`: `train.py[line:31]`
+    | \[\d{4}\s+\d{1,2}:\d{2}:\d{2}\s+@[\w.-]+:\d+\]  # tensorpack's `[0227 18:54:41 @monitor.py:233]`
     | (?:[\w.-]+\s+-\s+)?\S+\.py\s+:\s+[\w<>]+\s+\[\d+\]\s+-(?=\s)  # `train - /x/trainer.py : train_step [27] -`
     | `+(?=\S)  # the backtick of a Markdown code span the paste opened on the first log line
     | >+\s  # a Markdown quote
@@ -76,7 +81,11 @@ _PREFIX = re.compile(
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE|SUCCESS)\s*\|\s*[\w.<>-]+(?::[\w.<>-]+)*:\d+\s*(?:\||-(?=\s))
     | \[?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE)\]?(?=[\s:\]|-])
     | \S+\s-\s(?=(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\s-\s)
-    | \[(?:(?:rank|Rank|RANK|default|worker|GPU|gpu)\s?\d+(?:[,/]\d+)?\]|\s?\d+(?:,\d+)?\](?!\t))(?:<std(?:out|err)>)?:?
+    # (`[5]:` or `[86]` before a tab or a tab's spaces is a boosting round's counter (LightGBM's R package,
+    # XGBoost), not a rank)
+    | \[(?:(?:rank|Rank|RANK|default|worker|GPU|gpu)\s?\d+(?:[,/]\d+)?\]|\s?\d+(?:,\d+)?\](?!\t|\s{2,}|:\s{2,}|:\t))(?:<std(?:out|err)>)?:?
+    | \[[A-Za-z][\w-]*(?:\.|://)[A-Za-z][\w-]*(?:[./][A-Za-z][\w-]*)*\](?=\s)  # a Java logger's thread or actor
+                                                                         # (`[akka://Tracker/user/Handler]`)
     | \((?:pid=\d+|\w+\s+pid=\d+)[^)]*\)
     | (?:rank|Rank)\s?\d+:
     | \d+:(?=\s)
@@ -262,6 +271,8 @@ def clean(line: str) -> str:
         line = _TALLY_OF.sub("", line)
     if "\x1b" in line:
         line = _ANSI.sub("", line)
+    if "^[" in line:  # colours written out in caret notation (`^[[32m`), as `cat -v` and some pastes show them
+        line = _CARET_ANSI.sub("", line)
     if "%" in line:
         line = _BAR_PERCENT.sub("", line)
     prev = None
@@ -271,6 +282,14 @@ def clean(line: str) -> str:
         m = _PREFIX.match(line)
         if m and m.end() > 0:
             line = line[m.end():]
+        elif n > 0 and line.startswith("# ") and prev is not None:
+            line = line[2:]  # `2024-07-25 18:05:41.16  # [Train Epoch: 1/20] loss=0.62`: a marker after the stamp
+        elif n == 0:
+            numbered = _LINE_NUMBER.match(line)  # ` 242 [0227 18:54:41 @x.py:233] lr: 0.1`: a numbered paste
+            rest = line[numbered.end():] if numbered else ""
+            head = (_PREFIX.match(rest) or _EMPTY).group() if rest else ""
+            if rest and (sum(ch.isalnum() for ch in head) >= 3 or _CLOCK.match(rest)):
+                line = rest
         n += 1
     line = line.strip()
     if line.endswith(")") and ")" in line[:-1]:

@@ -411,7 +411,8 @@ class _TextReader:
             self.b.skip("nvidia-smi table")
             return False
         if not _HAS_DIGIT.search(s):
-            if not (self.header and (_MD_RULE.match(s) or _BOX_RULE.match(s))):  # `|---|---|`, `├───┼───┤`
+            if not (self.header and (_MD_RULE.match(s) or _BOX_RULE.match(s) or _ASCII_RULE.match(s))):
+                # (`|---|---|`, `├───┼───┤`, `+-----+-----+` drawn between every two rows)
                 # between a header and its rows keep the header
                 c = printed.clean(s)
                 self.header = _logger_header(s) or self.tables.header(ln, s, self.masks and self.masks.lines) \
@@ -472,6 +473,11 @@ class _TextReader:
             header = self.tables.header(ln, s, self.masks and self.masks.lines) or _table_header(c)
             if header:
                 self.header = header
+                return False
+        if not nums and " " in c:
+            spaced = _spaced_header(c)  # (`epoch train loss valid loss f2_opt`)
+            if spaced:
+                self.header = spaced
                 return False
         plan, tpl = self.plan_of(c, tpl)
         if not plan.slots:
@@ -1284,6 +1290,7 @@ _HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%:]*(?: (?:/|[A-Za-z_@][\w./()\-
 _COUNT_COLUMNS = {"instances", "images", "labels", "targets", "size", "img_size", "imgsz", "class", "samples"}
 _MD_RULE = re.compile(r"^\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*(?::?-{2,}:?)?\s*$")  # (`-- | --`: a notebook table copied as text)
 _BOX_RULE = re.compile(r"^\s*[+|:\-─━═┄┈╌┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*[─━═┼╪┿╋╬]{3,}[+|:\-─━═┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*$")
+_ASCII_RULE = re.compile(r"^\s*\+(?:[-=]{2,}\+)+\s*$")
 _CELL_SPLIT = re.compile(r"\s*[|\t]\s*|\s{2,}")
 
 
@@ -1357,6 +1364,7 @@ class _SpacedHeader(list):
     its rows split on every blank run too."""
 
 
+_SPLIT_NAMES = frozenset({"train", "training", "valid", "val", "validation", "test", "eval", "dev"})
 _AXIS_WORDS = frozenset({"epoch", "step", "iter", "iteration", "it", "episode", "steps", "epochs"})
 _SPACED_NAME = re.compile(r"^[A-Za-z_][\w./%@-]*$")
 _DURATION_CELL = re.compile(r"^\(?\d+:\d{2}(?::\d{2})?\)?$")
@@ -1370,6 +1378,13 @@ def _spaced_header(line: str) -> _SpacedHeader | None:
     if not 3 <= len(words) <= 20 or words[0].lower() not in _AXIS_WORDS or not all(_SPACED_NAME.match(w) for w in words):
         return None
     tab = _aliases.table()
+    merged: list[str] = []  # (fastai 1.0's first tables: `epoch train loss valid loss accuracy`, names of two words)
+    for w in words:
+        if merged and merged[-1].lower() in _SPLIT_NAMES and tab.resolve(f"{merged[-1]} {w}", "text").known:
+            merged[-1] = f"{merged[-1]}_{w}"
+        else:
+            merged.append(w)
+    words = merged
     known = sum(1 for w in words[1:] if tab.resolve(w, "text").known and w.lower() not in _AXIS_WORDS)
     return _SpacedHeader(_scored_on_eval(words)) if known >= 2 else None
 
@@ -1560,7 +1575,8 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         # banner's numbers (`| 4MiB / 81920MiB | 0% Default |`); but a line of an evaluation whose every
         # name is a metric (`**Test - WER: 0.21, CER: 3.5, loss: 25.2**`) is the result of a test run
         def kept(rec) -> bool:  # (a progress bar's metrics are no setting)
-            return not rec.template or rec.template.startswith("<bar>") or _evaluation_result(rec) or _loss_record(rec)
+            return not rec.template or rec.template.startswith("<bar>") or _evaluation_result(rec) or _loss_record(rec) \
+                or _nonfinite_metric(rec)
 
         lone = [rec for rec in printed_recs if not kept(rec)]
         if lone:
@@ -1589,6 +1605,17 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
             continue
         keep.append(rec)
     return keep
+
+
+def _nonfinite_metric(rec) -> bool:
+    """A metric triage knows, printed as NaN or inf (`===> Average train loss: nan`): no setting is
+    ever NaN, so even alone and uncounted it is a measurement. A sentence that says so (`loss is nan`,
+    `Model diverged with loss = NaN.`) is an error message, read as one."""
+    if type(rec) is not _Rec or any(w.strip(".,:;=") in printed._STOP for w in rec.template.lower().split()):
+        return False
+    return any(
+        isinstance(v, float) and not math.isfinite(v) and printed.known_key(str(k), loose=True)
+        for k, v in rec.values.items())
 
 
 def _loss_record(rec) -> bool:

@@ -1,0 +1,72 @@
+"""Reading rules drawn from the wild13/wild14 collections (after their first reads): boosting-round
+counters, Java logger prefixes, caret-notation colours, numbered pastes, bordered tables, two-word
+table headers and lone NaN metrics."""
+
+from __future__ import annotations
+
+import math
+
+from triage.ingest import read_run
+
+
+def _read(tmp_path, lines, name="train.log"):
+    p = tmp_path / name
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return read_run(p)
+
+
+def test_a_boosting_round_counter_before_tab_spaces_is_the_step_not_a_rank(tmp_path):
+    lines = [f"[{i}]:    train's l2:{0.1 - i / 1000:.6f}    valid's l2:{0.11 - i / 2000:.6f}" for i in range(1, 9)]
+    run = _read(tmp_path, lines)
+    assert list(run.get("eval/l2").steps) == list(range(1, 9))
+
+
+def test_xgboost_watchlist_names_give_the_split(tmp_path):
+    lines = [f"[{i}]\ttrain-rmse:{1.5 - i / 10:.4f}\teval-rmse:{1.6 - i / 20:.4f}" for i in range(5)]
+    run = _read(tmp_path, lines)
+    assert run.get("eval/rmse").values[0] == 1.6
+
+
+def test_a_java_loggers_thread_and_actor_are_a_prefix(tmp_path):
+    lines = [f"[INFO] [07/22/2019 17:10:30.2{i}] [Tracker-akka.actor.default-dispatcher-16] "
+             f"[akka://Tracker/user/Handler] [{80 + i}]        train-rmse:{1.5 - i / 100:.4f}" for i in range(6)]
+    run = _read(tmp_path, lines)
+    assert run.meta["rows"] == 6 and list(run.get("train-rmse").steps) == list(range(80, 86))
+
+
+def test_caret_notation_colours_and_line_numbers_of_a_numbered_paste_are_dropped(tmp_path):
+    lines = [f" {240 + i} ^[[32m[0227 18:54:41 @monitor.py:233]^[[0m {k}: {v}"
+             for i, (k, v) in enumerate([("learning_rate", 0.1), ("val-error-top1", 0.96), ("xentropy-loss", 5.6)] * 3)]
+    run = _read(tmp_path, lines)
+    assert list(run.get("learning_rate").values) == [0.1, 0.1, 0.1]
+    assert not any(name.startswith(("m_", "@")) for name in run.series)
+
+
+def test_a_table_with_a_border_between_every_two_rows(tmp_path):
+    rule = "+-----------+---------------+-------------------+"
+    lines = [rule, "| Iteration | Training Loss | Training Accuracy |", rule]
+    for i, (loss, acc) in enumerate([(2.931, 0.231), (2.631, 0.448), (2.417, 0.618), (2.388, 0.674)], 1):
+        lines += [f"| {i}         | {loss}         | {acc}             |", rule]
+    run = _read(tmp_path, lines)
+    assert list(run.get("loss").values) == [2.931, 2.631, 2.417, 2.388]
+
+
+def test_a_header_whose_names_are_two_words_one_blank_apart(tmp_path):
+    run = _read(tmp_path, ["epoch train loss valid loss accuracy_thresh f2_opt", "0 nan nan 0.997788 0.000000",
+                           "1 0.41 0.39 0.998 0.61"])
+    assert math.isnan(run.get("loss").values[0]) and run.get("eval/loss").values[1] == 0.39
+
+
+def test_lone_nan_metrics_are_measurements_but_a_sentence_saying_nan_is_a_message(tmp_path):
+    run = _read(tmp_path, ["===> Average train loss: nan", "===> Average train bit_per_dim: nan",
+                           "===> Average validation loss: nan"])
+    assert {"loss", "bits_per_dim", "eval/loss"} <= set(run.series)
+    run = _read(tmp_path, ["ERROR:tensorflow:Model diverged with loss = NaN."], "b.log")
+    assert run.meta["rows"] == 0
+
+
+def test_a_marker_after_the_timestamp_of_a_quoted_line(tmp_path):
+    lines = [f"> 2024-07-25 18:0{i}:41.165608     # [Train Epoch: 1/20] [{4600 + 100 * i}/6034 images] loss=0.6{i}"
+             for i in range(5)]
+    run = _read(tmp_path, lines)
+    assert list(run.get("loss").values) == [0.6, 0.61, 0.62, 0.63, 0.64]
