@@ -55,3 +55,41 @@ def test_a_notebook_that_printed_nothing_says_so(tmp_path):
     p.write_text(json.dumps(_nb([_code()])), encoding="utf-8")
     with pytest.raises(IngestError, match="printed nothing"):
         read_run(p)
+
+
+def _trainer_table(rows):
+    """The progress table HF Trainer displays in a notebook: HTML, with only the object's repr as text."""
+    head = "".join(f"<th>{h}</th>" for h in ("Step", "Training Loss", "Validation Loss", "Accuracy"))
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    html = (f"<div><progress value='300' max='300'></progress> [300/300 00:41, Epoch 3/3]</div>"
+            f"<table border='1' class='dataframe'><thead><tr style='text-align: left;'>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table><p>")
+    return {"output_type": "display_data", "metadata": {},
+            "data": {"text/html": [html], "text/plain": ["<IPython.core.display.HTML object>"]}}
+
+
+def test_the_html_progress_table_of_a_notebook_trainer_is_read(tmp_path):
+    table = _trainer_table([(100, "No log", "1.170000", "0.78"), (200, "0.500000", "1.200000", "0.79"),
+                            (300, "0.400000", "1.300000", "0.80")])
+    final = {"output_type": "execute_result", "execution_count": 3, "metadata": {},
+             "data": {"text/plain": ["{'eval_loss': 1.3, 'eval_accuracy': 0.8, 'eval_runtime': 2.0, 'epoch': 3.0}"]}}
+    pip = {"output_type": "stream", "name": "stdout", "text": ["\x1b[K     |████████████████| 163 kB 15.5 MB/s \n"]}
+    nb = _nb([_code(pip), _code(table), _code(final)])
+    p = tmp_path / "ft.ipynb"
+    p.write_text(json.dumps(nb), encoding="utf-8")
+    run = read_run(p)
+    assert list(run.get("eval/loss").values) == [1.17, 1.2, 1.3]   # the table and the final dict: one series
+    assert list(run.get("loss").steps) == [200, 300]
+    assert "kB" not in run.series                                    # a download bar is no metric
+
+
+def test_two_evaluations_at_their_own_cadences_stay_two_series(tmp_path):
+    lines = []
+    for i in range(1, 7):
+        lines.append(f"step {i * 10}: loss {2 - i / 10:.3f}, val loss {2.1 - i / 10:.3f}")
+        if i % 2 == 0:
+            lines.append(f"step {i * 10}: validation loss {2.5 - i / 10:.3f}")
+    p = tmp_path / "two.log"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    run = read_run(p)
+    assert len(run.get("eval/loss")) == 6  # never a mix of the two

@@ -314,6 +314,7 @@ class RunBuilder:
         for key, res in resolved.items():
             by_name.setdefault(res.name, []).append(key)
         names: dict[str, tuple[str, str]] = {}
+        collided: list[tuple[str, str, str, str]] = []  # (key, the key that kept the name, name, its own name)
         for name, keys in by_name.items():
             keys.sort(key=lambda k: (resolved[k].quality, resolved[k].order, k))
             names[keys[0]] = (name, resolved[keys[0]].split)
@@ -322,7 +323,7 @@ class RunBuilder:
                 alt = own if own not in by_name and own not in names.values() else f"{name}@{own}"
                 split = resolved[k].split
                 names[k] = (alt, split)
-                self.warn(f"{k!r} and {keys[0]!r} both mean {name!r}: kept {keys[0]!r} as {name!r}, {k!r} as {alt!r}")
+                collided.append((k, keys[0], name, alt))
 
         _fold_lone_test_split(names)
         lone = _lone_loss(names, resolved)
@@ -356,6 +357,12 @@ class RunBuilder:
                 split = col.split_hint
             series[name] = Series(name=name, split=split, steps=s, values=v,
                                   epochs=e, wall=w, source_key=key)
+        for k, first, name, alt in collided:
+            if _join(series, name, alt):
+                self.warn(f"{k!r} and {first!r} both mean {name!r}: read as one series (where both have a "
+                          f"step, they agree)")
+            else:
+                self.warn(f"{k!r} and {first!r} both mean {name!r}: kept {first!r} as {name!r}, {k!r} as {alt!r}")
         self.meta["duplicates"] = int(self.meta.get("duplicates", 0)) + duplicates
         self.meta["restarts"] = int(self.meta.get("restarts", 0)) + restarts
         if self.meta["restarts"]:  # said in the warnings too, so `scan` says it, not only `inspect`
@@ -369,6 +376,44 @@ class RunBuilder:
         run = Run(path=self.path, format=self.format, series=dict(sorted(series.items())),
                   events=self.events, meta=self.meta)
         return run
+
+
+def _join(series: dict[str, Series], name: str, alt: str) -> bool:
+    """Two keys that mean one evaluation metric, one printed after the other (a notebook's HF
+    progress table gives `Validation Loss` every 100 steps, the final `trainer.evaluate()` dict
+    `eval_loss` once after it): one series, when they share a split, one's steps end where the
+    other's begin, and they agree wherever both have a value. Joined into series[name]; False
+    (nothing changed) otherwise, so that neither is lost."""
+    a, b = series.get(name), series.get(alt)
+    if a is None or b is None or a.split != b.split or not len(a) or not len(b) or not name.startswith("eval/"):
+        return False  # (two training losses under one name are two measurements: a running mean, an estimate)
+    lo, hi = min(a.steps.min(), b.steps.min()), max(a.steps.max(), b.steps.max())
+    if not (b.steps.min() >= a.steps.max() or b.steps.max() <= a.steps.min()
+            or a.steps.min() >= b.steps.max() or a.steps.max() <= b.steps.min()) or lo == hi:
+        return False  # interleaved: two evaluations at their own cadences, not one series and its last word
+    both = np.intersect1d(a.steps, b.steps)
+    if len(both) > max(3, len(b) // 2):
+        return False  # mostly the same steps: two measurements of one thing, not one series in two parts
+    for st in both:
+        va, vb = a.values[a.steps == st], b.values[b.steps == st]
+        if not np.allclose(va[-1:], vb[-1:], rtol=1e-4, atol=1e-9, equal_nan=True):
+            return False
+    extra = ~np.isin(b.steps, a.steps)
+    steps = np.concatenate([a.steps, b.steps[extra]])
+    order = np.argsort(steps, kind="stable")
+
+    def cat(x, y):
+        if x is None and y is None:
+            return None
+        x = np.full(len(a), np.nan) if x is None else x
+        y = np.full(len(b), np.nan) if y is None else y
+        return np.concatenate([x, y[extra]])[order]
+
+    series[name] = Series(name=name, split=a.split, steps=steps[order],
+                          values=np.concatenate([a.values, b.values[extra]])[order],
+                          epochs=cat(a.epochs, b.epochs), wall=cat(a.wall, b.wall), source_key=a.source_key)
+    del series[alt]
+    return True
 
 
 def _encodable(text: str) -> bool:

@@ -11,6 +11,7 @@ are read.
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 from triage.ingest import jsondoc, textlog
 from triage.ingest.contract import Reader, register
@@ -23,11 +24,66 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 def _sniff(src: Source) -> float:
     head = src.head()[:65536]
+    if src.name.endswith(".ipynb") and head.lstrip()[:1] == b"{":
+        return 0.97  # (a notebook whose widget state comes first shows no cell in its first 64 KiB)
     if b'"cells"' not in head and b'"worksheets"' not in head:
         return 0.0
-    if src.name.endswith(".ipynb") or b'"nbformat"' in src.head() or b'"cell_type"' in head:
+    if b'"nbformat"' in src.head() or b'"cell_type"' in head:
         return 0.97
     return 0.0
+
+
+class _Tables(HTMLParser):
+    """The rows of the HTML tables in a display (the progress tables HF Trainer and fastai draw in a
+    notebook keep only `<IPython.core.display.HTML object>` as their plain text)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.cell: list[str] | None = None
+        self.skip = 0  # inside <style> or <script>
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("style", "script"):
+            self.skip += 1
+        elif tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th") and self.rows:
+            self.cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("style", "script"):
+            self.skip = max(0, self.skip - 1)
+        elif tag in ("td", "th") and self.cell is not None and self.rows:
+            self.rows[-1].append(" ".join("".join(self.cell).split()) or "-")
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None and not self.skip:
+            self.cell.append(data)
+
+
+def _html_tables(html: str) -> str:
+    """A display's HTML tables as tab-separated text, one line per row."""
+    if "<table" not in html or len(html) > 4_000_000:
+        return ""
+    parser = _Tables()
+    try:
+        parser.feed(html)
+        parser.close()
+    except (ValueError, AssertionError):  # (malformed markup: read what was parsed)
+        pass
+    return "".join("\t".join(row) + "\n" for row in parser.rows if row)
+
+
+def _display_text(data: dict) -> str:
+    """What a display shows: its plain text, or its HTML tables when the plain text is only the
+    object's repr (`<IPython.core.display.HTML object>`)."""
+    plain = _text(data.get("text/plain"))
+    stripped = plain.strip()
+    if (not stripped or (stripped.startswith("<") and stripped.endswith(">"))) and "text/html" in data:
+        return _html_tables(_text(data.get("text/html"))) or plain
+    return plain
 
 
 def _text(value) -> str:
@@ -63,7 +119,7 @@ def outputs_text(nb: dict) -> tuple[str, int]:
                 text = _text(out.get("text"))
             elif kind in ("execute_result", "display_data", "pyout"):
                 data = out.get("data")
-                text = _text(data.get("text/plain")) if isinstance(data, dict) else _text(out.get("text"))
+                text = _display_text(data) if isinstance(data, dict) else _text(out.get("text"))
             elif kind in ("error", "pyerr"):
                 trace = out.get("traceback")
                 text = _ANSI.sub("", "\n".join(str(t) for t in trace)) if isinstance(trace, list) else ""

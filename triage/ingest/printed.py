@@ -102,6 +102,8 @@ _PREFIX = re.compile(
 # Progress bars: their counters are never steps and their postfixes are not records.
 # (pip and rich draw theirs first: `━━━━━━━━━━ 1.5/1.5 MB 8.3 MB/s eta 0:00:00`)
 _TQDM_BAR = re.compile(r"\d+/\d+\s*\[\d[\d:]*<[\d:?]*|\|[\s█▉▊▋▌▍▎▏#=>-]*\|\s*\d+/\d+|\d+%\||^\s*[━╸╺]{3,}\s")
+# pip's download bar before version 20 (`|████████| 163 kB 15.5 MB/s`): a download, never a metric
+_PIP_BAR = re.compile(r"^\s*\|[\s█▉▊▋▌▍▎▏]{3,}\|\s*[\d.]+\s*[kMG]?B\s+[\d.]+\s*[kMG]?B/s\s*$")
 _KERAS_BAR = re.compile(r"^\s*\d+/\d+\s+(?:\[[=>.\s]*\]|[━─\s]{3,})")
 
 # An IoU range inside a detection metric's name (`mAP@0.50:0.95: 0.0`, `AP@[.5:.95]`): part of the
@@ -271,6 +273,8 @@ def clean(line: str) -> str:
         line = _TALLY_OF.sub("", line)
     if "\x1b" in line:
         line = _ANSI.sub("", line)
+    if "B/s" in line and _PIP_BAR.match(line):
+        return ""
     if "^[" in line:  # colours written out in caret notation (`^[[32m`), as `cat -v` and some pastes show them
         line = _CARET_ANSI.sub("", line)
     if "%" in line:
