@@ -210,3 +210,17 @@ def test_an_overfit_with_the_accuracy_holding_is_judged_on_the_absolute_rise_of_
     acc99 = np.full(14, 0.99) + 0.001 * np.sin(epochs)
     assert not run_detectors(_run({"loss": (epochs, train), "eval/loss": (epochs, tiny), "eval/accuracy": (epochs, acc99)}),
                              KB, only={"det-overfit"})
+
+
+def test_an_earlier_run_that_blew_up_is_reported_as_that_run(tmp_path):
+    """A notebook's first attempt reaches inf at a too-high learning rate; the fixed run after it is
+    healthy: the earlier run's finding is kept and says which run it is."""
+    from triage.ingest import read_run
+
+    lines = [f"Epoch {e}, Loss {v}" for e, v in zip(range(1, 12), [1763.9, 5802.5, 19408.6, 6.5e4, 2.2e5, 7.4e5,
+                                                                   2.5e6, 8.3e6, 2.8e7, 9.1e34, "inf"])]
+    lines += [f"Epoch {e}, Loss {80 * 0.8 ** e + 2.9:.4f}" for e in range(1, 41)]
+    p = tmp_path / "lr_then_fixed.log"
+    p.write_text("\n".join(lines) + "\n")
+    found = run_detectors(read_run(p), KB)
+    assert found and all(f.summary.startswith("run 1 of 2 in this file: ") for f in found)

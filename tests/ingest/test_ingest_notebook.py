@@ -93,3 +93,12 @@ def test_two_evaluations_at_their_own_cadences_stay_two_series(tmp_path):
     p.write_text("\n".join(lines) + "\n", encoding="utf-8")
     run = read_run(p)
     assert len(run.get("eval/loss")) == 6  # never a mix of the two
+
+
+def test_an_evaluation_in_percent_and_one_in_fractions_are_never_joined(tmp_path):
+    lines = [f"epoch {e} val/accuracy: {0.70 + e / 100:.3f}" for e in range(1, 6)]
+    lines += [f"epoch {e} eval/Acc: {70 + e:.1f}" for e in range(6, 9)]
+    p = tmp_path / "pct.log"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    run = read_run(p)
+    assert max(run.get("eval/accuracy").values) < 1

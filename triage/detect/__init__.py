@@ -161,27 +161,20 @@ def run_detector(node, run) -> Finding | None:
 STUB_ROWS = 5  # a last run with fewer points than this, beside one four times as long, is a stub
 
 
-def last_run(run):
-    """The last of several runs printed into one file (`meta["run_starts"]`, set by the reader),
-    as a run of its own: the checks judge one training run, and a file that trains three models
-    one after the other would otherwise show a 'spike' wherever the next model starts. When the
-    last run is a stub beside a real one (a few rows: a smoke test, a one-epoch export after the
-    training), the longest run is judged instead. A file of one run is returned as it is."""
-    starts = run.meta.get("run_starts") if hasattr(run, "meta") else None
-    if not starts:
-        return run
-    import copy
-
+def _segments(run) -> list[tuple[float, float, int]]:
+    """(first step, end step, points) of each run a file holds, in order."""
     import numpy as np
 
-    edges = [-np.inf] + [float(x) for x in starts] + [np.inf]
-    sizes = [max((int(((s.steps >= lo) & (s.steps < hi)).sum()) for s in run.series.values()), default=0)
-             for lo, hi in zip(edges[:-1], edges[1:])]
-    pick = len(sizes) - 1
-    longest = int(np.argmax(sizes))
-    if sizes[pick] < STUB_ROWS and sizes[pick] * 4 < sizes[longest]:
-        pick = longest
-    lo, hi = edges[pick], edges[pick + 1]
+    starts = run.meta.get("run_starts") if hasattr(run, "meta") else None
+    edges = [-np.inf] + [float(x) for x in starts or ()] + [np.inf]
+    return [(lo, hi, max((int(((s.steps >= lo) & (s.steps < hi)).sum()) for s in run.series.values()), default=0))
+            for lo, hi in zip(edges[:-1], edges[1:])]
+
+
+def _view(run, lo: float, hi: float):
+    """The part of `run` between two steps, as a run of its own."""
+    import copy
+
     view = copy.copy(run)
     view.meta = dict(run.meta)
     view.meta.pop("run_starts", None)
@@ -198,10 +191,52 @@ def last_run(run):
     return view
 
 
+def _picked(sizes: list[int]) -> int:
+    pick = len(sizes) - 1
+    longest = max(range(len(sizes)), key=lambda i: sizes[i])
+    if sizes[pick] < STUB_ROWS and sizes[pick] * 4 < sizes[longest]:
+        pick = longest
+    return pick
+
+
+def last_run(run):
+    """The last of several runs printed into one file (`meta["run_starts"]`, set by the reader),
+    as a run of its own: the checks judge one training run, and a file that trains three models
+    one after the other would otherwise show a 'spike' wherever the next model starts. When the
+    last run is a stub beside a real one (a few rows: a smoke test, a one-epoch export after the
+    training), the longest run is judged instead. A file of one run is returned as it is."""
+    starts = run.meta.get("run_starts") if hasattr(run, "meta") else None
+    if not starts:
+        return run
+    segments = _segments(run)
+    lo, hi, _ = segments[_picked([n for _, _, n in segments])]
+    return _view(run, lo, hi)
+
+
 def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[Finding]:
-    """Every detector that fires on `run` (on its last run when the file holds several), in a
-    stable order (by first step, then ID)."""
-    run = last_run(run)
+    """Every detector that fires on `run`, in a stable order (by first step, then ID). A file that
+    holds several runs one after the other is judged run by run: the last one (or the longest, when
+    the last is a stub) as the run, and each earlier run for what it shows that the last does not
+    (a notebook whose first attempt reached inf before the fix; a run resumed after it crashed).
+    An earlier run's finding says which run it is."""
+    segments = _segments(run) if hasattr(run, "meta") and run.meta.get("run_starts") else []
+    found = _detect(last_run(run), kb, only)
+    if len(segments) > 1:
+        pick = _picked([n for _, _, n in segments])
+        fired = {f.detector for f in found}
+        for k, (lo, hi, n) in enumerate(segments):
+            if k == pick or n < STUB_ROWS:
+                continue
+            for f in _detect(_view(run, lo, hi), kb, only):
+                if f.detector not in fired:
+                    fired.add(f.detector)
+                    f.summary = f"run {k + 1} of {len(segments)} in this file: {f.summary}"
+                    found.append(f)
+        found.sort(key=lambda f: (f.first_step if f.first_step is not None and f.first_step == f.first_step else float("inf"), f.detector))
+    return found
+
+
+def _detect(run, kb: KnowledgeBase, only: set[str] | None) -> list[Finding]:
     found = []
     if "framework" not in run.meta:  # the detectors written for some frameworks only need to know which
         hit = framework_table(kb).recognised(run)

@@ -391,6 +391,10 @@ def _join(series: dict[str, Series], name: str, alt: str) -> bool:
     if not (b.steps.min() >= a.steps.max() or b.steps.max() <= a.steps.min()
             or a.steps.min() >= b.steps.max() or a.steps.max() <= b.steps.min()) or lo == hi:
         return False  # interleaved: two evaluations at their own cadences, not one series and its last word
+    ma, mb = np.nanmedian(np.abs(a.values)), np.nanmedian(np.abs(b.values))
+    if not (ma == ma and mb == mb) or (min(ma, mb) > 0 and max(ma, mb) > 3 * min(ma, mb)) \
+            or (min(ma, mb) == 0 < max(ma, mb)):
+        return False  # (a percentage and a fraction: `eval/Acc` 77.4 and `val/accuracy` 0.774)
     both = np.intersect1d(a.steps, b.steps)
     if len(both) > max(3, len(b) // 2):
         return False  # mostly the same steps: two measurements of one thing, not one series in two parts
