@@ -399,3 +399,22 @@ def test_recurring_and_collapse_quiet_on_a_converged_toy_run():
     assert CHECKS["recurring"](Ctx(run, "loss", s.steps, s.values, typed)) is None
     typed, _ = parse(PARAMS["collapses_to_zero"], {})
     assert CHECKS["collapses_to_zero"](Ctx(run, "loss", s.steps, s.values, typed)) is None
+
+
+def test_gap_while_stalled():
+    """Eval loss best 6.15 at its 3rd evaluation, then 6.19, 6.25, 6.37 (the median of its last two,
+    6.31, is 11.1x the last training loss 0.57); the training loss around the best (median of its
+    last three points up to it) was 6.0."""
+    run = _run({"eval/loss": [10.98, 8.33, 6.15, 6.19, 6.25, 6.37], "loss": [9.8, 6.0, 3.53, 1.69, 1.06, 0.57]})
+    hit = _check("gap_while_stalled", run, "eval/loss")
+    assert hit.summary == ("eval/loss stopped improving at step 3 (6.15) and is 6.31 at step 6, while loss went "
+                           "from 6 to 0.57 (eval/loss 11.1x): the model fits the training set and stopped "
+                           "generalising")
+    hit = _check("gap_while_stalled", _run({"eval/accuracy": [0.70, 0.78, 0.75, 0.72, 0.71],
+                                            "accuracy": [0.9, 0.98, 1.0, 1.0, 1.0]}), "eval/accuracy",
+                 worse="down", against=["accuracy"])
+    assert "eval/accuracy stopped improving at step 2 (0.78)" in hit.summary and "0.285 below it" in hit.summary
+    typed, _ = parse(PARAMS["gap_while_stalled"], {})
+    run = _run({"eval/loss": [2.0, 1.5, 1.2, 1.1, 1.05, 1.04], "loss": [2.0, 1.4, 1.1, 0.95, 0.9, 0.85]})
+    s = run.series["eval/loss"]  # an eval loss still improving, near the training loss: quiet
+    assert CHECKS["gap_while_stalled"](Ctx(run, "eval/loss", s.steps, s.values, typed)) is None

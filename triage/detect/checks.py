@@ -962,6 +962,8 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
         return None
     at_min = oy[ox <= x[i]]
     later = oy[ox >= x[i]]
+    if not len(at_min) and len(later) >= 4:
+        at_min = oy[:1]  # (training logged its first loss after the best evaluation: HF's `No log` rows)
     if not len(at_min) or len(later) < 2:
         return None
     o_then = float(np.median(at_min[-max(1, len(at_min) // 10):]))
@@ -979,6 +981,69 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
         f"{c.name} rose {rise:.0%} from its minimum {fmt(low)} at step {step_str(x[i])} to {fmt(last)} at step {step_str(x[-1])} "
         f"while {other.name} fell from {fmt(o_then)} to {fmt(o_end)}",
         x[i], x[-1], numbers={"rise": rise},
+    )
+
+
+@params
+class GapWhileStalledParams(Params):
+    """This eval metric stopped improving (its best is at least min_points_after evaluations before
+    the end, and the last ones are no better) while the training metric `against` went on improving
+    and now sits far on the better side of it: a loss `ratio` times under the eval loss, or an
+    accuracy at least `train_at_least` and `gap` over the eval accuracy (`worse: down`). The model
+    learns the training set and nothing more about the rest: memorisation. A loss gap must also be
+    min_abs_gap or more: for a cross-entropy, 0.5 nats is the held-out answer getting about 0.6x
+    the probability the training answer gets; two near-perfect fits differ by far less."""
+
+    against: Names = ("loss",)
+    worse: Literal["up", "down"] = "up"
+    ratio: float = 3.0
+    min_abs_gap: float = 0.5
+    gap: float = 0.2
+    train_at_least: float = 0.98
+    min_points: int = 4
+    min_points_after: int = 2
+    min_train_gain: float = 0.5
+
+
+@check("gap_while_stalled", GapWhileStalledParams)
+def gap_while_stalled(c: Ctx) -> Hit | None:
+    """The eval metric stalled far behind a training metric that kept improving."""
+    p: GapWhileStalledParams = c.params
+    up = p.worse == "up"
+    x, y = finite_xy(c.steps, c.values if up else facts.as_fraction(c.values))
+    if len(y) < p.min_points:
+        return None
+    best = int(np.argmin(y)) if up else int(np.argmax(y))
+    if len(y) - 1 - best < p.min_points_after:
+        return None
+    tail = y[-max(2, (len(y) - best) // 2):]
+    last = float(np.median(tail))
+    if (up and last < y[best]) or (not up and last > y[best]):
+        return None
+    other = c.other(p.against)
+    if other is None:
+        return None
+    ox, oy = finite_xy(other.steps, other.values if up else facts.as_fraction(other.values))
+    after = oy[ox >= x[best]]
+    if len(oy) < p.min_points or len(after) < 2:
+        return None
+    o_then = float(np.median(oy[ox <= x[best]][-3:])) if (ox <= x[best]).any() else float(after[0])
+    o_end = float(np.median(after[-max(1, len(after) // 5):]))
+    if up:
+        if o_end <= 0 or last < p.ratio * o_end or last - o_end < p.min_abs_gap or o_then <= 0 \
+                or (o_then - o_end) / o_then < p.min_train_gain:
+            return None  # (0.07 against 0.02 is a 3.5x ratio of two near-perfect fits, not memorisation)
+        how = f"{fmt(last / o_end)}x"
+    else:
+        # (an accuracy: the training set all but memorised, the eval set far behind and no longer gaining)
+        if o_end < p.train_at_least or o_end - last < p.gap or o_end <= o_then:
+            return None
+        how = f"{fmt(o_end - last)} below it"
+    return Hit(
+        f"{c.name} stopped improving at step {step_str(x[best])} ({fmt(float(y[best]))}) and is {fmt(last)} at step "
+        f"{step_str(x[-1])}, while {other.name} went from {fmt(o_then)} to {fmt(o_end)} ({c.name} {how}): the model "
+        f"fits the training set and stopped generalising",
+        x[best], x[-1], numbers={"eval": last, "train": o_end},
     )
 
 
