@@ -153,3 +153,19 @@ def test_two_failed_probes_end_a_session_in_a_question_or_two(kb, probe_results)
     sess = S.Session(kb, S.AnswersPrompter(replay), S.QuietDisplay(), diagnosis=diag, notes=[], command="t")
     outcome = sess.run()
     assert outcome.top[0].id == "O16" and outcome.questions <= 1, outcome
+
+
+@pytest.mark.parametrize("text,cause", [
+    # NumPy's warnings from a from-scratch network whose loss then prints nan
+    ("== EPOCH:  1 / 5  ==\n/home/u/net.py:101: RuntimeWarning: divide by zero encountered in log\n"
+     "Error:  nan\n== EPOCH:  2 / 5  ==\nError:  nan\n", "S-log-of-zero"),
+    # the stop check of Theano-era NMT trainers
+    ("Epoch  2 Update  540 Cost  11.716671 UD  0.46\nEpoch  2 Update  550 Cost  25.91058 UD  0.57\n"
+     "Epoch  2 Update  560 Cost  31.2 UD  0.61\nNaN detected\n", "S-nan"),
+    # Keras 2's check of the targets against the model's output layer
+    ("ValueError: Error when checking target: expected dense_1 to have shape (1,) but got array with shape (17,)\n",
+     "S-target-size-mismatch"),
+])
+def test_more_error_messages_name_their_cause(kb, tmp_path, text, cause):
+    errors = _scan(kb, tmp_path, text)["_applied"].errors
+    assert errors and errors[0]["causes"][0] == cause, errors

@@ -68,7 +68,7 @@ _ERROR = re.compile(
     r"(\b[A-Z]\w*(?:Error|Exception)\b:|\bCUDA error\b|\bout of memory\b|\bOutOfMemory|\bSegmentation fault|core dumped"
     r"|\bNCCL\b.*\b(?:error|timeout|Timeout|WARN)|Watchdog caught collective operation timeout|^\s*Killed\s*$"
     r"|\bERROR\b|\bFATAL\b|\bfatal error\b|CANCELLED AT .* DUE TO|\berror:|device-side assert|Assertion .* failed"
-    r"|\bnan loss\b|loss is nan|Loss is NaN|non-finite loss|detected NaN|\bNaN or Inf found"
+    r"|\bnan loss\b|loss is nan|Loss is NaN|non-finite loss|detected NaN|\bNaN or Inf found|^\s*NaN detected\b"
     r"|^\s*Error\b[^:\n]{0,80}:\s)"  # an except block's print: `Error loading adapter (maybe raw model?): Can't find ...`
 )
 _WARNING = re.compile(r"(\b\w*Warning\b|\bWARNING\b|\bWARN\b|\[W\d*\s|^\s*warnings\.warn|\bwarning:"
