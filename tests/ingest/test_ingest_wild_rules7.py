@@ -70,3 +70,29 @@ def test_a_marker_after_the_timestamp_of_a_quoted_line(tmp_path):
              for i in range(5)]
     run = _read(tmp_path, lines)
     assert list(run.get("loss").values) == [0.6, 0.61, 0.62, 0.63, 0.64]
+
+
+def test_a_line_that_counts_episodes_prints_the_episodes_reward(tmp_path):
+    lines = [f"2021-11-18 00:17:1{i},423 93253 [INFO] Episode: {i}, reward: {100 + i:.2f}" for i in range(1, 6)]
+    run = _read(tmp_path, lines)
+    assert list(run.get("episode_reward").values) == [101, 102, 103, 104, 105]
+    lines = [f"Training - Episode: {154 + i} Total reward: {10 + i}.0 Steps: {1824 + 10 * i}" for i in range(5)]
+    assert "episode_reward" in _read(tmp_path, lines, "coach.log").series
+
+
+def test_a_heading_that_names_the_val_set_labels_the_scores_under_it(tmp_path):
+    lines = []
+    for i in range(4):
+        lines += [f"Iteration {i * 100}, loss = {4 - i / 2:.4f}", "Checking accuracy on the val set",
+                  f"Got {123 + 100 * i} / 1000 correct ({12.3 + 10 * i:.2f}%)", ""]
+    run = _read(tmp_path, lines)
+    assert len(run.get("eval/accuracy")) == 4 and len(run.get("loss")) == 4
+    assert not any("got" in name.lower() for name in run.series)
+
+
+def test_a_file_name_with_a_number_is_no_value(tmp_path):
+    lines = ["epoch train_loss valid_loss error_rate time"] + [
+        f"{e}\t{1.8 - e / 5:.6f}\t{1.2 - e / 6:.6f}\t{0.4 - e / 20:.6f}\t00:14" for e in range(4)]
+    lines += [f"{i}     20000{i}.jpg    NaN" for i in range(6)]
+    run = _read(tmp_path, lines)
+    assert not any("jpg" in name for name in run.series) and len(run.get("loss")) == 4

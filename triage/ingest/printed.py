@@ -45,7 +45,8 @@ _UNIT_AHEAD = (r"(?=(?:ms|us|s|sec|min|h|GB|GiB|Gb|G|MB|MiB|Mb|M|KB|kB|K|B|x|it/
                r"(?![A-Za-z]))")
 # (the end of an IoU range in a detection metric's name, `mAP@0.50:0.95` / `AP@[.5:.95]`, is no value)
 _IN_IOU_RANGE = r"(?<!@\d:)(?<!@\.\d:)(?<!@\d\.\d:)(?<!@\d\.\d\d:)(?<!@\[)(?<!@\[\.\d:)(?<!@\[\d\.\d:)(?<!@\[\d\.\d\d:)"
-NUM = r"(?<![\w.@#])(?<!\w-)(?<![^\W\d]/)" + _IN_IOU_RANGE + r"(?:" + NUM_BODY + r")(?:(?![\w]|\.\d)|" + _UNIT_AHEAD + ")"
+NUM = r"(?<![\w.@#])(?<!\w-)(?<![^\W\d]/)" + _IN_IOU_RANGE + r"(?:" + NUM_BODY + r")(?:(?![\w]|\.\d|\.[A-Za-z]{2,4}\b)|" + _UNIT_AHEAD + ")"
+# (`200001.jpg`, `model_3.pth`: a file's name, never a value)
 NUM_RE = re.compile(NUM)
 _NUM_FULL = re.compile(NUM_BODY + r"\Z")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -88,6 +89,7 @@ _PREFIX = re.compile(
                                                                          # (`[akka://Tracker/user/Handler]`)
     | \((?:pid=\d+|\w+\s+pid=\d+)[^)]*\)
     | (?:rank|Rank)\s?\d+:
+    | \d+\s+(?=\[(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\])  # a process id before the level: `93253 [INFO]`
     | \d+:(?=\s)
     | [\w.-]+:\d+(?=\t)
     | [\w.-]+:\d+(?=\s+(?:[\w.-]+:\d+\s+)?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\b)  # `host:0  olmo.train:908  INFO`
@@ -111,7 +113,8 @@ _KERAS_BAR = re.compile(r"^\s*\d+/\d+\s+(?:\[[=>.\s]*\]|[━─\s]{3,})")
 _IOU_RANGE = r"(?:@\[[\d.]+:[\d.]+\]|(?<=\d):\d*\.?\d+(?=\s*[:=]))"
 
 _TOKEN = re.compile(
-    r"(?P<num>" + NUM + r")"
+    r"(?P<fname>(?<![\w.])\d[\w-]*\.[A-Za-z][A-Za-z0-9]{1,3}\b)"  # `200001.jpg`: a file, neither value nor key
+    r"|(?P<num>" + NUM + r")"
     r"|(?P<word>(?:[^\W\d]|[@#])[\w@#]*(?:[./\-@][\w@#]+)*" + _IOU_RANGE + r"?(?:\([A-Za-z]\w*\))?(?:\.(?=\s))?)"
     r"|(?P<dash>\s-\s)"
     r"|(?P<sp>\s+)"
@@ -172,7 +175,7 @@ _STOP = {"of", "to", "the", "a", "an", "in", "at", "for", "with", "from", "after
 # Words that never name a metric on their own (a line's bookkeeping).
 _NOT_METRIC = {"eta", "data", "data_time", "remaining", "elapsed", "max", "min", "gpu", "pid", "rank",
                "world", "device", "cuda", "node", "nodes", "len", "length", "id", "idx", "index", "seed",
-               "version", "port", "worker", "workers", "line", "file", "done", "left", "total"}
+               "version", "port", "worker", "workers", "line", "file", "done", "left", "total", "got"}
 
 
 @dataclass
@@ -339,6 +342,8 @@ def _tokens(line: str) -> list[tuple[str, str]]:
             continue
         if kind == "p" and text in ",;|":
             kind = "sep"
+        elif kind == "fname":
+            kind = "p"
         out.append((kind, text))
     while out and out[-1][0] == "sp":
         out.pop()
@@ -883,6 +888,7 @@ def parse(line: str) -> Plan:
     _label_by_pass_times(slots)
     if not plan.label:
         _label_from_first_key(plan)
+    _per_episode(slots)
     plan.known = any(sl.role in ("value", "num") and known_key(sl.key, loose=True) for sl in slots)
     plan.counter = any(sl.role in ("step", "epoch", "batch") for sl in slots)
     stop_keys = sum(1 for kkey in value_keys for w in kkey.lower().split() if w in _STOP)
@@ -1042,6 +1048,21 @@ def _label_by_pass_times(slots: list[Slot]) -> None:
             if lab == "eval" and sl.role == "value" and not SPLIT_WORDS.search(sl.key):
                 sl.key = "val " + sl.key
         start = k + 1
+
+
+_EPISODE_WORDS = {"episode", "episodes", "ep", "eps_num", "game", "games"}
+_EPISODE_VALUES = {"reward", "rewards", "return", "returns", "score", "total reward", "total_reward", "ep_reward"}
+
+
+def _per_episode(slots: list) -> None:
+    """`Episode 120, Reward: 35.0`: a line that counts episodes prints what each episode returned.
+    Its plain `reward` (or `return`, `score`) is the episode's reward, not the per-sample reward of
+    an RLHF batch that the bare name means elsewhere."""
+    if not any(sl.role in ("step", "epoch", "skip") and sl.key.lower().strip(" :=#[]") in _EPISODE_WORDS for sl in slots):
+        return
+    for sl in slots:
+        if sl.role == "value" and sl.key.lower().strip(" :=") in _EPISODE_VALUES:
+            sl.key = "episode reward"  # (`Total reward`, `Score`, `return`: what the episode returned)
 
 
 def _label_from_first_key(plan: Plan) -> None:

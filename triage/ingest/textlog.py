@@ -701,7 +701,7 @@ class _TextReader:
         printed are the evaluation's (a line of training's own shape ends it). When training has
         headings of its own (`Training epoch: 14` ... `Eval epoch: 14`), training's shapes are the
         ones printed under them (an excerpt may open in the middle of an evaluation)."""
-        m = _SECTION.match(c)
+        m = _SECTION.match(c) or _SET_HEADING.search(c)
         if m is None:
             return
         self.heading = "train" if m.group(1).lower().startswith("train") else "eval"
@@ -1109,6 +1109,10 @@ def _wrapped(line: str, following: str) -> bool:
 
 _SECTION = re.compile(r"(?i)^[\W_]*(validation|validating|evaluation|evaluating|evaluate|eval|testing|test|valid|"
                       r"training|train)\b(?![-_/])")
+# A heading that names the held-out set inside a short sentence (`Checking accuracy on the val set`,
+# `Evaluating model on validation data...`): what follows it is that set's
+_SET_HEADING = re.compile(r"(?i)^(?!.*\d)(?:\S+\s+){0,5}(?:on|for|over)\s+(?:the\s+)?"
+                          r"(validation|valid|val|test|dev|eval|evaluation|held[- ]out)\s+(?:set|data|dataset|split)\b")
 # A line that is an evaluation heading and nothing else (`evaluate:dev`, `Evaluating on the test set...`).
 _OWN_HEADING = re.compile(r"(?i)^[=\-*#\s]*(?:validation|validating|evaluation|evaluating|evaluate|eval|testing|test|valid)"
                           r"\b[\s:\-]*(?:on\s+(?:the\s+)?)?(?:[A-Za-z]+(?:\s+set)?)?[\s.:=\-*#]*$"
