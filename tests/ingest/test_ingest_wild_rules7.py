@@ -96,3 +96,30 @@ def test_a_file_name_with_a_number_is_no_value(tmp_path):
     lines += [f"{i}     20000{i}.jpg    NaN" for i in range(6)]
     run = _read(tmp_path, lines)
     assert not any("jpg" in name for name in run.series) and len(run.get("loss")) == 4
+
+
+def test_a_bracketed_group_of_named_values_after_a_label(tmp_path):
+    lines = []
+    for e in range(1, 5):
+        lines += [f"2023-06-30 13:0{e}:17,321 - easytorch-training - INFO - Result <train>: [train_time: 178.48 (s), "
+                  f"lr: 1.00e-03, train_MAE: {65 - e:.4f}]",
+                  f"2023-06-30 13:0{e}:56,105 - easytorch-training - INFO - Result <val>: [val_time: 38.78 (s), "
+                  f"val_MAE: {37 - e:.4f}]"]
+    run = _read(tmp_path, lines)
+    assert list(run.get("eval/MAE").values) == [36, 35, 34, 33] and len(run.get("learning_rate")) == 4
+
+
+def test_a_number_sign_before_the_count(tmp_path):
+    lines = [f"#{i}/1500 - Training Loss: {2.6 - i / 10:.5f} >> [ Accuracy: {8 + i}.5% - Validation Loss : "
+             f"{2.5 - i / 10:.4f} ]" for i in range(1, 6)]
+    run = _read(tmp_path, lines)
+    assert list(run.get("loss").steps) == [1, 2, 3, 4, 5] and len(run.get("eval/loss")) == 5
+
+
+def test_icefall_groups_and_an_mpirun_tag_prefix(tmp_path):
+    lines = [f"[1,mpirank:{r},algo-1]<stderr>:2025-01-19 09:00:3{b},064 INFO [finetune.py:1142] ({r}/8) Epoch 7, "
+             f"batch {1650 + 50 * b}, loss[loss=0.2{b}, simple_loss=0.3{b}, over 3310.00 frames. ], "
+             f"tot_loss[over 792510.56 frames. ], batch size: 14, lr: 4.28e-03," for b in range(4) for r in (0,)]
+    run = _read(tmp_path, lines)
+    assert list(run.get("loss").values) == [0.2, 0.21, 0.22, 0.23]
+    assert not any("over" in name or "mpirank" in name for name in run.series)

@@ -52,6 +52,7 @@ _NUM_FULL = re.compile(NUM_BODY + r"\Z")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 _EMPTY = re.match("", "")
+_HASH_COUNTER = re.compile(r"^#\d+(?:/\d+)?(?=[\s,:\-|])")
 _LINE_NUMBER = re.compile(r"^ *\d+ +(?=\S)")
 _CLOCK = re.compile(r"\[?\d{1,4}[-/:]\d{2}[-/:]\d{2}")  # a timestamp (a line number before one is no value)
 _CARET_ANSI = re.compile(r"\^\[\[[0-9;?]*[A-Za-z]")
@@ -71,6 +72,7 @@ _PREFIX = re.compile(
     | (?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\s+)?\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{4}
       \s+\d{1,2}:\d{2}:\d{2}  # datefmt `%a, %d %b %Y %H:%M:%S`: `Mon, 15 May 2023 00:04:19`
     | [\w.-]+\.py\[line:\s*\d+\]  # `%(filename)s[line:%(lineno)d]`: `train.py[line:31]`
+    | \[[\w./-]+\.py:\d+\](?:\s+\(\d+/\d+\))?  # icefall / k2: `[finetune.py:1142] (5/8)` (file:line, rank/world)
     | \[\d{4}\s+\d{1,2}:\d{2}:\d{2}\s+@[\w.-]+:\d+\]  # tensorpack's `[0227 18:54:41 @monitor.py:233]`
     | (?:[\w.-]+\s+-\s+)?\S+\.py\s+:\s+[\w<>]+\s+\[\d+\]\s+-(?=\s)  # `train - /x/trainer.py : train_step [27] -`
     | `+(?=\S)  # the backtick of a Markdown code span the paste opened on the first log line
@@ -89,6 +91,7 @@ _PREFIX = re.compile(
                                                                          # (`[akka://Tracker/user/Handler]`)
     | \((?:pid=\d+|\w+\s+pid=\d+)[^)]*\)
     | (?:rank|Rank)\s?\d+:
+    | \[\d+,mpirank:\d+(?:,[\w.-]+)?\](?:<std(?:out|err)>)?:?  # OpenMPI's --tag-output: `[1,mpirank:5,algo-1]<stderr>:`
     | \d+\s+(?=\[(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\])  # a process id before the level: `93253 [INFO]`
     | \d+:(?=\s)
     | [\w.-]+:\d+(?=\t)
@@ -172,6 +175,8 @@ _STOP = {"of", "to", "the", "a", "an", "in", "at", "for", "with", "from", "after
          "were", "be", "and", "or", "on", "this", "that", "it's", "has", "have", "than", "into", "not", "no",
          "will", "would", "should", "we", "you", "i", "my", "our", "saving", "saved", "loading", "loaded",
          "took", "using", "set", "size", "version", "seed", "num", "number", "every", "per", "left"}
+# A key that ends in one of these is the size of what a mean was taken over (`over 3310.00 frames`).
+_COUNT_PREPOSITIONS = {"over"}
 # Words that never name a metric on their own (a line's bookkeeping).
 _NOT_METRIC = {"eta", "data", "data_time", "remaining", "elapsed", "max", "min", "gpu", "pid", "rank",
                "world", "device", "cuda", "node", "nodes", "len", "length", "id", "idx", "index", "seed",
@@ -301,6 +306,8 @@ def clean(line: str) -> str:
     line = line.strip()
     if line.endswith(")") and ")" in line[:-1]:
         line = _REDRAW_DEBRIS.sub(r"\1", line)
+    if line[:1] == "#" and line[1:2].isdigit() and _HASH_COUNTER.match(line):
+        line = "step " + line[1:]  # `#1/1500 - Training Loss: 2.58`: a number sign before the count
     if len(line) > 2 and line[0] == "`" and line[-1] == "`" and "`" not in line[1:-1]:
         line = line[1:-1].strip()  # a line pasted as Markdown inline code
     return line
@@ -547,6 +554,15 @@ def parse(line: str) -> Plan:
             pending = []
             assigned = False
             i = parts[1]
+            continue
+        if kind == "p" and text == "[" and pending and assigned and _pairs_inside(toks, i):
+            # `Result <train>: [train_time: 178.5 (s), lr: 1e-3, train_MAE: 65.2]`: a group of named values;
+            # the words before it name the group (its split, when they say one), not its first value
+            plan.label = plan.label or _split_of([w.strip("<>") for w in pending]) or ""
+            pending = []
+            assigned = False
+            bracket_depth += 1
+            i += 1
             continue
         if kind == "p" and text == "[" and (pending and assigned or i and toks[i - 1][1] == "("):
             # `shape = [3, 256, 256]`, `torch.Size([2, 32])`: a list, not a value: skip to its end
@@ -837,6 +853,13 @@ def parse(line: str) -> Plan:
             if len(head) > 2 and head[0] in _METRIC_WORDS and head[1] in ("of", "on") and lab:
                 sl.key = f"{sl.key.split()[0]} {prev.key.split()[0]}"
                 prev.role = "skip"
+        if sl.role == "value":
+            words = sl.key.split()
+            if len(words) == 2 and words[0].lower() == words[1].lower():
+                sl.key = words[1]  # icefall's `loss[loss=0.21, ...]`: the group's own value
+            elif words and words[-1].lower() in _COUNT_PREPOSITIONS:
+                sl.role = "skip"  # `tot_loss[over 792510.56 frames]`: what the mean was taken over
+                continue
         if sl.role in ("value", "num", "den"):
             part = _per_part(sl.key) if sl.role == "value" else None
             if part:  # `Accuracy of plane : 62 %`, `test acc for 马 (horse) is 91.9%`: one class's metric
@@ -1052,6 +1075,18 @@ def _label_by_pass_times(slots: list[Slot]) -> None:
 
 _EPISODE_WORDS = {"episode", "episodes", "ep", "eps_num", "game", "games"}
 _EPISODE_VALUES = {"reward", "rewards", "return", "returns", "score", "total reward", "total_reward", "ep_reward"}
+
+
+def _pairs_inside(toks: list, i: int) -> bool:
+    """The bracket opened at toks[i] holds `name: value` pairs (a group), not bare numbers (a list)."""
+    for j in range(i + 1, min(len(toks) - 1, i + 400)):
+        kind, text = toks[j]
+        if text == "]":
+            return False
+        if kind == "word" and toks[j + 1][1] in (":", "=") and j + 2 < len(toks) \
+                and (toks[j + 2][0] == "num" or toks[j + 2][0] == "sp" and j + 3 < len(toks) and toks[j + 3][0] == "num"):
+            return True
+    return False
 
 
 def _per_episode(slots: list) -> None:
