@@ -169,3 +169,15 @@ def test_two_failed_probes_end_a_session_in_a_question_or_two(kb, probe_results)
 def test_more_error_messages_name_their_cause(kb, tmp_path, text, cause):
     errors = _scan(kb, tmp_path, text)["_applied"].errors
     assert errors and errors[0]["causes"][0] == cause, errors
+
+
+@pytest.mark.parametrize("line", [
+    "RuntimeError: normal expects all elements of std >= 0.0",
+    "ValueError: Expected parameter loc (Tensor of shape (64, 6)) of distribution Normal(loc: torch.Size([64, 6]), "
+    "scale: torch.Size([64, 6])) to satisfy the constraint Real(), but found invalid values:",
+    "ValueError: loss=nan, policy_loss=nan, entropy_loss=nan, advantage_loss=nan",
+])
+def test_a_policy_or_a_guard_that_met_nan_names_it(kb, tmp_path, line):
+    text = "".join(f"update {i} | reward {i * 1.5:.2f} | entropy 1.2\n" for i in range(6)) + line + "\n"
+    errors = _scan(kb, tmp_path, text)["_applied"].errors
+    assert errors and errors[0]["causes"][0] == "S-nan", errors
