@@ -123,3 +123,16 @@ def test_icefall_groups_and_an_mpirun_tag_prefix(tmp_path):
     run = _read(tmp_path, lines)
     assert list(run.get("loss").values) == [0.2, 0.21, 0.22, 0.23]
     assert not any("over" in name or "mpirank" in name for name in run.series)
+
+
+def test_an_evaluation_in_trainings_own_shape_is_told_by_its_batch_count(tmp_path):
+    lines = []
+    for e in range(1, 4):
+        lines.append(f"    Epoch {e}/3")
+        lines += [f"    step {s}/614 - loss: {0.2 - e / 100 + s / 1e5:.4f} - AUROC: 0.7{e}" for s in (10, 300, 614)]
+        lines += ["    save checkpoint at /tmp/ck", "    Eval begin..."]
+        lines += [f"    step {s}/88 - loss: {0.15 - e / 100:.4f} - AUROC: 0.8{e}" for s in (10, 88)]
+        lines.append("    Eval samples: 2812")
+    run = _read(tmp_path, lines)
+    assert len(run.get("loss")) == 9 and len(run.get("eval/loss")) == 3  # one per evaluation: its last line
+    assert not run.meta.get("run_starts")  # no 'run' starts again at every evaluation

@@ -191,6 +191,7 @@ class _TextReader:
         self.synced = -1  # how many lines the open bulk's shape had when the counters were last taken from it
         self.section: set | None = None  # after an evaluation header: the templates training printed
         self.section_loose = False  # the header came before any record: lines naming the loss end it
+        self.line_total: float | None = None  # the total of training's last counted line (`step 10/614`)
         self.evaluated: set[str] = set()  # templates read as an evaluation's under a heading
         self.heading = ""  # the split of the last section heading (`Validating`), for the bar that follows it
         self.under_train: set[str] = set()  # the shapes printed since the last training heading (`Training epoch: 3`)
@@ -555,8 +556,11 @@ class _TextReader:
         if plan.part and self.merge_part(plan.part, rec, tpl):
             return True
         if self.section is not None:
-            if tpl in self.section:
+            if tpl in self.section and not (rec.total is not None and self.line_total is not None
+                                            and rec.total != self.line_total and not rec.label):
                 self.section = None  # a line of training again: the evaluation is over
+            elif tpl in self.section:  # (PaddlePaddle's hapi: `Eval begin...`, then `step 10/88 - loss: ...`
+                rec.label = "eval"     # in training's own shape, counting the eval set's 88 batches, not 614)
             elif not rec.label and self.section_loose and any(
                     _aliases.table().resolve(str(k), "text").name == "loss" for k in rec.values):
                 self.section = None  # (`Evaluating the initial model` and then training's own lines)
@@ -583,6 +587,8 @@ class _TextReader:
         self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
         if rec.step is not None or rec.epoch is not None or rec.batch is not None:
             self.counted.add(tpl)
+        if rec.total is not None and rec.label != "eval":
+            self.line_total = rec.total  # how many batches training's own lines count to
         if self.heading == "train" and self.section is None:
             self.under_train.add(tpl)
         if not bars and self.header is None and self.section is None and ln not in self.config_lines:
