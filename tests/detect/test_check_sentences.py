@@ -418,3 +418,16 @@ def test_gap_while_stalled():
     run = _run({"eval/loss": [2.0, 1.5, 1.2, 1.1, 1.05, 1.04], "loss": [2.0, 1.4, 1.1, 0.95, 0.9, 0.85]})
     s = run.series["eval/loss"]  # an eval loss still improving, near the training loss: quiet
     assert CHECKS["gap_while_stalled"](Ctx(run, "eval/loss", s.steps, s.values, typed)) is None
+
+
+def test_near_while_falling():
+    """One evaluation, AUC 0.4896, after the training loss fell from 0.586 to 0.339 (the first and
+    last of two points)."""
+    run = _run({"eval/auc": [0.4896], "loss": [0.5859, 0.3387]}, steps={"eval/auc": [2], "loss": [1, 2]})
+    hit = _check("near_while_falling", run, "eval/auc")
+    assert hit.summary == ("eval/auc is 0.49, within 0.05 of chance 0.5, at 100% of 1 point (steps 2-2) while loss "
+                           "fell from 0.586 to 0.339: the model ranks no better than a coin")
+    typed, _ = parse(PARAMS["near_while_falling"], {})
+    run = _run({"eval/auc": [0.5], "loss": [0.69, 0.5, 0.4]}, steps={"eval/auc": [0], "loss": [1, 2, 3]})
+    s = run.series["eval/auc"]  # scored at init, before any training: quiet
+    assert CHECKS["near_while_falling"](Ctx(run, "eval/auc", s.steps, s.values, typed)) is None

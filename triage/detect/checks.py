@@ -2059,6 +2059,53 @@ def at_chance_while_falling(c: Ctx) -> Hit | None:
     )
 
 
+@params
+class NearWhileFallingParams(Params):
+    """This metric stays within `tol` of a fixed chance level `target` (ROC AUC 0.5: a ranking no
+    better than a coin, whatever the class balance) on min_share of its points, or at its last point
+    when it has fewer than three, while the training loss `against` fell by min_fall (relative,
+    between the medians of its first and last tenth): the model is fitting something, not the
+    ranking the metric scores."""
+
+    target: float = 0.5
+    tol: float = 0.05
+    min_share: float = 0.8
+    min_points: int = 1
+    against: Names = ("loss",)
+    min_fall: float = 0.1
+
+
+@check("near_while_falling", NearWhileFallingParams)
+def near_while_falling(c: Ctx) -> Hit | None:
+    """A score at its chance level after the training loss fell."""
+    p: NearWhileFallingParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points:
+        return None
+    other = c.other(p.against)
+    if other is None:
+        return None
+    ox, oy = finite_xy(other.steps, other.values)
+    if len(oy) < 2:
+        return None
+    judged = y if len(y) >= 3 else y[-1:]
+    at = np.abs(judged - p.target) <= p.tol
+    share = float(at.mean())
+    if share < p.min_share:
+        return None
+    start, end = _ends(oy) if len(oy) >= 10 else (float(oy[0]), float(oy[-1]))
+    if not (start > 0 and end < start and (start - end) / start >= p.min_fall):
+        return None
+    if len(oy[ox <= x[-1]]) < 2:
+        return None  # (scored before any training: a first evaluation at init is at chance by design)
+    return Hit(
+        f"{c.name} is {fmt(float(np.median(judged)))}, within {fmt(p.tol)} of chance {fmt(p.target)}, at {share:.0%} of "
+        f"{len(judged)} point{'s' if len(judged) > 1 else ''} (steps {step_str(x[0])}-{step_str(x[-1])}) while {other.name} "
+        f"fell from {fmt(start)} to {fmt(end)}: the model ranks no better than a coin",
+        x[0], x[-1], numbers={"level": float(np.median(judged)), "share": share},
+    )
+
+
 def _train_accuracy_learned(c: Ctx, chance_level: float, p: AtChanceWhileFallingParams) -> str | None:
     """'train accuracy rose from A to B' when the training accuracy ends at `learned` x chance or more."""
     train = c.other(p.learned_by)
