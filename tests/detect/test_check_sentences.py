@@ -431,3 +431,17 @@ def test_near_while_falling():
     run = _run({"eval/auc": [0.5], "loss": [0.69, 0.5, 0.4]}, steps={"eval/auc": [0], "loss": [1, 2, 3]})
     s = run.series["eval/auc"]  # scored at init, before any training: quiet
     assert CHECKS["near_while_falling"](Ctx(run, "eval/auc", s.steps, s.values, typed)) is None
+
+
+def test_reward_trend_of_a_return_pinned_at_one_value():
+    """0 on 45 of 50 episodes (a rare 0.01 in between), the last third included: no noise to speak of,
+    and no improvement either: flat, and never a 'collapse' from the few 0.01s."""
+    y = [0.0] * 50
+    for i in (1, 7, 12, 20, 41):
+        y[i] = 0.01
+    run = _run({"episode_reward": y})
+    hit = _check("reward_trend", run, "episode_reward", shape="flat")
+    assert hit.summary == "episode_reward is 0 on 90% of 50 points and on the last third too (steps 1-50): it never improves"
+    typed, _ = parse(PARAMS["reward_trend"], {"shape": "collapsed"})
+    s = run.series["episode_reward"]
+    assert CHECKS["reward_trend"](Ctx(run, "episode_reward", s.steps, s.values, typed)) is None

@@ -2256,7 +2256,20 @@ def reward_trend(c: Ctx) -> Hit | None:
     first, last = float(np.mean(y[:head])), float(np.mean(y[-third:]))  # (means: returns are often whole numbers)
     margin = p.z * facts.noise(y) * math.sqrt(1.0 / head + 1.0 / third)
     if margin <= 0:
-        return None  # a return that never varies is the constant-reward findings' case
+        if float(np.ptp(y)) == 0:
+            return None  # a return that never varies is the constant-reward findings' case
+        # a return that is almost always one value (0.0 with a rare 0.01): pinned there, it never
+        # improved; its typical point-to-point noise is 0, so a rare outlier is no trend either way
+        values, counts = np.unique(y, return_counts=True)
+        mode = float(values[int(np.argmax(counts))])
+        share = float(counts.max()) / len(y)
+        if share >= 0.8 and float(np.mean(y[-third:] == mode)) >= 0.8:
+            if p.shape != "flat":
+                return None
+            return Hit(f"{c.name} is {fmt(mode)} on {share:.0%} of {len(y)} points and on the last third too (steps "
+                       f"{step_str(x[0])}-{step_str(x[-1])}): it never improves", x[0], x[-1],
+                       numbers={"first": mode, "last": mode})
+        return None  # (a return that takes a few whole values, 20 and 21 on a solved Pong: no trend to judge)
     tol = max(margin, p.min_gain * abs(first))  # the band a level run stays within
     gain = last - first
     span = f"steps {step_str(x[0])}-{step_str(x[-1])}"
