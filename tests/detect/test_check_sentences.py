@@ -445,3 +445,22 @@ def test_reward_trend_of_a_return_pinned_at_one_value():
     typed, _ = parse(PARAMS["reward_trend"], {"shape": "collapsed"})
     s = run.series["episode_reward"]
     assert CHECKS["reward_trend"](Ctx(run, "episode_reward", s.steps, s.values, typed)) is None
+
+
+def test_gap_while_stalled_with_one_evaluation():
+    run = _run({"eval/accuracy": [0.4336], "accuracy": [1.0, 1.0, 1.0, 0.98]},
+               steps={"eval/accuracy": [5120], "accuracy": [5040, 5060, 5080, 5100]})
+    hit = _check("gap_while_stalled", run, "eval/accuracy", worse="down", against=["accuracy"], lone_gap=0.3)
+    assert hit.summary == ("eval/accuracy is 0.434 at step 5,120 while accuracy is 1: 0.566 below a training set "
+                           "the model has all but memorised")
+
+
+def test_constant_from_where_the_value_first_appears():
+    """Three moving points, then 0.6931 to every digit: frozen after a spike."""
+    run = _run({"loss": [0.6773, 1.023, 3.571] + [0.6931] * 9})
+    hit = _check("constant", run, "loss", min_share=0.9, min_count=3, min_points=3)
+    assert hit.summary == "loss is exactly 0.693 on 100% of points from step 4 on (9 of 12, steps 4-12)"
+    run = _run({"loss": [2.3, 1.5, 1.0, 0.5, 0.2] + [0.01] * 6})  # a value printed to 1 digit: rounding, quiet
+    typed, _ = parse(PARAMS["constant"], {"min_share": 0.9, "min_count": 3, "min_points": 3})
+    s = run.series["loss"]
+    assert CHECKS["constant"](Ctx(run, "loss", s.steps, s.values, typed)) is None

@@ -406,6 +406,11 @@ def near(c: Ctx) -> Hit | None:
     where = ""
     if p.target_from == "ln_classes":
         found = _classes_at_chance(c.run)
+        if found is None and p.first_above:
+            # (a loss that blew up before sinking: its first value, logged at init, was ln C)
+            k = facts.classes_from_first_loss(x, y)
+            i0 = int(np.argmax(np.isfinite(c.values))) if len(c.values) else 0
+            found = (k, f"first {c.name} {fmt(float(c.values[i0]))} = ln {k}") if k and k >= 2 else None
         if found is None:
             return None
         target, where = math.log(found[0]), f" = ln {found[0]} ({found[1]})"
@@ -715,11 +720,21 @@ def constant(c: Ctx) -> Hit | None:
     same = (y == target) if p.tol == 0 else (np.abs(y - target) <= p.tol)
     count = int(np.count_nonzero(same))
     share = count / len(y) if len(y) else 0.0
+    if share < p.min_share and p.value is None and p.tol == 0 and count >= p.min_count \
+            and _printed(target)[0] >= 3 and count * 2 >= len(y):
+        # (`3.571, 0.6931, 0.6931, ...`: frozen after a spike; a value printed to three or more digits
+        # does not come back by rounding, so the share is judged from where it first appears)
+        start = int(np.argmax(same))
+        share = count / (len(y) - start)
+        since = f" from step {step_str(x[start])} on"
+    else:
+        since = ""
     if share < p.min_share or count < p.min_count:
         return None
     hx = x[same]
     return Hit(
-        f"{c.name} is exactly {fmt(target)} on {share:.0%} of points ({count:,} of {len(y):,}, steps {step_str(hx[0])}-{step_str(hx[-1])})",
+        f"{c.name} is exactly {fmt(target)} on {share:.0%} of points{since} ({count:,} of {len(y):,}, steps "
+        f"{step_str(hx[0])}-{step_str(hx[-1])})",
         hx[0], hx[-1], numbers={"share": share, "value": target},
     )
 
@@ -1003,6 +1018,9 @@ class GapWhileStalledParams(Params):
     min_points: int = 4
     min_points_after: int = 2
     min_train_gain: float = 0.5
+    # with fewer evaluations than min_points nothing can be said to stall; an accuracy gap this wide
+    # (train at train_at_least or more, the evaluation lone_gap or more below it) is a finding alone
+    lone_gap: Optional[float] = None
 
 
 @check("gap_while_stalled", GapWhileStalledParams)
@@ -1012,7 +1030,7 @@ def gap_while_stalled(c: Ctx) -> Hit | None:
     up = p.worse == "up"
     x, y = finite_xy(c.steps, c.values if up else facts.as_fraction(c.values))
     if len(y) < p.min_points:
-        return None
+        return _lone_gap(c, p, x, y) if p.lone_gap is not None and not up and len(y) else None
     best = int(np.argmin(y)) if up else int(np.argmax(y))
     if len(y) - 1 - best < p.min_points_after:
         return None
@@ -1044,6 +1062,25 @@ def gap_while_stalled(c: Ctx) -> Hit | None:
         f"{step_str(x[-1])}, while {other.name} went from {fmt(o_then)} to {fmt(o_end)} ({c.name} {how}): the model "
         f"fits the training set and stopped generalising",
         x[best], x[-1], numbers={"eval": last, "train": o_end},
+    )
+
+
+def _lone_gap(c: Ctx, p: GapWhileStalledParams, x: np.ndarray, y: np.ndarray) -> Hit | None:
+    """A training accuracy at the top of its range and one or two evaluations far below it."""
+    other = c.other(p.against)
+    if other is None:
+        return None
+    ox, oy = finite_xy(other.steps, facts.as_fraction(other.values))
+    near = oy[ox <= x[-1]][-5:] if (ox <= x[-1]).any() else oy[:5]
+    if not len(near) or p.lone_gap is None:
+        return None
+    train, last = float(np.median(near)), float(y[-1])
+    if train < p.train_at_least or train - last < p.lone_gap:
+        return None
+    return Hit(
+        f"{c.name} is {fmt(last)} at step {step_str(x[-1])} while {other.name} is {fmt(train)}: {fmt(train - last)} "
+        f"below a training set the model has all but memorised",
+        x[-1], x[-1], numbers={"eval": last, "train": train},
     )
 
 
