@@ -136,3 +136,29 @@ def test_an_evaluation_in_trainings_own_shape_is_told_by_its_batch_count(tmp_pat
     run = _read(tmp_path, lines)
     assert len(run.get("loss")) == 9 and len(run.get("eval/loss")) == 3  # one per evaluation: its last line
     assert not run.meta.get("run_starts")  # no 'run' starts again at every evaluation
+
+
+def test_a_tensorboard_csv_download_names_its_tag_from_the_file(tmp_path):
+    rows = "".join(f"1575618{724 + i}.70,{43 + 3 * i},{2.84 - i / 10:.2f}\r\n" for i in range(5))
+    p = tmp_path / "run-.-tag-train_loss.csv"
+    p.write_text("Wall time,Step,Value\r\n" + rows, encoding="utf-8")
+    run = read_run(p)
+    assert list(run.get("loss").steps) == [43, 46, 49, 52, 55]
+
+
+def test_a_history_with_its_columns_under_a_group_and_epochs_as_the_axis(tmp_path):
+    import json
+
+    doc = {"epochs": [0.0, 1.0, 2.0, 3.0], "metrics": {"loss": [3.0, 2.0, float("nan"), float("nan")],
+                                                      "val_loss": [3.1, 2.2, 2.0, float("nan")]}}
+    p = tmp_path / "history.json"
+    p.write_text(json.dumps(doc), encoding="utf-8")  # (json.dumps writes a bare NaN, as Python's json reads it)
+    run = read_run(p)
+    assert list(run.get("loss").steps) == [0, 1, 2, 3] and math.isnan(run.get("loss").values[-1])
+    assert run.get("eval/loss").values[2] == 2.0
+
+
+def test_rows_that_count_only_epochs_have_the_epoch_as_their_step(tmp_path):
+    p = tmp_path / "e.jsonl"
+    p.write_text("".join(f'{{"epoch": {e}, "loss": {3 - e / 2}}}\n' for e in range(1, 5)), encoding="utf-8")
+    assert list(read_run(p).get("loss").steps) == [1, 2, 3, 4]

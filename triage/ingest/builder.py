@@ -338,6 +338,9 @@ class RunBuilder:
             col = self.cols[key]
             res = resolved[key]
             r, s, v, e, w = col.compact(cache)
+            if len(s) and e is not None and np.isnan(s).all() and np.isfinite(e).all():
+                s = e.copy()  # rows that count only epochs (a saved Keras history, `{"epoch": 3, ...}` lines)
+                self.meta.setdefault("x_axis", "epoch")
             if col.folded:
                 self.meta.setdefault("reduced", {})[name] = {"points": col.raw, "kept": int(len(v))}
                 self.warn(f"{name}: {col.raw:,} points kept as {len(v):,} block means to bound memory "

@@ -187,6 +187,9 @@ def _read_stream(src: Source, stream, fmt: str | None, split: bool) -> Run | Non
     except (StopIteration, csv.Error) as exc:
         raise IngestError(src.path, f"CSV file has no readable header ({exc})") from None
     header = [c.strip().strip('"').strip() for c in header]
+    tag = tensorboard_export_tag(header, src.name)
+    if tag:
+        header = header[:2] + [tag]
     dialect = fmt if fmt in DIALECTS and fmt != "csv" else dialect_of(header, comment, src.name)
     b = RunBuilder(src.path, dialect, source=dialect)
     if dialect == "wandb_csv":
@@ -433,7 +436,22 @@ def _first_index(header: list[str], names) -> int | None:
     for k in names:
         if k in header:
             return header.index(k)
+    # (TensorBoard's CSV download writes `Wall time,Step,Value`: the same axes, capitalised and spaced)
+    folded = [h.strip().lower().replace(" ", "_") for h in header]
+    for k in names:
+        if k in folded:
+            return folded.index(k)
     return None
+
+
+def tensorboard_export_tag(header: list[str], name: str) -> str | None:
+    """The tag of a TensorBoard CSV download (`run-<run>-tag-<tag>.csv` with `Wall time,Step,Value`):
+    the file's name is the only place that names its one series (`/` in a tag is written `_`)."""
+    if [h.strip().lower() for h in header] != ["wall time", "step", "value"]:
+        return None
+    stem = name.rsplit("/", 1)[-1]
+    stem = stem[:-4] if stem.lower().endswith(".csv") else stem
+    return stem.split("-tag-", 1)[1] if "-tag-" in stem else None
 
 
 _NUMBER_BYTES = b"0123456789.-+eE, \t\r\n"

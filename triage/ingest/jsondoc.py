@@ -112,6 +112,9 @@ def kind_of(doc) -> str | None:
             lens = {len(v) for v in doc.values()}
             if len(lens) == 1:
                 return "json_columns"
+        flat = _grouped_columns(doc)
+        if flat is not None:
+            return "json_grouped_columns"
         return None
     if isinstance(doc, list) and doc and sum(isinstance(r, dict) for r in doc[:100]) > 0:
         return "json_rows"
@@ -138,8 +141,9 @@ def read(src: Source, fmt: str | None = None, doc=None) -> Run:
         _jsonl._emit(ctx, doc, 1)
         ctx.finish()
         return b.build()
-    if kind == "json_columns":
-        rows = [dict(zip(doc, vals)) for vals in zip(*doc.values())]
+    if kind in ("json_columns", "json_grouped_columns"):
+        cols = doc if kind == "json_columns" else (_grouped_columns(doc) or {})
+        rows = [dict(zip(cols, vals)) for vals in zip(*cols.values())]
         b = RunBuilder(src.path, "json", source="jsonl")
         ctx = _jsonl._Ctx(b, null_is_nan=False)
         _jsonl._emit(ctx, rows, 1)
@@ -155,6 +159,26 @@ def read(src: Source, fmt: str | None = None, doc=None) -> Run:
         if run.series:
             return run
     raise IngestError(src.path, "JSON document with no metrics (expected trainer_state.json, rows or columns)")
+
+
+_AXIS_PLURALS = {"epochs": "epoch", "steps": "step", "iterations": "iteration"}  # a column of the axis' values
+
+
+def _grouped_columns(doc: dict) -> dict | None:
+    """A history saved with its columns under a group (`{"epochs": [...], "metrics": {"loss": [...],
+    "val_loss": [...]}}`): the columns as one flat dict (`metrics/loss`), when every list has one
+    length and there are two or more; None for any other shape."""
+    flat: dict = {}
+    for k, v in doc.items():
+        if isinstance(v, list):
+            flat[_AXIS_PLURALS.get(str(k), str(k))] = v
+        elif isinstance(v, dict) and v and all(isinstance(x, list) for x in v.values()):
+            flat.update({f"{k}/{k2}": x for k2, x in v.items()})
+        else:
+            return None
+    if len(flat) < 2 or len({len(v) for v in flat.values()}) != 1 or not any(isinstance(v, dict) for v in doc.values()):
+        return None
+    return flat
 
 
 def read_state(src: Source, doc: dict) -> Run:
