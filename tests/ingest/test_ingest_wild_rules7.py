@@ -162,3 +162,17 @@ def test_rows_that_count_only_epochs_have_the_epoch_as_their_step(tmp_path):
     p = tmp_path / "e.jsonl"
     p.write_text("".join(f'{{"epoch": {e}, "loss": {3 - e / 2}}}\n' for e in range(1, 5)), encoding="utf-8")
     assert list(read_run(p).get("loss").steps) == [1, 2, 3, 4]
+
+
+def test_a_table_whose_columns_are_the_splits(tmp_path):
+    lines = []
+    for e in range(3):
+        pre = f"2022-09-19 20:3{e}:19,62{e} - INFO - allennlp.training.tensorboard_writer - "
+        lines += [pre + "                  Training |  Validation",
+                  pre + f"loss          |     {0.51 - e / 10:.3f}  |     {0.54 + e / 100:.3f}",
+                  pre + f"accuracy      |     {0.72 + e / 10:.3f}  |     0.762",
+                  pre + "cpu_memory_MB |  1580.612  |       N/A",
+                  f"2022-09-19 20:3{e}:20,000 - INFO - allennlp.training.trainer - Epoch duration: 0:07:35"]
+    run = _read(tmp_path, lines)
+    assert len(run.get("loss")) == 3 and list(run.get("eval/loss").values) == [0.54, 0.55, 0.56]
+    assert len(run.get("eval/accuracy")) == 3

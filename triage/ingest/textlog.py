@@ -192,6 +192,9 @@ class _TextReader:
         self.section: set | None = None  # after an evaluation header: the templates training printed
         self.section_loose = False  # the header came before any record: lines naming the loss end it
         self.line_total: float | None = None  # the total of training's last counted line (`step 10/614`)
+        self.split_cols: list[str] | None = None  # a table whose columns are splits (`Training | Validation`)
+        self.split_rows: dict = {}
+        self.split_line = 0
         self.evaluated: set[str] = set()  # templates read as an evaluation's under a heading
         self.heading = ""  # the split of the last section heading (`Validating`), for the bar that follows it
         self.under_train: set[str] = set()  # the shapes printed since the last training heading (`Training epoch: 3`)
@@ -370,6 +373,8 @@ class _TextReader:
         """Read one redraw segment of a line; True when it held metrics."""
         if "`" in seg:
             seg = _unquote(seg)
+        if self.split_cols is not None and self.split_row(ln, seg):
+            return True
         s = printed.call_keys(printed.unwrap_scalars(_unlaunch(seg)))
         if self.dict_block is not None or ("{" in s and _DICT_OPENS.match(s)):
             return self.dict_line(ln, s)
@@ -416,6 +421,10 @@ class _TextReader:
                 # (`|---|---|`, `├───┼───┤`, `+-----+-----+` drawn between every two rows)
                 # between a header and its rows keep the header
                 c = printed.clean(s)
+                splits = _split_columns(c)
+                if splits:  # AllenNLP's `Training | Validation`, then one `name | train | val` row per metric
+                    self.split_cols, self.split_rows, self.split_line = splits, {}, ln
+                    return False
                 self.header = _logger_header(s) or self.tables.header(ln, s, self.masks and self.masks.lines) \
                     or _table_header(c) or _spaced_header(c) \
                     or (_table_header(c.lstrip("#").strip()) if c.startswith("#") else None)
@@ -471,6 +480,10 @@ class _TextReader:
         tpl, nums = printed.shape(c)
         if not nums and ("|" in c or "\t" in c or "  " in c):  # a header with digits only inside words
             # (`| AP | AP50 |`, `    d1     d2    abs_rel` over a row of values)
+            splits = _split_columns(c)
+            if splits:  # (after a logger's timestamp: AllenNLP's `... tensorboard_writer - Training | Validation`)
+                self.split_cols, self.split_rows, self.split_line = splits, {}, ln
+                return False
             header = self.tables.header(ln, s, self.masks and self.masks.lines) or _table_header(c)
             if header:
                 self.header = header
@@ -595,8 +608,32 @@ class _TextReader:
             self.ordinary = (tpl, plan, nums)
         return True
 
+    def split_row(self, ln: int, seg: str) -> bool:
+        """One `name | train value | validation value` row of a table whose columns are splits; a
+        line of any other shape closes the table, whose rows are one record (one epoch's)."""
+        cols = self.split_cols or []
+        cells = _cells(printed.clean(seg))
+        if len(cells) == len(cols) + 1 and _NAME_CELL.match(cells[0]) \
+                and all(_NUM_OR_NA.match(c) for c in cells[1:]):
+            for split, cell in zip(cols, cells[1:]):
+                if _NUM_OR_NA.match(cell) and cell.upper() not in ("N/A", "NA", "-"):
+                    key = cells[0] if split == "train" else f"{split} {cells[0]}"
+                    self.split_rows[key] = to_float(cell)
+            return True
+        self.close_split_table()
+        return False
+
+    def close_split_table(self) -> None:
+        if self.split_rows:
+            ep = self.epoch if self.epoch == self.epoch else None
+            self.records.append(_Rec(self.split_line, dict(self.split_rows), None, ep, None, None, "", "text", False,
+                                     "<split table>"))
+            self.tpl_counts["<split table>"] = self.tpl_counts.get("<split table>", 0) + 1
+        self.split_cols, self.split_rows = None, {}
+
     def tidy(self) -> None:
         """Corrections that need the whole log read: a cut first line, the split of best-tracked metrics."""
+        self.close_split_table()
         self.mend_cut_first()
         self.label_best_tracked()
         self.tables.warn(self.b)  # rows of one table that are different trials
@@ -1302,6 +1339,22 @@ _MD_RULE = re.compile(r"^\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*(?::?-{2,}:?)?\s*$")  # 
 _BOX_RULE = re.compile(r"^\s*[+|:\-─━═┄┈╌┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*[─━═┼╪┿╋╬]{3,}[+|:\-─━═┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*$")
 _ASCII_RULE = re.compile(r"^\s*\+(?:[-=]{2,}\+)+\s*$")
 _CELL_SPLIT = re.compile(r"\s*[|\t]\s*|\s{2,}")
+
+
+_NAME_CELL = re.compile(r"^[A-Za-z_][\w./@-]*$")
+_NUM_OR_NA = re.compile(r"^(?:[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[Nn]a[Nn]|[-+]?[Ii]nf|N/A|NA|-)$")
+_SPLIT_NAMES_OF = {"training": "train", "train": "train", "validation": "validation", "valid": "validation",
+                   "val": "validation", "test": "test", "testing": "test", "dev": "validation"}
+
+
+def _split_columns(line: str) -> list[str] | None:
+    """The splits a table's columns stand for, when its header names nothing else (`Training |
+    Validation`): 'train', 'validation', 'test'."""
+    cells = _cells(line)
+    if not 2 <= len(cells) <= 3 or "|" not in line:
+        return None
+    splits = [_SPLIT_NAMES_OF.get(c.strip().lower()) for c in cells]
+    return [str(x) for x in splits] if all(splits) and len(set(splits)) == len(splits) else None
 
 
 def _cells(line: str) -> list[str]:
