@@ -176,3 +176,10 @@ def test_a_table_whose_columns_are_the_splits(tmp_path):
     run = _read(tmp_path, lines)
     assert len(run.get("loss")) == 3 and list(run.get("eval/loss").values) == [0.54, 0.55, 0.56]
     assert len(run.get("eval/accuracy")) == 3
+
+
+def test_a_one_column_csv_named_by_its_header(tmp_path):
+    p = tmp_path / "losses.csv"
+    p.write_text("losses\n" + "".join(f"{11.6 / (i + 1):.6f}\n" for i in range(12)), encoding="utf-8")
+    run = read_run(p)
+    assert len(run.get("loss")) == 12 and run.get("loss").values[0] == 11.6

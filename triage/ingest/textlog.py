@@ -426,7 +426,7 @@ class _TextReader:
                     self.split_cols, self.split_rows, self.split_line = splits, {}, ln
                     return False
                 self.header = _logger_header(s) or self.tables.header(ln, s, self.masks and self.masks.lines) \
-                    or _table_header(c) or _spaced_header(c) \
+                    or _table_header(c) or _spaced_header(c) or _one_column_header(c) \
                     or (_table_header(c.lstrip("#").strip()) if c.startswith("#") else None)
                 # (`#  step  rmse_val  rmse_trn  lr`: a header written as a comment, numpy.savetxt's way)
                 if self.header is None and c:
@@ -1345,6 +1345,15 @@ _NAME_CELL = re.compile(r"^[A-Za-z_][\w./@-]*$")
 _NUM_OR_NA = re.compile(r"^(?:[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[Nn]a[Nn]|[-+]?[Ii]nf|N/A|NA|-)$")
 _SPLIT_NAMES_OF = {"training": "train", "train": "train", "validation": "validation", "valid": "validation",
                    "val": "validation", "test": "test", "testing": "test", "dev": "validation"}
+
+
+def _one_column_header(line: str) -> list[str] | None:
+    """The name over a column of bare numbers (a one-column CSV, `losses` then a value per line):
+    one word the alias table knows as a metric."""
+    word = line.strip().strip(",;")
+    if not _NAME_CELL.match(word) or not printed.known_key(word, loose=True):
+        return None
+    return [word]
 
 
 def _split_columns(line: str) -> list[str] | None:
