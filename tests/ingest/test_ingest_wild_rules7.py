@@ -183,3 +183,11 @@ def test_a_one_column_csv_named_by_its_header(tmp_path):
     p.write_text("losses\n" + "".join(f"{11.6 / (i + 1):.6f}\n" for i in range(12)), encoding="utf-8")
     run = read_run(p)
     assert len(run.get("loss")) == 12 and run.get("loss").values[0] == 11.6
+
+
+def test_epochs_that_start_again_keep_every_row_in_line_order(tmp_path):
+    p = tmp_path / "log.txt"
+    rows = [(e, 40 - e) for e in range(3)] + [(e, 30 - e) for e in range(5)]  # a second run from epoch 0
+    p.write_text("".join(f'{{"epoch": {e}, "train_loss": {v}}}\n' for e, v in rows), encoding="utf-8")
+    run = read_run(p)
+    assert list(run.get("loss").values) == [v for _, v in rows]

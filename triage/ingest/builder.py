@@ -338,8 +338,11 @@ class RunBuilder:
             col = self.cols[key]
             res = resolved[key]
             r, s, v, e, w = col.compact(cache)
-            if len(s) and e is not None and np.isnan(s).all() and np.isfinite(e).all():
-                s = e.copy()  # rows that count only epochs (a saved Keras history, `{"epoch": 3, ...}` lines)
+            if len(s) and e is not None and np.isnan(s).all() and np.isfinite(e).all() \
+                    and bool(np.all(np.diff(e) >= 0)):
+                # rows that count only epochs (a saved Keras history, `{"epoch": 3, ...}` lines); epochs that
+                # start again (two runs in one file) keep their line order, every row kept
+                s = e.copy()
                 self.meta.setdefault("x_axis", "epoch")
             if col.folded:
                 self.meta.setdefault("reduced", {})[name] = {"points": col.raw, "kept": int(len(v))}
