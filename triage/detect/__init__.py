@@ -219,21 +219,27 @@ def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[
     the last is a stub) as the run, and each earlier run for what it shows that the last does not
     (a notebook whose first attempt reached inf before the fix; a run resumed after it crashed).
     An earlier run's finding says which run it is."""
-    segments = _segments(run) if hasattr(run, "meta") and run.meta.get("run_starts") else []
-    found = _detect(last_run(run), kb, only)
-    if len(segments) > 1:
-        pick = _picked([n for _, _, n in segments])
-        fired = {f.detector for f in found}
-        for k, (lo, hi, n) in enumerate(segments):
-            if k == pick or n < STUB_ROWS:
-                continue
-            for f in _detect(_view(run, lo, hi), kb, only):
-                if f.detector not in fired:
-                    fired.add(f.detector)
-                    f.summary = f"run {k + 1} of {len(segments)} in this file: {f.summary}"
-                    found.append(f)
-        found.sort(key=lambda f: (f.first_step if f.first_step is not None and f.first_step == f.first_step else float("inf"), f.detector))
-    return found
+    if not (hasattr(run, "meta") and run.meta.get("run_starts")):
+        return _detect(run, kb, only)
+    segments = _segments(run)
+    pick = _picked([n for _, _, n in segments])
+    found = _detect(_view(run, *segments[pick][:2]), kb, only)
+    fired = {f.detector for f in found}
+    for k, (lo, hi, n) in enumerate(segments):
+        if k == pick or n < STUB_ROWS:
+            continue
+        for f in _detect(_view(run, lo, hi), kb, only):
+            if f.detector not in fired:
+                fired.add(f.detector)
+                f.summary = f"run {k + 1} of {len(segments)} in this file: {f.summary}"
+                found.append(f)
+    return _by_step(found)
+
+
+def _by_step(found: list[Finding]) -> list[Finding]:
+    """Findings in a stable order: by first step (those without one last), then ID."""
+    return sorted(found, key=lambda f: (f.first_step if f.first_step is not None and f.first_step == f.first_step
+                                        else float("inf"), f.detector))
 
 
 def _detect(run, kb: KnowledgeBase, only: set[str] | None) -> list[Finding]:
@@ -257,8 +263,7 @@ def _detect(run, kb: KnowledgeBase, only: set[str] | None) -> list[Finding]:
     fired = {f.detector for f in found}
     hidden = {str(h) for n in detectors(kb) if n.id in fired for h in _as_list(n.get("supersedes"))}
     found = [f for f in found if f.detector not in hidden]  # a more specific finding says it better
-    found.sort(key=lambda f: (f.first_step if f.first_step is not None and f.first_step == f.first_step else float("inf"), f.detector))
-    return found
+    return _by_step(found)
 
 
 __all__ = ["CHECKS", "PARAMS", "Finding", "detector_params", "detectors", "last_run", "run_detector", "run_detectors"]

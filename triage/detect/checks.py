@@ -409,8 +409,7 @@ def near(c: Ctx) -> Hit | None:
         if found is None and p.first_above:
             # (a loss that blew up before sinking: its first value, logged at init, was ln C)
             k = facts.classes_from_first_loss(x, y)
-            i0 = int(np.argmax(np.isfinite(c.values))) if len(c.values) else 0
-            found = (k, f"first {c.name} {fmt(float(c.values[i0]))} = ln {k}") if k and k >= 2 else None
+            found = (k, f"first {c.name} {fmt(float(y[0]))} = ln {k}") if k and k >= 2 else None
         if found is None:
             return None
         target, where = math.log(found[0]), f" = ln {found[0]} ({found[1]})"
@@ -1072,7 +1071,7 @@ def _lone_gap(c: Ctx, p: GapWhileStalledParams, x: np.ndarray, y: np.ndarray) ->
         return None
     ox, oy = finite_xy(other.steps, facts.as_fraction(other.values))
     near = oy[ox <= x[-1]][-5:] if (ox <= x[-1]).any() else oy[:5]
-    if not len(near) or p.lone_gap is None:
+    if not len(near) or p.lone_gap is None:  # (the caller checked lone_gap; this says so to the type checker)
         return None
     train, last = float(np.median(near)), float(y[-1])
     if train < p.train_at_least or train - last < p.lone_gap:

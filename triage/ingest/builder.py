@@ -393,9 +393,8 @@ def _join(series: dict[str, Series], name: str, alt: str) -> bool:
     a, b = series.get(name), series.get(alt)
     if a is None or b is None or a.split != b.split or not len(a) or not len(b) or not name.startswith("eval/"):
         return False  # (two training losses under one name are two measurements: a running mean, an estimate)
-    lo, hi = min(a.steps.min(), b.steps.min()), max(a.steps.max(), b.steps.max())
-    if not (b.steps.min() >= a.steps.max() or b.steps.max() <= a.steps.min()
-            or a.steps.min() >= b.steps.max() or a.steps.max() <= b.steps.min()) or lo == hi:
+    if not (a.steps.max() <= b.steps.min() or b.steps.max() <= a.steps.min()) \
+            or min(a.steps.min(), b.steps.min()) == max(a.steps.max(), b.steps.max()):
         return False  # interleaved: two evaluations at their own cadences, not one series and its last word
     ma, mb = np.nanmedian(np.abs(a.values)), np.nanmedian(np.abs(b.values))
     if not (ma == ma and mb == mb) or (min(ma, mb) > 0 and max(ma, mb) > 3 * min(ma, mb)) \

@@ -51,7 +51,6 @@ NUM_RE = re.compile(NUM)
 _NUM_FULL = re.compile(NUM_BODY + r"\Z")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
-_EMPTY = re.match("", "")
 _HASH_COUNTER = re.compile(r"^#\d+(?:/\d+)?(?=[\s,:\-|])")
 _LINE_NUMBER = re.compile(r"^ *\d+ +(?=\S)")
 _CLOCK = re.compile(r"\[?\d{1,4}[-/:]\d{2}[-/:]\d{2}")  # a timestamp (a line number before one is no value)
@@ -294,13 +293,13 @@ def clean(line: str) -> str:
         m = _PREFIX.match(line)
         if m and m.end() > 0:
             line = line[m.end():]
-        elif n > 0 and line.startswith("# ") and prev is not None:
+        elif n > 0 and line.startswith("# "):
             line = line[2:]  # `2024-07-25 18:05:41.16  # [Train Epoch: 1/20] loss=0.62`: a marker after the stamp
         elif n == 0:
             numbered = _LINE_NUMBER.match(line)  # ` 242 [0227 18:54:41 @x.py:233] lr: 0.1`: a numbered paste
             rest = line[numbered.end():] if numbered else ""
-            head = (_PREFIX.match(rest) or _EMPTY).group() if rest else ""
-            if rest and (sum(ch.isalnum() for ch in head) >= 3 or _CLOCK.match(rest)):
+            head = _PREFIX.match(rest) if rest else None
+            if rest and (sum(ch.isalnum() for ch in (head.group() if head else "")) >= 3 or _CLOCK.match(rest)):
                 line = rest
         n += 1
     line = line.strip()

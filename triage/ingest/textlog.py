@@ -373,13 +373,15 @@ class _TextReader:
         """Read one redraw segment of a line; True when it held metrics."""
         if "`" in seg:
             seg = _unquote(seg)
-        if self.split_cols is not None and self.split_row(ln, seg):
+        if self.split_cols is not None and self.split_row(seg):
             return True
         s = printed.call_keys(printed.unwrap_scalars(_unlaunch(seg)))
         if self.dict_block is not None or ("{" in s and _DICT_OPENS.match(s)):
             return self.dict_line(ln, s)
-        if "{" in s and not s.lstrip().startswith("{") and _DICT_OPENS.match(printed.clean(s)):
-            return self.dict_line(ln, printed.clean(s))  # (a logger's prefix before it: glog, `INFO:root:`)
+        if "{" in s and not s.lstrip().startswith("{"):
+            bare = printed.clean(s)  # (a logger's prefix before it: glog, `INFO:root:`)
+            if _DICT_OPENS.match(bare):
+                return self.dict_line(ln, bare)
         if "=" in s and _SETTINGS_REPR.match(s):  # `Namespace(batch_size=20, lr=20, ...)`: the run's settings
             self.config_lines.add(ln)
             self.b.skip("a settings object's repr")
@@ -421,9 +423,7 @@ class _TextReader:
                 # (`|---|---|`, `├───┼───┤`, `+-----+-----+` drawn between every two rows)
                 # between a header and its rows keep the header
                 c = printed.clean(s)
-                splits = _split_columns(c)
-                if splits:  # AllenNLP's `Training | Validation`, then one `name | train | val` row per metric
-                    self.split_cols, self.split_rows, self.split_line = splits, {}, ln
+                if self.open_split_table(ln, c):  # AllenNLP's `Training | Validation`, then a row per metric
                     return False
                 self.header = _logger_header(s) or self.tables.header(ln, s, self.masks and self.masks.lines) \
                     or _table_header(c) or _spaced_header(c) or _one_column_header(c) \
@@ -480,9 +480,7 @@ class _TextReader:
         tpl, nums = printed.shape(c)
         if not nums and ("|" in c or "\t" in c or "  " in c):  # a header with digits only inside words
             # (`| AP | AP50 |`, `    d1     d2    abs_rel` over a row of values)
-            splits = _split_columns(c)
-            if splits:  # (after a logger's timestamp: AllenNLP's `... tensorboard_writer - Training | Validation`)
-                self.split_cols, self.split_rows, self.split_line = splits, {}, ln
+            if self.open_split_table(ln, c):  # (after a logger's timestamp: `... - Training | Validation`)
                 return False
             header = self.tables.header(ln, s, self.masks and self.masks.lines) or _table_header(c)
             if header:
@@ -608,7 +606,14 @@ class _TextReader:
             self.ordinary = (tpl, plan, nums)
         return True
 
-    def split_row(self, ln: int, seg: str) -> bool:
+    def open_split_table(self, ln: int, c: str) -> bool:
+        """True when the cleaned line `c` heads a table whose columns are the splits."""
+        splits = _split_columns(c)
+        if splits:
+            self.split_cols, self.split_rows, self.split_line = splits, {}, ln
+        return splits is not None
+
+    def split_row(self, seg: str) -> bool:
         """One `name | train value | validation value` row of a table whose columns are splits; a
         line of any other shape closes the table, whose rows are one record (one epoch's)."""
         cols = self.split_cols or []
@@ -616,7 +621,7 @@ class _TextReader:
         if len(cells) == len(cols) + 1 and _NAME_CELL.match(cells[0]) \
                 and all(_NUM_OR_NA.match(c) for c in cells[1:]):
             for split, cell in zip(cols, cells[1:]):
-                if _NUM_OR_NA.match(cell) and cell.upper() not in ("N/A", "NA", "-"):
+                if cell.upper() not in ("N/A", "NA", "-"):
                     key = cells[0] if split == "train" else f"{split} {cells[0]}"
                     self.split_rows[key] = to_float(cell)
             return True
