@@ -195,6 +195,19 @@ def test_zero_while_falling():
     assert hit.summary == "eval/f1 is exactly 0 at all 5 evaluations (steps 100-500) while loss fell from 3 to 1"
 
 
+def test_zero_while_falling_alone():
+    """Four evaluations at exactly 0 are enough when the loss stays flat (nothing learned) or is not
+    logged; three are not, and without min_alone the flat loss keeps it quiet."""
+    flat = {"eval/f1": [0.0] * 4, "loss": [0.18] * 10}
+    hit = _check("zero_while_falling", _run(flat, {"eval/f1": [1, 2, 3, 4]}), "eval/f1", min_alone=4)
+    assert hit.summary == "eval/f1 is exactly 0 at all 4 evaluations (steps 1-4)"
+    for values, params in (({"eval/f1": [0.0] * 3, "loss": [0.18] * 10}, {"min_alone": 4}), (flat, {})):
+        run = _run(values, {"eval/f1": list(range(1, len(values["eval/f1"]) + 1))})
+        s = run.series["eval/f1"]
+        typed, _ = parse(PARAMS["zero_while_falling"], params)
+        assert CHECKS["zero_while_falling"](Ctx(run, "eval/f1", s.steps, s.values, typed)) is None
+
+
 # -- the checks the shipped detectors use, pinned here by their own words ----------------------------
 def test_near():
     hit = _check("near", _run({"loss": [2.303] * 10}), "loss", target=2.3026)

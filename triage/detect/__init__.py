@@ -59,23 +59,25 @@ def detectors(kb: KnowledgeBase) -> list:
 
 
 def _candidates(run, names: list[str]) -> list:
-    """The series a detector looks at: the first listed name the run has; a pattern with `*`
-    (e.g. `eval/*/loss`, one per named eval set) stands for every matching series, and `train:`
-    before a pattern keeps the training split's only (`train:*loss`: every training loss term)."""
+    """The series a detector looks at, in the order its names are listed: each name the run has;
+    a pattern with `*` (e.g. `eval/*/loss`, one per named eval set) stands for every matching
+    series, and `train:` before a pattern keeps the training split's only (`train:*loss`: every
+    training loss term). The first that shows the pattern is the finding (a run's eval F1 at one
+    evaluation says nothing, its training F1 at four does)."""
     from fnmatch import fnmatchcase
 
+    found: list = []
     for name in names:
         if "*" in name:
             split, pattern = ("train", name[6:]) if name.startswith("train:") else (None, name)
-            found = [run.series[k] for k in sorted(run.series) if fnmatchcase(k, pattern) and len(run.series[k])
-                     and (split is None or getattr(run.series[k], "split", split) == split)]
-            if found:
-                return found
+            found += [run.series[k] for k in sorted(run.series) if fnmatchcase(k, pattern) and len(run.series[k])
+                      and (split is None or getattr(run.series[k], "split", split) == split)]
             continue
         s = run.get(name)
         if s is not None and len(s):
-            return [s]
-    return []
+            found.append(s)
+    unique = {id(s): s for s in found}
+    return list(unique.values())
 
 
 def applies(node, run) -> bool:

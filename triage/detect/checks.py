@@ -1085,33 +1085,36 @@ def _lone_gap(c: Ctx, p: GapWhileStalledParams, x: np.ndarray, y: np.ndarray) ->
 
 @params
 class ZeroWhileFallingParams(Params):
-    """against: the loss that must fall (by min_fall of its start) while this metric is 0."""
+    """against: the loss that must fall (by min_fall of its start) while this metric is 0;
+    min_alone: this many evaluations all at exactly 0 are enough without it (0 = never)."""
 
     against: Names = ("loss",)
     min_points: int = 2
     min_fall: float = 0.1
+    min_alone: int = 0
 
 
 @check("zero_while_falling", ZeroWhileFallingParams)
 def zero_while_falling(c: Ctx) -> Hit | None:
-    """A quality metric stuck at exactly 0 while the loss falls."""
+    """A quality metric stuck at exactly 0 while the loss falls, or at so many evaluations in a row
+    that the loss need not say anything (one that fell did not help the metric; one that did not
+    fall learned nothing)."""
     p: ZeroWhileFallingParams = c.params
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points or np.any(y != 0):
         return None
+    said = f"{c.name} is exactly 0 at all {len(y)} evaluations (steps {step_str(x[0])}-{step_str(x[-1])})"
     other = c.other(p.against)
-    if other is None:
-        return None
-    _, oy = finite_xy(other.steps, other.values)
-    if len(oy) < 4:
-        return None
-    start, end = _ends(oy)
-    if start <= 0 or (start - end) / start < p.min_fall:
-        return None
-    return Hit(
-        f"{c.name} is exactly 0 at all {len(y)} evaluations (steps {step_str(x[0])}-{step_str(x[-1])}) while {other.name} fell from {fmt(start)} to {fmt(end)}",
-        x[0], x[-1],
-    )
+    oy = finite_xy(other.steps, other.values)[1] if other is not None else np.empty(0)
+    if len(oy) >= 4:
+        start, end = _ends(oy)
+        if start > 0 and (start - end) / start >= p.min_fall:
+            return Hit(f"{said} while {other.name} fell from {fmt(start)} to {fmt(end)}", x[0], x[-1])
+    if other is not None and 2 * len(oy) < len(other.values):
+        return None  # a loss that is mostly NaN or Inf explains the zero: that is the finding
+    if p.min_alone and len(y) >= p.min_alone:
+        return Hit(said, x[0], x[-1])
+    return None
 
 
 @params
