@@ -468,6 +468,20 @@ def test_gap_while_stalled_with_one_evaluation():
                            "the model has all but memorised")
 
 
+def test_gap_while_stalled_loss_with_one_evaluation():
+    """A final eval loss of 4.25 beside a training loss whose last points have a median of 0.425 is
+    10x and 3.8 nats above it; 0.9 beside 0.2 is 4.5x and 0.7 apart: quiet."""
+    run = _run({"eval/loss": [4.254], "loss": [0.52, 0.45, 0.40, 0.3884]},
+               steps={"eval/loss": [14], "loss": [11, 12, 13, 14]})
+    hit = _check("gap_while_stalled", run, "eval/loss", against=["loss"], lone_ratio=5.0)
+    assert hit.summary == ("eval/loss is 4.25 at step 14 while loss is 0.425: 10x the training loss, a model "
+                           "that fits its training set and little else")
+    quiet = _run({"eval/loss": [0.9], "loss": [0.2] * 4}, steps={"eval/loss": [4], "loss": [1, 2, 3, 4]})
+    typed, _ = parse(PARAMS["gap_while_stalled"], {"against": ["loss"], "lone_ratio": 5.0})
+    s = quiet.series["eval/loss"]
+    assert CHECKS["gap_while_stalled"](Ctx(quiet, "eval/loss", s.steps, s.values, typed)) is None
+
+
 def test_constant_from_where_the_value_first_appears():
     """Three moving points, then 0.6931 to every digit: frozen after a spike."""
     run = _run({"loss": [0.6773, 1.023, 3.571] + [0.6931] * 9})

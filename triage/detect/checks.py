@@ -1018,8 +1018,11 @@ class GapWhileStalledParams(Params):
     min_points_after: int = 2
     min_train_gain: float = 0.5
     # with fewer evaluations than min_points nothing can be said to stall; an accuracy gap this wide
-    # (train at train_at_least or more, the evaluation lone_gap or more below it) is a finding alone
+    # (train at train_at_least or more, the evaluation lone_gap or more below it) is a finding alone,
+    # and so is an eval loss lone_ratio times the training loss and lone_abs_gap or more above it
     lone_gap: Optional[float] = None
+    lone_ratio: Optional[float] = None
+    lone_abs_gap: float = 1.0
 
 
 @check("gap_while_stalled", GapWhileStalledParams)
@@ -1029,7 +1032,8 @@ def gap_while_stalled(c: Ctx) -> Hit | None:
     up = p.worse == "up"
     x, y = finite_xy(c.steps, c.values if up else facts.as_fraction(c.values))
     if len(y) < p.min_points:
-        return _lone_gap(c, p, x, y) if p.lone_gap is not None and not up and len(y) else None
+        lone = p.lone_ratio if up else p.lone_gap
+        return _lone_gap(c, p, x, y) if lone is not None and len(y) else None
     best = int(np.argmin(y)) if up else int(np.argmax(y))
     if len(y) - 1 - best < p.min_points_after:
         return None
@@ -1065,16 +1069,28 @@ def gap_while_stalled(c: Ctx) -> Hit | None:
 
 
 def _lone_gap(c: Ctx, p: GapWhileStalledParams, x: np.ndarray, y: np.ndarray) -> Hit | None:
-    """A training accuracy at the top of its range and one or two evaluations far below it."""
+    """One to three evaluations far on the worse side of the training metric beside them: an
+    accuracy far below a training accuracy at the top of its range, or a loss many times a
+    training loss (and far above it in absolute terms)."""
     other = c.other(p.against)
     if other is None:
         return None
-    ox, oy = finite_xy(other.steps, facts.as_fraction(other.values))
+    up = p.worse == "up"
+    ox, oy = finite_xy(other.steps, other.values if up else facts.as_fraction(other.values))
     near = oy[ox <= x[-1]][-5:] if (ox <= x[-1]).any() else oy[:5]
-    if not len(near) or p.lone_gap is None:  # (the caller checked lone_gap; this says so to the type checker)
+    if not len(near):
         return None
     train, last = float(np.median(near)), float(y[-1])
-    if train < p.train_at_least or train - last < p.lone_gap:
+    if up:
+        low = float(np.min(y))  # every evaluation far above: one that was close and jumped is a blow-up
+        if p.lone_ratio is None or train <= 0 or low < p.lone_ratio * train or low - train < p.lone_abs_gap:
+            return None
+        return Hit(
+            f"{c.name} is {fmt(last)} at step {step_str(x[-1])} while {other.name} is {fmt(train)}: "
+            f"{fmt(last / train)}x the training loss, a model that fits its training set and little else",
+            x[-1], x[-1], numbers={"eval": last, "train": train},
+        )
+    if p.lone_gap is None or train < p.train_at_least or train - last < p.lone_gap:
         return None
     return Hit(
         f"{c.name} is {fmt(last)} at step {step_str(x[-1])} while {other.name} is {fmt(train)}: {fmt(train - last)} "
