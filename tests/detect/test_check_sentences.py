@@ -482,6 +482,18 @@ def test_gap_while_stalled_loss_with_one_evaluation():
     assert CHECKS["gap_while_stalled"](Ctx(quiet, "eval/loss", s.steps, s.values, typed)) is None
 
 
+def test_constant_not_while_another_is_zero():
+    """A loss of exactly 0 beside a gradient norm of 1.73: the constant is reported; beside a
+    gradient norm of exactly 0 (nothing scored, nothing to backpropagate) it is not this finding."""
+    params = {"value": 0.0, "min_share": 0.9, "min_count": 1, "min_points": 1, "not_while_zero": ["grad_norm"]}
+    hit = _check("constant", _run({"loss": [0.0] * 4, "grad_norm": [1.732] * 4}), "loss", **params)
+    assert hit.summary == "loss is exactly 0 on 100% of points (4 of 4, steps 1-4)"
+    run = _run({"loss": [0.0] * 4, "grad_norm": [0.0] * 4})
+    typed, _ = parse(PARAMS["constant"], params)
+    s = run.series["loss"]
+    assert CHECKS["constant"](Ctx(run, "loss", s.steps, s.values, typed)) is None
+
+
 def test_constant_from_where_the_value_first_appears():
     """Three moving points, then 0.6931 to every digit: frozen after a spike."""
     run = _run({"loss": [0.6773, 1.023, 3.571] + [0.6931] * 9})

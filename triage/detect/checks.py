@@ -677,6 +677,9 @@ class ConstantParams(WindowParams):
     # quiet when this series is logged at nearly every step the named one is: loggers that print the
     # last evaluation again with every training line repeat one value, which is not several evaluations
     not_at_every_step_of: Optional[Names] = None
+    # quiet when this series is exactly 0 wherever it is finite (a loss of 0 beside a gradient norm of
+    # 0 is a loss that scores nothing, not one a NaN filter replaced)
+    not_while_zero: Optional[Names] = None
 
 
 def _logged_with(x: np.ndarray, other) -> bool:
@@ -706,6 +709,11 @@ def constant(c: Ctx) -> Hit | None:
     if p.not_at_every_step_of:
         other = c.other(p.not_at_every_step_of)
         if other is not None and _logged_with(x, other) and not _rows_are_epochs(c.run):
+            return None
+    if p.not_while_zero:
+        other = c.other(p.not_while_zero)
+        oy = finite_xy(other.steps, other.values)[1] if other is not None else np.empty(0)
+        if len(oy) and not np.any(oy):
             return None
     sl = window_slice(len(y), p)
     x, y = x[sl], y[sl]
