@@ -494,6 +494,19 @@ def test_constant_not_while_another_is_zero():
     assert CHECKS["constant"](Ctx(run, "loss", s.steps, s.values, typed)) is None
 
 
+def test_constant_coarse_answer():
+    """Pinned to every digit over batches: `pinned`; the same repeats as epoch means say only that
+    the loss is flat (the weights do not move)."""
+    params = {"min_share": 0.9, "min_count": 3, "min_points": 3, "coarse_answer": "flat"}
+    assert _check("constant", _run({"loss": [1.9114] * 10}), "loss", **params).answer is None
+    run = _run({"loss": [1.9114] * 10})
+    run.meta["step_axis"] = "epoch"
+    hit = _check("constant", run, "loss", **params)
+    assert hit.answer == "flat"
+    assert hit.summary == ("loss is exactly 1.91 on 100% of points (10 of 10, steps 1-10): each row is an epoch's "
+                           "mean, so the model's outputs stopped changing")
+
+
 def test_constant_from_where_the_value_first_appears():
     """Three moving points, then 0.6931 to every digit: frozen after a spike."""
     run = _run({"loss": [0.6773, 1.023, 3.571] + [0.6931] * 9})

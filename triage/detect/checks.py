@@ -680,6 +680,9 @@ class ConstantParams(WindowParams):
     # quiet when this series is exactly 0 wherever it is finite (a loss of 0 beside a gradient norm of
     # 0 is a loss that scores nothing, not one a NaN filter replaced)
     not_while_zero: Optional[Names] = None
+    # the answer to give instead when the rows are epoch means: frozen weights score the same dataset
+    # the same way every epoch, so the repeats cannot tell a frozen tensor from a frozen model
+    coarse_answer: Optional[str] = None
 
 
 def _logged_with(x: np.ndarray, other) -> bool:
@@ -739,10 +742,14 @@ def constant(c: Ctx) -> Hit | None:
     if share < p.min_share or count < p.min_count:
         return None
     hx = x[same]
+    answer, why = None, ""
+    if p.coarse_answer:
+        if _rows_are_epochs(c.run):
+            answer, why = p.coarse_answer, ": each row is an epoch's mean, so the model's outputs stopped changing"
     return Hit(
         f"{c.name} is exactly {fmt(target)} on {share:.0%} of points{since} ({count:,} of {len(y):,}, steps "
-        f"{step_str(hx[0])}-{step_str(hx[-1])})",
-        hx[0], hx[-1], numbers={"share": share, "value": target},
+        f"{step_str(hx[0])}-{step_str(hx[-1])}){why}",
+        hx[0], hx[-1], answer=answer, numbers={"share": share, "value": target},
     )
 
 

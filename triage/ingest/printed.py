@@ -118,7 +118,7 @@ _TOKEN = re.compile(
     r"(?P<fname>(?<![\w.])\d[\w-]*\.[A-Za-z][A-Za-z0-9]{1,3}\b)"  # `200001.jpg`: a file, neither value nor key
     r"|(?P<num>" + NUM + r")"
     r"|(?P<word>(?:[^\W\d]|[@#])[\w@#]*(?:[./\-@][\w@#]+)*" + _IOU_RANGE + r"?(?:\([A-Za-z]\w*\))?(?:\.(?=\s))?)"
-    r"|(?P<dash>\s-\s)"
+    r"|(?P<dash>\s(?:-{1,3}|[\u2013\u2014])\s)"  # `-`, `--`, an en or em dash between blanks: a separator
     r"|(?P<sp>\s+)"
     r"|(?P<p>.)",
     re.S,
@@ -266,6 +266,10 @@ _TALLY_OF = re.compile(r"\s+(?:of|over|on)\s+\d+\s+(?:batch(?:es)?|samples?|imag
 # A progress bar's share done, before its `n/total [elapsed<left` (`Evaluation train: 100% 3/3 [00:03<00:00`,
 # tqdm's text form in notebooks and CI logs, with or without the `|███|` bar): how far, never a metric
 _BAR_PERCENT = re.compile(r"(?<![\w.])\d{1,3}%\s*(?:\|[^|]*\|\s*)?(?=\d+/\d+\s*\[)")
+# A counter written with thousands separators (`iter: 107,400`, `step 1,250 |`, Python's `{:,}`): one number,
+# not a count and a list; only after a counter's name, where a comma list of values is never printed
+_GROUPED_COUNT = re.compile(r"(?i)(\b(?:global[_ ]?step|steps?|iters?|iterations?|epochs?|episodes?|updates?|batch)"
+                            r"\s*[:=#]?\s*)(\d{1,3}(?:,\d{3})+)(?![\d.]|,\d)")
 # A possessive after a name (LightGBM's `training's binary_logloss`, `valid_1's auc`): the name alone
 _POSSESSIVE = re.compile(r"(?<=\w)'s(?=\s)")
 
@@ -286,6 +290,8 @@ def clean(line: str) -> str:
         line = _CARET_ANSI.sub("", line)
     if "%" in line:
         line = _BAR_PERCENT.sub("", line)
+    if "," in line and _GROUPED_COUNT.search(line):
+        line = _GROUPED_COUNT.sub(lambda m: m.group(1) + m.group(2).replace(",", ""), line)
     prev = None
     n = 0
     while prev != line and n < 8:
@@ -906,6 +912,7 @@ def parse(line: str) -> Plan:
     for k, (start, word) in enumerate(sections):  # the keys after a second split's label are that split's
         stop = sections[k + 1][0] if k + 1 < len(sections) else len(slots)
         _name_split(slots[start:stop], word)
+    _nested_lead_counters(toks, slots)
     _one_step_counter(slots)
     _label_by_pass_times(slots)
     if not plan.label:
@@ -925,6 +932,19 @@ def parse(line: str) -> Plan:
     if "--" in line and len(_CLI_OPTION.findall(line)) >= 2:
         plan.prose = True  # `--epoch 300 --batch-size 32 --learning-rate 0.001`: the command that started the run
     return plan
+
+
+def _nested_lead_counters(toks: list[tuple[str, str]], slots: list[Slot]) -> None:
+    """`1|54|Loss: 1.07`: two bare whole numbers, each closed by a bar, open a line of named metrics.
+    Counters printed side by side go from the outer loop to the inner one, so the first is the
+    epoch and the second the step within the run (torchtune's progress-bar description)."""
+    if len(slots) < 3 or slots[0].role != "step" or slots[0].key or slots[1].role != "skip" \
+            or not any(sl.role == "value" for sl in slots[2:]):
+        return
+    lead = [t for t in toks[:5] if t[0] != "sp"][:4]
+    if len(lead) == 4 and lead[0][0] == lead[2][0] == "num" and lead[1] == lead[3] == ("sep", "|") \
+            and lead[0][1].isdigit() and lead[2][1].isdigit():
+        slots[0], slots[1] = Slot("epoch"), Slot("step")
 
 
 def _counter_then_value(toks, i: int, text: str, unit: str, key: str, slots: list, nxt) -> bool:

@@ -51,9 +51,11 @@ _TORCHTUNE = re.compile(r"^\s*Step\s+(\d+)\s*\|\s*(.+)$")
 _VERL = re.compile(r"^\s*step:(\d+)\s+-\s+(.*)$")
 _SB3_BORDER = re.compile(r"^\s*-{10,}\s*$")
 _SB3_ROW = re.compile(r"^\s*\|\s*(\S[^|]*?)\s*\|\s*([^|]*?)\s*\|\s*$")
-_LAUNCHER_PREFIX = re.compile(r"^(?:\[default\d+\]:|\[\d+,\d+\]<std(?:out|err)>:|\d+:\s)")
+# torchrun's `[default0]:` (role, local rank) or `[trainer0|3]:` (role, local rank | global rank), mpirun's
+# `[1,0]<stdout>:` (SageMaker's `[1,mpirank:0,algo-1]<stdout>:`), srun's `0: `
+_LAUNCHER_PREFIX = re.compile(r"^(?:\[(?:default\d+|[A-Za-z_]+\d+\|\d+)\]:|\[\d+,[\w:,.-]*\]<std(?:out|err)>:|\d+:\s)")
 
-_RANK_PREFIX = re.compile(r"^(?:\[(?:rank|default)?\d+(?:,\d+)?\](?:<std(?:out|err)>)?:\s?|\d+:\s)")
+_RANK_PREFIX = re.compile(r"^(?:\[(?:(?:rank|default)?\d+(?:,\d+)?|[A-Za-z_]+\d+\|\d+|\d+,[\w:,.-]*)\](?:<std(?:out|err)>)?:\s?|\d+:\s)")
 _TRACEBACK_START = re.compile(r"^\s*Traceback \(most recent call last\):")
 _TRACEBACK_CHAIN = re.compile(r"^\s*(During handling of the above exception|The above exception was the direct cause)")
 _EXC_LINE = re.compile(r"^\s*([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fault)|KeyboardInterrupt|AssertionError|StopIteration)\b(:.*)?$")
@@ -419,6 +421,8 @@ class _TextReader:
             self.b.skip("nvidia-smi table")
             return False
         if not _HAS_DIGIT.search(s):
+            if self.header and _ELISION.match(s):  # `...` where the paste left rows out: the table goes on
+                return False
             if not (self.header and (_MD_RULE.match(s) or _BOX_RULE.match(s) or _ASCII_RULE.match(s))):
                 # (`|---|---|`, `├───┼───┤`, `+-----+-----+` drawn between every two rows)
                 # between a header and its rows keep the header
@@ -453,8 +457,10 @@ class _TextReader:
         if lr:  # `Adjusting learning rate of group 0 to 1.0000e-03.`: the schedule's new value, as a pair
             c = c[: lr.start()] + "learning rate: " + c[lr.end():]
         if _COMMENT.match(c):  # `# 1 epoch is 500 (iteration)` in a config dump, `## MNIST with 100 epoch`:
-            self.section_header(c.lstrip("# "))  # a comment or a heading, never a record
-            return False
+            if not _commented_output(c):
+                self.section_header(c.lstrip("# "))  # a comment or a heading, never a record
+                return False
+            c = c[1:].strip()  # `# Epoch: 010/010 | Loss: 2.303`: output pasted as a comment under the code
         layout, cells = None, c
         if not self.header:
             layout = _layout_for(c)
@@ -1045,6 +1051,9 @@ def _segments(line: str) -> list[str]:
     return [line]
 
 
+# rsyslog (and the SageMaker / CloudWatch captures built on it) writes a control character as `#` and its
+# three octal digits: `#015` for the carriage return of a progress-bar redraw, `#033` for the ESC of a colour
+_SYSLOG_ESCAPE = re.compile(r"#(0[0-3][0-7])")
 _MMCV_BAR_END = re.compile(r"^\[[>\s]*\]\s*\d+/\d+,.*?ETA:\s*\d+s(?=\S)")
 
 
@@ -1065,6 +1074,18 @@ def _quiet_holds(masks: printed_bulk.Masks, r: _TextReader, path: str) -> bool:
 
 
 _COMMENT = re.compile(r"^#+\s")
+_OUTPUT_PAIR = re.compile(r"([A-Za-z][\w /.-]{0,40}?)\s*[:=]\s*[-+]?(?:\d|\.\d|nan\b|inf\b)", re.I)
+
+
+def _commented_output(c: str) -> bool:
+    """`# Epoch: 001/010 | Loss: 2.520`: a notebook's or a README's printed output, kept as comments
+    under the code that printed it. One `#` (a Markdown heading has more), then a metric triage knows
+    named with `:` or `=` before its number; a comment of a config (`# 1 epoch is 500`) names none."""
+    if c[1:2] == "#":
+        return False
+    return any(printed.known_key(m.group(1).strip(), loose=True) for m in _OUTPUT_PAIR.finditer(c))
+
+
 # A checkpoint or early-stopping callback announcing a new best (Keras `val_loss improved from inf to
 # 0.61`, `did not improve from 0.61`; the EarlyStopping helper many repositories copy prints
 # `Validation loss decreased (inf --> 0.61)`): the value repeats the evaluation line before it.
@@ -1258,6 +1279,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
             line = line[:MAX_TEXT_LINE]
         if "\x00" in line:
             line = line.replace("\x00", "")
+        if "#0" in line:  # syslog's escaped control characters (`#015` a carriage return, `#033` ESC)
+            line = _SYSLOG_ESCAPE.sub(lambda m: chr(int(m.group(1), 8)), line)
         if ln < n and _wrapped(line, lines[ln]):  # `...; lr` + `: 1.00000; 16410/16179 tok/s`
             line = line.rstrip() + lines[ln].strip()  # (no blank: `lr` + `: 1.0`, `lr: 1` + `.00000`)
             joined = ln + 1
@@ -1340,6 +1363,7 @@ _HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%:]*(?: (?:/|[A-Za-z_@][\w./()\-
 # `mAP@.5:.95`, `rewards / match_format_exactly` (a notebook table's group / name)
 # Table columns that count things (images, boxes, input size): bookkeeping, not metrics.
 _COUNT_COLUMNS = {"instances", "images", "labels", "targets", "size", "img_size", "imgsz", "class", "samples"}
+_ELISION = re.compile(r"^\s*\|?\s*(?:\.{3,}|\u2026|\u22ee)(?:\s*\|?\s*(?:\.{3,}|\u2026|\u22ee))*\s*\|?\s*$")  # `...`, `…`, `⋮`
 _MD_RULE = re.compile(r"^\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*(?::?-{2,}:?)?\s*$")  # (`-- | --`: a notebook table copied as text)
 _BOX_RULE = re.compile(r"^\s*[+|:\-─━═┄┈╌┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*[─━═┼╪┿╋╬]{3,}[+|:\-─━═┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*$")
 _ASCII_RULE = re.compile(r"^\s*\+(?:[-=]{2,}\+)+\s*$")

@@ -343,6 +343,10 @@ class Checker:
                 self.err(node, "answers", "`answers` needs `symptom` and `answer`")
             else:
                 self.check_answer_ref(node, "answers", str(qid), answers["answer"])
+                params = node.get("params")
+                if isinstance(params, dict) and params.get("coarse_answer") is not None:
+                    # the check's other answer to the same question
+                    self.check_answer_ref(node, "params", str(qid), params["coarse_answer"])
         check = node.get("check")
         known = self.check_params
         if isinstance(check, str) and known is not None and check not in known:
