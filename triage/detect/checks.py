@@ -680,6 +680,9 @@ class ConstantParams(WindowParams):
     # quiet when this series is exactly 0 wherever it is finite (a loss of 0 beside a gradient norm of
     # 0 is a loss that scores nothing, not one a NaN filter replaced)
     not_while_zero: Optional[Names] = None
+    # ... and the other way round: only when this series is logged and non-zero somewhere (a GRPO
+    # gradient norm of 0 is a bug only while the rewards in a group differ)
+    only_while_nonzero: Optional[Names] = None
     # the answer to give instead when the rows are epoch means: frozen weights score the same dataset
     # the same way every epoch, so the repeats cannot tell a frozen tensor from a frozen model
     coarse_answer: Optional[str] = None
@@ -717,6 +720,11 @@ def constant(c: Ctx) -> Hit | None:
         other = c.other(p.not_while_zero)
         oy = finite_xy(other.steps, other.values)[1] if other is not None else np.empty(0)
         if len(oy) and not np.any(oy):
+            return None
+    if p.only_while_nonzero:
+        other = c.other(p.only_while_nonzero)
+        oy = finite_xy(other.steps, other.values)[1] if other is not None else np.empty(0)
+        if not np.any(oy):
             return None
     sl = window_slice(len(y), p)
     x, y = x[sl], y[sl]
