@@ -494,6 +494,19 @@ def test_constant_not_while_another_is_zero():
     assert CHECKS["constant"](Ctx(run, "loss", s.steps, s.values, typed)) is None
 
 
+def test_constant_only_while_another_is_nonzero():
+    """A GRPO gradient norm of 0 beside a reward_std of 0.44 is reported; beside a reward_std of 0
+    (no advantage anywhere) or with no reward_std logged it is not."""
+    params = {"value": 0.0, "min_share": 0.5, "min_count": 1, "min_points": 1, "only_while_nonzero": ["reward_std"]}
+    hit = _check("constant", _run({"grad_norm": [0.0], "reward_std": [0.4398]}), "grad_norm", **params)
+    assert hit.summary == "grad_norm is exactly 0 on 100% of points (1 of 1, steps 1-1)"
+    typed, _ = parse(PARAMS["constant"], params)
+    for values in ({"grad_norm": [0.0], "reward_std": [0.0]}, {"grad_norm": [0.0]}):
+        run = _run(values)
+        s = run.series["grad_norm"]
+        assert CHECKS["constant"](Ctx(run, "grad_norm", s.steps, s.values, typed)) is None
+
+
 def test_constant_coarse_answer():
     """Pinned to every digit over batches: `pinned`; the same repeats as epoch means say only that
     the loss is flat (the weights do not move)."""
