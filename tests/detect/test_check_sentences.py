@@ -75,6 +75,18 @@ def test_halvings_below_the_floor():
     assert hit.numbers == {"halvings": 0} and hit.first_step == 26
 
 
+def test_halvings_floor_needs_a_fall():
+    """0.5 where the log starts was not seen to fall through 1 (fairseq runs sit there): quiet; a
+    scale printed as 0.000 has collapsed whatever it was before."""
+    params = {"collapsed": 1e-3}
+    typed, _ = parse(PARAMS["halvings"], params)
+    run = _run({"loss_scale": [1.0, 1.0, 0.5, 0.5]})
+    s = run.series["loss_scale"]
+    assert CHECKS["halvings"](Ctx(run, "loss_scale", s.steps, s.values, typed)) is None
+    hit = _check("halvings", _run({"loss_scale": [0.0, 0.0]}), "loss_scale", **params)
+    assert hit.summary == "loss_scale fell to 0.001 or below at step 1 (min 0)"
+
+
 def test_log_band():
     """0.1 everywhere is two decades above 1e-3: every point is far, on the high side."""
     hit = _check("log_band", _run({"update_ratio": [0.1] * 10}), "update_ratio", answer_high="too-high")

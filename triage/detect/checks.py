@@ -1158,12 +1158,13 @@ def zero_while_falling(c: Ctx) -> Hit | None:
 
 @params
 class HalvingsParams(Params):
-    """skip_points: the calibration at the start; min_halvings after it, or any value below floor
-    (or at it, when the scale was above it before)."""
+    """skip_points: the calibration at the start; min_halvings after it, or a fall to floor or below
+    from above it, or any value at `collapsed` or below (a scale with nothing left)."""
 
     skip_points: int = 20
     min_halvings: int = 6
     floor: float = 1.0
+    collapsed: float = 0.0
 
 
 @check("halvings", HalvingsParams)
@@ -1181,9 +1182,10 @@ def halvings(c: Ctx) -> Hit | None:
     with np.errstate(divide="ignore", invalid="ignore"):
         ratios = y[moves + 1] / np.where(before == 0, np.nan, before)
     halves = moves[ratios <= 0.55] + 1
-    # below the floor, or down at it after being above: a scale that sat at 1.0 all along is
-    # loss scaling switched off (bf16, fp32), not a collapse
-    fell = y <= p.floor if float(np.max(y)) > p.floor else y < p.floor
+    # down at the floor or below it after being above it: a scale that sat at 1.0 all along is loss
+    # scaling switched off (bf16, fp32), and one that starts at or under the floor was not seen to
+    # fall (fairseq lets the scale go down to 1e-4; its reference fp16 runs sit at 1 and 0.5)
+    fell = y <= p.floor if float(np.max(y)) > p.floor else y <= p.collapsed
     below = np.flatnonzero(fell)
     if len(halves) < p.min_halvings and not len(below):
         return None
@@ -1192,7 +1194,8 @@ def halvings(c: Ctx) -> Hit | None:
         times = "once" if len(halves) == 1 else "twice" if len(halves) == 2 else f"{len(halves)} times"
         parts.append(f"halved {times} after the first {skip} points")
     if len(below):
-        parts.append(f"fell to {fmt(p.floor)} or below at step {step_str(x[below[0]])} (min {fmt(float(y.min()))})")
+        level = p.floor if float(np.max(y)) > p.floor else p.collapsed
+        parts.append(f"fell to {fmt(level)} or below at step {step_str(x[below[0]])} (min {fmt(float(y.min()))})")
     first = x[halves[0]] if len(halves) else x[below[0]]
     return Hit(f"{c.name} " + " and ".join(parts), first, x[-1], numbers={"halvings": len(halves)})
 
