@@ -356,6 +356,11 @@ def test_worse_than_uniform():
                                   "(accuracy 0.333 = 1/3) on 3 of 3 logs; a model that gave every class the same "
                                   "probability would score ln 3 = 1.1 (6x less)")
     assert hit.numbers["classes"] == 3
+    # the same total beside its per-head terms is a sum, not one cross-entropy: quiet
+    run = _run({"loss": [6.2, 6.2, 6.2], "loss.1": [2.1] * 3, "loss.2": [4.1] * 3, "accuracy": [0.333] * 3})
+    typed, _ = parse(PARAMS["worse_than_uniform"], {})
+    s = run.series["loss"]
+    assert CHECKS["worse_than_uniform"](Ctx(run, "loss", s.steps, s.values, typed)) is None
 
 
 def test_reward_trend():

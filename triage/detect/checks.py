@@ -1911,13 +1911,22 @@ class WorseThanUniformParams(Params):
     min_share: float = 0.5
 
 
+def _loss_terms(run, total: str) -> list[str]:
+    """The training-side series besides `total` whose names say they are losses too (`loss.1`,
+    `cls_loss`, `loss_box`): the total is then a sum or mix of them."""
+    same = {total, "loss", "train_loss_avg"}  # the training loss itself, and its run-wide mean
+    return [k for k, s in run.series.items()
+            if k not in same and "loss" in k.lower() and getattr(s, "split", "train") == "train"
+            and not k.startswith("eval/") and len(s)]
+
+
 @check("worse_than_uniform", WorseThanUniformParams)
 def worse_than_uniform(c: Ctx) -> Hit | None:
     """A classifier at chance accuracy whose loss is many times the uniform guess's ln C."""
     p: WorseThanUniformParams = c.params
     acc = _accuracy(c.run, p.accuracy)
-    if acc is None:
-        return None
+    if acc is None or _loss_terms(c.run, c.name):
+        return None  # (a total over several terms, one per head or task, is not one cross-entropy)
     s, frac = acc
     x, y = finite_xy(c.steps, c.values)
     both, ix, ia = np.intersect1d(x, s.steps, return_indices=True)
