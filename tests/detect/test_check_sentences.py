@@ -524,6 +524,30 @@ def test_constant_only_while_another_is_nonzero():
         assert CHECKS["constant"](Ctx(run, "grad_norm", s.steps, s.values, typed)) is None
 
 
+def test_constant_trailing():
+    """A loss that turns exactly 0 at step 6 and stays there; one that is 0 from the start (or
+    only in the middle) is not a trailing run."""
+    params = {"value": 0.0, "trailing": True, "min_count": 2, "min_points": 4}
+    hit = _check("constant", _run({"loss": [2.1, 1.8, 1.5, 1.9, 4.7, 0.0, 0.0, 0.0]}), "loss", **params)
+    assert hit.summary == "loss is exactly 0 on its last 3 points (steps 6-8), after 4.7 at step 5"
+    typed, _ = parse(PARAMS["constant"], params)
+    for values in ([0.0] * 8, [2.1, 0.0, 0.0, 1.5, 1.2, 1.1, 1.0, 0.9], [2.1, 1.8, 1.5, 1.4, 1.3, 1.2, 1.1, 0.0]):
+        run = _run({"loss": values})
+        s = run.series["loss"]
+        assert CHECKS["constant"](Ctx(run, "loss", s.steps, s.values, typed)) is None
+
+
+def test_scored_drops_exact_zeros_from_the_falling_loss():
+    """An eval loss that rises while the training loss climbs and then logs 0.0 (a filtered NaN)
+    is no overfit: the zeros are not a fit."""
+    ev = [2.9, 0.23, 0.17, 0.15, 0.14, 0.16, 0.32, 0.76, 0.9, 1.1]
+    tr = [2.97, 0.45, 0.33, 0.26, 0.25, 0.28, 0.44, 1.05, 0.0, 0.0]
+    run = _run({"eval/loss": ev, "loss": tr})
+    typed, _ = parse(PARAMS["rising_vs_falling"], {"against": ["loss"]})
+    s = run.series["eval/loss"]
+    assert CHECKS["rising_vs_falling"](Ctx(run, "eval/loss", s.steps, s.values, typed)) is None
+
+
 def test_constant_coarse_answer():
     """Pinned to every digit over batches: `pinned`; the same repeats as epoch means say only that
     the loss is flat (the weights do not move)."""

@@ -683,6 +683,9 @@ class ConstantParams(WindowParams):
     # ... and the other way round: only when this series is logged and non-zero somewhere (a GRPO
     # gradient norm of 0 is a bug only while the rewards in a group differ)
     only_while_nonzero: Optional[Names] = None
+    # judge only the points from where the value takes over to the end of the log, after other values:
+    # a loss that turns exactly 0 part-way and stays there
+    trailing: bool = False
     # the answer to give instead when the rows are epoch means: frozen weights score the same dataset
     # the same way every epoch, so the repeats cannot tell a frozen tensor from a frozen model
     coarse_answer: Optional[str] = None
@@ -726,6 +729,8 @@ def constant(c: Ctx) -> Hit | None:
         oy = finite_xy(other.steps, other.values)[1] if other is not None else np.empty(0)
         if not np.any(oy):
             return None
+    if p.trailing:
+        return _trailing_constant(c, p, x, y)
     sl = window_slice(len(y), p)
     x, y = x[sl], y[sl]
     if p.value is not None:
@@ -758,6 +763,25 @@ def constant(c: Ctx) -> Hit | None:
         f"{c.name} is exactly {fmt(target)} on {share:.0%} of points{since} ({count:,} of {len(y):,}, steps "
         f"{step_str(hx[0])}-{step_str(hx[-1])}){why}",
         hx[0], hx[-1], answer=answer, numbers={"share": share, "value": target},
+    )
+
+
+def _trailing_constant(c: Ctx, p: ConstantParams, x: np.ndarray, y: np.ndarray) -> Hit | None:
+    """`value` on every point from some step to the end, after other values before it."""
+    if p.value is None:
+        return None
+    same = np.abs(y - p.value) <= p.tol
+    other = np.flatnonzero(~same)
+    if not len(other) or other[-1] == len(y) - 1:
+        return None
+    start = int(other[-1]) + 1
+    count = len(y) - start
+    if count < p.min_count:
+        return None
+    return Hit(
+        f"{c.name} is exactly {fmt(p.value)} on its last {count} points (steps {step_str(x[start])}-{step_str(x[-1])}), "
+        f"after {fmt(float(y[start - 1]))} at step {step_str(x[start - 1])}",
+        x[start], x[-1], numbers={"count": count, "value": p.value},
     )
 
 
@@ -965,6 +989,20 @@ class RisingVsFallingParams(Params):
     held_max_abs_rise: Optional[float] = None
 
 
+def _scored(x: np.ndarray, y: np.ndarray, resolution: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+    """A training loss without the exact zeros that follow a value above `resolution`: a loss
+    that goes from 1.05 to exactly 0.0 between two logs is no fit and no rounding (losses print
+    with two decimals or more) but nothing scored (every label masked) or a NaN a trainer filtered
+    away (the HF Trainer logs a window of NaN losses as 0.0). Zeros after 1e-5 are rounding."""
+    nonzero = np.flatnonzero(y != 0)
+    if not len(nonzero) or len(nonzero) == len(y):
+        return x, y
+    before = np.searchsorted(nonzero, np.arange(len(y))) - 1  # the last non-zero point before each
+    prev = np.where(before >= 0, y[nonzero[np.maximum(before, 0)]], 0.0)
+    keep = (y != 0) | (np.abs(prev) <= resolution)
+    return x[keep], y[keep]
+
+
 @check("rising_vs_falling", RisingVsFallingParams)
 def rising_vs_falling(c: Ctx) -> Hit | None:
     """This metric (eval loss) rises from its minimum while another (train loss) keeps falling.
@@ -994,7 +1032,7 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
     other = c.other(p.against)
     if other is None:
         return None
-    ox, oy = finite_xy(other.steps, other.values)
+    ox, oy = _scored(*finite_xy(other.steps, other.values))
     if len(oy) < 4:
         return None
     at_min = oy[ox <= x[i]]
@@ -1068,6 +1106,8 @@ def gap_while_stalled(c: Ctx) -> Hit | None:
     if other is None:
         return None
     ox, oy = finite_xy(other.steps, other.values if up else facts.as_fraction(other.values))
+    if up:
+        ox, oy = _scored(ox, oy)
     after = oy[ox >= x[best]]
     if len(oy) < p.min_points or len(after) < 2:
         return None
