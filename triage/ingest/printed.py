@@ -96,7 +96,8 @@ _PREFIX = re.compile(
     | [\w.-]+:\d+(?=\t)
     | [\w.-]+:\d+(?=\s+(?:[\w.-]+:\d+\s+)?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\b)  # `host:0  olmo.train:908  INFO`
     | [A-Za-z_][\w.]*\.py:\d+
-    | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?::\d+)?(?=\s*[:\]\-|])
+    | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?::\d+)?(?=\s*[:\]\-|\u2013\u2014])
+    | [\u2013\u2014](?=\s)  # `%(asctime)s \u2014 %(name)s \u2014 %(levelname)s \u2014 %(message)s`: the dash between fields
     | root(?=:)
     | [-:|\]]
     )\s*""",
@@ -503,7 +504,9 @@ def parse(line: str) -> Plan:
             i += 1
             continue
         if kind == "sep" and text == "|" and pending and not assigned and _lone_number_after(toks, i + 1) \
-                and line.count("|") == 1:  # (the cells of a table row are the table's business)
+                and (line.count("|") == 1 or (line.count("|") == 2 and line.rstrip().endswith("|"))):
+            # (the cells of a table row are the table's business; a row of two cells, `| ep_reward_mean | 3.89e+03 |`
+            # with no border around it (a `tail` of SB's logger table), is a name and its value)
             assigned = True  # `train WeightedCategoryCrossEntropy |  1.338`: the name, a bar, its value
             i += 1
             continue

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import json
 import math
 import re
 from typing import NamedTuple
@@ -378,7 +379,7 @@ class _TextReader:
         if self.split_cols is not None and self.split_row(seg):
             return True
         s = printed.call_keys(printed.unwrap_scalars(_unlaunch(seg)))
-        if self.dict_block is not None or ("{" in s and _DICT_OPENS.match(s)):
+        if self.dict_block is not None or ("{" in s and (_DICT_OPENS.match(s) or _BRACE_ALONE.match(s))):
             return self.dict_line(ln, s)
         if "{" in s and not s.lstrip().startswith("{"):
             bare = printed.clean(s)  # (a logger's prefix before it: glog, `INFO:root:`)
@@ -439,10 +440,11 @@ class _TextReader:
                     self.quiet_segs += 1  # (a blank line, a line of words that opens nothing)
             return False
         bar = printed._TQDM_BAR.search(s)
-        if bar and all(any(ch.isalpha() for ch in word) for word in s[: bar.start()].split()):
+        head = _SHARE_DONE.sub("", s[: bar.start()]) if bar else ""  # (`100% 350/350 [...]`: a bar with no blocks)
+        if bar and all(any(ch.isalpha() for ch in word) for word in head.split()):
             # (digits only inside names: `mAP@.5:.95`)
             # a header drawn with a progress bar (Ultralytics: `Class Images ... mAP50-95): 100%|███| 8/8`)
-            header = _table_header(printed.clean(s[: bar.start()]).rstrip(" :"))
+            header = _table_header(printed.clean(head).rstrip(" :"))
             if header:
                 self.header = header
                 return False
@@ -547,8 +549,10 @@ class _TextReader:
                 self.section_header(c)  # `Validation at epoch 5` over the evaluation's lines
             return False
         block, self.block = self.block, None
-        if block is not None and not plan.is_record and not _ONE_PAIR.match(tpl):
-            self.block = block  # (`Computation: 159372 steps/s (collection: 0.5s, ...)` inside the block)
+        if block is not None and not plan.is_record and (not _ONE_PAIR.match(tpl) or not plan.keys):
+            # (`Computation: 159372 steps/s (collection: 0.5s, ...)` inside the block; `train_runtime = 0:02:59.80`,
+            # a pair whose value is no metric)
+            self.block = block
             return False
         if block is not None and plan.keys == 1 and not plan.counter and _ONE_PAIR.match(tpl) \
                 and not (self.block_rec is not None and not self.block_rec.values.keys().isdisjoint(rec.values)):
@@ -711,28 +715,68 @@ class _TextReader:
         line): its lines are gathered and read as one dict when it closes. A dict of numbers is a
         record; one that holds settings (strings, booleans, None, objects) is the run's
         configuration, and none of its lines is a record."""
+        if self.dict_block is not None and self.dict_block[1] and _BRACE_ALONE.match(self.dict_block[1][0]) \
+                and _NESTED_OPEN.search(s):
+            # (`"log_history": [`, `"args": {`: the object holds others; each record inside it opens anew)
+            first, parts = self.dict_block
+            self.dict_block = None
+            self.config_lines.update(range(first, ln))
+            if _BRACE_ALONE.match(s):
+                return self.dict_line(ln, s)
+            return False
         if self.dict_block is None:
             self.dict_block = (ln, [])
         first, parts = self.dict_block
         parts.append(s.strip())
         text = " ".join(parts)
+        if text.endswith("},"):  # (one record of a JSON list, its comma after it)
+            text = text[:-1]
         if not text.endswith("}") and len(parts) < _DICT_MAX_LINES:
             return False
         self.dict_block = None
+        return self.close_dict(first, ln, text, len(parts))
+
+    def close_dict(self, first: int, ln: int, text: str, n: int) -> bool:
+        """Read the gathered lines of a dict as one: a record when every value is a number."""
         d = parse_pydict(text)
+        if d is None:
+            d = _json_object(text)  # pretty-printed JSON (`json.dumps(state, indent=2)`): `null`, `true`
         if d:  # (a bare nan or inf was quoted to parse: it is the number it spells)
             d = {k: float(v) if isinstance(v, str) and _NONFINITE_WORD.match(v) else v for k, v in d.items()}
         if d and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in d.values()):
             self.hf_dict(first, "", d)
             return True
+        nums = {k: v for k, v in (d or {}).items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        if sum(printed.names_loss_or_accuracy(str(k)) for k in nums) >= 2:
+            # a metrics summary with a few words among its numbers (AllenNLP's metrics.json: `'training_duration':
+            # '00:08:37'`): settings name no two losses or accuracies, measurements do
+            self.hf_dict(first, "", nums)
+            return True
         self.config_lines.update(range(first, ln + 1))
-        self.b.skip("a settings dict printed over several lines", len(parts))
+        self.b.skip("a settings dict printed over several lines", n)
         return False
+
+    def close_cut_dict(self, ln: int) -> None:
+        """A dict the end of the log cut before its `}` (a paste that stops mid-record): the entries
+        it printed whole are a record when each is a number; else its lines were not metrics."""
+        first, parts = self.dict_block
+        self.dict_block = None
+        entries = [p for p in parts[1:] if p]
+        if parts and parts[0] in ("{", "[{", "[ {") and entries \
+                and all(_JSON_NUMBER_ENTRY.match(p) for p in entries):
+            text = "{" + " ".join(entries).rstrip(",") + "}"
+            if self.close_dict(first, ln, text, len(parts)):
+                return
+        else:
+            self.b.skip("a dict printed over several lines that never closes", len(parts))
 
     def config_entry(self, s: str) -> bool:
         """True for an indented `KEY: value` line under a `SECTION:` line of a YAML config dump
         (`SOLVER:` / `  BASE_LR: 0.00035`). A header that names a split or results (`Validation:`,
-        `Results:`) opens no config block: the lines under it may be metrics."""
+        `Results:`) opens no config block: the lines under it may be metrics. A `key: value  # why`
+        line is a config file's entry at any indent: a printed metric never carries a YAML comment."""
+        if "#" in s and _YAML_COMMENTED.match(s):
+            return True
         m = _YAML_HEAD.match(s)
         if m:
             word = m.group(2).lower()
@@ -1105,6 +1149,19 @@ _LR_NOTICE = re.compile(
 # The first line of a dict printed over several lines (`{'atom_fea_len': 64,`)
 _DICT_OPENS = re.compile(r"""^\s*\{\s*['"][^'"]+['"]\s*:\s*[^{}]*,\s*$""")
 _DICT_MAX_LINES = 400
+_BRACE_ALONE = re.compile(r"^\s*(?:\[\s*|,\s*)?\{\s*$")  # `{` alone on its line: JSON printed with an indent
+_NESTED_OPEN = re.compile(r"[\[{]\s*$")
+_JSON_NUMBER_ENTRY = re.compile(r"""^['"][^'"]+['"]\s*:\s*(?:""" + _NUM + r"""|['"]?(?:nan|NaN|-?Infinity|-?inf)['"]?)\s*,?$""")
+
+
+def _json_object(text: str) -> dict | None:
+    """A JSON object's text as a dict, or None (no traceback on bad input)."""
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return obj if isinstance(obj, dict) else None
+
 _NONFINITE_WORD = re.compile(r"^[-+]?(?:nan|inf|infinity)$", re.I)
 def _unquote(seg: str) -> str:
     """A line of a paste wrapped in Markdown backticks: the one backtick that opens or closes the
@@ -1124,6 +1181,7 @@ _SETTINGS_LEAD = re.compile(r"(?i)\b(?:config|configs|configuration|args|argumen
 _SETTINGS_REPR = re.compile(r"^\s*`?(?:Namespace|[A-Z]\w*(?:Config|Arguments|Args|Params|Options|Settings))\(\w+=")
 # A YAML mapping key that opens a block (`SOLVER:`, `  TRANS:`) and an entry of one (`  BASE_LR: 0.00035`).
 _YAML_HEAD = re.compile(r"^(\s*)([A-Za-z_][\w.\-/]*):\s*$")
+_YAML_COMMENTED = re.compile(r"^\s*[A-Za-z_][\w.\-]*:\s*[^\s#]+\s+#(?:\s|$)")  # `lr0: 0.01  # initial learning rate`
 _YAML_ENTRY = re.compile(r"^\s+[A-Za-z_][\w.\-/ ]*:\s*\S")
 _RESULT_WORDS = {"result", "results", "metric", "metrics", "summary", "scores", "score", "stats", "statistics"}
 # A line cut in two by a terminal or a paste: the next line opens with the separator of the key this one
@@ -1328,8 +1386,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
             rec.settle()
     r.flush_traceback()
     r.keras_flush()
-    if r.dict_block is not None:  # a dict that never closed: its lines were not metrics
-        r.b.skip("a dict printed over several lines that never closes", len(r.dict_block[1]))
+    if r.dict_block is not None:  # a dict that never closed
+        r.close_cut_dict(n)
     r.tidy()
     if r.stale_bar:
         r.records = _hf_by_epoch(r.records)
@@ -1358,13 +1416,14 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
 
 
 
+_SHARE_DONE = re.compile(r"\s\d{1,3}%\s*$")  # a progress bar's share done, just before its count
 _HAS_TQDM_END = re.compile(r"\d+/\d+\s*\[[\d:<?]+")
 _HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%:]*(?: (?:/|[A-Za-z_@][\w./()\-@%:]*)){0,4}(?<!:)$")  # `Train Loss`,
 # `mAP@.5:.95`, `rewards / match_format_exactly` (a notebook table's group / name)
 # Table columns that count things (images, boxes, input size): bookkeeping, not metrics.
 _COUNT_COLUMNS = {"instances", "images", "labels", "targets", "size", "img_size", "imgsz", "class", "samples"}
 _ELISION = re.compile(r"^\s*\|?\s*(?:\.{3,}|\u2026|\u22ee)(?:\s*\|?\s*(?:\.{3,}|\u2026|\u22ee))*\s*\|?\s*$")  # `...`, `…`, `⋮`
-_MD_RULE = re.compile(r"^\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*(?::?-{2,}:?)?\s*$")  # (`-- | --`: a notebook table copied as text)
+_MD_RULE = re.compile(r"^\s*\|?(?:\s*:?-+:?\s*\|)+\s*(?::?-+:?)?\s*$")  # (`-- | --`: a notebook table copied as text)
 _BOX_RULE = re.compile(r"^\s*[+|:\-─━═┄┈╌┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*[─━═┼╪┿╋╬]{3,}[+|:\-─━═┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*$")
 _ASCII_RULE = re.compile(r"^\s*\+(?:[-=]{2,}\+)+\s*$")
 _CELL_SPLIT = re.compile(r"\s*[|\t]\s*|\s{2,}")
@@ -1683,6 +1742,10 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         if lone:
             b.skip("lone settings with no step counter (not a metric log)", sum(_n(rec) for rec in lone))
         return [rec for rec in records if kept(rec)]
+    said = [rec for rec in records if rec.template and counts.get(rec.template, 0) == 1 and _says_nonfinite(rec)]
+    if said and len(said) < len(records):  # (beside the log's measurements; alone, the rule above decides)
+        b.skip("a sentence saying a metric is NaN (an error message, read as one)", len(said))
+        records = [rec for rec in records if not any(rec is r for r in said)]
     # records that repeat: printed lines of one shape, and dict, SB3 and table records (a log whose metrics
     # are dicts is a metric log too: its one-off printed lines are banners)
     repeated = sum(n for n in counts.values() if n >= 3) + sum(_n(rec) for rec in records if not rec.template)
@@ -1717,6 +1780,18 @@ def _nonfinite_metric(rec) -> bool:
     return any(
         isinstance(v, float) and not math.isfinite(v) and printed.known_key(str(k), loose=True)
         for k, v in rec.values.items())
+
+
+def _says_nonfinite(rec) -> bool:
+    """`loss is nan, how????`: a sentence (its words hold a copula or a preposition) with no counter,
+    whose only number is a NaN or an infinity, tells of the failure in words; the error event keeps
+    it. Among a log's metric records it is no measurement of its own (`Epoch 5: loss is nan` is)."""
+    if type(rec) is not _Rec or len(rec.values) != 1:
+        return False
+    v = next(iter(rec.values.values()))
+    return isinstance(v, float) and not math.isfinite(v) \
+        and any(w.strip(".,:;=?!") in printed._STOP for w in rec.template.lower().split()) \
+        and not printed.parse(rec.template.replace("#", "0")).counter  # (the record's epoch may be an earlier line's)
 
 
 def _loss_record(rec) -> bool:
