@@ -561,6 +561,38 @@ def test_constant_coarse_answer():
                            "mean, so the model's outputs stopped changing")
 
 
+def test_gap_while_stalled_persistent_gap():
+    """Eight evaluations of a run's tail, each about 22x a training loss of 0.12 and no better at the
+    end: the gap is a finding though the excerpt never shows it open. Still improving, or with a
+    training loss that blew up past its start, it is not."""
+    ev = [2.701, 2.713, 2.687, 2.727, 2.702, 2.756, 2.708, 2.732]
+    tr = [0.1249, 0.1265, 0.118, 0.1135, 0.1266, 0.1124, 0.1189, 0.1054]
+    run = _run({"eval/loss": ev, "loss": tr})
+    hit = _check("gap_while_stalled", run, "eval/loss", against=["loss"], lone_ratio=5.0)
+    assert hit.summary == ("eval/loss is 2.73 at step 8 while loss is 0.114: 24.1x the training loss, a model that "
+                           "fits its training set and little else")
+    typed, _ = parse(PARAMS["gap_while_stalled"], {"against": ["loss"], "lone_ratio": 5.0})
+    for e, r in ((ev[:-1] + [2.6], tr), (ev, [0.1, 0.1, 0.1, 1.0, 1.0, 1.0, 1.0, 1.0])):
+        quiet = _run({"eval/loss": e, "loss": r})
+        s = quiet.series["eval/loss"]
+        assert CHECKS["gap_while_stalled"](Ctx(quiet, "eval/loss", s.steps, s.values, typed)) is None
+
+
+def test_chance_one_row_with_accuracy():
+    """One evaluation after training began: loss 2.31 with accuracy 0.1 is ln 10 at 1/10; the same
+    row at step 0 is where every classifier starts."""
+    params = {"accuracy": ["eval/accuracy"], "min_points": 3, "min_points_with_accuracy": 1, "tol": 0.1}
+    run = _run({"loss": [2.31], "eval/accuracy": [0.1]}, steps={"loss": [312], "eval/accuracy": [312]})
+    hit = _check("chance", run, "loss", **params)
+    assert hit.summary.startswith("loss stays within 0.1 of ln 10 = 2.3")
+    typed, _ = parse(PARAMS["chance"], params)
+    for steps in ([0], None):
+        at = _run({"loss": [2.377], "eval/accuracy": [0.1]}, steps={"loss": [0], "eval/accuracy": [0]}) if steps \
+            else _run({"loss": [2.377]}, steps={"loss": [312]})
+        s = at.series["loss"]
+        assert CHECKS["chance"](Ctx(at, "loss", s.steps, s.values, typed)) is None
+
+
 def test_constant_from_where_the_value_first_appears():
     """Three moving points, then 0.6931 to every digit: frozen after a spike."""
     run = _run({"loss": [0.6773, 1.023, 3.571] + [0.6931] * 9})

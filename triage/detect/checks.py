@@ -1092,9 +1092,21 @@ def gap_while_stalled(c: Ctx) -> Hit | None:
     p: GapWhileStalledParams = c.params
     up = p.worse == "up"
     x, y = finite_xy(c.steps, c.values if up else facts.as_fraction(c.values))
+    lone = p.lone_ratio if up else p.lone_gap
     if len(y) < p.min_points:
-        lone = p.lone_ratio if up else p.lone_gap
         return _lone_gap(c, p, x, y) if lone is not None and len(y) else None
+    hit = _stalled_gap(c, p, x, y, up)
+    tail = y[-p.min_points:]
+    improving = tail[-1] == (tail.min() if up else tail.max())
+    if hit is None and lone is not None and not improving:
+        # (the gap that far at each of the last evaluations, the last no better than the ones before it, is a
+        # finding whether or not the excerpt shows the gap opening)
+        hit = _lone_gap(c, p, x[-p.min_points:], tail)
+    return hit
+
+
+def _stalled_gap(c: Ctx, p: GapWhileStalledParams, x: np.ndarray, y: np.ndarray, up: bool) -> Hit | None:
+    """The eval metric's best is behind it and the training metric went on improving past it."""
     best = int(np.argmin(y)) if up else int(np.argmax(y))
     if len(y) - 1 - best < p.min_points_after:
         return None
@@ -1148,6 +1160,8 @@ def _lone_gap(c: Ctx, p: GapWhileStalledParams, x: np.ndarray, y: np.ndarray) ->
         low = float(np.min(y))  # every evaluation far above: one that was close and jumped is a blow-up
         if p.lone_ratio is None or train <= 0 or low < p.lone_ratio * train or low - train < p.lone_abs_gap:
             return None
+        if train > float(np.max(oy[:3])):
+            return None  # (a training loss above where it started fits nothing: both blew up)
         return Hit(
             f"{c.name} is {fmt(last)} at step {step_str(x[-1])} while {other.name} is {fmt(train)}: "
             f"{fmt(last / train)}x the training loss, a model that fits its training set and little else",
@@ -1803,6 +1817,9 @@ class ChanceParams(WindowParams):
     acc_tol: float = 0.15
     min_share: float = 0.8
     min_points: int = 3
+    # with an accuracy at 1/C beside it, this many points are enough (two signs agree), when they come
+    # after training began (a loss of ln C at step 0 is where every classifier starts)
+    min_points_with_accuracy: Optional[int] = None
     # The model had learned before it sank to chance: the accuracy (train or eval) stood at least
     # `relapse_gain` of the way from chance to perfect on `relapse_points` logs before the window.
     answer_relapse: Optional[Answer] = None
@@ -1841,7 +1858,8 @@ def chance(c: Ctx) -> Hit | None:
     """A classifier's loss stuck at ln C (with its accuracy at 1/C)."""
     p: ChanceParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < p.min_points:
+    short = len(y) < p.min_points
+    if short and (p.min_points_with_accuracy is None or len(y) < p.min_points_with_accuracy or not x[0] > 0):
         return None
     sl = window_slice(len(y), p)
     x, y = x[sl], y[sl]
@@ -1854,6 +1872,8 @@ def chance(c: Ctx) -> Hit | None:
             keep &= s.steps >= x[0]  # the accuracy over the same (last) part of the run
         if keep.any():
             level = float(np.median(frac[keep]))
+    if short and level is None:
+        return None
     found = facts.classes_from_config(c.run)
     if found is None and level is None and p.loss_only_tol > 0 and len(y) >= p.loss_only_min_points:
         classes = facts.classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes, tuple(p.loss_only_vocab or ()))
