@@ -593,6 +593,19 @@ def test_chance_one_row_with_accuracy():
         assert CHECKS["chance"](Ctx(at, "loss", s.steps, s.values, typed)) is None
 
 
+def test_chance_percent_accuracy_and_listed_class_counts():
+    """A top-1 accuracy printed in percent that reads as a fraction (0.1 for 0.1%) beside a loss at
+    ln 1001: chance over a thousand classes. Six points at ln 3000 (SwAV's prototypes) with no
+    accuracy: the listed count names C although only three points fall in the judged half."""
+    params = {"accuracy": ["accuracy"], "tol": 0.1, "acc_tol": 0.15, "window": "tail", "window_fraction": 0.5,
+              "min_points": 3, "loss_only_tol": 0.005, "loss_only_min_points": 4, "loss_only_vocab": [3000]}
+    run = _run({"loss": [6.911, 6.911, 6.909, 6.909, 6.909], "accuracy": [0.1, 0.1, 0.1, 0.1, 0.1]})
+    hit = _check("chance", run, "loss", **params)
+    assert hit.numbers["classes"] == 1001 and "accuracy 0.001 = 1/1001" in hit.summary
+    hit = _check("chance", _run({"loss": [8.0066, 8.0065, 8.0068, 8.0066, 8.0065, 8.0068]}), "loss", **params)
+    assert hit.numbers["classes"] == 3000
+
+
 def test_constant_from_where_the_value_first_appears():
     """Three moving points, then 0.6931 to every digit: frozen after a spike."""
     run = _run({"loss": [0.6773, 1.023, 3.571] + [0.6931] * 9})

@@ -1861,6 +1861,7 @@ def chance(c: Ctx) -> Hit | None:
     short = len(y) < p.min_points
     if short and (p.min_points_with_accuracy is None or len(y) < p.min_points_with_accuracy or not x[0] > 0):
         return None
+    logged = len(y)
     sl = window_slice(len(y), p)
     x, y = x[sl], y[sl]
     acc = _accuracy(c.run, p.accuracy)
@@ -1875,12 +1876,19 @@ def chance(c: Ctx) -> Hit | None:
     if short and level is None:
         return None
     found = facts.classes_from_config(c.run)
-    if found is None and level is None and p.loss_only_tol > 0 and len(y) >= p.loss_only_min_points:
+    if found is None and level is None and p.loss_only_tol > 0 and logged >= p.loss_only_min_points:
         classes = facts.classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes, tuple(p.loss_only_vocab or ()))
         if classes is not None:
             found = (classes, f"every point within {fmt(p.loss_only_tol)} of it")
     if found is None:
         classes = facts.chance_classes_by_loss(level, float(np.median(y)), p.acc_tol) if level is not None else None
+        mid = float(np.median(y))
+        if level is not None and level < 1.0 and (classes is None or abs(mid - math.log(classes)) > p.tol):
+            # an accuracy printed in percent that reads as a fraction (`acc 0.09` for 0.09%): 1/C in percent,
+            # taken only when the loss sits at that ln C too
+            by_loss = int(round(math.exp(mid))) if 0.5 < mid < 13.0 else 0
+            if by_loss >= 2 and abs(level / 100.0 * by_loss - 1.0) <= p.acc_tol and abs(mid - math.log(by_loss)) <= p.tol:
+                classes, level = by_loss, level / 100.0
         if classes is None:
             return None
         found = (classes, f"{acc[0].name} {fmt(level)} = 1/{classes}")
