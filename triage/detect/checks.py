@@ -327,6 +327,8 @@ class ThresholdParams(WindowParams):
     unless_accuracy_above: Optional[float] = None
     unless_improved: Optional[Names] = None
     improved_by: float = 0.5
+    # the gate must be logged: without it the range cannot be known to apply
+    gate_required: bool = False
 
 
 @check("threshold", ThresholdParams)
@@ -337,6 +339,8 @@ def threshold(c: Ctx) -> Hit | None:
         gate = c.other(p.gate_metric)
         gy = finite_xy(gate.steps, gate.values)[1] if gate is not None else np.empty(0)
         if len(gy) and float(np.median(gy)) > p.gate_max:
+            return None
+        if p.gate_required and not len(gy):
             return None
     x, y = finite_xy(c.steps, c.values)
     if p.ignore_abs_below is not None:  # float noise around 0 means "undefined" here (e.g. constant returns)
