@@ -135,6 +135,23 @@ def test_overflow_events():
     hit = _check("overflow_events", run, "loss")
     assert hit.summary == "16 loss-scale overflow / skipped-step lines, 6 after the first 10 (steps 110-160), scale down to 2"
     assert hit.numbers == {"events": 16} and (hit.first_step, hit.last_step) == (110, 160)
+    # calibration down to 0.25, then seven overflows that each set the scale back to 4: the scaler
+    # probing twice the scale and backing off, an equilibrium
+    values = [2.0 ** (6 - i) for i in range(9)] + [4.0] * 7
+    run.events = [TextEvent(i, "overflow", "overflow detected, setting loss scale to", step=10.0 * i, value=v)
+                  for i, v in enumerate(values, 1)]
+    typed, _ = parse(PARAMS["overflow_events"], {})
+    assert CHECKS["overflow_events"](Ctx(run, "loss", run.series["loss"].steps, run.series["loss"].values, typed)) is None
+
+
+def test_halvings_through_the_floor_and_back():
+    """Down to 0.25 while calibrating, then back up to 8: no collapse (one ending at 1 is)."""
+    typed, _ = parse(PARAMS["halvings"], {})
+    run = _run({"loss_scale": [0.25, 0.5, 2.0] + [4.0] * 30 + [8.0] * 10})
+    s = run.series["loss_scale"]
+    assert CHECKS["halvings"](Ctx(run, "loss_scale", s.steps, s.values, typed)) is None
+    hit = _check("halvings", _run({"loss_scale": [0.25, 0.5, 2.0] + [4.0] * 30 + [1.0] * 10}), "loss_scale")
+    assert hit.summary.startswith("loss_scale fell to 1 or below at step 1")
 
 
 def test_post_warmup_stall():

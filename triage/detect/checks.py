@@ -1244,6 +1244,9 @@ def halvings(c: Ctx) -> Hit | None:
     # scaling switched off (bf16, fp32), and one that starts at or under the floor was not seen to
     # fall (fairseq lets the scale go down to 1e-4; its reference fp16 runs sit at 1 and 0.5)
     fell = y <= p.floor if float(np.max(y)) > p.floor else y <= p.collapsed
+    if float(y[-1]) > p.floor:
+        fell = y <= p.collapsed  # (through the floor while calibrating and back above it: fairseq starts at 128
+        # and may halve to 0.25 on its first steps, then climbs again)
     below = np.flatnonzero(fell)
     if len(halves) < p.min_halvings and not len(below):
         return None
@@ -1277,6 +1280,8 @@ def overflow_events(c: Ctx) -> Hit | None:
         return None
     steps = [e.step for e in late if e.step is not None]
     values = [e.value for e in late if e.value is not None]
+    if len(values) >= p.min_events and min(values) >= values[0]:
+        return None  # (each overflow sets the scale back to the same level: the scaler probing 2x and backing off)
     where = f" (steps {step_str(steps[0])}-{step_str(steps[-1])})" if steps else ""
     low = f", scale down to {fmt(min(values))}" if values else ""
     return Hit(f"{len(events)} loss-scale overflow / skipped-step lines, {len(late)} after the first {skip}{where}{low}",
