@@ -151,7 +151,7 @@ def test_halvings_through_the_floor_and_back():
     s = run.series["loss_scale"]
     assert CHECKS["halvings"](Ctx(run, "loss_scale", s.steps, s.values, typed)) is None
     hit = _check("halvings", _run({"loss_scale": [0.25, 0.5, 2.0] + [4.0] * 30 + [1.0] * 10}), "loss_scale")
-    assert hit.summary.startswith("loss_scale fell to 1 or below at step 1")
+    assert hit.summary == "loss_scale halved once after the first 20 points and fell to 1 or below at step 34 (min 1)"
 
 
 def test_post_warmup_stall():

@@ -1247,6 +1247,8 @@ def halvings(c: Ctx) -> Hit | None:
     if float(y[-1]) > p.floor:
         fell = y <= p.collapsed  # (through the floor while calibrating and back above it: fairseq starts at 128
         # and may halve to 0.25 on its first steps, then climbs again)
+    elif float(np.max(y)) > p.floor:
+        fell[: int(np.flatnonzero(y > p.floor)[-1]) + 1] = False  # the fall that lasts: from its last time above
     below = np.flatnonzero(fell)
     if len(halves) < p.min_halvings and not len(below):
         return None
@@ -1256,7 +1258,7 @@ def halvings(c: Ctx) -> Hit | None:
         parts.append(f"halved {times} after the first {skip} points")
     if len(below):
         level = p.floor if float(np.max(y)) > p.floor else p.collapsed
-        parts.append(f"fell to {fmt(level)} or below at step {step_str(x[below[0]])} (min {fmt(float(y.min()))})")
+        parts.append(f"fell to {fmt(level)} or below at step {step_str(x[below[0]])} (min {fmt(float(y[below].min()))})")
     first = x[halves[0]] if len(halves) else x[below[0]]
     return Hit(f"{c.name} " + " and ".join(parts), first, x[-1], numbers={"halvings": len(halves)})
 
