@@ -154,6 +154,25 @@ def test_halvings_through_the_floor_and_back():
     assert hit.summary == "loss_scale halved once after the first 20 points and fell to 1 or below at step 34 (min 1)"
 
 
+def test_spike_per_step_needs_two_points():
+    """A per-step loss at 3.5 with two one-step jumps to 5 (two odd batches): quiet with
+    per_step_min_len 2; the same jumps lasting three steps each are spikes."""
+    rng = np.random.default_rng(0)
+    base = 3.5 + 0.01 * rng.standard_normal(200)
+    one = base.copy()
+    one[[80, 150]] = 5.0
+    params = {"factor": 1.25, "z": 8.0, "min_spikes": 2, "per_step_min_len": 2}
+    typed, _ = parse(PARAMS["spike"], params)
+    run = _run({"loss": one})
+    s = run.series["loss"]
+    assert CHECKS["spike"](Ctx(run, "loss", s.steps, s.values, typed)) is None
+    three = base.copy()
+    three[80:83] = 5.0
+    three[150:153] = 5.0
+    hit = _check("spike", _run({"loss": three}), "loss", **params)
+    assert hit.numbers["spikes"] == 2 and hit.summary.endswith("all recovered")
+
+
 def test_post_warmup_stall():
     """Warmup reaches 1e-3 at step 10 while the loss falls 3.0 -> 2.1 (medians 2.95 and 2.15 of two
     points each: 27%); then the loss holds at 2.0 for the next 10 points (+0.0%)."""

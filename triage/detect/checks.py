@@ -553,6 +553,9 @@ class SpikeParams(Params):
     min_points: int = 30
     answer_unrecovered: Optional[Answer] = None
     z: Optional[float] = None
+    # with one point per optimizer step, a spike must last this many points (a one-step spike that
+    # recovers is one odd batch)
+    per_step_min_len: int = 1
 
 
 @check("spike", SpikeParams)
@@ -596,6 +599,13 @@ def spike(c: Ctx) -> Hit | None:
         return None
     # merge consecutive indices into events
     events = np.split(idx, np.flatnonzero(np.diff(idx) > 1) + 1)
+    if p.per_step_min_len > 1 and len(xm) > 2 and bool(np.all(np.diff(xm) == 1)):
+        # one point per optimizer step: a spike on a single step is that one batch (a hard or odd
+        # batch), not the optimisation going unstable; a logged mean over many steps is not one batch
+        events = [ev for ev in events if len(ev) >= p.per_step_min_len]
+        if not events:
+            return None
+        idx = np.concatenate(events)
     rec_n = p.recover_points
     unrecovered = 0
     sizes = []
