@@ -98,6 +98,7 @@ def _aside(doc: dict) -> dict[str, str]:
     (FIXTURES / "hf" / "trainer_state.json", "hf_trainer"),
     (FIXTURES / "hf" / "events.out.tfevents.hf", "hf_trainer"),
     (WILD / "threads" / "unsloth" / "gemma4_gradnorm_spike_5207.txt", "hf_trainer"),
+    (WILD / "wild19" / "llamafactory" / "train_metrics_block_train_loss_zero.txt", "hf_trainer"),  # log_metrics block
     (WILD / "threads" / "megatron" / "epfllm_slow_iterations_11.txt", "megatron"),
     (WILD / "threads" / "nemo" / "nemo2_stale_val_loss_740.txt", "megatron"),
     (WILD / "repos" / "keras" / "lan_detect_block.txt", "keras"),
