@@ -222,6 +222,17 @@ class AliasTable:
             plain = self._resolve(k[: against.start()], source)
             if plain.known:
                 return Resolved(plain.name, plain.split, key, plain.negate, plain.scale, plain.quality, plain.order)
+        ranked = _RANK_AT.match(k)
+        if ranked and not ((self._by_tokens(k, source) or Resolved("", "", k)).known):
+            # `recall@10`, `ndcg@10`, `valid mrr@20`: a top-K ranking metric, scored on held-out data
+            # (a name the table knows otherwise keeps it: detection's `mAP@50` is AP at IoU 0.50)
+            name = f"{ranked.group(2).lower()}@{ranked.group(3)}"
+            if (ranked.group(1) or "").lower().startswith("test"):
+                return Resolved(f"eval/test/{name}", "eval:test", key, quality=PATTERN)
+            return Resolved(f"eval/{name}", "eval", key, quality=PATTERN)
+        named_part = self._split_part(k, source)
+        if named_part:
+            return named_part
         # split prefixes
         for p in self.test_prefixes:
             if k.startswith(p) and len(k) > len(p):
@@ -288,6 +299,8 @@ class AliasTable:
         toks = tokens(key)
         if not toks or len(toks) > 6:
             return None
+        if len(toks) > 1 and toks[0] in ("total", "tot", "overall") and toks[-1] in ("time", "duration"):
+            return None  # `Total Training Time: 81.45 seconds`: the whole run's duration, not a step's time
         if len(toks) == 1:  # `trainloss`, `validloss`: a split word glued to the name
             for w in sorted(_EVAL_WORDS | _TRAIN_WORDS, key=len, reverse=True):
                 if toks[0].startswith(w) and len(toks[0]) > len(w) + 1:
@@ -417,6 +430,36 @@ class AliasTable:
                     return inner[0] + extra, inner[1], inner[2], FORKED
         return None
 
+    def _split_part(self, k: str, source: str | None) -> Resolved | None:
+        """A split word joined by a hyphen to the part of the data set it names (LibriSpeech's
+        `test-clean`, `dev-other`), then a metric: `test-clean WER`, `dev-other-loss` is that metric on
+        the eval set `<split>_<part>` (several such parts are several eval sets, not one)."""
+        m = _SPLIT_PART.match(k)
+        if not m or m.group(2).lower() in _MODIFIERS or self._direct(m.group(2), source):
+            return None
+        ds, rest = f"{m.group(1)}_{m.group(2)}".lower(), m.group(3)
+        hit = self._metric_named(rest, source)
+        qualifier, _, last = rest.rpartition(" ")
+        if hit is None and qualifier:
+            # (`test-clean-no_rescore %WER`: the words before the metric name the decoding, a setting of the eval)
+            hit = self._metric_named(last, source)
+            ds = f"{ds}_{normalise(qualifier.strip(' -_'))}".lower()
+        if hit is None:
+            return None
+        name, spec, order = hit
+        base = name[5:] if name.startswith("eval/") else name
+        return Resolved(f"eval/{ds}/{base}", f"eval:{ds}", k, *self._xf(spec), PREFIXED, order)
+
+    def _metric_named(self, words: str, source: str | None) -> tuple[str, dict, int] | None:
+        """(name, spec, order) of a training metric the words name, directly or as words."""
+        inner = self._direct(words, source)
+        if inner:
+            return inner[0], inner[1], inner[2]
+        by = self._by_tokens(words, source)
+        if by and by.known and by.split == "train":
+            return by.name, {"negate": by.negate, "scale": by.scale}, by.order
+        return None
+
     def _eval_set(self, rest: str, source: str | None, by_name: bool = True) -> Resolved | None:
         """eval_<set>_<metric> (several HF eval datasets) -> eval/<set>/<metric>, split eval:<set>;
         <metric>/dataloader_idx_<k> (Lightning, several val loaders) -> eval/dl<k>/<metric>."""
@@ -450,6 +493,12 @@ class AliasTable:
         return Resolved(name, split, key, negate, scale, quality, order)
 
 
+# A ranking metric cut at the top K (recommenders, retrieval: RecBole's `recall@10 : 0.8353    ndcg@10 : 0.69`),
+# with the split that scored it when the key says one (`valid ndcg@10`, `test_hit@20`). (`mAP@50` is left
+# to detection: AP at IoU 0.50.)
+_RANK_AT = re.compile(r"(?i)^(?:(val|valid|validation|eval|test)[ _/-])?(recall|mrr|ndcg|hit|hr|precision|gauc)@(\d+)$")
+# `test-clean WER`, `dev-other-loss`: a split word, a hyphen, the part of the data set, then the metric.
+_SPLIT_PART = re.compile(r"(?i)^(test|dev|val|valid|eval)-([a-z]+)[-_ ]([A-Za-z].*)$")
 _EVAL_WORDS = {"val", "vali", "valid", "validation", "eval", "evaluation", "test", "testing", "dev", "evaluate",
                "cv"}  # `cv`: the cross-validation (dev) set of WeNet / ESPnet / Kaldi recipes
 _TRAIN_WORDS = {"train", "training", "tr", "trn"}

@@ -62,9 +62,10 @@ _PREFIX = re.compile(
     r"""^\s*(?:
       \[\d{4}-\d{2}-\d{2}[T\s]\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\s+[A-Za-z_][\w.-]*\]  # `[2025-10-20 20:55:02 alexnet]` (Swin-style loggers)
     | \([\w./-]+\.py\s+\d+\)\s*:?  # `(main.py 186):` the file and line the logger names
-    | \[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[T\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,](?:\d+|%f))?)?(?:\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?
+    | \[?\d{3,4}[-/]\d{1,2}[-/]\d{1,2}[T\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,](?:\d+|%f))?)?(?:\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?  # (`024-07-17 ...`: a paste that cut the year's first digit)
     | \[?\d{1,2}[-/]\d{1,2}(?:[-/]\d{2,4})?[\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:[A-Za-z_][\w.]*)?\]?:?
     | \[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?
+    | \d{2}:\d{2}:(?=\s)  # a clock to the minute, `%H:%M:` (`[INFO] 09:31: ...`)
     | \[?\s?(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2},?
       (?:\s+\d{4})?\s+\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s+\d{4})?\s?\]?  # time.asctime(): `[ Tue Nov 14 00:36:21 2023 ]`
     | \d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}:\d{2}(?::\d{2})?  # `12 Nov 21:12` (RecBole)
@@ -80,7 +81,9 @@ _PREFIX = re.compile(
     | \.{3,}(?=[IWEF]\d{4}\s)  # glog after the progress dots of a pass (`.....I0305 23:00:29.7 35 Trainer.cpp:182]`)
     | [IWEF]\d{4}\s+\d{1,2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]
     | [IWEF]\s+[\w./-]+\.(?:cc|cpp|h|py):\d+\]
+    | [IWE]\s(?=(?:Training|Validation|Validating|Test|Testing|Evaluation|Evaluating)\b)  # DeepSpeech's level letter
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE|SUCCESS)\s*\|\s*[\w.<>-]+(?::[\w.<>-]+)*:\d+\s*(?:\||-(?=\s))
+    | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL):[A-Za-z_][\w.]*:  # logging's default format: `INFO:tensorflow:`
     | \[?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE)\]?(?=[\s:\]|-])
     | \S+\s-\s(?=(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\s-\s)
     # (`[5]:` or `[86]` before a tab or a tab's spaces is a boosting round's counter (LightGBM's R package,
@@ -92,6 +95,7 @@ _PREFIX = re.compile(
     | (?:rank|Rank)\s?\d+:
     | \[\d+,mpirank:\d+(?:,[\w.-]+)?\](?:<std(?:out|err)>)?:?  # OpenMPI's --tag-output: `[1,mpirank:5,algo-1]<stderr>:`
     | \d+\s+(?=\[(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\])  # a process id before the level: `93253 [INFO]`
+    | P\d+\s+(?=(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\s)  # `P%(process)d %(levelname)s`: `P3047876 INFO`
     | \d+:(?=\s)
     | [\w.-]+:\d+(?=\t)
     | [\w.-]+:\d+(?=\s+(?:[\w.-]+:\d+\s+)?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\b)  # `host:0  olmo.train:908  INFO`
@@ -310,6 +314,10 @@ def clean(line: str) -> str:
                 line = rest
         n += 1
     line = line.strip()
+    if "m " in line and _SPACED_DURATION.search(line):
+        line = _SPACED_DURATION.sub(r"\1", line)  # `Epoch Time: 0m 57s` is one duration, `0m57s`
+    if line[-1:].isdigit() and ":" in line[-14:] and _CTIME_TAIL.search(line):
+        line = _CTIME_TAIL.sub("", line)  # `... gN 0.56, Wed Jul  3 17:12:50 2019`: the time the line was written
     if line.endswith(")") and ")" in line[:-1]:
         line = _REDRAW_DEBRIS.sub(r"\1", line)
     if line[:1] == "#" and line[1:2].isdigit() and _HASH_COUNTER.match(line):
@@ -319,6 +327,10 @@ def clean(line: str) -> str:
     return line
 
 
+_SPACED_DURATION = re.compile(r"(?<![\w.])(\d+[hm])\s(?=\d+(?:\.\d+)?[ms]\b)")
+# time.ctime() at the end of a line (`, Wed Jul  3 17:12:50 2019`)
+_CTIME_TAIL = re.compile(r"[,;|\s-]*\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+                         r"\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}(?:\s+\d{4})?$")
 _GLUED_DURATION = re.compile(r"\d+[hms]\d")  # `41m50s`: hours, minutes, seconds run together
 # Debris of a longer redraw a carriage return did not wipe: characters glued after a closed group,
 # with a `)` no `(` opened (`Depth Loss: 0.1365 (0.0447)9)`, `nan (nan)n))n)31)2)`)
@@ -367,18 +379,26 @@ def _tokens(line: str) -> list[tuple[str, str]]:
 _COUNTER_LEAD = {"now", "start", "starting", "begin", "beginning", "current", "training", "train", "running"}
 
 
+# Bracketed words that head a line's values (`[Metrics] AUC: 0.8`, `[Results] ...`) without naming them.
+_HEADING_TAGS = {"metrics", "metric", "results", "result", "scores", "stats", "statistics"}
+_SPLIT_LEADS = {"training", "train", "validation", "validating", "valid", "val", "evaluation", "eval", "test", "testing"}
+_AT_WORD = re.compile(r"(?<![^\s])@(?=[a-z])")
 _PHRASE_COUNTER = ("at", "after", "@", "in")  # `<metric> at iteration N is X`, `<metric> in episode N is X`
 
 
 def _key_role(key: str) -> str:
     k = key.lower().strip(" :=[]").replace(".", "")
+    if "@" in k:
+        k = _AT_WORD.sub("@ ", k)  # `Evaluation @epoch 1`: `@` glued to the counter is the word `at`
     words = k.split()
     if k in STEP_WORDS or words and words[-1] in STEP_WORDS and (
             k.endswith((" step", " iter", " iteration")) or len(words) >= 3 and words[-2] in _PHRASE_COUNTER):
         return "step"  # (`Total rewards in episode 73 is 3.8`: the counter inside a metric's phrase)
     if k in EPOCH_WORDS or (words and words[-1] in ("epoch", "ep")
                             and (len(words) <= 2 or _COUNTER_LEAD.issuperset(words[:-1])
-                                 or len(words) >= 3 and words[-2] in _PHRASE_COUNTER)):
+                                 or len(words) >= 3 and words[-2] in _PHRASE_COUNTER
+                                 or len(words) == 3 and words[1] == "of" and words[0] in _SPLIT_LEADS)):
+        # (`Validation of Epoch 0 - loss: 188.4`: the split's pass of that epoch)
         return "epoch"  # `Epoch 3`, `Train epoch 3`, `Now training epoch 3`
     if k in BATCH_WORDS:
         return "batch"
@@ -539,6 +559,10 @@ def parse(line: str) -> Plan:
             plan.label = _split_of(pending)  # `val: [125][0/6]`: the split, then its counters
             pending = []
             assigned = False
+        if kind == "p" and text == "[" and pending and assigned and i + 2 < n and toks[i + 1][0] == "word" \
+                and toks[i + 2][1] == "]" and _split_of([toks[i + 1][1]]):
+            pending = []  # `7epoch results: [train] loss=15.3, ...`: the words before the split's tag head the line
+            assigned = False
         if kind == "p" and text == "[" and pending and assigned and i + 2 < n and toks[i + 1][0] == "num" \
                 and toks[i + 2][1] == "]" and known_key(" ".join(pending), loose=True):
             # `lr: [0.0002]` (a scheduler's get_last_lr()): one group's value
@@ -619,9 +643,15 @@ def parse(line: str) -> Plan:
                     epoch_seen = True
             if text == "]":
                 bracket_nums = []
+            if text == "]" and len(pending) == 1 and not assigned and pending[0].lower() in _HEADING_TAGS:
+                pending = []  # `[Metrics] AUC: 0.805`: a tag that heads the values, not part of their names
             # a bracketed word label: [eval], [val]
             if pending and len(pending) == 1 and _split_of(pending) and not assigned:
-                plan.label = _split_of(pending)
+                lab = _split_of(pending)
+                if lab != plan.label and any(sl.role == "value" for sl in slots):
+                    sections.append((len(slots), pending[-1]))  # `[train] loss=1.5, ..., [valid] loss=2.0`
+                else:
+                    plan.label = lab
                 pending = []
             i += 1
             continue

@@ -65,14 +65,18 @@ _OVERFLOW = re.compile(
     r"|loss scale already at minimum|Skipping step, loss scaler)"
 )
 _OVERFLOW_VALUE = re.compile(
-    r"(?:reducing to|reducing loss scale to|Reducing dynamic loss scale from\s+" + _NUM + r"\s+to)\s+(" + _NUM + r")"
+    r"(?:reducing to|reducing loss scale to|Reducing dynamic loss scale from\s+" + _NUM + r"\s+to"
+    r"|setting loss scale to:?)\s+(" + _NUM + r")"  # fairseq: `overflow detected, setting loss scale to: 0.25`
 )
+_EVENT_POINT = "event"  # the source of a record an event line gives (a loss scale; see _prints_loss_scale)
 _ERROR = re.compile(
     r"(\b[A-Z]\w*(?:Error|Exception)\b:|\bCUDA error\b|\bout of memory\b|\bOutOfMemory|\bSegmentation fault|core dumped"
     r"|\bNCCL\b.*\b(?:error|timeout|Timeout|WARN)|Watchdog caught collective operation timeout|^\s*Killed\s*$"
     r"|\bERROR\b|\bFATAL\b|\bfatal error\b|CANCELLED AT .* DUE TO|\berror:|device-side assert|Assertion .* failed"
-    r"|\bnan loss\b|loss is nan|Loss is NaN|non-finite loss|detected NaN|\bNaN or Inf found|^\s*NaN detected\b"
-    r"|^\s*Error\b[^:\n]{0,80}:\s)"  # an except block's print: `Error loading adapter (maybe raw model?): Can't find ...`
+    r"|\bnan loss\b|loss is nan|Loss is NaN|non-finite loss|[Ll]oss (?:is|in) not finite|detected NaN|\bNaN or Inf found"
+    r"|^\s*NaN detected\b"
+    r"|^\s*Error\b[^:\n]{0,80}:(?:\s|$))"  # an except block's print (`Error loading adapter (maybe raw model?): Can't
+    # find ...`), R's `Error in `FUN()`:` with its message on the next line
 )
 _WARNING = re.compile(r"(\b\w*Warning\b|\bWARNING\b|\bWARN\b|\[W\d*\s|^\s*warnings\.warn|\bwarning:"
                       r"|^\s*\(function _?print_stack\)\s*$)")  # the end of an anomaly-mode forward trace
@@ -83,7 +87,7 @@ _INFO = re.compile(
 
 # Words one of the event patterns above needs (lower case); a line with none of them is no event.
 _EVENT_HINTS = ("error", "exception", "memory", "segmentation", "dumped", "nccl", "watchdog", "killed", "fatal",
-                "cancelled", "assert", "nan", "non-finite", "warn", "[w", "resum", "checkpoint", "restarting",
+                "cancelled", "assert", "nan", "non-finite", "not finite", "warn", "[w", "resum", "checkpoint", "restarting",
                 "early stopping", "overflow", "loss scale", "skipping step", "print_stack")
 
 DIALECTS = ("hf_stdout", "keras_stdout", "llmc", "nanogpt", "megatron", "torchtune", "verl", "sb3_stdout")
@@ -351,7 +355,7 @@ class _TextReader:
             self.b.event("overflow", _snippet(text, m.start() if m else 0), ln, _known(self.step), value)
             if value is not None:  # DeepSpeed and apex print the loss scale only in these lines
                 self.records.append(_Rec(ln, {"loss_scale": value}, _known(self.step), None, None, None, "",
-                                         self.dialect, False))
+                                         _EVENT_POINT, False))
             return True
         for kind, rx in (("error", _ERROR), ("warning", _WARNING), ("info", _INFO)):
             m = rx.search(text)
@@ -418,10 +422,15 @@ class _TextReader:
                 if d:
                     self.hf_dict(ln, s[:i], d)
                     return True
+        if ("time" in s or "Time" in s) and _TIMING_CELL.match(s):  # IPython's `%%time`: the cell's duration
+            self.b.skip("a notebook cell's timing")
+            return False
         if _NVIDIA_SMI.search(s):  # the GPU table pasted into bug reports: hardware, not training
             self.b.skip("nvidia-smi table")
             return False
         if not _HAS_DIGIT.search(s):
+            if ("***" in s or "===" in s or "###" in s) and self.results_banner(ln, s):
+                return False
             if self.header and _ELISION.match(s):  # `...` where the paste left rows out: the table goes on
                 return False
             if not (self.header and (_MD_RULE.match(s) or _BOX_RULE.match(s) or _ASCII_RULE.match(s))):
@@ -483,6 +492,8 @@ class _TextReader:
                 self.records.append(_Rec(ln, values, step, epoch, None, None, "", "text", False))
                 self.tpl_counts["<table>"] = self.tpl_counts.get("<table>", 0) + 1
                 return True
+            if _PLACEHOLDER_ROW.match(c):  # `2    --------------`: a pandas row printed with no values yet
+                return False
             if not _HAS_TQDM_END.search(c):
                 self.header = None
         tpl, nums = printed.shape(c)
@@ -499,6 +510,15 @@ class _TextReader:
             if spaced:
                 self.header = spaced
                 return False
+        if not self.header and _BARE_PAIR.match(c):  # `76930 2.6496577`: a counter and one unnamed value
+            step, value = c.split()
+            self.records.append(_Rec(ln, {"value": to_float(value)}, float(step), None, None, None, "", "text",
+                                     False, _PAIR))
+            self.tpl_counts[_PAIR] = self.tpl_counts.get(_PAIR, 0) + 1
+            return True
+        if ")" in c and _PAREN_TAIL.match(c):  # `0.163s)`: the end of a line hard-wrapped inside its parentheses
+            self.b.skip("the wrapped end of the line before")
+            return False
         plan, tpl = self.plan_of(c, tpl)
         if not plan.slots:
             if _SECTION.match(c):  # `Validating` behind a stamp with digits: a heading all the same
@@ -533,7 +553,10 @@ class _TextReader:
                 self.step = rec.step
             # a line that is only a counter (`[step=1/15000,epoch=0]`) may head values printed one per line
             counters = frozenset(sl.key.lower() for sl in plan.slots if sl.role in ("step", "epoch", "batch"))
-            if _COUNTER_ONLY.match(tpl):
+            if _COUNTER_ONLY.match(tpl) and self.block is not None and self.block_rec is not None \
+                    and self.block[1] is None and self.block[2] is None and not self.block_counters:
+                self.date_block(rec.step, rec.epoch)  # `***** Eval results *****`, values, `global_step = 312`
+            elif _COUNTER_ONLY.match(tpl):
                 self.block = (ln, rec.step, rec.epoch, "<block>" + tpl)
                 self.block_rec = None
                 self.block_counters = counters
@@ -606,6 +629,12 @@ class _TextReader:
         self.records.append(_Rec(ln, rec.values, rec.step, rec.epoch, rec.batch, rec.total, rec.label,
                                  "text", False, tpl))
         self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
+        if (rec.step is not None or rec.epoch is not None) and _BANNER.match(c):
+            # `***** Episode 31455, Mean R = 28911.0 *****` then `KL: nan`, `PolicyLoss: 0.3` a line each: a
+            # banner heads the block of its pass, whose one-value lines belong to the banner's record
+            self.block = (ln, rec.step, rec.epoch, "<block>" + tpl)
+            self.block_rec = self.records[-1]
+            self.block_counters = frozenset(sl.key.lower() for sl in plan.slots if sl.role in ("step", "epoch"))
         if rec.step is not None or rec.epoch is not None or rec.batch is not None:
             self.counted.add(tpl)
         if rec.total is not None and rec.label != "eval":
@@ -834,7 +863,7 @@ class _TextReader:
         tail = line[m.end():]
         # the time part `[00:09<16:00, 9.70s/it, loss=nan]` opened inside the counter's match
         post = tail[: tail.rfind("]")] if "]" in tail else ""
-        post = ", ".join(p for p in post.split(",") if "=" in p)  # tqdm's set_postfix: `loss=0.23`
+        post = ", ".join(p for p in _postfix_items(post) if "=" in p)  # tqdm's set_postfix: `loss=0.23`
         heading = self.heading if done else ""
         if done:
             self.heading = ""  # the pass under the heading is over
@@ -851,6 +880,10 @@ class _TextReader:
             got = printed.apply(plan, nums)
             if got is not None and part is desc and plan.axes_only:
                 axes = got
+            if got is not None and part is desc and _split_counter(got):
+                # `Train    21: 100%|███| 7673/7673`: the split's name, then the pass it counts (an epoch)
+                axes = printed.Record({}, epoch=next(iter(got.values.values())), label=got.label)
+                continue
             if got is None or not plan.is_record:
                 continue
             if not done and part is desc and got.step is None:
@@ -987,11 +1020,19 @@ class _TextReader:
                 if f is not None:
                     step = f
         ep = to_float(d.get("epoch"))
+        lead = self.lead_values(before) if m is None and _HAS_DIGIT.search(before) else None
+        if lead is not None:  # `Epoch 201 train_vae_loss 0.0397: {'recons_loss': ..., 'kl_loss': ...}`
+            d = {**lead.values, **d}
+            if ep is None and lead.epoch is not None:
+                ep = lead.epoch
+            if step != step and lead.step is not None:
+                step = lead.step
         if ep is not None:
             self.epoch = ep
         if step == step:
             self.step = step
-        summary = "train_runtime" in d or ("train_loss" in d and "loss" not in d and not is_eval)
+        summary = "train_runtime" in d or ("train_loss" in d and "loss" not in d and not is_eval
+                                           and not _epoch_average(d))
         vals = {k: v for k, v in d.items() if k not in ("epoch", "step", "global_step", "total_flos")}
         if summary:
             for k, v in vals.items():
@@ -1002,6 +1043,41 @@ class _TextReader:
             return
         self.records.append(_Rec(ln, vals, step if step == step else None, ep, None, None, "", "hf_stdout", False))
         self.counts["hf_stdout"] = self.counts.get("hf_stdout", 0) + 1
+
+    def results_banner(self, ln: int, s: str) -> bool:
+        """`***** Eval results *****`: a banner that names results heads a block of one-value lines
+        (`eval_accuracy = 0.1`, `loss = 2.37`), one record. True when the line was that."""
+        c = printed.clean(s)
+        if not _BANNER.match(c) or not _RESULTS_WORD.search(c):
+            return False
+        self.block = (ln, None, None, "<block>" + printed.shape(c)[0])
+        self.block_rec = None
+        self.block_counters = frozenset()
+        return True
+
+    def date_block(self, step: float | None, epoch: float | None) -> None:
+        """A counter printed among a block's values (`global_step = 312` in TF's Eval results) is the
+        block's own step: its record takes it and the block goes on."""
+        old = self.block_rec
+        new = old._replace(step=step, epoch=epoch)
+        for i in range(len(self.records) - 1, -1, -1):
+            if self.records[i] is old:
+                self.records[i] = new
+                break
+        self.block_rec = new
+        self.block = (self.block[0], step, epoch, self.block[3])
+
+    def lead_values(self, before: str) -> printed.Record | None:
+        """The named values printed on a line before its dict (`Epoch 201 train_vae_loss 0.0397:`): the
+        dict holds the parts, the words before it the whole and the counter; None when they name none."""
+        c = printed.clean(before).rstrip(" :=-|")
+        if not c:
+            return None
+        tpl, nums = printed.shape(c)
+        plan, tpl = self.plan_of(c, tpl)
+        if not plan.is_record and not plan.axes_only:
+            return None
+        return printed.apply(plan, nums)
 
     def sb3_line(self, ln: int, line: str) -> bool:
         if _SB3_BORDER.match(line):
@@ -1034,6 +1110,53 @@ class _TextReader:
                 self.sb3_rows[self.sb3_group + key.strip()] = val
             return True
         return False
+
+
+def _epoch_average(d: dict) -> bool:
+    """An end-of-epoch record of a `train_`-prefixed dict (fairseq's `[train]` line: `train_loss`,
+    `train_lr`, `train_gnorm`): it carries the optimizer's state at the epoch's end (a learning rate or
+    a gradient norm), which a run's closing summary (`train_loss` with its runtime) never does."""
+    return any(str(k) in ("train_lr", "train_gnorm", "train_grad_norm", "train_learning_rate") for k in d)
+
+
+def _split_counter(got: printed.Record) -> bool:
+    """A bar description of a split's name and one whole number (`Train    21`, `Valid 3`): the pass's
+    counter, not a value of a metric named after the split."""
+    if len(got.values) != 1 or got.step is not None or got.epoch is not None:
+        return False
+    (key, value), = got.values.items()
+    return str(key).lower() in _SPLIT_ONLY and isinstance(value, (int, float)) and float(value).is_integer()
+
+
+_SPLIT_ONLY = frozenset({"train", "training", "valid", "validation", "val", "eval", "evaluate", "evaluation", "test",
+                         "testing"})
+
+
+def _prints_loss_scale(kept: list) -> bool:
+    """Whether the log's own records carry the loss scale (fairseq's `loss_scale 0.500` on every stats
+    line): an overflow notice then repeats what they print, a point of its event but no row of its own.
+    DeepSpeed and apex print the scale only in their notices, which are then its rows."""
+    tab = _aliases.table()
+    return any(rec.source != _EVENT_POINT and any(tab.resolve(str(k), rec.source).name == "loss_scale"
+                                                  for k in rec.values) for rec, _ in kept)
+
+
+def _postfix_items(post: str) -> list[str]:
+    """A bar's postfix cut at the commas between its items, not those inside an item's brackets
+    (`shape=torch.Size([80, 3, 32, 32]), LR=0.00012` is two items)."""
+    if "(" not in post and "[" not in post:
+        return post.split(",")
+    items, depth, start = [], 0, 0
+    for i, ch in enumerate(post):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        elif ch == "," and depth == 0:
+            items.append(post[start:i])
+            start = i + 1
+    items.append(post[start:])
+    return items
 
 
 _CURRENT = re.compile(r"(?i)^(?:current|curr|cur|latest|now)[\s_/-]+")
@@ -1118,6 +1241,9 @@ def _quiet_holds(masks: printed_bulk.Masks, r: _TextReader, path: str) -> bool:
 
 
 _COMMENT = re.compile(r"^#+\s")
+# `# Epoch-time 355.16s Eval AUC 0.982286.`: an evaluation's result printed as a comment, the split word,
+# the metric, its number (a config's comment says how to set a run, never what a held-out set scored).
+_EVAL_RESULT = re.compile(r"(?i)\b(?:eval|val|valid|validation|test|dev)\s+([A-Za-z][\w@-]*)\s+[-+]?\d*\.\d+")
 _OUTPUT_PAIR = re.compile(r"([A-Za-z][\w /.-]{0,40}?)\s*[:=]\s*[-+]?(?:\d|\.\d|nan\b|inf\b)", re.I)
 
 
@@ -1127,7 +1253,8 @@ def _commented_output(c: str) -> bool:
     named with `:` or `=` before its number; a comment of a config (`# 1 epoch is 500`) names none."""
     if c[1:2] == "#":
         return False
-    return any(printed.known_key(m.group(1).strip(), loose=True) for m in _OUTPUT_PAIR.finditer(c))
+    return any(printed.known_key(m.group(1).strip(), loose=True) for m in _OUTPUT_PAIR.finditer(c)) \
+        or any(printed.known_key(m.group(1), loose=True) for m in _EVAL_RESULT.finditer(c))
 
 
 # A checkpoint or early-stopping callback announcing a new best (Keras `val_loss improved from inf to
@@ -1248,8 +1375,19 @@ _OWN_HEADING = re.compile(r"(?i)^[=\-*#\s]*(?:validation|validating|evaluation|e
 _STAMP = re.compile(r"\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1,2}:\d{2}:\d{2}")
 _STAMP_SPLIT = re.compile(r"(?<=\S)\s*(?=\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1,2}:\d{2}:\d{2})")
 _HAS_DIGIT = re.compile(r"\d|(?<![A-Za-z])(?:[Nn]a[Nn]|NAN|[Ii]nf|INF)(?![A-Za-z])")  # `val loss nan` has a value
+# IPython's `%time` / `%%time` output: `CPU times: user 5min 12s, sys: 614 ms, total: 5min 12s`, `Wall time: 1min 25s`.
+_TIMING_CELL = re.compile(r"^\s*(?:CPU times: user\s+\d|Wall time:\s+\d)")
 _NVIDIA_SMI = re.compile(r"^\s*\|.*(?:\d+MiB\s*/\s*\d+MiB|NVIDIA-SMI|Persistence-M|\bNVIDIA\b.*\b(?:On|Off)\s*\|)")
 # (a split word may open it: `TRAIN EPOCH 3:`, `Validation epoch 2`)
+# A line of a whole counter and one number with a point (or nan/inf), nothing else: `76930 2.6496577`.
+_BARE_PAIR = re.compile(r"^\d{1,9}\s+[-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|nan|inf)$", re.I)
+_PAIR = "<pair>"
+# A banner: a line between two runs of one decoration character (`***** Episode 3, Mean R = 2.1 *****`).
+_BANNER = re.compile(r"^([*=#~-])\1{2,}\s.*\S\s+\1{3,}$")
+_RESULTS_WORD = re.compile(r"(?i)\b(?:results?|metrics|scores|summary)\b")
+# A line that is only a number (with its unit) closing a parenthesis: a hard-wrapped line's tail
+# (`Computation: 14963 steps/s (collection: 6.407s, learning` / `0.163s)`), no record of its own.
+_PAREN_TAIL = re.compile(r"^[-+]?\d+(?:\.\d+)?\s*[A-Za-z%]{0,3}\)+[.,;]?$")
 _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation|eval|evaluation|test|learning)\s+)?"
                            r"(?:(?:step|iter|iteration|epoch|global_step|it|ep)\s*[=:]?\s*#(?:/#)?[,\s|]*){1,3}[\])]?:?$",
                            re.I)
@@ -1393,6 +1531,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         r.records = _hf_by_epoch(r.records)
     r.records = _drop_bar_echoes(r.records, b)
     r.records = _drop_echoes(r.records, r.plans, b)
+    if _PAIR in r.tpl_counts:
+        r.records = _bare_pairs(r.records, b)
     r.records = _drop_one_offs(r.records, r.tpl_counts, b, r.config_lines)
     axis = _emit(r.records, b)
     if r.records:
@@ -1429,6 +1569,7 @@ _ASCII_RULE = re.compile(r"^\s*\+(?:[-=]{2,}\+)+\s*$")
 _CELL_SPLIT = re.compile(r"\s*[|\t]\s*|\s{2,}")
 
 
+_PLACEHOLDER_ROW = re.compile(r"^\d+\s+-{3,}(?:\s+-{3,})*\s*$")
 _NAME_CELL = re.compile(r"^[A-Za-z_][\w./@-]*$")
 _NUM_OR_NA = re.compile(r"^(?:[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[Nn]a[Nn]|[-+]?[Ii]nf|N/A|NA|-)$")
 _SPLIT_NAMES_OF = {"training": "train", "train": "train", "validation": "validation", "valid": "validation",
@@ -1483,6 +1624,10 @@ _QUALIFIED_CELL = re.compile(r"^[A-Za-z_][\w ./\-@%]*\([\w ./\-@%]*\)$")  # `mea
 def _table_header(line: str) -> list[str] | None:
     """Column names of a printed table (`step<TAB>loss`, `Epoch  GPU_mem  box_loss ...`,
     `| epoch | loss |`): two or more single-word cells and nothing else."""
+    if line[:3] in ("***", "===", "###"):  # `*******train_loss,train_acc,valid_loss**********`: names in a
+        bare = line.strip().strip("*=#").strip()  # banner, a comma between them
+        if "," in bare and " " not in bare:
+            line = "\t".join(bare.split(","))
     cells = _cells(line)
     if len(cells) < 2 or len(cells) > 40 or not all(_HEADER_CELL.match(c) for c in cells):
         return None
@@ -1496,10 +1641,15 @@ def _table_header(line: str) -> list[str] | None:
         if rx.match(joined) and len(columns) == len(joined.split()):  # (two names one blank apart: `mAP@.5 mAP@.5:.95`)
             return list(columns)
     # a phrase is not a column name (`Size` alone is: YOLO's image-size column)
-    if any(" " in c and any(w in printed._STOP for w in c.lower().split()) for c in cells) \
+    if any(" " in c and not _RATE_CELL.match(c) and any(w in printed._STOP for w in c.lower().split()) for c in cells) \
             or all(c.lower() in printed._STOP for c in cells):
         return None
     return _scored_on_eval(cells)
+
+
+# A rate's column name (`Samples Per Second`, `tokens per sec`): `per` between two words names a unit,
+# not prose.
+_RATE_CELL = re.compile(r"(?i)^[a-z_]+ per [a-z_]+$")
 
 
 def _scored_on_eval(names: list[str]) -> list[str]:
@@ -1553,10 +1703,17 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
     """One row under a header: as many cells as names, most of them numbers (`70/1000` under
     `Epoch` is the epoch; `6.73G` is 6.73). A headerless layout splits on every blank run."""
     cells = line.split() if blanks else _cells(line)
+    if len(cells) < len(header) and not blanks:
+        spaced = line.split()  # `1 52.376` under `Step   Loss`: numbers one blank apart
+        if len(spaced) == len(header) and all(_NUM_OR_NA.match(w) for w in spaced):
+            cells = spaced
     if len(cells) < len(header):
         return None
     while len(cells) > len(header) and _DURATION_CELL.match(cells[-1]):
         cells = cells[:-1]  # a time column the header does not name (fastai v1's `(00:13)`)
+    if len(cells) == len(header) + 1 and cells[0].isdigit() and line[:1].isdigit() \
+            and any(printed.known_key(n, loose=True) for n in header):
+        cells = cells[1:]  # pandas prints a DataFrame's index before its columns, with no name over it
     cells = cells[: len(header)] if len(cells) > len(header) and _HAS_TQDM_END.search(line) else cells
     if len(cells) != len(header):
         return None
@@ -1715,6 +1872,18 @@ def _hf_by_epoch(records: list) -> list:
             for rec in records]
 
 
+def _bare_pairs(records: list, b: RunBuilder) -> list:
+    """Lines of a counter and one unnamed number (`0 1.0472`, `76930 2.6497`: a loop that prints `i` and
+    its value) are the log's one series, named `value`, when they are all it holds: three or more, the
+    counter always rising. Beside named records, or out of order, they are numbers of something else."""
+    pairs = [rec for rec in records if type(rec) is _Rec and rec.template == _PAIR]
+    steps = [rec.step for rec in pairs]
+    if len(pairs) >= 3 and len(pairs) == len(records) and all(a < z for a, z in zip(steps, steps[1:])):
+        return records
+    b.skip("lines of two bare numbers beside other records (no series of their own)", len(pairs))
+    return [rec for rec in records if not (type(rec) is _Rec and rec.template == _PAIR)]
+
+
 def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
                    config_lines: set[int] = frozenset()) -> list[_Rec]:
     """A line shape printed once in a log whose metrics repeat is a setting or a banner
@@ -1742,8 +1911,9 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         if lone:
             b.skip("lone settings with no step counter (not a metric log)", sum(_n(rec) for rec in lone))
         return [rec for rec in records if kept(rec)]
-    said = [rec for rec in records if rec.template and counts.get(rec.template, 0) == 1 and _says_nonfinite(rec)]
-    if said and len(said) < len(records):  # (beside the log's measurements; alone, the rule above decides)
+    # (printed once, or twice: TF 1.x writes each message through absl and through logging)
+    said = [rec for rec in records if rec.template and counts.get(rec.template, 0) <= 2 and _says_nonfinite(rec)]
+    if said:  # (its error event keeps it; a log of nothing else has no metrics)
         b.skip("a sentence saying a metric is NaN (an error message, read as one)", len(said))
         records = [rec for rec in records if not any(rec is r for r in said)]
     # records that repeat: printed lines of one shape, and dict, SB3 and table records (a log whose metrics
@@ -2081,6 +2251,7 @@ def _emit(records: list[_Rec], b: RunBuilder) -> str:
     placed, runs = _place_runs(raw, train)
     # pass 3: add
     at = 0
+    scale_printed = None  # whether the log's own records print the loss scale (then a notice's is no row)
     for rec, vals in kept:
         if vals is None:
             n = len(rec)
@@ -2098,7 +2269,10 @@ def _emit(records: list[_Rec], b: RunBuilder) -> str:
         for key, f in vals:
             b.add(_emit_key(key, rec.label), f, where, epoch, NAN, source=rec.source)
         b.row += 1
-        b.meta["rows"] += 1
+        if rec.source == _EVENT_POINT and scale_printed is None:
+            scale_printed = _prints_loss_scale(kept)
+        if rec.source != _EVENT_POINT or not scale_printed:
+            b.meta["rows"] += 1
         b.note_step(where)
         at += 1
     if runs:

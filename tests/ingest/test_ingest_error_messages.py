@@ -1,0 +1,47 @@
+"""Error messages read as error events, never as metric rows: a NaN guard's sentence printed twice
+(TF 1.x writes each message through absl and through logging), R's `Error in ...:` with its message
+on the next line, and a trainer's `Loss is not finite` notice. Every log here is written for the test."""
+
+from __future__ import annotations
+
+from triage.ingest import read_run
+
+
+def _read(tmp_path, lines, name="train.log"):
+    p = tmp_path / name
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return read_run(p)
+
+
+def _errors(run):
+    return [e for e in run.events if e.kind in ("error", "traceback")]
+
+
+def test_a_nan_guard_sentence_printed_twice_is_an_error_not_two_rows(tmp_path):
+    run = _read(tmp_path, [
+        "INFO:tensorflow:Saving checkpoints for 0 into out/model.ckpt.",
+        "ERROR:tensorflow:Model diverged with loss = NaN.",
+        "E0410 22:34:13.729731 4483055104 basic_session_run_hooks.py:760] Model diverged with loss = NaN.",
+    ])
+    assert run.meta["rows"] == 0
+    assert _errors(run)
+
+
+def test_r_error_in_call_with_the_message_on_the_next_line(tmp_path):
+    run = _read(tmp_path, [
+        "Epoch 1/20",
+        "Error in `FUN()`:",
+        "! Error when evaluating update for metric with abbrev \"MAE\"",
+    ])
+    assert run.meta["rows"] == 0
+    assert any("Error in" in e.text for e in _errors(run))
+
+
+def test_loss_not_finite_notices_are_error_events(tmp_path):
+    run = _read(tmp_path, [
+        "Epoch [0/5]; Iter [0/900]; Loss 10.08; LR 1.00e-06; Iter time 3.72",
+        "Loss in not finite. Skip this training step.",
+        "Loss is not finite. Terminate training.",
+    ])
+    assert run.meta["rows"] == 1
+    assert len(_errors(run)) >= 1
