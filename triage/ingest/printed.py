@@ -39,10 +39,10 @@ NUM_BODY = (
     r"|\d+(?:h|m)(?:\d+(?:ms|m|s))+(?!\w)|\d+s\d+ms(?!\w)"  # glued durations `41m50s`, `10h28s`, `35s649ms` (skipped)
     r"|[-+]?1\.#(?:QNAN|SNAN|IND|INF)\d*"  # the MSVC runtime's NaN and infinity (`1.#QNAN000`, `-1.#IND`)
     r"|[-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?"
-    r"|(?:[Nn]a[Nn]|NAN|[Ii]nf(?:inity)?|INF)(?:\.0\b)?(?![A-Za-z]))"  # (Lightning's bar: `train_loss=inf.0`)
-)
-_UNIT_AHEAD = (r"(?=(?:ms|us|s|sec|min|h|GB|GiB|Gb|G|MB|MiB|Mb|M|KB|kB|K|B|x|it/s|s/it|ms/step|s/step|tok/s)"
-               r"(?![A-Za-z]))")
+    r"|(?:[Nn]a[Nn]|NAN|[Ii]nf(?:inity)?|INF)(?:\.0\b|x+(?=[\s,;|)\]]|\Z))?(?![A-Za-z]))"  # (Lightning's bar: `train_loss=inf.0`)
+)  # (`nanxxx`: a float format with fill `x`, `{:x<6f}` as PaddleOCR prints, pads only nan/inf, which are short)
+_UNIT_AHEAD = (r"(?=(?:ms|us|s|sec|min|h|GB|GiB|Gb|G|MB|MiB|Mb|M|KB|kB|K|B|x(?!\d)|it/s|s/it|ms/step|s/step|tok/s)"
+               r"(?![A-Za-z]))")  # (`32x64` is a shape, not 32 times)
 # (the end of an IoU range in a detection metric's name, `mAP@0.50:0.95` / `AP@[.5:.95]`, is no value)
 _IN_IOU_RANGE = r"(?<!@\d:)(?<!@\.\d:)(?<!@\d\.\d:)(?<!@\d\.\d\d:)(?<!@\[)(?<!@\[\.\d:)(?<!@\[\d\.\d:)(?<!@\[\d\.\d\d:)"
 NUM = r"(?<![\w.@#])(?<!\w-)(?<![^\W\d]/)" + _IN_IOU_RANGE + r"(?:" + NUM_BODY + r")(?:(?![\w]|\.\d|\.[A-Za-z]{2,4}\b)|" + _UNIT_AHEAD + ")"
@@ -65,6 +65,7 @@ _PREFIX = re.compile(
     | \[?\d{3,4}[-/]\d{1,2}[-/]\d{1,2}[T\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,](?:\d+|%f))?)?(?:\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?  # (`024-07-17 ...`: a paste that cut the year's first digit)
     | \[?\d{1,2}[-/]\d{1,2}(?:[-/]\d{2,4})?[\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:[A-Za-z_][\w.]*)?\]?:?
     | \[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?
+    | \[\d{1,2}\.\d{1,2}\.\d{2,4}\|\d{1,2}:\d{2}(?::\d{2})?\]  # strftime `[%m.%d.%y|%X]`: `[03.24.23|09:56:31]`
     | \d{2}:\d{2}:(?=\s)  # a clock to the minute, `%H:%M:` (`[INFO] 09:31: ...`)
     | \[?\s?(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2},?
       (?:\s+\d{4})?\s+\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s+\d{4})?\s?\]?  # time.asctime(): `[ Tue Nov 14 00:36:21 2023 ]`
@@ -77,6 +78,7 @@ _PREFIX = re.compile(
     | (?:[\w.-]+\s+-\s+)?\S+\.py\s+:\s+[\w<>]+\s+\[\d+\]\s+-(?=\s)  # `train - /x/trainer.py : train_step [27] -`
     | `+(?=\S)  # the backtick of a Markdown code span the paste opened on the first log line
     | >+\s  # a Markdown quote
+    | \+(?=\.*[IWEF]\d{4}\s|\[?\d{4}-\d{2}-\d{2}[T\s])  # a diff hunk's added line: `+` before a stamped log line
     | \*\s  # a Markdown bullet
     | \.{3,}(?=[IWEF]\d{4}\s)  # glog after the progress dots of a pass (`.....I0305 23:00:29.7 35 Trainer.cpp:182]`)
     | [IWEF]\d{4}\s+\d{1,2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]
@@ -456,6 +458,16 @@ def _split_of(words: list[str]) -> str:
     return ""
 
 
+_LEAD_FILLER = {"result", "results", "set", "metric", "metrics", "summary", "stats"}
+
+
+def _lead_split_key(pending: list[str]) -> str:
+    """The first key of a line that a split word opens (`Test samples=`, `Evaluation result (greedy) loss:`):
+    the words after the split word, less `result`-like filler and `(tag)` qualifiers; empty when none is left."""
+    rest = [w for w in pending[1:] if w.lower() not in _LEAD_FILLER and not (w[:1] == "(" and w[-1:] == ")")]
+    return " ".join(rest)
+
+
 def parse(line: str) -> Plan:
     """Read one cleaned line's template (numbers may be any value: only their positions matter)."""
     toks = _tokens(line)
@@ -481,6 +493,7 @@ def parse(line: str) -> Plan:
     carry: list[str] = []  # `Score at iteration 100 is 1.39`: the name the counter's phrase began with
     carry_assigned = False  # a `:` or `=` right after that phrase's counter
     sections: list[tuple[int, str]] = []  # a second split's label mid-line: (first slot after it, its word)
+    best_lead = False  # `best metric, acc: 0.96, ...`: a best-so-far heading opens the line
 
     def nxt(j: int, skip_sp: bool = True) -> tuple[int, tuple[str, str] | None]:
         while j < n and skip_sp and toks[j][0] == "sp":
@@ -537,6 +550,8 @@ def parse(line: str) -> Plan:
             i += 1
             continue
         if kind in ("sep", "dash"):
+            if pending and not assigned and not slots and len(pending) <= 2 and _BEST.match(" ".join(pending)):
+                best_lead = True  # (its values are the best so far, named after the heading's comma)
             if pending and not assigned:
                 lab = _split_of(pending)
                 if lab and lab != plan.label and any(sl.role == "value" for sl in slots):
@@ -554,9 +569,10 @@ def parse(line: str) -> Plan:
             pending.append(f"({toks[i + 1][1]})")  # `elapsed time per iteration (ms):`
             i += 3
             continue
-        if kind == "p" and text == "[" and assigned and len(pending) == 1 and _split_of(pending) \
-                and i + 1 < n and toks[i + 1][0] == "num":
-            plan.label = _split_of(pending)  # `val: [125][0/6]`: the split, then its counters
+        if kind == "p" and text == "[" and assigned and _split_of(pending[:1]) \
+                and all(w[:1] == "(" for w in pending[1:]) and nxt(i + 1)[1] is not None and nxt(i + 1)[1][0] == "num":
+            # `val: [125][0/6]`, `Test (EMA): [ 195/195]`: the split (and its tag), then its counters
+            plan.label = _split_of(pending[:1])
             pending = []
             assigned = False
         if kind == "p" and text == "[" and pending and assigned and i + 2 < n and toks[i + 1][0] == "word" \
@@ -794,6 +810,14 @@ def parse(line: str) -> Plan:
                     role, key = "value", key + " time"  # `Time taken for 1 epoch: 29.04 secs`: a duration
                 if key_is_split:
                     plan.label = _split_of(pending)
+                elif role == "value" and slot_index == 0 and assigned and len(pending) >= 2 and not plan.label \
+                        and _split_of(pending[:1]) and _lead_split_key(pending) \
+                        and (not known_key(key, loose=True) or _lead_split_key(pending) != " ".join(pending[1:])):
+                    # `Test samples=10000 cost=0.21`, `Evaluation result (greedy) loss: 3.78, ppl: 43.9`: a
+                    # split word opening the line names the line's split; it (and a `result` or a `(tag)`
+                    # after it) is no part of the first key, which glued to them would name no metric
+                    plan.label = _split_of(pending[:1])
+                    key = _lead_split_key(pending)
                 elif role != "value" and len(pending) > 1 and _split_of(pending[:-1]):
                     plan.label = _split_of(pending[:-1])  # `validation loss at iteration 100`
                 elif role != "value" and len(pending) == 1 and "(" in pending[0] and _split_of(pending):
@@ -824,6 +848,8 @@ def parse(line: str) -> Plan:
                     first_pair_seen, last_value_slot, assigned = True, slot_index, True
                     i += 1
                     continue
+                if best_lead and role == "value" and not _BEST.match(key):
+                    key = f"best {key}"  # under `best metric,` every value is a best one (`best acc`)
                 slots.append(Slot(role, key, unit))
                 if role == "value":
                     value_keys.append(key)
@@ -1228,6 +1254,7 @@ def to_number(text: str) -> float:
         return float(t)
     except ValueError:
         low = t.lower().lstrip("+")
+        low = low.rstrip("x") if low.endswith("x") else low  # `nanxxx`, `infxxx`: x-filled format
         if low.lstrip("-") in ("nan", "nan.0"):
             return float("nan")
         if low.lstrip("-").startswith("inf"):

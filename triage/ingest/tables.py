@@ -277,6 +277,17 @@ def _named(names: list[str], spans: list[tuple[int, int]]) -> Positional | None:
     return Positional(names, spans)
 
 
+def at_cells(seg: str, names: list[str]) -> Positional | None:
+    """A cell-split header (names two blanks apart, as printed on `seg`) placed by position, for a row
+    that left some cells blank (Chainer's PrintReport leaves a validation column empty on the epochs
+    it did not validate): None when the line's cells are not the names' count."""
+    words = _header_words(_plain(seg))
+    cells = _cells(words) if words else []
+    if len(cells) != len(names) or len(cells) < 2:
+        return None
+    return Positional(list(names), [(c[0][0], c[-1][1]) for c in cells])
+
+
 def _column(cols: Positional, a: int, z: int) -> int:
     """The column whose stretch of the line the range a..z overlaps most."""
     lo = -1e18

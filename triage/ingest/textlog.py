@@ -205,6 +205,8 @@ class _TextReader:
         self.evaluated: set[str] = set()  # templates read as an evaluation's under a heading
         self.heading = ""  # the split of the last section heading (`Validating`), for the bar that follows it
         self.under_train: set[str] = set()  # the shapes printed since the last training heading (`Training epoch: 3`)
+        self.block_label = ""  # the split a block's counter line names (`Eval epoch: 4` heads eval values)
+        self.header_line = ""  # the line the current table header was read from, as printed
         self.counted: set = set()  # templates of lines that count steps, epochs or batches (training's own)
         self.keyless: set[str] = set()  # one-value record shapes with the key taken out (`_keyless`)
         self.config_indent: int | None = None  # indentation of the header of the config block being read
@@ -442,6 +444,7 @@ class _TextReader:
                 self.header = _logger_header(s) or self.tables.header(ln, s, self.masks and self.masks.lines) \
                     or _table_header(c) or _spaced_header(c) or _one_column_header(c) \
                     or (_table_header(c.lstrip("#").strip()) if c.startswith("#") else None)
+                self.header_line = s
                 # (`#  step  rmse_val  rmse_trn  lr`: a header written as a comment, numpy.savetxt's way)
                 if self.header is None and c:
                     self.section_header(c)
@@ -482,6 +485,10 @@ class _TextReader:
         if header:
             row = tables.row(header, s, _COUNT_COLUMNS) if type(header) is tables.Positional \
                 else _table_row(header, cells, blanks=layout is not None or type(header) is _SpacedHeader)
+            if row is None and type(header) is list and header is self.header and len(_cells(cells)) < len(header):
+                # a row with blank cells under a header of two-blank cells: its values go by position
+                placed = tables.at_cells(self.header_line, header)
+                row = tables.row(placed, s, _COUNT_COLUMNS) if placed is not None else None
             if row is not None:
                 values, epoch = row
                 step = values.pop("step", None)
@@ -560,6 +567,7 @@ class _TextReader:
                 self.block = (ln, rec.step, rec.epoch, "<block>" + tpl)
                 self.block_rec = None
                 self.block_counters = counters
+                self.block_label = plan.label or ""
             elif self.block is not None and self.block_rec is not None and counters != self.block_counters:
                 pass  # `Total timesteps: 2457600` inside an iteration's block counts env steps: the block goes on
             else:
@@ -582,8 +590,9 @@ class _TextReader:
             # (a name the block already holds opens the next pass: the block is over)
             # `[step=1/15000,epoch=0]` then `train/CrossEntropyLoss=2.998`, one value a line: one record
             if self.block_rec is None:
-                self.block_rec = _Rec(block[0], {}, block[1], block[2], None, None, rec.label, "text", False,
-                                      block[3])
+                # (`Eval epoch: 4` then `mean_loss: 5.99`, `Top1: 0.00%`: the heading's split is the block's)
+                self.block_rec = _Rec(block[0], {}, block[1], block[2], None, None, rec.label or self.block_label,
+                                      "text", False, block[3])
                 self.records.append(self.block_rec)
                 self.tpl_counts[block[3]] = self.tpl_counts.get(block[3], 0) + 1
             self.block_rec.values.update(rec.values)
@@ -1053,6 +1062,7 @@ class _TextReader:
         self.block = (ln, None, None, "<block>" + printed.shape(c)[0])
         self.block_rec = None
         self.block_counters = frozenset()
+        self.block_label = ""
         return True
 
     def date_block(self, step: float | None, epoch: float | None) -> None:
