@@ -705,6 +705,12 @@ class ConstantParams(WindowParams):
     coarse_answer: Optional[str] = None
 
 
+def _other_values(c: Ctx, names) -> np.ndarray:
+    """The finite values of the first of `names` the run logs (empty when it logs none)."""
+    other = c.other(names)
+    return finite_xy(other.steps, other.values)[1] if other is not None else np.empty(0)
+
+
 def _logged_with(x: np.ndarray, other) -> bool:
     """Whether steps x are (nearly) the other series' own steps over the same stretch."""
     ox = other.steps[np.isfinite(other.steps)]
@@ -734,15 +740,11 @@ def constant(c: Ctx) -> Hit | None:
         if other is not None and _logged_with(x, other) and not _rows_are_epochs(c.run):
             return None
     if p.not_while_zero:
-        other = c.other(p.not_while_zero)
-        oy = finite_xy(other.steps, other.values)[1] if other is not None else np.empty(0)
+        oy = _other_values(c, p.not_while_zero)
         if len(oy) and not np.any(oy):
             return None
-    if p.only_while_nonzero:
-        other = c.other(p.only_while_nonzero)
-        oy = finite_xy(other.steps, other.values)[1] if other is not None else np.empty(0)
-        if not np.any(oy):
-            return None
+    if p.only_while_nonzero and not np.any(_other_values(c, p.only_while_nonzero)):
+        return None
     if p.trailing:
         return _trailing_constant(c, p, x, y)
     sl = window_slice(len(y), p)
@@ -1212,7 +1214,7 @@ def zero_while_falling(c: Ctx) -> Hit | None:
         return None
     said = f"{c.name} is exactly 0 at all {len(y)} evaluations (steps {step_str(x[0])}-{step_str(x[-1])})"
     other = c.other(p.against)
-    oy = finite_xy(other.steps, other.values)[1] if other is not None else np.empty(0)
+    oy = _other_values(c, p.against)
     if len(oy) >= 4:
         start, end = _ends(oy)
         if start > 0 and (start - end) / start >= p.min_fall:
@@ -1253,12 +1255,13 @@ def halvings(c: Ctx) -> Hit | None:
     # down at the floor or below it after being above it: a scale that sat at 1.0 all along is loss
     # scaling switched off (bf16, fp32), and one that starts at or under the floor was not seen to
     # fall (fairseq lets the scale go down to 1e-4; its reference fp16 runs sit at 1 and 0.5)
-    fell = y <= p.floor if float(np.max(y)) > p.floor else y <= p.collapsed
-    if float(y[-1]) > p.floor:
-        fell = y <= p.collapsed  # (through the floor while calibrating and back above it: fairseq starts at 128
-        # and may halve to 0.25 on its first steps, then climbs again)
-    elif float(np.max(y)) > p.floor:
-        fell[: int(np.flatnonzero(y > p.floor)[-1]) + 1] = False  # the fall that lasts: from its last time above
+    # (through the floor while calibrating and back above it is no fall: fairseq starts at 128 and may halve
+    # to 0.25 on its first steps, then climbs again); the fall that lasts starts after its last time above
+    above = np.flatnonzero(y > p.floor)
+    fell = y <= p.collapsed
+    if len(above) and float(y[-1]) <= p.floor:
+        fell = y <= p.floor
+        fell[: int(above[-1]) + 1] = False
     below = np.flatnonzero(fell)
     if len(halves) < p.min_halvings and not len(below):
         return None
@@ -1902,8 +1905,8 @@ def chance(c: Ctx) -> Hit | None:
         if classes is not None:
             found = (classes, f"every point within {fmt(p.loss_only_tol)} of it")
     if found is None:
-        classes = facts.chance_classes_by_loss(level, float(np.median(y)), p.acc_tol) if level is not None else None
         mid = float(np.median(y))
+        classes = facts.chance_classes_by_loss(level, mid, p.acc_tol) if level is not None else None
         if level is not None and level < 1.0 and (classes is None or abs(mid - math.log(classes)) > p.tol):
             # an accuracy printed in percent that reads as a fraction (`acc 0.09` for 0.09%): 1/C in percent,
             # taken only when the loss sits at that ln C too
