@@ -593,7 +593,7 @@ def test_constant_coarse_answer():
     run.meta["step_axis"] = "epoch"
     hit = _check("constant", run, "loss", **params)
     assert hit.answer == "flat"
-    assert hit.summary == ("loss is exactly 1.91 on 100% of points (10 of 10, steps 1-10): each row is an epoch's "
+    assert hit.summary == ("loss is exactly 1.9114 on 100% of points (10 of 10, steps 1-10): each row is an epoch's "
                            "mean, so the model's outputs stopped changing")
 
 
@@ -647,7 +647,7 @@ def test_constant_from_where_the_value_first_appears():
     """Three moving points, then 0.6931 to every digit: frozen after a spike."""
     run = _run({"loss": [0.6773, 1.023, 3.571] + [0.6931] * 9})
     hit = _check("constant", run, "loss", min_share=0.9, min_count=3, min_points=3)
-    assert hit.summary == "loss is exactly 0.693 on 100% of points from step 4 on (9 of 12, steps 4-12)"
+    assert hit.summary == "loss is exactly 0.6931 on 100% of points from step 4 on (9 of 12, steps 4-12)"
     run = _run({"loss": [2.3, 1.5, 1.0, 0.5, 0.2] + [0.01] * 6})  # a value printed to 1 digit: rounding, quiet
     typed, _ = parse(PARAMS["constant"], {"min_share": 0.9, "min_count": 3, "min_points": 3})
     s = run.series["loss"]
@@ -714,6 +714,60 @@ def test_nonfinite_skipped_steps_and_nan_to_the_end():
     assert hit.summary == ("grad_norm is NaN on 5 of 30 logged points (17%), first at step 260 while loss stays finite "
                            "at those steps and to the end of the log")
 
+
+
+def test_nonfinite_finite_then_bad_to_the_end():
+    """An unnamed number finite at five logs and NaN at the last three: reported, with the answer for
+    a late start; NaN at a log in the middle with finite ones after it, or NaN from the first log,
+    is not that shape (quiet)."""
+    params = {"finite_then_bad_to_end": 3, "answer_end_early": "start", "answer_end_late": "later"}
+    nan = float("nan")
+    hit = _check("nonfinite", _run({"value": [2.6, 2.5, 2.6, 2.7, 2.6, nan, nan, nan]}), "value", **params)
+    assert hit.answer == "later"
+    assert hit.summary == "value is NaN on 3 of 8 logged points (38%), first at step 6 and to the end of the log"
+    typed, _ = parse(PARAMS["nonfinite"], params)
+    for v in ([2.6, 2.5, nan, 2.7, 2.6, nan, nan, nan], [nan] * 8, [2.6, 2.5, nan, nan]):
+        run = _run({"value": v})
+        s = run.series["value"]
+        assert CHECKS["nonfinite"](Ctx(run, "value", s.steps, s.values, typed)) is None
+
+
+def test_constant_between_bounds_and_printed_digits():
+    """An eval accuracy of 0.110204 at six evaluations: reported; the same at 1.0 (a solved easy set),
+    at 0 (another finding) or at 0.98 (two printed digits repeat by rounding) is quiet, and so is a
+    score that settled after two better evaluations when the value must hold from the first."""
+    params = {"min_share": 1.0, "min_count": 5, "min_points": 5, "above": 0.0, "below": 0.999, "min_digits": 3}
+    hit = _check("constant", _run({"eval/accuracy": [0.110204] * 6}), "eval/accuracy", **params)
+    assert hit.summary == "eval/accuracy is exactly 0.110204 on 100% of points (6 of 6, steps 1-6)"
+    typed, _ = parse(PARAMS["constant"], params)
+    for values in ([1.0] * 6, [0.0] * 6, [0.98] * 6):
+        run = _run({"eval/accuracy": values})
+        s = run.series["eval/accuracy"]
+        assert CHECKS["constant"](Ctx(run, "eval/accuracy", s.steps, s.values, typed)) is None
+    # a score that settles after improving is judged from where it settles, unless the rule wants the
+    # value from the first evaluation on
+    settles = [0.5, 0.61] + [0.7234] * 6
+    assert _check("constant", _run({"eval/accuracy": settles}), "eval/accuracy", **params) is not None
+    typed, _ = parse(PARAMS["constant"], {**params, "since_first_seen": False})
+    run = _run({"eval/accuracy": settles})
+    s = run.series["eval/accuracy"]
+    assert CHECKS["constant"](Ctx(run, "eval/accuracy", s.steps, s.values, typed)) is None
+
+
+def test_threshold_min_rise_from_the_first_log():
+    """A loss that climbs from 8,700 to 1.6e7 is reported, and so is one that falls from 3.5e14 to
+    8,400; one that stays between 1.2e7 and 4.5e7 (a squared error in large units) is quiet, unless a
+    value is past the exempt bound."""
+    params = {"op": "abs>", "value": 1e7, "min_share": 0.0, "min_count": 1, "min_points": 1,
+              "min_rise": 100.0, "rise_exempt_above": 1e15}
+    hit = _check("threshold", _run({"loss": [8734.0, 2.1e6, 1.6e7, 3.5e6]}), "loss", **params)
+    assert hit.summary == "loss abs> 1.00e+07 on 25% of 4 points (step 3), max 1.60e+07 at step 3"
+    typed, _ = parse(PARAMS["threshold"], params)
+    run = _run({"loss": [1.7e7, 4.5e7, 1.9e7, 1.2e7]})
+    s = run.series["loss"]
+    assert CHECKS["threshold"](Ctx(run, "loss", s.steps, s.values, typed)) is None
+    assert _check("threshold", _run({"loss": [3.5e14, 1.1e5, 8437.0]}), "loss", **params) is not None
+    assert _check("threshold", _run({"loss": [4.2e23, 4.1e23, 4.2e23]}), "loss", **params) is not None
 
 def test_constant_only_while_another_is_zero():
     """An LR of exactly 0 beside a gradient norm of exactly 0 at every log: reported; beside a norm of

@@ -253,6 +253,9 @@ class NonfiniteParams(Params):
     # the answer when the bad values run through the end of the log: from its start, or later on
     answer_end_early: Optional[Answer] = None
     answer_end_late: Optional[Answer] = None
+    # only a series that was finite at this many points and then bad at every point to the end of
+    # the log: the one shape that says "diverged" of a number whose meaning is not known
+    finite_then_bad_to_end: Optional[int] = None
 
 
 @check("nonfinite", NonfiniteParams)
@@ -267,6 +270,9 @@ def nonfinite(c: Ctx) -> Hit | None:
         return None
     raw = np.flatnonzero(bad)  # (before the other series masks any: what the optimizer saw)
     through_end = bool(bad[-1])
+    if p.finite_then_bad_to_end is not None and not (
+            raw[0] >= p.finite_then_bad_to_end and len(raw) == len(v) - raw[0]):
+        return None
     other_note = ""
     if p.while_finite:
         other = c.other(p.while_finite)
@@ -355,6 +361,13 @@ class ThresholdParams(WindowParams):
     # its step span (a fresh model's first updates are large whatever the run; counted in steps, not
     # points, so an excerpt of the first and last lines skips only its first lines)
     skip_first_steps: float = 0.0
+    # with three or more points, only a series whose largest value beyond the bound is at least
+    # min_rise times its smallest: a loss that stays within that band of where it sits is a quantity
+    # in large units (a squared error of targets in dollars), not outputs blowing up (those go up or
+    # come down by orders of magnitude); values beyond rise_exempt_above count whatever the rest do
+    # (no unit gives numbers that large)
+    min_rise: Optional[float] = None
+    rise_exempt_above: Optional[float] = None
 
 
 @check("threshold", ThresholdParams)
@@ -387,6 +400,11 @@ def threshold(c: Ctx) -> Hit | None:
     share = count / len(y)
     if count < p.min_count or share < p.min_share:
         return None
+    if p.min_rise is not None and len(y) >= 3 and not (
+            p.rise_exempt_above is not None and float(np.max(np.abs(y[hit]))) > p.rise_exempt_above):
+        low = np.abs(y[y != 0])
+        if not len(low) or float(np.max(np.abs(y[hit]))) < p.min_rise * float(np.min(low)):
+            return None
     if p.unless_accuracy_above is not None and _accuracy_at_least(c.run, p.unless_accuracy_above, x[0], x[-1]):
         return None
     if p.unless_improved:
@@ -737,6 +755,15 @@ class ConstantParams(WindowParams):
     # when each row is an epoch's mean, this many points are enough (min_points and min_count both):
     # one epoch averages every batch, so a value it holds exactly held for the whole epoch
     epoch_min_count: Optional[int] = None
+    # only a value strictly between these bounds (a score pinned at its floor or its ceiling is
+    # another finding, or a saturated easy task), printed to at least min_digits significant digits
+    # (values printed to two digits repeat by rounding alone)
+    above: Optional[float] = None
+    below: Optional[float] = None
+    min_digits: Optional[int] = None
+    # judge a value printed to three or more digits from where it first appears (frozen after a spike);
+    # off: the value must hold from the first point
+    since_first_seen: bool = True
 
 
 def _other_values(c: Ctx, names) -> np.ndarray:
@@ -801,10 +828,13 @@ def constant(c: Ctx) -> Hit | None:
     else:
         vals, counts = np.unique(y, return_counts=True)
         target = float(vals[np.argmax(counts)])
+    if (p.above is not None and not target > p.above) or (p.below is not None and not target < p.below) \
+            or (p.min_digits is not None and _digits(target) < p.min_digits):
+        return None
     same = (y == target) if p.tol == 0 else (np.abs(y - target) <= p.tol)
     count = int(np.count_nonzero(same))
     share = count / len(y) if len(y) else 0.0
-    if share < p.min_share and p.value is None and p.tol == 0 and count >= min_count \
+    if share < p.min_share and p.value is None and p.tol == 0 and p.since_first_seen and count >= min_count \
             and _printed(target)[0] >= 3 and count * 2 >= len(y):
         # (`3.571, 0.6931, 0.6931, ...`: frozen after a spike; a value printed to three or more digits
         # does not come back by rounding, so the share is judged from where it first appears)
@@ -822,7 +852,7 @@ def constant(c: Ctx) -> Hit | None:
             answer, why = p.coarse_answer, ": each row is an epoch's mean, so the model's outputs stopped changing"
     where = f"step {step_str(hx[0])}" if hx[0] == hx[-1] else f"steps {step_str(hx[0])}-{step_str(hx[-1])}"
     return Hit(
-        f"{c.name} is exactly {fmt(target)} on {share:.0%} of points{since} ({count:,} of {len(y):,}, {where}){why}",
+        f"{c.name} is exactly {_exact(target)} on {share:.0%} of points{since} ({count:,} of {len(y):,}, {where}){why}",
         hx[0], hx[-1], answer=answer, numbers={"share": share, "value": target},
     )
 
@@ -886,6 +916,24 @@ def _printed(v: float, most: int = 9) -> tuple[int, int, int]:
             return digits, e, m
     e = top - most + 1
     return most, e, round(v / 10.0**e)
+
+
+def _digits(v: float) -> int:
+    """Significant digits v was printed with, read at single precision (a float32 0.995 is 0.995,
+    not 0.995000005)."""
+    if v == 0 or not math.isfinite(v):
+        return 0
+    f32 = np.float32(v)
+    for digits in range(1, 10):
+        if np.float32(float(f"{v:.{digits}g}")) == f32:
+            return digits
+    return 9
+
+
+def _exact(v: float) -> str:
+    """v to every digit it was printed with (a value said to repeat exactly is shown exactly)."""
+    digits = _digits(v)
+    return fmt(v) if digits <= 3 else f"{v:.{digits}g}"
 
 
 @check("recurring", RecurringParams)
