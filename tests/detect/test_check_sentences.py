@@ -769,6 +769,19 @@ def test_threshold_min_rise_from_the_first_log():
     assert _check("threshold", _run({"loss": [3.5e14, 1.1e5, 8437.0]}), "loss", **params) is not None
     assert _check("threshold", _run({"loss": [4.2e23, 4.1e23, 4.2e23]}), "loss", **params) is not None
 
+
+def test_zero_while_falling_with_a_zero_sibling():
+    """mAP at exactly 0 at one evaluation is reported when mAP@0.5 is exactly 0 too; with mAP@0.5 at
+    0.001, or logged alone, one evaluation is not enough."""
+    params = {"against": ["loss"], "min_points": 1, "siblings": ["eval/map50"], "min_with_siblings": 1}
+    hit = _check("zero_while_falling", _run({"eval/map": [0.0], "eval/map50": [0.0]}), "eval/map", **params)
+    assert hit.summary == "eval/map is exactly 0 at its only evaluation (step 1), and so is eval/map50"
+    typed, _ = parse(PARAMS["zero_while_falling"], params)
+    for series in ({"eval/map": [0.0], "eval/map50": [0.001]}, {"eval/map": [0.0]}):
+        run = _run(series)
+        s = run.series["eval/map"]
+        assert CHECKS["zero_while_falling"](Ctx(run, "eval/map", s.steps, s.values, typed)) is None
+
 def test_constant_only_while_another_is_zero():
     """An LR of exactly 0 beside a gradient norm of exactly 0 at every log: reported; beside a norm of
     1.2, or with no norm logged, it is not this finding."""

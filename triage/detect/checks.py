@@ -1298,6 +1298,11 @@ class ZeroWhileFallingParams(Params):
     min_points: int = 2
     min_fall: float = 0.1
     min_alone: int = 0
+    # fewer evaluations are enough when a sibling score is exactly 0 at every evaluation too (mAP and
+    # mAP@0.5 both 0: not one true positive at the loosest overlap either); the sibling must not be
+    # this series itself
+    siblings: Optional[Names] = None
+    min_with_siblings: int = 1
 
 
 @check("zero_while_falling", ZeroWhileFallingParams)
@@ -1309,7 +1314,8 @@ def zero_while_falling(c: Ctx) -> Hit | None:
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points or np.any(y != 0):
         return None
-    said = f"{c.name} is exactly 0 at all {len(y)} evaluations (steps {step_str(x[0])}-{step_str(x[-1])})"
+    said = (f"{c.name} is exactly 0 at all {len(y)} evaluations (steps {step_str(x[0])}-{step_str(x[-1])})" if len(y) > 1
+            else f"{c.name} is exactly 0 at its only evaluation (step {step_str(x[0])})")
     other = c.other(p.against)
     oy = _other_values(c, p.against)
     if len(oy) >= 4:
@@ -1320,6 +1326,14 @@ def zero_while_falling(c: Ctx) -> Hit | None:
         return None  # a loss that is mostly NaN or Inf explains the zero: that is the finding
     if p.min_alone and len(y) >= p.min_alone:
         return Hit(said, x[0], x[-1])
+    if p.siblings and len(y) >= p.min_with_siblings:
+        for name in p.siblings:
+            sib = c.run.get(name)
+            if sib is None or sib.name == c.name:
+                continue
+            sy = finite_xy(sib.steps, sib.values)[1]
+            if len(sy) >= p.min_with_siblings and not np.any(sy):
+                return Hit(f"{said}, and so is {sib.name}", x[0], x[-1])
     return None
 
 
