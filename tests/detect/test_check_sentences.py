@@ -782,6 +782,23 @@ def test_zero_while_falling_with_a_zero_sibling():
         s = run.series["eval/map"]
         assert CHECKS["zero_while_falling"](Ctx(run, "eval/map", s.steps, s.values, typed)) is None
 
+
+def test_loss_below_the_bound_its_accuracy_sets():
+    """A loss of 0.00015 beside an accuracy of 0.5 is impossible for one cross-entropy (at least
+    0.5 * ln 2 = 0.347): reported; 0.15 beside 0.95, or 0.33 beside 0.89, is an ordinary pair, and a
+    loss a constant factor under the bound that falls with the accuracy is a printed scale."""
+    params = {"against": ["loss"], "max_acc": 0.9, "margin": 0.05, "min_count": 2, "min_share": 0.5}
+    run = _run({"accuracy": [0.4778, 0.49, 0.5, 0.5, 0.5], "loss": [0.1084, 0.0041, 0.0006, 0.0002, 0.00015]})
+    hit = _check("loss_below_accuracy_bound", run, "accuracy", **params)
+    assert hit.summary == ("loss is 1.50e-04 while accuracy is 0.5 at step 5 (4 of 5 logs that print both): "
+                           "a cross-entropy over samples of which 50% are wrong is at least 0.347")
+    typed, _ = parse(PARAMS["loss_below_accuracy_bound"], params)
+    for series in ({"accuracy": [0.31, 0.58, 0.79, 0.89, 0.95], "loss": [1.9, 1.2, 0.61, 0.33, 0.15]},
+                   {"accuracy": [0.77, 0.879, 0.898, 0.908, 0.913], "loss": [0.0047, 0.0025, 0.0022, 0.0019, 0.0018]}):
+        run = _run(series)
+        s = run.series["accuracy"]
+        assert CHECKS["loss_below_accuracy_bound"](Ctx(run, "accuracy", s.steps, s.values, typed)) is None
+
 def test_constant_only_while_another_is_zero():
     """An LR of exactly 0 beside a gradient norm of exactly 0 at every log: reported; beside a norm of
     1.2, or with no norm logged, it is not this finding."""

@@ -2470,6 +2470,62 @@ class ConfidentAtFloorParams(Params):
     min_loss_points: int = 10
 
 
+@params
+class LossBelowAccuracyBoundParams(Params):
+    """A classifier's cross-entropy and its accuracy over the same samples bound each other: a sample
+    the argmax gets wrong has at most half its probability on the right class, so it adds at least
+    ln 2 to the sum, and the mean loss is at least (1 - accuracy) * ln 2. This accuracy (at most
+    max_acc) beside a loss `against` below `margin` times that bound at the same logs (min_count of
+    them, min_share of the paired logs) cannot both describe one model on one set of samples: the
+    accuracy is scored on other labels, the loss is not a cross-entropy of those outputs, or the two
+    come from different places (a loss that falls while the accuracy stays put)."""
+
+    against: Names = ("loss",)
+    max_acc: float = 0.9
+    margin: float = 0.05
+    min_count: int = 2
+    min_share: float = 0.5
+    # the loss must also have fallen this many times further than the bound did, from the first log
+    # that prints both to the last low one: a loss printed over a wrong denominator (summed batch
+    # means divided by the sample count) sits a constant factor under the bound and falls with the
+    # accuracy, which is a scale, not a disagreement
+    min_ratio_fall: float = 10.0
+
+
+@check("loss_below_accuracy_bound", LossBelowAccuracyBoundParams)
+def loss_below_accuracy_bound(c: Ctx) -> Hit | None:
+    """A loss too low for the accuracy logged beside it."""
+    p: LossBelowAccuracyBoundParams = c.params
+    x, acc = finite_xy(c.steps, facts.as_fraction(c.values))
+    other = c.other(p.against)
+    if other is None or not len(acc):
+        return None
+    ox, oy = finite_xy(other.steps, other.values)
+    if not len(oy):
+        return None
+    at = np.isin(x, ox)  # the logs that print both
+    if int(at.sum()) < p.min_count:
+        return None
+    xa, a = x[at], acc[at]
+    loss = oy[np.searchsorted(ox, xa)] if (np.diff(ox) > 0).all() else np.array([oy[ox == v][-1] for v in xa])
+    bound = (1.0 - a) * math.log(2.0)
+    bad = (a <= p.max_acc) & (loss >= 0) & (loss < p.margin * bound)
+    count = int(bad.sum())
+    if count < p.min_count or count < p.min_share * len(a):
+        return None
+    i = int(np.flatnonzero(bad)[-1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = loss / bound
+    if not (ratio[0] > 0 and ratio[i] * p.min_ratio_fall <= ratio[0]):
+        return None
+    return Hit(
+        f"{other.name} is {fmt(float(loss[i]))} while {c.name} is {fmt(float(a[i]))} at step {step_str(xa[i])} "
+        f"({count} of {len(a)} logs that print both): a cross-entropy over samples of which {1 - float(a[i]):.0%} "
+        f"are wrong is at least {fmt(float(bound[i]))}",
+        xa[bad][0], xa[bad][-1], numbers={"count": count, "loss": float(loss[i]), "accuracy": float(a[i])},
+    )
+
+
 @check("confident_at_floor", ConfidentAtFloorParams)
 def confident_at_floor(c: Ctx) -> Hit | None:
     """An accurate classifier whose loss cannot go below the double-softmax floor."""
