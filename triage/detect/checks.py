@@ -764,6 +764,8 @@ class ConstantParams(WindowParams):
     # judge a value printed to three or more digits from where it first appears (frozen after a spike);
     # off: the value must hold from the first point
     since_first_seen: bool = True
+    # an accuracy-like series: read in percent as a fraction (100 is 1.0) before comparing to `value`
+    fraction: bool = False
 
 
 def _other_values(c: Ctx, names) -> np.ndarray:
@@ -798,7 +800,7 @@ def _rows_are_epochs(run) -> bool:
 def constant(c: Ctx) -> Hit | None:
     """Exactly one value (e.g. 0) on a share of points."""
     p: ConstantParams = c.params
-    x, y = finite_xy(c.steps, c.values)
+    x, y = finite_xy(c.steps, facts.as_fraction(c.values) if p.fraction else c.values)
     min_points = _epoch_minimum(c, p.min_points, p.epoch_min_count)
     min_count = _epoch_minimum(c, p.min_count, p.epoch_min_count)
     if len(y) < min_points:
