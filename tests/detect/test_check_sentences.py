@@ -802,7 +802,8 @@ def test_loss_below_the_bound_its_accuracy_sets():
 
 def test_constant_reads_an_accuracy_in_percent():
     """An accuracy of 100 (percent) at four logs is exactly 1 as a fraction: reported; one that climbs
-    to 100 after 81 and 96 is not pinned from its first log."""
+    to 100 after 81 and 96 is not pinned from its first log, and an eval at 1 beside a training
+    accuracy that climbed to 1 is a model that learned."""
     params = {"value": 1.0, "fraction": True, "min_share": 1.0, "min_count": 3, "min_points": 3, "since_first_seen": False}
     hit = _check("constant", _run({"accuracy": [100.0] * 4}), "accuracy", **params)
     assert hit.summary == "accuracy is exactly 1 on 100% of points (4 of 4, steps 1-4)"
@@ -810,6 +811,11 @@ def test_constant_reads_an_accuracy_in_percent():
     run = _run({"accuracy": [81.25, 96.25, 100.0, 100.0]})
     s = run.series["accuracy"]
     assert CHECKS["constant"](Ctx(run, "accuracy", s.steps, s.values, typed)) is None
+    # an eval at 1 from its first evaluation beside a training accuracy that climbed there: learned
+    typed, _ = parse(PARAMS["constant"], {**params, "unless_below": ["accuracy"]})
+    run = _run({"eval/accuracy": [1.0] * 4, "accuracy": [0.0, 0.5, 1.0, 1.0]})
+    s = run.series["eval/accuracy"]
+    assert CHECKS["constant"](Ctx(run, "eval/accuracy", s.steps, s.values, typed)) is None
 
 def test_constant_only_while_another_is_zero():
     """An LR of exactly 0 beside a gradient norm of exactly 0 at every log: reported; beside a norm of

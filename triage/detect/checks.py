@@ -766,6 +766,10 @@ class ConstantParams(WindowParams):
     since_first_seen: bool = True
     # an accuracy-like series: read in percent as a fraction (100 is 1.0) before comparing to `value`
     fraction: bool = False
+    # quiet when one of these series (read the same way) is below `value` somewhere: a training
+    # accuracy that climbed to it shows a model that learned, and an eval pinned there from its first
+    # evaluation is an easy set solved within the first epoch
+    unless_below: Optional[Names] = None
 
 
 def _other_values(c: Ctx, names) -> np.ndarray:
@@ -818,6 +822,10 @@ def constant(c: Ctx) -> Hit | None:
     if p.only_while_zero:
         oy = _other_values(c, p.only_while_zero)
         if not len(oy) or np.any(oy):
+            return None
+    if p.unless_below and p.value is not None:
+        oy = _other_values(c, p.unless_below)
+        if len(oy) and np.any((facts.as_fraction(oy) if p.fraction else oy) < p.value):
             return None
     if p.trailing:
         return _trailing_constant(c, p, x, y, min_count)
