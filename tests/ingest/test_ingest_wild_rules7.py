@@ -31,7 +31,7 @@ def test_a_java_loggers_thread_and_actor_are_a_prefix(tmp_path):
     lines = [f"[INFO] [07/22/2019 17:10:30.2{i}] [Tracker-akka.actor.default-dispatcher-16] "
              f"[akka://Tracker/user/Handler] [{80 + i}]        train-rmse:{1.5 - i / 100:.4f}" for i in range(6)]
     run = _read(tmp_path, lines)
-    assert run.meta["rows"] == 6 and list(run.get("train-rmse").steps) == list(range(80, 86))
+    assert run.meta["rows"] == 6 and list(run.get("rmse").steps) == list(range(80, 86))
 
 
 def test_caret_notation_colours_and_line_numbers_of_a_numbered_paste_are_dropped(tmp_path):
@@ -106,7 +106,7 @@ def test_a_bracketed_group_of_named_values_after_a_label(tmp_path):
                   f"2023-06-30 13:0{e}:56,105 - easytorch-training - INFO - Result <val>: [val_time: 38.78 (s), "
                   f"val_MAE: {37 - e:.4f}]"]
     run = _read(tmp_path, lines)
-    assert list(run.get("eval/MAE").values) == [36, 35, 34, 33] and len(run.get("learning_rate")) == 4
+    assert list(run.get("eval/mae").values) == [36, 35, 34, 33] and len(run.get("learning_rate")) == 4
 
 
 def test_a_number_sign_before_the_count(tmp_path):

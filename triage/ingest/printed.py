@@ -67,6 +67,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\x1b[=>]")
 _PREFIX = re.compile(
     r"""^\s*(?:
       \[\d{4}-\d{2}-\d{2}[T\s]\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\s+[A-Za-z_][\w.-]*\]  # `[2025-10-20 20:55:02 alexnet]` (Swin-style loggers)
+    | \[\s?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\s?:\s?\d{4}-\d{2}-\d{2}\s\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\s?\]  # `[ INFO : 2025-06-14 04:05:47,255 ]`
     | \([\w./-]+\.py\s+\d+\)\s*:?  # `(main.py 186):` the file and line the logger names
     | \([A-Za-z_][\w.]*:\d+\)(?=\s)  # `(%(module)s:%(lineno)d)`: `(base_trainer:831)`, a source line, no value
     | \[?\d{3,4}[-/]\d{1,2}[-/]\d{1,2}[T\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,](?:\d+|%f))?)?(?:\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?  # (`024-07-17 ...`: a paste that cut the year's first digit)
@@ -148,6 +149,7 @@ UNITS = {
     "B": "B", "x": "x", "ms/step": "ms/step", "s/step": "s/step", "/s": "/s", "/sec": "/s", "/step": "/step",
     "/it": "/it", "/iter": "/it", "Gb": "GB", "Mb": "MB", "KB": "K", "kB": "K", "words/s": "tok/s",
     "words/sec": "tok/s", "wps": "tok/s", "tok/sec/gpu": "tok/s",
+    "dB": "dB",  # (`PSNR: 22.33 dB SSIM: 0.64`: decibels after a PSNR, never a word of the next name)
 }
 _RATES = {"tok/s", "samples/s", "it/s"}
 # Plural nouns of things a number may count (`processed 74542 tokens`, `found: 16018 phrases`): a size.
@@ -178,19 +180,20 @@ STEP_WORDS = {"step", "steps", "iter", "iters", "iteration", "iterations", "it",
               "update", "updates", "num_updates", "up", "upd", "itr", "batch_step", "total_steps_done", "timestep", "timesteps",
               "total timesteps", "total_timesteps", "global step", "train step", "training step", "gstep", "episode", "episodes",
               "训练次数", "迭代次数", "步数", "步",
-              "cycle"}  # (an outer loop of self-play, active learning or a cyclic schedule: `after cycle=3`)
+              "cycle",  # (an outer loop of self-play, active learning or a cyclic schedule: `after cycle=3`)
+              "tick"}  # (StyleGAN's progress report: `tick 1401  kimg 5738.6  time 1d 06h 06m ...`)
 EPOCH_WORDS = {"epoch", "epochs", "ep", "train epoch", "training epoch", "epoch(train)", "epoch(val)",
                "eval epoch", "val epoch", "valid epoch", "test epoch", "轮", "轮次", "训练轮数"}
 BATCH_WORDS = {"batch", "batches", "batch_idx", "minibatch", "mini-batch", "bs_idx"}
 SPLIT_EVAL = {"val", "vali", "valid", "validation", "eval", "evaluation", "test", "testing", "dev", "cv", "epoch(val)",
               "val epoch", "eval epoch", "valid epoch", "test epoch", "test set", "validation set", "val set",
               "dev set", "evaluating", "validating", "testing set", "infer", "inference", "valid set", "eval set",
-              "evaluation set"}
+              "evaluation set", "validate", "validate epoch"}
 SPLIT_TRAIN = {"train", "training", "epoch(train)", "train epoch", "training epoch", "train set", "training set"}
 _STOP = {"of", "to", "the", "a", "an", "in", "at", "for", "with", "from", "after", "by", "is", "are", "was",
          "were", "be", "and", "or", "on", "this", "that", "it's", "has", "have", "than", "into", "not", "no",
          "will", "would", "should", "we", "you", "i", "my", "our", "saving", "saved", "loading", "loaded",
-         "took", "using", "set", "size", "version", "seed", "num", "number", "every", "per", "left"}
+         "took", "using", "set", "size", "version", "seed", "num", "number", "every", "per", "left", "until"}
 # A key that ends in one of these is the size of what a mean was taken over (`over 3310.00 frames`).
 _COUNT_PREPOSITIONS = {"over"}
 # A metric named with the set it was measured on (`Accuracy on Test-Set`, `loss on the validation set`)
@@ -354,6 +357,24 @@ _NAME_BRACKET_POS = re.compile(r"^([A-Za-z][A-Za-z _-]{0,40}?)\s*\[\s*(\d+(?:\s*
                                r"(?=[-+]?(?:\d*\.\d|nan\b|inf\b))", re.I)
 
 
+# A counter given as the range of items a line sums up (CNTK's `Minibatch[ 501-1000]:`, `iters [200-300]`): the
+# line reports where the range ends, so the count is its upper bound
+_COUNTER_RANGE = re.compile(r"(?i)\b(minibatch(?:es)?|batch(?:es)?|iter(?:ation)?s?|steps?|samples?)\s*"
+                            r"\[\s*\d+\s*-\s*(\d+)\s*\]")
+
+
+# One metric shown twice, as its mean over the epoch so far and its value on the last batch (Burn's text
+# dashboard: `Train Loss: epoch 0.412 - batch 0.398`, `Valid Accuracy: epoch 91.20 % - batch 90.00 %`): here
+# `epoch` and `batch` name the two aggregates, not counters; the epoch's mean is the value to read
+_EPOCH_BATCH_PAIR = re.compile(r"(?i)^([A-Za-z][\w ./-]{0,60}?):\s*epoch\s+(" + NUM_BODY + r")\s*(%?)\s*-\s*batch\s+"
+                               r"(?:" + NUM_BODY + r")\s*%?\s*$")
+
+
+# A line's opening tag with a qualifier in parentheses (`[Diff-Val(Test-Normal)]`, `[Val(EMA)]`): the
+# qualifier says which variant of the pass, the tag names it
+_TAG_QUALIFIER = re.compile(r"^\[([A-Za-z][\w-]*)\([^()\[\]]*\)\]")
+
+
 def _position_first(m: re.Match) -> str:
     counts = re.split(r"\s*[,/]\s*", m.group(2))
     names = re.split(r"\s*,\s*", m.group(3)) if m.group(3) else []
@@ -416,8 +437,16 @@ def clean(line: str) -> str:
     if line[-1:].isdigit() and (line[-3:-2] == ":" or (line[-5:-4].isspace() and line[-4:].isdigit())) \
             and ":" in line[-14:]:  # (the two ways the stamp can end: `17:12:50` or `17:12:50 2019`)
         line = _CTIME_TAIL.sub("", line)  # `... gN 0.56, Wed Jul  3 17:12:50 2019`: the time the line was written
+    if "(" in line and _CTIME_PAREN.search(line):  # `==== Training Loss (Fri Jun 21 05:19:51 2024) ====`: a
+        line = _CTIME_PAREN.sub("", line)  # banner's launch time (pix2pix / CycleGAN loss_log.txt), no value
     if line.endswith(")") and ")" in line[:-1]:
         line = _REDRAW_DEBRIS.sub(r"\1", line)
+    if line[:1] == "[" and ")]" in line:
+        line = _TAG_QUALIFIER.sub(r"[\1]", line, count=1)  # `[Diff-Val(Test-Normal)] Epoch 1`: the tag alone
+    if "batch " in line and ": epoch " in line:
+        line = _EPOCH_BATCH_PAIR.sub(r"\1: \2\3", line)
+    if "-" in line and "[" in line and _COUNTER_RANGE.search(line):
+        line = _COUNTER_RANGE.sub(r"\1 \2", line)
     if "#" in line and _NAMED_HASH.search(line):
         line = _NAMED_HASH.sub(r"\1 ", line)
     if line[:1] in "eEiIsSbB" and _GLUED_COUNTER.match(line):
@@ -456,6 +485,8 @@ def _worded_seconds(m: re.Match) -> str:
 # time.ctime() at the end of a line (`, Wed Jul  3 17:12:50 2019`)
 _CTIME_TAIL = re.compile(r"[,;|\s-]*\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
                          r"\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}(?:\s+\d{4})?$")
+_CTIME_PAREN = re.compile(r"\(\s*(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+                          r"\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}(?:\s+\d{4})?\s*\)")
 _GLUED_DURATION = re.compile(r"\d+[hms]\d")  # `41m50s`: hours, minutes, seconds run together
 # Debris of a longer redraw a carriage return did not wipe: characters glued after a closed group,
 # with a `)` no `(` opened (`Depth Loss: 0.1365 (0.0447)9)`, `nan (nan)n))n)31)2)`)
@@ -506,6 +537,8 @@ _COUNTER_LEAD = {"now", "start", "starting", "begin", "beginning", "current", "t
 
 # Bracketed words that head a line's values (`[Metrics] AUC: 0.8`, `[Results] ...`) without naming them.
 _HEADING_TAGS = {"metrics", "metric", "results", "result", "scores", "stats", "statistics"}
+# Caffe's tail after a net output that enters the loss: its weight and its weighted value (`(* 1 = 0.3 loss)`)
+WEIGHTED_LOSS_TAIL = re.compile(r"\(\*\s*\S+\s*=\s*\S+\s+loss\)")
 _SENTENCE_END = re.compile(r"^[a-z]{3,}\.$")  # a lower-case word that ends a sentence (`ended.`), not an abbreviation
 _SPLIT_LEADS = {"training", "train", "validation", "validating", "valid", "val", "evaluation", "eval", "test", "testing"}
 _AT_WORD = re.compile(r"(?<![^\s])@(?=[a-z])")
@@ -589,6 +622,14 @@ def _split_of(words: list[str]) -> str:
             return "eval"
         if w in SPLIT_TRAIN:
             return "train"
+    if len(words) == 1 and "-" in words[0]:
+        # a tag that ends in the split's name (`[Diff-Val]`, `[Stage2-Train]`: the pass of a part of the model);
+        # one that starts with it names a set of the data (`test-clean`), its own key
+        last = bare[0].rsplit("-", 1)[1]
+        if last in SPLIT_EVAL:
+            return "eval"
+        if last in SPLIT_TRAIN:
+            return "train"
     return ""
 
 
@@ -628,6 +669,7 @@ def parse(line: str) -> Plan:
     carry_assigned = False  # a `:` or `=` right after that phrase's counter
     sections: list[tuple[int, str]] = []  # a second split's label mid-line: (first slot after it, its word)
     best_lead = False  # `best metric, acc: 0.96, ...`: a best-so-far heading opens the line
+    clauses: list[int] = []  # the first slot after each `;` (a clause of the line)
 
     def nxt(j: int, skip_sp: bool = True) -> tuple[int, tuple[str, str] | None]:
         while j < n and skip_sp and toks[j][0] == "sp":
@@ -684,6 +726,8 @@ def parse(line: str) -> Plan:
             i += 1
             continue
         if kind in ("sep", "dash"):
+            if text == ";":
+                clauses.append(len(slots))
             if pending and not assigned and not slots and len(pending) <= 2 and _BEST.match(" ".join(pending)):
                 best_lead = True  # (its values are the best so far, named after the heading's comma)
             if pending and not assigned and not slots and len(pending) == 2 and _CUR_METRIC.match(" ".join(pending)):
@@ -735,6 +779,15 @@ def parse(line: str) -> Plan:
                 and toks[i + 2][1] == ")":
             pending.append(f"({toks[i + 1][1]})")  # `elapsed time per iteration (ms):`
             i += 3
+            continue
+        if kind == "p" and text == "(" and pending and not assigned and i + 2 < n and toks[i + 1][0] == "word" \
+                and toks[i + 2][1] in (":", "=") and not _split_of([toks[i + 1][1]]) \
+                and not known_key(" ".join(pending), loose=True):
+            # `step 63/64 completed (loss: 0.19)`: a parenthesis opens a name of its own; the words before
+            # it (no metric's name) tell what happened, they are no part of the name
+            prose_words += len(pending)
+            pending = []
+            i += 1
             continue
         if kind == "p" and text == "[" and assigned and _split_of(pending[:1]) \
                 and all(w[:1] == "(" for w in pending[1:]) and nxt(i + 1)[1] is not None and nxt(i + 1)[1][0] == "num":
@@ -833,6 +886,10 @@ def parse(line: str) -> Plan:
                 bracket_nums = []
             if text == "]" and len(pending) == 1 and not assigned and pending[0].lower() in _HEADING_TAGS:
                 pending = []  # `[Metrics] AUC: 0.805`: a tag that heads the values, not part of their names
+            elif text == "]" and len(pending) >= 3 and not assigned and not slots and toks[0][1] == "[":
+                # `[converting LR images to SR images] PSNR: 22.3`: a phrase in brackets opening the line says
+                # what the pass does; it heads the values, no word of it is part of their names
+                pending = []
             # a bracketed word label: [eval], [val]
             if pending and len(pending) == 1 and _split_of(pending) and not assigned:
                 lab = _split_of(pending)
@@ -1136,7 +1193,8 @@ def parse(line: str) -> Plan:
                 # it where its number is whole (on a line that counts steps it is `<step> val <loss>`)
                 plan.sizes += (sl.key,)
             if (any(w in _STOP for w in words) or len(words) > 4) and not known_key(sl.key) \
-                    or sl.key.lower() in _NOT_METRIC or _BEST.match(sl.key) or _ENV_VAR.match(sl.key):
+                    or sl.key.lower() in _NOT_METRIC or _BEST.match(sl.key) or _ENV_VAR.match(sl.key) \
+                    or ("best" in sl.key.lower() and _BEST_AFTER.search(sl.key)):
                 sl.role = "skip"
             elif sl.role != "den":
                 kept += 1
@@ -1153,6 +1211,15 @@ def parse(line: str) -> Plan:
     if plan.label == "eval" and _TEST_LABEL.search(line) and not _OTHER_EVAL_LABEL.search(line):
         # `TEST : loss 0.0407 - f-score 0.55`: the test set's (one set beside `DEV :`, not its overwrite)
         _name_split(slots, "test", ("value", "num"))
+    for k, start in enumerate(clauses):
+        # `train loss 1.22, acc: 70.2%; val loss: 1.02, acc 74.3%; use 26 mins`: a clause whose first name opens
+        # with another split than the line's names before it holds that split's values, the bare ones included
+        stop = clauses[k + 1] if k + 1 < len(clauses) else len(slots)
+        first = next((sl for sl in slots[start:stop] if sl.role == "value"), None)
+        word = first.key.split()[0] if first is not None and " " in first.key else ""
+        lab = _split_of([word]) if word else ""
+        if lab and lab != (plan.label or "train") and any(sl.role == "value" for sl in slots[:start]):
+            _name_split(slots[start:stop], word)
     for k, (start, word) in enumerate(sections):  # the keys after a second split's label are that split's
         stop = sections[k + 1][0] if k + 1 < len(sections) else len(slots)
         _name_split(slots[start:stop], word)
@@ -1163,6 +1230,8 @@ def parse(line: str) -> Plan:
         _label_from_first_key(plan)
     _per_episode(slots)
     plan.known = any(sl.role in ("value", "num") and known_key(sl.key, loose=True) for sl in slots)
+    if not plan.known and "loss)" in line and WEIGHTED_LOSS_TAIL.search(line):
+        plan.known = True  # Caffe's `Train net output #0: ctcloss = 0.3 (* 1 = 0.3 loss)`: a term of the loss
     plan.counter = any(sl.role in ("step", "epoch", "batch") for sl in slots)
     stop_keys = sum(1 for kkey in value_keys for w in kkey.lower().split() if w in _STOP)
     named = [sl.key for sl in slots if sl.role in ("value", "num")]
@@ -1175,6 +1244,8 @@ def parse(line: str) -> Plan:
         plan.prose = True  # `return 10`, `for i in range(10):`: source code pasted into a log
     if "--" in line and len(_CLI_OPTION.findall(line)) >= 2:
         plan.prose = True  # `--epoch 300 --batch-size 32 --learning-rate 0.001`: the command that started the run
+    if "=" in line and _ENV_COMMAND.match(line):
+        plan.prose = True  # `BS=32 LR=3e-4 python3 train.py`: settings passed to the command as its environment
     return plan
 
 
@@ -1239,6 +1310,9 @@ def _lone_number_after(toks: list[tuple[str, str]], j: int) -> bool:
 
 
 _CLI_OPTION = re.compile(r"(?:^|\s)--[A-Za-z][\w-]*(?:[\s=]|$)")
+# A command line that sets environment variables before the program it runs (`BS=32 LR=3e-4 python3 train.py`)
+_ENV_COMMAND = re.compile(r"^\s*(?:[A-Za-z_]\w*=\S*\s+)+(?:python[\d.]*|torchrun|accelerate|deepspeed|bash|sh|"
+                          r"srun|mpirun|CUDA_VISIBLE_DEVICES=\S*)(?:\s|$)")
 
 
 _NOT_PART = {"result", "results", "metric", "metrics", "summary", "score", "scores", "stats", "statistics",
@@ -1418,7 +1492,10 @@ _ENV_VAR = re.compile(r"(?:SLURM|PMI|OMPI|PBS|LSB|NCCL|CUDA|OMP|MKL|TORCHELASTIC
 # The heading PaddleOCR and PaddleDetection print before each evaluation's scores (`cur metric, acc: ...`;
 # `best metric, ...` then repeats the best of them)
 _CUR_METRIC = re.compile(r"(?i)^(?:cur|current)\s+metrics?$")
-_BEST = re.compile(r"(?i)^(?:best|max_so_far|lowest|highest)(?:[\s_/-]|$)")
+_BEST = re.compile(r"(?i)^(?:(?:achieve[ds]?|reach(?:ed|es)?|new|found)\s+)?(?:best|max_so_far|lowest|highest)(?:[\s_/-]|$)"
+                   r"|^[^\x00-\x7f]{0,4}最[优佳]")  # (`最优验证集损失`, `记录的最优...`: the best, in Chinese)
+# ... or after it (Ignite's `Key metric: train_mean_dice best value: 0.41 at epoch: 20`)
+_BEST_AFTER = re.compile(r"(?i)[\s_]best[\s_]+(?:value|score)$")
 _METRIC_WORDS = {"loss", "acc", "accuracy", "err", "error", "perplexity", "ppl"}
 _SETTING_WORDS = {"weight", "weights", "alpha", "beta", "gamma", "coef", "coeff", "factor", "type", "freq",
                   "power", "num", "classes", "eps", "scale", "thresh", "threshold", "margin", "fn", "func",
@@ -1473,6 +1550,12 @@ def _one_step_counter(slots: list[Slot]) -> None:
         return 3 if k + 1 < len(slots) and slots[k + 1].role == "total" else _step_rank(slots[k].key)
 
     best = min(at, key=lambda k: (rank(k), -k))  # (a tie: the later one, as before)
+    lead = at[0]
+    if slots[lead].key.lower().strip(" :=#[]") in _EPISODE_WORDS and best != lead \
+            and any(sl.role == "value" for sl in slots[lead:best]):
+        # `Episode: 5/100, Reward: 12.0, Step: 12`: a step count printed after the episode's own values is how
+        # long that episode ran, not the run's step; the episode counter is
+        best = lead
     for k in at:
         if k != best:
             slots[k].role = "skip"

@@ -54,6 +54,18 @@ class Positional(list):
         self.edges = [(spans[i][1] + spans[i + 1][0]) / 2 for i in range(len(spans) - 1)]
 
 
+_ITEM_NAME_CELLS = frozenset({"name", "term", "key", "parameter", "param", "option", "setting"})
+_INDEX_CELLS = frozenset({"index", "idx", "id", "#", "no", "no."})
+
+
+def settings_listing(names: list[str]) -> bool:
+    """A header of named items and their settings only (Isaac Lab's `| Index | Name | Weight |`, a listing of
+    reward terms): each row describes one item of a configuration, never a measurement of a step."""
+    lowered = [str(c).lower() for c in names]
+    return any(c in _ITEM_NAME_CELLS for c in lowered) and all(
+        c in _ITEM_NAME_CELLS or c in _INDEX_CELLS or c in printed._SETTING_WORDS for c in lowered)
+
+
 class Tracker:
     """Remembers the header-like lines just read, so that the next line can confirm them as a table
     header (a rule under them, or a second header line)."""
@@ -89,6 +101,8 @@ class Tracker:
         return None
 
     def _made(self, header: Positional | None) -> Positional | None:
+        if header is not None and settings_listing(header):
+            return None
         if header is not None:
             self.made.append(header)
         return header

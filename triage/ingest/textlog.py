@@ -188,6 +188,7 @@ class _TextReader:
         self.glued_bars: dict | None = None  # the bars as they stood when a dict glued to a bar was read
         self.train_total: int | None = None
         self.keras_pending: tuple[int, dict] | None = None  # (line, values) of the latest redraw
+        self.keras_shift = 0.0  # epochs of earlier `fit()` calls before the one printing now (a fit in a loop)
         # the redraws of a bar, one per line, while no bar has ended yet (a run that died in its first epoch)
         self.keras_trail: list[_Rec] | None = []
         self.keras_total: float | None = None  # the batch count of the latest redraw's bar
@@ -226,6 +227,7 @@ class _TextReader:
         self.config_indent: int | None = None  # indentation of the header of the config block being read
         self.opt_group = False  # inside a parameter group of an optimizer's printed repr
         self.dict_block: tuple[int, list[str]] | None = None  # a dict printed over several lines: (first line, lines)
+        self.across: list[_Rec] | None = None  # the records of a table printed across: one per counter column
         self.config_lines: set[int] = set()  # lines that are `key: value` entries of a config block
         self.masks: printed_bulk.Masks | None = None  # the bulk path's masks (big logs)
         # tqdm counts not in `bars` yet, in line order: (first, end) spans of lines passed over, (-1, total, n)
@@ -290,7 +292,8 @@ class _TextReader:
         """No table, traceback, Keras bar, value block or SB3 table in progress: a plain record line
         can be read in bulk."""
         return self.header is None and self.tb is None and self.keras_pending is None \
-            and self.block is None and self.sb3_rows is None and self.section is None and self.dict_block is None
+            and self.block is None and self.sb3_rows is None and self.section is None and self.dict_block is None \
+            and self.across is None
 
     def open_bulk(self, shape: printed_bulk.Shape, ln: int) -> None:
         self.open = _Bulk(shape, len(shape.lines), ln, self.epoch)
@@ -384,6 +387,14 @@ class _TextReader:
         return False
 
     # ------------------------------------------------------------------ metric lines
+    def keras_done(self) -> bool:
+        """The current epoch's Keras bar has finished: a record of the epoch stands last (a redraw still
+        running is no finished epoch)."""
+        if self.keras_pending:
+            return False
+        last = self.records[-1] if self.records else None
+        return type(last) is _Rec and last.source == "keras" and last.epoch == self.epoch
+
     def keras_flush(self, end: bool = False) -> None:
         """Keras redraws a progress line per batch; the last one of an epoch is the epoch's value. A
         log whose one bar never ends (the run died or was cut in its first epoch) has no epoch value:
@@ -472,7 +483,12 @@ class _TextReader:
                     return False
                 if d and self.history_dict(ln, d):
                     return True
-                if d:
+                if d and bars and s[:i].rstrip().endswith("]") \
+                        and not any(printed.known_key(str(k), loose=True) for k in d):
+                    # `Steps: 20%|██| 2/10 [00:05<00:20, lr=3e-5, loss=0.08]{'base_lrs': [3e-05], ...}`: a state
+                    # dict printed behind a bar with no newline between: the bar is the record, not the dict
+                    s = s[:i]
+                elif d:
                     self.hf_dict(ln, s[:i], d)
                     return True
         if "Average" in s and self.coco_line(ln, s):
@@ -482,6 +498,9 @@ class _TextReader:
             return False
         if _NVIDIA_SMI.search(s):  # the GPU table pasted into bug reports: hardware, not training
             self.b.skip("nvidia-smi table")
+            return False
+        if "Step:" in s and _XLUA_BAR.search(s):  # Torch7's xlua progress bar: its time per step, not a record
+            self.b.skip("a Torch7 progress bar")
             return False
         if not _HAS_DIGIT.search(s):
             if ("***" in s or "===" in s or "###" in s) and self.results_banner(ln, s):
@@ -542,6 +561,8 @@ class _TextReader:
             c = c[: lr.start()] + "learning rate: " + c[lr.end():]
         if " = " in c and c[:1] in _VALUE_LEADS:
             c = _value_first(s.strip()) or c
+        elif "," in c and c[:1] in _VALUE_LEADS:
+            c = _values_named_after(c) or c
         if "mean" in c and "," in c:
             stats = _STATS_OF.match(c)
             if stats:  # `Reward: mean=3.06, min=1.92, max=10.06, std=1.38`: the metric is its mean, not its spread
@@ -584,6 +605,13 @@ class _TextReader:
             if _COUNTER_ONLY.match(printed.shape(inner)[0]):
                 c = inner
         tpl, nums = printed.shape(c)
+        if self.across is not None:
+            if self.across_row(c):
+                return True
+            self.across = None
+        if len(nums) >= 2 and not self.header and c[:1] in _ACROSS_FIRST and _ACROSS_HEAD.match(c):
+            self.open_across(ln, c)
+            return False
         if not nums and ("|" in c or "\t" in c or "  " in c):  # a header with digits only inside words
             # (`| AP | AP50 |`, `    d1     d2    abs_rel` over a row of values)
             if self.open_split_table(ln, c):  # (after a logger's timestamp: `... - Training | Validation`)
@@ -597,7 +625,12 @@ class _TextReader:
             if spaced:
                 self.header = spaced
                 return False
-        if not self.header and _BARE_PAIR.match(c):  # `76930 2.6496577`: a counter and one unnamed value
+        if not self.header and "|" in c and _PIPE_NUMBERS.match(c):
+            c = " ".join(_PIPE_CELL.findall(c))  # `|  150|  16300|5.0e-05|  1.1553|`: a table row whose header
+            pipes = True  # is not in the log; its integer cells are counters or counts, as much as its floats
+        else:
+            pipes = False
+        if not self.header and (pipes or _BARE_PAIR.match(c)):  # `76930 2.6496577`: a counter and one unnamed value
             step, *values = _PAIR_SEP.split(c)  # (or a few: a headerless table, `129984  43765.42  1.7798  0.001`)
             if float(step).is_integer():
                 named = {"value": to_float(values[0])} if len(values) == 1 else \
@@ -626,6 +659,16 @@ class _TextReader:
         if rec is None:
             self.b.skip("numbers did not line up with the line's template")
             return False
+        if not rec.values and (rec.epoch is not None or rec.step is not None) and ("," in c or ":" in c) \
+                and not self.header:
+            counted = _COUNTED_ROW.search(c)
+            if counted:  # `epoch, 0040, 0.015912, 0.017028`: a counter, then a row of values the log never names
+                cells = _PAIR_SEP.split(counted.group(1).strip(" ,"))
+                named = {"value": to_float(cells[0])} if len(cells) == 1 else \
+                    {f"value_{i}": to_float(v) for i, v in enumerate(cells, 1)}
+                self.records.append(_Rec(ln, named, rec.step, rec.epoch, None, None, "", "text", False, _COUNTED_TPL))
+                self.tpl_counts[_COUNTED_TPL] = self.tpl_counts.get(_COUNTED_TPL, 0) + 1
+                return True
         if lr and list(rec.values) == ["learning rate"] and rec.step is None and self.records \
                 and type(self.records[-1]) is _Rec:
             last = self.records[-1]  # the LR the schedule set after that record's pass: one record with it
@@ -642,7 +685,15 @@ class _TextReader:
             return done
         if plan.axes_only:
             if rec.epoch is not None:
-                if self.keras_pending and rec.epoch != self.epoch:
+                if self.keras_shift and c[:1] == "E" and _KERAS_EPOCH.match(c):
+                    rec.epoch += self.keras_shift
+                if rec.epoch == self.epoch and c[:1] == "E" and _KERAS_EPOCH.match(c) and self.keras_done():
+                    # `Epoch 1/1` again once that epoch's bar finished: `fit()` called in a loop, each call
+                    # training on from where the last one stopped: its epochs follow the last one's
+                    printed_epoch = rec.epoch - self.keras_shift
+                    self.keras_shift = self.epoch - printed_epoch + 1
+                    rec.epoch = self.epoch + 1
+                elif self.keras_pending and rec.epoch != self.epoch:
                     self.keras_flush()
                 self.epoch = rec.epoch
             if rec.step is not None:
@@ -667,6 +718,8 @@ class _TextReader:
                 self.section_header(c, counter=True)
             elif plan.label == "eval" and _SECTION.match(c):
                 self.section_header(c)  # `Validation at epoch 5` over the evaluation's lines
+            elif not plan.label and "valuator" in c and _EVALUATOR_HEADING.match(c):
+                self.section_header(c)
             return False
         block, self.block = self.block, None
         if block is not None and not plan.is_record and (not _ONE_PAIR.match(tpl) or not plan.keys):
@@ -711,6 +764,11 @@ class _TextReader:
                 self.evaluated.add(tpl)
         if rec.epoch is None and self.epoch == self.epoch:
             rec.epoch = self.epoch
+        if plan.progress == "keras" and _timings_only(rec.values):
+            # `200/200 [=====] - 6s 30ms/step - batch_cost: 0.029 - reader cost: 0.001`: an evaluation's bar
+            # that times its batches and measures nothing (its scores come on a line of their own)
+            self.b.skip("a progress bar of timings only")
+            return False
         if plan.progress == "keras":
             self.keras_pending = (ln, rec.values)
             self.keras_total = rec.total
@@ -863,6 +921,35 @@ class _TextReader:
             self.b.warn(f"line {first.line} is cut at its start: read as the log's `{full[:40]}` lines")
             return
 
+    def open_across(self, ln: int, c: str) -> None:
+        """`epoch 8 epoch 50 epoch 100 epoch 200`: the header of a table printed across, a column per
+        counter value; each row under it (`training loss 2.9 1.18 .98 .75`) gives one name a value in
+        every column, so each column is one record."""
+        word = c.split()[0].lower()
+        counts = [float(n) for n in _DIGIT_RUN.findall(c)]
+        self.across = []
+        for n in counts:
+            is_epoch = word.startswith("ep")
+            rec = _Rec(ln, {}, None if is_epoch else n, n if is_epoch else None, None, None, "", "text", False)
+            self.records.append(rec)
+            self.across.append(rec)
+
+    def across_row(self, c: str) -> bool:
+        """One row of a table printed across: a name, then exactly one number per column."""
+        assert self.across is not None
+        words = c.split()
+        k = len(self.across)
+        if len(words) <= k or not words[0][:1].isalpha():
+            return False
+        cells = [to_float(w) for w in words[-k:]]
+        name = " ".join(words[:-k]).strip(" :-")
+        if not name or any(v is None for v in cells) or to_float(words[-k - 1]) is not None:
+            return False
+        for rec, v in zip(self.across, cells):
+            rec.values[name] = v
+        self.tpl_counts["<table>"] = self.tpl_counts.get("<table>", 0) + 1
+        return True
+
     def merge_part(self, part: str, rec: printed.Record, tpl: str) -> bool:
         """`FOREST: precision: 0.5%; recall: 0.4%; FB1: 0.45` right after a record that printed the same
         metrics for all the data (conlleval's overall line): one part's breakdown of that record; its
@@ -910,6 +997,10 @@ class _TextReader:
             d = {k: float(v) if isinstance(v, str) and _NONFINITE_WORD.match(v) else v for k, v in d.items()}
         if d and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in d.values()):
             self.hf_dict(first, "", d)
+            return True
+        quoted = _quoted_numbers(d) if d else None
+        if quoted is not None:
+            self.hf_dict(first, "", quoted)
             return True
         nums = {k: v for k, v in (d or {}).items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
         if sum(printed.names_loss_or_accuracy(str(k)) for k in nums) >= 2:
@@ -964,7 +1055,7 @@ class _TextReader:
         printed are the evaluation's (a line of training's own shape ends it). When training has
         headings of its own (`Training epoch: 14` ... `Eval epoch: 14`), training's shapes are the
         ones printed under them (an excerpt may open in the middle of an evaluation)."""
-        m = _SECTION.match(c) or _SET_HEADING.search(c)
+        m = _SECTION.match(c) or _SET_HEADING.search(c) or _EVALUATOR_HEADING.match(c)
         if m is None:
             return
         self.heading = "train" if m.group(1).lower().startswith("train") else "eval"
@@ -973,7 +1064,7 @@ class _TextReader:
             self.under_train = set()
         elif counter and self.under_train:
             self.section = set(self.under_train)
-        elif self.counted or (_OWN_HEADING.match(c) and not _YAML_HEAD.match(c)):
+        elif self.counted or (_OWN_HEADING.match(c) and not _YAML_HEAD.match(c)) or _EVALUATOR_HEADING.match(c):
             # once training printed a counted line to tell its lines apart; before that only a heading that
             # is no config key (`evaluate:dev`, `Validating`; a `TEST:` block of a config dump opens none)
             self.section = set(self.tpl_counts) - self.evaluated  # (the last evaluation's lines are not training's)
@@ -998,7 +1089,10 @@ class _TextReader:
         desc = line[: printed._TQDM_BAR.search(line).start()].rstrip(" :|-")
         tail = line[m.end():]
         # the time part `[00:09<16:00, 9.70s/it, loss=nan]` opened inside the counter's match
-        post = tail[: tail.rfind("]")] if "]" in tail else ""
+        if "]" in tail:
+            post = tail[: tail.rfind("]")]
+        else:  # a redraw cut at the terminal's width (`..., loss=nan, top1=`): its last item may be cut short
+            post = tail[: tail.rfind(",")] if "," in tail else ""
         # tqdm's set_postfix: `loss=0.23`; set_postfix_str with a name then its value: `Loss 6.2739`
         post = ", ".join(p for p in _postfix_items(post) if "=" in p or _NAMED_ITEM.match(p))
         heading = self.heading if done else ""
@@ -1515,10 +1609,13 @@ def _commented_output(c: str) -> bool:
 _STOP_BEST = re.compile(r"\bMetric\s+(\S+)\s+improved\b.*?New best score:\s*(" + _NUM + r")")
 # pycocotools' summary, one line per value: `Average Recall     (AR) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = -1.000`
 _COCO_SUMMARY = re.compile(r"^\s*Average\s+(?:Precision|Recall)\s+\((AP|AR)\)\s*@\[\s*IoU\s*=\s*([\d.:]+)\s*\|"
-                           r"\s*area\s*=\s*(\w+)\s*\|\s*maxDets\s*=\s*(\d+)\s*\]\s*=\s*(-?\d+(?:\.\d+)?)\s*$")
+                           r"\s*area\s*=\s*(\w+)\s*\|\s*maxDets\s*=\s*(\d+)\s*\]\s*=\s*"
+                           # (a value in Markdown bold, `= **0.000**`, as a paste into an issue marks it)
+                           r"(?:\*\*)?(-?\d+(?:\.\d+)?)(?:\*\*)?\s*$")
 _BEST_NOTICE = re.compile(r"(?i)\b(?:improved\s+from\s+\S+\s+to|did\s+not\s+improve\s+from|"
                           r"(?:decreased|increased|improved)\s*\(\s*\S+\s*-+>|"
-                          r"is\s+(?:improving|not\s+improving)\s+[\w/@.-]+\s*:\s*\S+\s*-+>)"  # `Model is improving acc: 44.6 --> 71.3.`
+                          r"is\s+(?:improving|not\s+improving)\s+[\w/@.-]+\s*:\s*\S+\s*-+>|"  # `Model is improving acc: 44.6 --> 71.3.`
+                          r"\bbest\s+[\w ]{1,20}?\s+was)"  # Tesseract's `2 Percent improvement time=-28864, best error was 7.024 @ 39917`
                           r"\s*[-+]?(?:\d|\.\d|inf\b|nan\b)")
 # The heading over an indented recap of the best row so far (DeepXDE's `Best model at step 0:` then
 # `  train loss: 5.47e+03`): the lines under it repeat values a row already gave.
@@ -1563,6 +1660,45 @@ _VALUE_FIRST = re.compile(r"^(" + _NUM + r")\s*=\s*([A-Za-z][A-Za-z_ ]*?)\s*(?:\
 _VALUE_LEADS = frozenset("0123456789-+.")
 
 
+# One item of a line that prints each value before its name (`10.5008 loss`, `8.83 GB used`, `18.70 s`)
+_VALUE_THEN_NAME = re.compile(r"^\s*(" + _NUM + r")(?:\s*([A-Za-z%]{1,3}(?:/[A-Za-z]+)?)(?=\s|$))?\s*([A-Za-z][\w/]*(?:\s[A-Za-z][\w/]*)?)?\s*$")
+
+
+def _values_named_after(line: str) -> str | None:
+    """`10.5008 loss, 0.0000167 LR, 8.83 GB used, 18.70 s` as `loss: 10.5008, LR: 0.0000167, used: 8.83 GB,
+    18.70 s`: a line whose every comma-separated item is a value, its unit, then its name, with a metric
+    triage knows among the names."""
+    items = line.split(",")
+    if len(items) < 2:
+        return None
+    out, named = [], []
+    for item in items:
+        m = _VALUE_THEN_NAME.match(item)
+        if m is None:
+            return None
+        value, unit, name = m.groups()
+        if unit and not name and printed.unit_of(unit) == "":
+            unit, name = None, unit  # (`0.5 acc`: a short name, not a unit)
+        if name:
+            named.append(name)
+            out.append(f"{name}: {value}" + (f" {unit}" if unit else ""))
+        else:
+            out.append(f"{value} {unit}" if unit else value)
+    if len(named) < 2 or not printed.known_key(named[0], loose=True):
+        return None
+    return ", ".join(out)
+
+
+def _timings_only(values: dict) -> bool:
+    """Every value is how long something took (`step_time`, `batch_cost`, `reader cost`, `data_time`)."""
+    tab = _aliases.table()
+    for k in values:
+        name = tab.resolve(str(k), "text").name
+        if name not in ("step_time", "data_time") and not name.lower().endswith(("_cost", "_time")):
+            return False
+    return bool(values)
+
+
 def _value_first(line: str) -> str | None:
     """`0.4825 = Validation score (roc_auc)` as `Validation roc_auc: 0.4825`: the word `score` only
     says that the name in parentheses is what was scored. A name written with a minus
@@ -1602,8 +1738,9 @@ _CODE_NUMBER = re.compile(r"`\s*(" + _NUM + r")\s*`")
 
 # The repr of a settings object: argparse's `Namespace(...)`, `TrainingArguments(...)`, `ModelConfig(...)`
 # The name a settings dict is printed under (`config: {...}`, `hparams = {...}`, `Training args: {...}`)
-_SETTINGS_LEAD = re.compile(r"(?i)\b(?:config|configs|configuration|args|arguments|hparams|hyperparameters|"
-                            r"hyper-parameters|params|parameters|settings|options|opts|cfg|kwargs)\s*[:=]?\s*$")
+_SETTINGS_LEAD = re.compile(r"(?i)(?:\b(?:config|configs|configuration|args|arguments|hparams|hyperparameters|"
+                            r"hyper-parameters|params|parameters|settings|options|opts|cfg|kwargs)"
+                            r"|(?:参数|配置|设置|超参数?)(?:配置|设置)?)\s*[:=]?\s*$")  # (and in Chinese: `参数配置:`)
 _SETTINGS_REPR = re.compile(r"^\s*`?(?:Namespace|[A-Z]\w*(?:Config|Arguments|Args|Params|Options|Settings))\(\w+=")
 # A YAML mapping key that opens a block (`SOLVER:`, `  TRANS:`) and an entry of one (`  BASE_LR: 0.00035`).
 _OPT_GROUP = re.compile(r"^Parameter Group \d+\s*$")  # torch.optim.Optimizer.__repr__'s group heading
@@ -1681,6 +1818,9 @@ _SECTION = re.compile(r"(?i)^[\W_]*(?:(?:start|starting|begin|beginning)\s+(?:th
 # `Evaluating model on validation data...`): what follows it is that set's
 _SET_HEADING = re.compile(r"(?i)^(?!.*\d)(?:\S+\s+){0,5}(?:on|for|over)\s+(?:the\s+)?"
                           r"(validation|valid|val|test|dev|eval|evaluation|held[- ]out)\s+(?:set|data|dataset|split)\b")
+# An evaluator object's log line that opens its report (`BinaryClassificationEvaluator: Evaluating the model on
+# the dev dataset after epoch 1:`): the lines after it are its scores
+_EVALUATOR_HEADING = re.compile(r"(?i)^\w*evaluator\s*:\s*(evaluating|validating|testing)\b[^=|]*$")
 # A line that is an evaluation heading and nothing else (`evaluate:dev`, `Evaluating on the test set...`).
 _OWN_HEADING = re.compile(r"(?i)^[=\-*#\s]*(?:validation|validating|evaluation|evaluating|evaluate|eval|testing|test|valid)"
                           r"\b[\s:\-]*(?:on\s+(?:the\s+)?)?(?:[A-Za-z]+(?:\s+set)?)?[\s.:=\-*#]*$"
@@ -1691,6 +1831,12 @@ _STAMP_SPLIT = re.compile(r"(?<=\S)\s*(?=\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1
 _HAS_DIGIT = re.compile(r"\d|(?<![A-Za-z])(?:[Nn]a[Nn]|NAN|[Ii]nf|INF)(?![A-Za-z])")  # `val loss nan` has a value
 # IPython's `%time` / `%%time` output: `CPU times: user 5min 12s, sys: 614 ms, total: 5min 12s`, `Wall time: 1min 25s`.
 _TIMING_CELL = re.compile(r"^\s*(?:CPU times: user\s+\d|Wall time:\s+\d)")
+# The header of a table printed across (a column per counter value): `epoch 8 epoch 50 epoch 100`
+_ACROSS_HEAD = re.compile(r"(?i)^(epoch|step|iter|iteration)\s*[:#]?\s*\d+(?:\s*[,|]?\s*\1\s*[:#]?\s*\d+)+\s*$")
+_ACROSS_FIRST = frozenset("eEsSiI")
+_DIGIT_RUN = re.compile(r"\d+")
+# Torch7's `xlua.progress` bar: `[======= 136/136 =====>]  Tot: 1m13s | Step: 646ms` (`ETA:` while it runs)
+_XLUA_BAR = re.compile(r"\d+/\d+\s*=*>?\]\s+(?:Tot|ETA):\s*\S+\s*\|\s*Step:\s*\d")
 _NVIDIA_SMI = re.compile(r"^\s*\|.*(?:\d+MiB\s*/\s*\d+MiB|NVIDIA-SMI|Persistence-M|\bNVIDIA\b.*\b(?:On|Off)\s*\|)")
 # (a split word may open it: `TRAIN EPOCH 3:`, `Validation epoch 2`)
 # A line of a whole counter and one number with a point (or nan/inf), nothing else: `76930 2.6496577`;
@@ -1701,6 +1847,17 @@ _BARE_PAIR = re.compile(r"^(?:\d{1,9}|\d\.\d+e\+\d{1,2})(?:(?:\s*,\s*|\s+)[-+]?(
                         re.I)
 _PAIR_SEP = re.compile(r"\s*,\s*|\s+")
 _PAIR = "<pair>"
+# A counter's name and number (an aside in parentheses may follow it), then only unnamed values, after a
+# comma or a colon and comma-separated, to the end of the line (`epoch, 0040, 0.0159, 0.0170`,
+# `Step 4658 (213 ms): -1675.1.`)
+_COUNTED_VALUE = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|[-+]?nan|[-+]?inf"
+_COUNTED_ROW = re.compile(r"(?i)(?:^|,\s)(?:epoch|step|iter|iteration)\s*,?\s*\d+(?:\s*\([^()]*\))?\s*[,:]\s*"
+                          r"((?:" + _COUNTED_VALUE + r")(?:\s*,\s*(?:" + _COUNTED_VALUE + r")){0,11})\.?\s*$")
+_COUNTED_TPL = "<counter>, <values>"
+# A row of a `|`-ruled table of numbers only, the first an integer (`| 150| 16300|5.0113e-05| 1.1553|`)
+_PIPE_NUMBERS = re.compile(r"^\|?\s*\d{1,9}\s*(?:\|\s*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf)%?\s*){2,12}\|?$",
+                           re.I)
+_PIPE_CELL = re.compile(r"[^|\s%]+")
 # One name's statistics over a pass's episodes or samples, its mean first: `Steps:  mean=1000.0, min=1000.0, ...`
 _STATS_OF = re.compile(r"^([A-Za-z][\w /.-]{0,40}?)\s*:\s*mean\s*[=:]\s*(\S+?),(?:\s*(?:min|max|std|median|stdev)"
                        r"\s*[=:]\s*\S+?,?)+\s*$", re.I)
@@ -1864,6 +2021,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     r.tidy()
     if r.stale_bar:
         r.records = _hf_by_epoch(r.records)
+    r.records = _hf_before_bars(r.records)
     r.records = _drop_bar_echoes(r.records, b)
     r.records = _drop_echoes(r.records, r.plans, b)
     if _PAIR in r.tpl_counts:
@@ -1977,9 +2135,14 @@ def _table_header(line: str) -> list[str] | None:
             return list(columns) + cells[len(columns):]
         if rx.match(joined) and len(columns) == len(joined.split()):  # (two names one blank apart: `mAP@.5 mAP@.5:.95`)
             return list(columns)
+    for rx, mapping in table().renames:  # names the knowledge renames one by one (`P R mAP`: YOLO's precision, recall)
+        if rx.match(joined):
+            cells = [mapping.get(c, c) for c in cells]
     # a phrase is not a column name (`Size` alone is: YOLO's image-size column)
     if any(" " in c and not _RATE_CELL.match(c) and any(w in printed._STOP for w in c.lower().split()) for c in cells) \
             or all(c.lower() in printed._STOP for c in cells):
+        return None
+    if tables.settings_listing(cells):
         return None
     return _scored_on_eval(cells)
 
@@ -2208,7 +2371,7 @@ def _drop_echoes(records: list, plans: dict, b: RunBuilder) -> list:
 
 
 # A notice that the best model so far was saved (`New best model saved!`, `Saving best model`, `新最佳模型已保存`)
-_BEST_SAVED = re.compile(r"(?i)\bbest\s+model\b|最佳模型|最优模型")
+_BEST_SAVED = re.compile(r"(?i)\bbest\s+model\b|最[佳优][^\s|:,]{0,6}?模型")  # (`最优扩散模型`: the best diffusion model)
 
 
 def _drop_bar_echoes(records: list, b: RunBuilder) -> list:
@@ -2381,6 +2544,60 @@ def _hf_by_epoch(records: list) -> list:
             for rec in records]
 
 
+def _rises(steps: list) -> bool:
+    """The counter always rises but for going back to where it began (a resumed run appended to the same file)."""
+    return all(a < z or z <= steps[0] for a, z in zip(steps, steps[1:])) and steps[-1] > steps[0]
+
+
+def _quoted_numbers(d: dict) -> dict | None:
+    """A record exported with every value a quoted number (`"loss": "0.6874", "learning_rate": "3.62E-06"`:
+    a log history re-written for a dashboard, or newer HF releases): its numbers, when every value
+    reads as one and a key names a loss or an accuracy; a settings dict quotes words too, and names
+    neither (`"lr": "1e-4"` alone is a setting)."""
+    if not all(type(v) is str for v in d.values()) or not any(printed.names_loss_or_accuracy(str(k)) for k in d):
+        return None
+    out = {}
+    for k, v in d.items():
+        try:
+            out[k] = float(v)
+        except ValueError:
+            return None
+    return out
+
+
+def _hf_eval(rec: _Rec) -> bool:
+    return any(str(k).startswith(("eval_", "test_")) for k in rec.values)
+
+
+def _hf_before_bars(records: list) -> list:
+    """HF dict lines printed before the log shows any progress bar (an excerpt that starts mid-run,
+    or `logging_first_step` before the first redraw) have no step, and would all stack on the first
+    one. When they print their epoch, the first dict that has both a step and an epoch gives the rate
+    of steps per epoch, and that rate places them."""
+    head = []
+    for i, rec in enumerate(records):
+        if type(rec) is not _Rec or rec.source != "hf_stdout":
+            continue
+        if rec.step is None:
+            if rec.epoch is None:
+                return records
+            head.append(i)
+            continue
+        if not head or rec.epoch is None or rec.epoch <= 0 or rec.step <= 0:
+            return records
+        rate = rec.step / rec.epoch
+        placed = [float(round(records[j].epoch * rate)) for j in head]
+        trains = [st for j, st in zip(head, placed) if not _hf_eval(records[j])]
+        trains += [] if _hf_eval(rec) else [rec.step]
+        if any(b <= a for a, b in zip(trains, trains[1:])):
+            return records  # (epochs printed too coarsely to tell the steps apart: no place to give)
+        out = list(records)
+        for j, st in zip(head, placed):
+            out[j] = records[j]._replace(step=st)
+        return out
+    return records
+
+
 def _bare_pairs(records: list, b: RunBuilder) -> list:
     """Lines of a counter and one unnamed number (`0 1.0472`, `76930 2.6497`: a loop that prints `i` and
     its value) are the log's one series, named `value`, when they are all it holds: three or more, the
@@ -2388,8 +2605,15 @@ def _bare_pairs(records: list, b: RunBuilder) -> list:
     Beside named records, or out of order, they are numbers of something else."""
     pairs = [rec for rec in records if type(rec) is _Rec and rec.template == _PAIR]
     steps = [rec.step for rec in pairs]
-    if len(pairs) >= 3 and len(pairs) == len(records) \
-            and all(a < z or z <= steps[0] for a, z in zip(steps, steps[1:])) and steps[-1] > steps[0]:
+    if len(pairs) >= 3 and len(pairs) == len(records) and len(set(steps)) == 1:
+        inner = [rec.values.get("value_1") for rec in pairs]
+        if all(isinstance(v, float) and v.is_integer() for v in inner) and _rises(inner):
+            # the first column holds while the second, an integer, rises (`epoch  iteration  lr  loss`): the
+            # first is the epoch, the second the count
+            records = pairs = [rec._replace(values={k: x for k, x in rec.values.items() if k != "value_1"},
+                                            step=rec.values["value_1"], epoch=rec.step) for rec in pairs]
+            steps = [rec.step for rec in pairs]
+    if len(pairs) >= 3 and len(pairs) == len(records) and _rises(steps):
         return records
     b.skip("lines of two bare numbers beside other records (no series of their own)", len(pairs))
     return [rec for rec in records if not (type(rec) is _Rec and rec.template == _PAIR)]
@@ -2416,7 +2640,7 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         # name is a metric (`**Test - WER: 0.21, CER: 3.5, loss: 25.2**`) is the result of a test run
         def kept(rec) -> bool:  # (a progress bar's metrics are no setting)
             return not rec.template or rec.template.startswith("<bar>") or _evaluation_result(rec) or _loss_record(rec) \
-                or _nonfinite_metric(rec)
+                or _nonfinite_metric(rec) or _split_measurement(rec)
 
         lone = [rec for rec in printed_recs if not kept(rec)]
         if lone:
@@ -2439,13 +2663,16 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         (rec.line for rec in records if rec.template and counts.get(rec.template, 0) >= 3), default=0)
     keep = []
     for rec in records:
-        if rec.template and counts.get(rec.template, 0) == 1 \
+        # (a line whose shape says its value enters the loss, Caffe's `(* 1 = 0.3 loss)`, is a metric)
+        term = rec.template and "loss)" in rec.template and printed.WEIGHTED_LOSS_TAIL.search(rec.template)
+        if rec.template and counts.get(rec.template, 0) == 1 and not term \
                 and not any(printed.known_key(str(k), loose=True) for k in rec.values):
             b.skip("one-off line with no known metric (a setting or a banner)")
             continue
-        if rec.template and counts.get(rec.template, 0) <= 2 and rec.line < first_counted \
+        if rec.template and counts.get(rec.template, 0) <= 2 and rec.line < first_counted and not term \
                 and rec.step is None and rec.epoch is None and rec.batch is None \
-                and not any(printed.names_loss_or_accuracy(str(k)) for k in rec.values):
+                and not any(printed.names_loss_or_accuracy(str(k)) for k in rec.values) \
+                and not _evaluation_result(rec):  # (`network-snapshot-005734  fid50k_full 46.56` is a score)
             b.skip("a setting printed before training (`BASE_LR: 0.02`)", _n(rec))
             continue
         keep.append(rec)
@@ -2486,6 +2713,14 @@ def _loss_record(rec) -> bool:
         return True  # (`D_loss: nan, D_loss_grad_norm: nan, D_lr: 0.0019`: no setting is ever NaN)
     tab = _aliases.table()
     return any(r.name == "loss" and r.quality <= _aliases.NORMALISED for r in (tab.resolve(str(k), "text") for k in rec.values))
+
+
+def _split_measurement(rec) -> bool:
+    """A printed record whose every key is a loss or an accuracy of a named split (`Train Accuracy: 0.00%`,
+    `Valid Loss: NaN`): a measurement of that split, never a setting, even printed once."""
+    if type(rec) is not _Rec or not rec.values:
+        return False
+    return all(printed.SPLIT_WORDS.search(str(k)) and printed.names_loss_or_accuracy(str(k)) for k in rec.values)
 
 
 def _evaluation_result(rec) -> bool:
