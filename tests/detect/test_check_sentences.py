@@ -319,6 +319,10 @@ def test_at_chance_while_falling():
     assert hit.summary == ("eval/accuracy sits at chance 1/10 = 0.1 (first loss 2.3 = ln 10) at 100% of 5 evaluations "
                            "(median 0.1) while loss fell from 2.3 to 0.5")
     assert hit.numbers == {"classes": 10, "share": 1.0}
+    # one evaluation below chance after the loss fell far under ln 10 is enough with min_points 1
+    run = _run({"eval/accuracy": [0.0532], "loss": [2.3026] * 5 + [0.63] * 5}, {"eval/accuracy": [500]})
+    assert _check("at_chance_while_falling", run, "eval/accuracy", min_points=1) is not None
+    assert _check("at_chance_while_falling", run, "eval/accuracy", min_points=2) is None
 
 
 def test_confident_at_floor():
