@@ -320,9 +320,13 @@ def test_at_chance_while_falling():
                            "(median 0.1) while loss fell from 2.3 to 0.5")
     assert hit.numbers == {"classes": 10, "share": 1.0}
     # one evaluation below chance after the loss fell far under ln 10 is enough with min_points 1
-    run = _run({"eval/accuracy": [0.0532], "loss": [2.3026] * 5 + [0.63] * 5}, {"eval/accuracy": [500]})
-    assert _check("at_chance_while_falling", run, "eval/accuracy", min_points=1) is not None
-    assert _check("at_chance_while_falling", run, "eval/accuracy", min_points=2) is None
+    run = _run({"eval/accuracy": [0.0532], "loss": [2.3026] * 5 + [0.63] * 5}, {"eval/accuracy": [10]})
+    hit = _check("at_chance_while_falling", run, "eval/accuracy", min_points=1)
+    assert hit.summary == ("eval/accuracy sits at chance 1/10 = 0.1 (first loss 2.3 = ln 10) at 100% of 1 evaluations "
+                           "(median 0.0532) while loss fell from 2.3 to 0.63")
+    typed, _ = parse(PARAMS["at_chance_while_falling"], {"min_points": 2})
+    s = run.series["eval/accuracy"]
+    assert CHECKS["at_chance_while_falling"](Ctx(run, "eval/accuracy", s.steps, s.values, typed)) is None
 
 
 def test_confident_at_floor():
