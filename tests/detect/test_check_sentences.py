@@ -825,6 +825,20 @@ def test_constant_reads_an_accuracy_in_percent():
     s = run.series["eval/accuracy"]
     assert CHECKS["constant"](Ctx(run, "eval/accuracy", s.steps, s.values, typed)) is None
 
+
+def test_near_while_falling_alone():
+    """An AUC of 0.48-0.49 at four evaluations with no loss logged: reported with min_alone 4; at
+    three evaluations, or with one at 0.62, it needs a falling loss beside it."""
+    params = {"target": 0.5, "tol": 0.05, "min_points": 1, "against": ["loss"], "min_alone": 4}
+    hit = _check("near_while_falling", _run({"eval/auc": [0.4825, 0.4825, 0.4884, 0.4825]}), "eval/auc", **params)
+    assert hit.summary == ("eval/auc is within 0.05 of chance 0.5 at all 4 evaluations (steps 1-4, median 0.482): "
+                           "the model ranks no better than a coin")
+    typed, _ = parse(PARAMS["near_while_falling"], params)
+    for values in ([0.4825, 0.4825, 0.4884], [0.4825, 0.62, 0.4884, 0.4825]):
+        run = _run({"eval/auc": values})
+        s = run.series["eval/auc"]
+        assert CHECKS["near_while_falling"](Ctx(run, "eval/auc", s.steps, s.values, typed)) is None
+
 def test_constant_only_while_another_is_zero():
     """An LR of exactly 0 beside a gradient norm of exactly 0 at every log: reported; beside a norm of
     1.2, or with no norm logged, it is not this finding."""

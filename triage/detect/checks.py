@@ -2411,6 +2411,10 @@ class NearWhileFallingParams(Params):
     min_points: int = 1
     against: Names = ("loss",)
     min_fall: float = 0.1
+    # this many evaluations, every one within tol of the target, are enough without a training loss
+    # beside them (0 = never): a model (or several) scored at chance again and again learned nothing
+    # the metric can see
+    min_alone: int = 0
 
 
 @check("near_while_falling", NearWhileFallingParams)
@@ -2420,6 +2424,12 @@ def near_while_falling(c: Ctx) -> Hit | None:
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points:
         return None
+    if p.min_alone and len(y) >= p.min_alone and bool(np.all(np.abs(y - p.target) <= p.tol)):
+        return Hit(
+            f"{c.name} is within {fmt(p.tol)} of chance {fmt(p.target)} at all {len(y)} evaluations (steps "
+            f"{step_str(x[0])}-{step_str(x[-1])}, median {fmt(float(np.median(y)))}): the model ranks no better than a coin",
+            x[0], x[-1], numbers={"level": float(np.median(y)), "share": 1.0},
+        )
     other = c.other(p.against)
     if other is None:
         return None
