@@ -441,6 +441,8 @@ def clean(line: str) -> str:
         line = _CTIME_PAREN.sub("", line)  # banner's launch time (pix2pix / CycleGAN loss_log.txt), no value
     if line.endswith(")") and ")" in line[:-1]:
         line = _REDRAW_DEBRIS.sub(r"\1", line)
+    if "nan" in line and _NAN_RESIDUE.search(line):
+        line = _NAN_RESIDUE.sub(r"\1", line)
     if line[:1] == "[" and ")]" in line:
         line = _TAG_QUALIFIER.sub(r"[\1]", line, count=1)  # `[Diff-Val(Test-Normal)] Epoch 1`: the tag alone
     if "batch " in line and ": epoch " in line:
@@ -491,6 +493,9 @@ _GLUED_DURATION = re.compile(r"\d+[hms]\d")  # `41m50s`: hours, minutes, seconds
 # Debris of a longer redraw a carriage return did not wipe: characters glued after a closed group,
 # with a `)` no `(` opened (`Depth Loss: 0.1365 (0.0447)9)`, `nan (nan)n))n)31)2)`)
 _REDRAW_DEBRIS = re.compile(r"(\([^()]*\))[^\s()][^()]*\)[^(]*$")
+# A shorter value redrawn over a longer one without clearing the line (`print(..., end="\r")`): `Loss: nan.08`
+# and `Loss: nan08` are `nan` and the tail of the number it overwrote; digits glued to the word are debris
+_NAN_RESIDUE = re.compile(r"(?<![\w.])([-+]?nan)\.?\d+(?![\w.])")
 _DIGITS = re.compile(r"\d+")
 _NUM_SPLIT = re.compile("(" + NUM + ")")
 
@@ -539,6 +544,8 @@ _COUNTER_LEAD = {"now", "start", "starting", "begin", "beginning", "current", "t
 _HEADING_TAGS = {"metrics", "metric", "results", "result", "scores", "stats", "statistics"}
 # Caffe's tail after a net output that enters the loss: its weight and its weighted value (`(* 1 = 0.3 loss)`)
 WEIGHTED_LOSS_TAIL = re.compile(r"\(\*\s*\S+\s*=\s*\S+\s+loss\)")
+# The period of an abbreviated word inside a metric's name (`Acc.`, `Avg.`, `Val.`): the name is the same without it
+_ABBREV_DOT = re.compile(r"\b([A-Za-z]{2,5})\.(?=\s|$)")
 _SENTENCE_END = re.compile(r"^[a-z]{3,}\.$")  # a lower-case word that ends a sentence (`ended.`), not an abbreviation
 _SPLIT_LEADS = {"training", "train", "validation", "validating", "valid", "val", "evaluation", "eval", "test", "testing"}
 _AT_WORD = re.compile(r"(?<![^\s])@(?=[a-z])")
@@ -839,6 +846,18 @@ def parse(line: str) -> Plan:
             # past the brackets glued on after a value's name: `loss: [nan][nan][9747]` is one list too;
             # after a counter's, `Epoch: [0][5/313]`, the next bracket is the batch)
             glued = _key_role(pending[-1]) == "value"
+            counter = _key_role(pending[-1]) if pending and assigned else ""
+            k1, t1 = nxt(i + 1)
+            k2, t2 = nxt(k1 + 1) if t1 is not None else (k1, None)
+            if counter in ("epoch", "step") and t1 is not None and t1[0] == "num" and t1[1].isdigit() \
+                    and t2 is not None and t2[1] == "]" and k2 + 1 < n and toks[k2 + 1][1] == "[":
+                # `Epoch: [3][10/30]` (PyTorch's ImageNet example): the counter's own bracket, then the batch's
+                slots.append(Slot(counter, pending[-1]))
+                epoch_seen = epoch_seen or counter == "epoch"
+                pending = []
+                assigned = False
+                i = k2 + 1
+                continue
             j = i + 1
             while j < n and (toks[j][1] != "]" or glued and j + 1 < n and toks[j + 1][1] == "["):
                 if toks[j][0] == "num":
@@ -1198,6 +1217,8 @@ def parse(line: str) -> Plan:
                 sl.role = "skip"
             elif sl.role != "den":
                 kept += 1
+                if "." in sl.key and _ABBREV_DOT.search(sl.key):
+                    sl.key = _ABBREV_DOT.sub(r"\1", sl.key)  # `Train Acc. 0.97`, `Avg. reward: -19.9`: `Train Acc`
     plan.keys = kept
     metric_word = None
     for sl in slots:  # `loss train: 2.846, val: 2.861`: the bare split after `loss train` is that split's loss
@@ -1412,6 +1433,7 @@ def _label_by_pass_times(slots: list[Slot]) -> None:
 
 _EPISODE_WORDS = {"episode", "episodes", "ep", "eps_num", "game", "games"}
 _EPISODE_VALUES = {"reward", "rewards", "return", "returns", "score", "total reward", "total_reward", "ep_reward"}
+_EPISODE_MEANS = {"avg", "average", "mean", "running avg", "running average", "running mean"}
 
 
 def _pairs_inside(toks: list, i: int) -> bool:
@@ -1435,6 +1457,8 @@ def _per_episode(slots: list) -> None:
     for sl in slots:
         if sl.role == "value" and sl.key.lower().strip(" :=") in _EPISODE_VALUES:
             sl.key = "episode reward"  # (`Total reward`, `Score`, `return`: what the episode returned)
+        elif sl.role == "value" and sl.key.lower().strip(" :=.") in _EPISODE_MEANS:
+            sl.key = "average reward"  # (`Episode 300  Avg: -19.23`: the running mean of the episodes' returns)
 
 
 def _label_from_first_key(plan: Plan) -> None:
@@ -1493,7 +1517,9 @@ _ENV_VAR = re.compile(r"(?:SLURM|PMI|OMPI|PBS|LSB|NCCL|CUDA|OMP|MKL|TORCHELASTIC
 # `best metric, ...` then repeats the best of them)
 _CUR_METRIC = re.compile(r"(?i)^(?:cur|current)\s+metrics?$")
 _BEST = re.compile(r"(?i)^(?:(?:achieve[ds]?|reach(?:ed|es)?|new|found)\s+)?(?:best|max_so_far|lowest|highest)(?:[\s_/-]|$)"
-                   r"|^[^\x00-\x7f]{0,4}最[优佳]")  # (`最优验证集损失`, `记录的最优...`: the best, in Chinese)
+                   r"|^[^\x00-\x7f]{0,4}最[优佳]"  # (`最优验证集损失`, `记录的最优...`: the best, in Chinese)
+                   # `Max accuracy: 77.08%`, `max_mAP`: the top of a score checkpoints are picked by, so far
+                   r"|^max(?:imum)?[\s_]+(?=(?:acc|accuracy|acc@?1|top-?1|f1|map|miou|iou|dice|auc|bleu)(?![A-Za-z]))")
 # ... or after it (Ignite's `Key metric: train_mean_dice best value: 0.41 at epoch: 20`)
 _BEST_AFTER = re.compile(r"(?i)[\s_]best[\s_]+(?:value|score)$")
 _METRIC_WORDS = {"loss", "acc", "accuracy", "err", "error", "perplexity", "ppl"}

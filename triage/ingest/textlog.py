@@ -229,6 +229,8 @@ class _TextReader:
         self.dict_block: tuple[int, list[str]] | None = None  # a dict printed over several lines: (first line, lines)
         self.across: list[_Rec] | None = None  # the records of a table printed across: one per counter column
         self.config_lines: set[int] = set()  # lines that are `key: value` entries of a config block
+        self.tensor_lines: set[int] = set()  # lines whose numbers were printed inside a tensor's repr
+        self.lr_notices: set[int] = set()  # lines where the schedule said the LR it set (`Updating learning rate to`)
         self.masks: printed_bulk.Masks | None = None  # the bulk path's masks (big logs)
         # tqdm counts not in `bars` yet, in line order: (first, end) spans of lines passed over, (-1, total, n)
         self.pending: list[tuple] = []
@@ -428,7 +430,11 @@ class _TextReader:
             seg = _unquote(seg)
         if self.split_cols is not None and self.split_row(seg):
             return True
-        s = printed.call_keys(printed.unwrap_scalars(_unlaunch(seg)))
+        s = _unlaunch(seg)
+        u = printed.unwrap_scalars(s)
+        if u is not s:
+            self.tensor_lines.add(ln)
+        s = printed.call_keys(u)
         if "[(" in s:
             s = _ONE_POLICY.sub(r"\1", s)
         if self.recap:
@@ -559,6 +565,7 @@ class _TextReader:
         lr = _LR_NOTICE.search(c)
         if lr:  # `Adjusting learning rate of group 0 to 1.0000e-03.`: the schedule's new value, as a pair
             c = c[: lr.start()] + "learning rate: " + c[lr.end():]
+            self.lr_notices.add(ln)
         if " = " in c and c[:1] in _VALUE_LEADS:
             c = _value_first(s.strip()) or c
         elif "," in c and c[:1] in _VALUE_LEADS:
@@ -858,6 +865,7 @@ class _TextReader:
         self.close_split_table()
         self.mend_cut_first()
         self.label_best_tracked()
+        self.label_eval_summaries()
         self.stop_best_rows()
         self.tables.warn(self.b)  # rows of one table that are different trials
 
@@ -875,6 +883,23 @@ class _TextReader:
         if kept:
             self.tpl_counts["<best score>"] = self.tpl_counts.get("<best score>", 0) + len(kept)
             self.records = sorted(self.records + kept, key=lambda r: r.line)
+
+    def label_eval_summaries(self) -> None:
+        """A line with no split and no counter of its own right after an evaluation's records, naming
+        only metrics those records named, sums that evaluation up (PyTorch's ImageNet example: `Test:
+        [190/196] ... Acc@1 76.1 (75.9)` lines, then ` * Acc@1 75.912 Acc@5 92.810`): it is the evaluation's."""
+        prev = None
+        for i, rec in enumerate(self.records):
+            if type(rec) is not _Rec:
+                prev = None
+                continue
+            if prev is not None and prev.label == "eval" and not rec.label and rec.values \
+                    and rec.step is None and rec.batch is None and rec.step != prev.step \
+                    and {_base_name(str(k)) for k in rec.values} <= {_unsplit(str(k)) for k in prev.values}:
+                lead = _SPLIT_LEAD.match(str(next(iter(prev.values))).strip())
+                values = {f"{lead.group().strip(' _/')} {k}": v for k, v in rec.values.items()} if lead else rec.values
+                rec = self.records[i] = rec._replace(label="eval", values=values)  # (its epoch is the pass's)
+            prev = rec
 
     def label_best_tracked(self) -> None:
         """A metric the log keeps a best-so-far of is a held-out one: a best value is kept to pick a
@@ -1469,6 +1494,14 @@ def _base_name(key: str) -> str:
     return re.sub(r"[\s\-/]+", "_", key.strip(" _:")).lower()
 
 
+_SPLIT_LEAD = re.compile(r"(?i)^(?:test|testing|val|valid|validation|eval|evaluation|dev)[\s_/]+")
+
+
+def _unsplit(key: str) -> str:
+    """A metric's base name without the split word the reader put before it (`test Acc@1` -> `acc@1`)."""
+    return _base_name(_SPLIT_LEAD.sub("", key.strip()))
+
+
 def _best_tracked(plan: printed.Plan) -> set[str]:
     """The metrics a line with no split of its own keeps the best value of (its `Best_<metric>` keys,
     which it never reads; on a `Validation - ... best_loss=` line the split is already said)."""
@@ -1548,8 +1581,11 @@ _KERAS_VALUE_GLUED = re.compile(r"^\s*\d+/\d+\s+\[[=>.]*\].* - [A-Za-z][\w/]*: (
 # (or a record the caller wraps in angle brackets, `...1.46it/s]<epoch:8, iter:7570, loss_d:0.70>`, or a
 # logger's dated line: `...3.80it/s]2020-09-10 11:52:14,447 INFO: ...`; or a loop's `print(step, loss, sep=", ")`:
 # `...12.12s/it]10, 2.2398`)
+# (a bar cut short inside its time block, its `]` never written, by a logger's dated line: `[00:00<?, ?it/s[2024-11-29
+# 07:06:01,711] [INFO] ...`)
 _GLUED_AFTER_BAR = re.compile(r"\[\d[\d:]*<[\d:?]*(?:,[^\[\]]{0,80})?\](?=[A-Za-z\[]|<[A-Za-z]\w*[=:]|\d{4}-\d\d-\d\d[ T]\d|\s*[A-Za-z][\w/@.-]*\s*[=:]\s*[-+.\d]"
-                              r"|\d{1,9},\s?[-+]?(?:\d*\.\d|nan|inf))")
+                              r"|\d{1,9},\s?[-+]?(?:\d*\.\d|nan|inf))"
+                              r"|\[\d[\d:]*<[\d:?]*,\s*[?\d.]+\s*[A-Za-z]*/[A-Za-z]+(?=\[\d{4}-\d\d-\d\d[ T]\d)")
 
 
 def _quiet_holds(masks: printed_bulk.Masks, r: _TextReader, path: str) -> bool:
@@ -2026,7 +2062,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     r.records = _drop_echoes(r.records, r.plans, b)
     if _PAIR in r.tpl_counts:
         r.records = _bare_pairs(r.records, b)
-    r.records = _drop_one_offs(r.records, r.tpl_counts, b, r.config_lines)
+    r.records = _drop_one_offs(r.records, r.tpl_counts, b, r.config_lines, r.tensor_lines,
+                               r.lr_notices if len(r.lr_notices) >= 2 else frozenset())
     r.records = _join_heading_times(r.records)
     r.records = _fold_lone_times(r.records)
     axis = _emit(r.records, b)
@@ -2620,10 +2657,13 @@ def _bare_pairs(records: list, b: RunBuilder) -> list:
 
 
 def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
-                   config_lines: set[int] = frozenset()) -> list[_Rec]:
+                   config_lines: set[int] = frozenset(), tensor_lines: set[int] = frozenset(),
+                   lr_notices: set[int] | frozenset = frozenset()) -> list[_Rec]:
     """A line shape printed once in a log whose metrics repeat is a setting or a banner
     (`num_parameters: 124475904`, `allocating 237 MiB`), unless it names a known metric
-    (`Test accuracy: 0.98` at the end of a run)."""
+    (`Test accuracy: 0.98` at the end of a run). A loss or an accuracy whose number was printed
+    inside a tensor's repr (`action_accuracy:  tensor(0., device='cuda:0')`) was computed by the
+    run, never typed in as a setting: it stays even alone."""
     if config_lines:  # a config dump printed once or twice (a metric block under a header repeats)
         kept = [rec for rec in records if not (rec.line in config_lines and counts.get(rec.template, 0) <= 2)]
         if len(kept) < len(records):
@@ -2640,7 +2680,8 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         # name is a metric (`**Test - WER: 0.21, CER: 3.5, loss: 25.2**`) is the result of a test run
         def kept(rec) -> bool:  # (a progress bar's metrics are no setting)
             return not rec.template or rec.template.startswith("<bar>") or _evaluation_result(rec) or _loss_record(rec) \
-                or _nonfinite_metric(rec) or _split_measurement(rec)
+                or _nonfinite_metric(rec) or _split_measurement(rec) \
+                or (rec.line in tensor_lines and all(printed.names_loss_or_accuracy(str(k)) for k in rec.values))
 
         lone = [rec for rec in printed_recs if not kept(rec)]
         if lone:
@@ -2672,7 +2713,9 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         if rec.template and counts.get(rec.template, 0) <= 2 and rec.line < first_counted and not term \
                 and rec.step is None and rec.epoch is None and rec.batch is None \
                 and not any(printed.names_loss_or_accuracy(str(k)) for k in rec.values) \
-                and not _evaluation_result(rec):  # (`network-snapshot-005734  fid50k_full 46.56` is a score)
+                and not _evaluation_result(rec) and rec.line not in lr_notices:
+            # (`network-snapshot-005734  fid50k_full 46.56` is a score; `Updating learning rate to 1e-3`, a notice
+            # the schedule prints again at each change, is the LR the first pass trains with, not a setting)
             b.skip("a setting printed before training (`BASE_LR: 0.02`)", _n(rec))
             continue
         keep.append(rec)
