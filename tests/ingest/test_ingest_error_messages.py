@@ -4,13 +4,7 @@ on the next line, and a trainer's `Loss is not finite` notice. Every log here is
 
 from __future__ import annotations
 
-from triage.ingest import read_run
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 def _errors(run):

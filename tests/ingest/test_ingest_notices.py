@@ -8,12 +8,7 @@ import math
 import pytest
 
 from triage.ingest import read_run
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 @pytest.mark.parametrize("notice", [
@@ -254,7 +249,6 @@ def test_catboost_training_json(tmp_path):
                           for i in range(5)]}
     p = tmp_path / "catboost_training.json"
     p.write_text(json.dumps(doc), encoding="utf-8")
-    from triage.ingest import read_run
 
     run = read_run(p)
     assert list(run.get("loss").steps) == [0, 1, 2, 3, 4]
@@ -324,7 +318,6 @@ def test_a_log_truncated_under_its_writer_opens_with_nul_bytes(tmp_path):
     text = "".join(f"step {s:5d} | loss {2 / s:.4f} | lr 3.00e-04\n" for s in range(1, 40)).encode()
     for run_of_nuls in (300, 200_000):
         p.write_bytes(b"\x00" * run_of_nuls + text)
-        from triage.ingest import read_run
 
         assert len(read_run(p).get("loss")) == 39
     p.write_bytes(b"\x00" * 100_000)

@@ -7,14 +7,9 @@ import math
 
 import numpy as np
 
-from triage.ingest import printed, read_run
+from triage.ingest import printed
 from triage.ingest.aliases import table
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 def _parse(line):

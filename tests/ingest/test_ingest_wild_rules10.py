@@ -8,14 +8,8 @@ from __future__ import annotations
 
 import math
 
-from triage.ingest import read_run
 from triage.ingest import printed
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 def test_nan_padded_with_x_fill_is_nan_and_keeps_its_key(tmp_path):

@@ -5,13 +5,8 @@ from __future__ import annotations
 
 import math
 
-from triage.ingest import printed, read_run
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from triage.ingest import printed
+from written_log import read_written as _read
 
 
 def _slots(line):

@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import math
 
-from triage.ingest import read_run
 from triage.ingest.textlog import _segments
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 def test_gradient_boosting_rounds_read_with_their_round_as_the_step(tmp_path):
@@ -68,7 +62,6 @@ def test_minibatch_and_episode_return_names():
     t = table()
     assert t.resolve("Minibatch loss", "text").name == "loss"
     assert t.resolve("Episode Return", "text").name == "episode_reward"
-
 
 
 def test_a_step_count_that_never_moves_while_the_epoch_does_is_a_size(tmp_path):

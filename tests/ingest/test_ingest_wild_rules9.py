@@ -10,14 +10,8 @@ from __future__ import annotations
 
 import math
 
-from triage.ingest import read_run
 from triage.ingest.aliases import table
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 def test_an_end_of_epoch_train_dict_with_its_lr_is_a_record_not_the_run_summary(tmp_path):

@@ -5,14 +5,9 @@ from __future__ import annotations
 
 import math
 
-from triage.ingest import printed, read_run
+from triage.ingest import printed
 from triage.ingest.aliases import table
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 def test_bracketed_list_cell_under_a_table_header_is_the_sum_of_its_terms(tmp_path):

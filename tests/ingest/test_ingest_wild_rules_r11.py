@@ -4,13 +4,7 @@ corpus file)."""
 
 from __future__ import annotations
 
-from triage.ingest import read_run
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 def test_a_slash_separated_table_of_gan_errors_is_read_by_column(tmp_path):

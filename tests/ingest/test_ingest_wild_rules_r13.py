@@ -10,12 +10,7 @@ import math
 
 from triage.ingest import read_run
 from triage.ingest.aliases import table
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 def test_a_counter_printed_as_a_range_counts_to_its_end(tmp_path):

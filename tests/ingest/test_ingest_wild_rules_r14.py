@@ -3,13 +3,7 @@ written for the test in the style of the prints that needed it."""
 
 from __future__ import annotations
 
-from triage.ingest import read_run
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 def test_single_letter_precision_and_recall_before_map_in_a_yolo_table(tmp_path):

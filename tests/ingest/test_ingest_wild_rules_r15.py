@@ -5,18 +5,8 @@ from __future__ import annotations
 
 import math
 
-from triage.ingest import read_run
 from triage.ingest.aliases import table
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
-
-
-def _vals(run, name):
-    return [float(v) for v in run.get(name).values]
+from written_log import read_written as _read, series_values as _vals
 
 
 def test_a_tqdm_redraw_cut_at_the_terminal_width_keeps_its_whole_postfix_items(tmp_path):

@@ -5,17 +5,7 @@ from __future__ import annotations
 
 import math
 
-from triage.ingest import read_run
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
-
-
-def _vals(run, name):
-    return [float(v) for v in run.get(name).values]
+from written_log import read_written as _read, series_values as _vals
 
 
 def test_a_bar_cut_inside_its_time_block_by_a_dated_log_line_keeps_the_next_bar_record(tmp_path):

@@ -4,14 +4,8 @@ a sentence that ends just before a key. Every log here is written for the test."
 
 from __future__ import annotations
 
-from triage.ingest import read_run
 from triage.ingest.aliases import table
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 def test_a_note_after_the_last_cell_of_a_pipe_table_row_is_dropped(tmp_path):

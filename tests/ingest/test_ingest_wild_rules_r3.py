@@ -3,13 +3,7 @@ small synthetic log written in the style that needed it (never a copy of a corpu
 
 from __future__ import annotations
 
-from triage.ingest import read_run
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 def test_a_results_table_with_only_a_validation_loss_scores_the_evaluation(tmp_path):

@@ -5,13 +5,7 @@ from __future__ import annotations
 
 import json
 
-from triage.ingest import read_run
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 def _sb3_table(steps, loss, reward):

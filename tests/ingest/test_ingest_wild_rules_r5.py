@@ -5,14 +5,8 @@ from __future__ import annotations
 
 import math
 
-from triage.ingest import read_run
 from triage.ingest.aliases import table
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 def test_trainer_dicts_that_also_carry_the_runtime_are_step_records(tmp_path):

@@ -6,12 +6,7 @@ from __future__ import annotations
 import math
 
 from triage.ingest import read_run
-
-
-def _read(tmp_path, lines, name="train.log"):
-    p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return read_run(p)
+from written_log import read_written as _read
 
 
 def test_a_round_counter_before_a_tab_is_the_step_not_a_rank(tmp_path):
