@@ -2828,14 +2828,17 @@ def _any(total) -> bool:
     return bool(total)
 
 
-def _place_runs(raw: np.ndarray, train: np.ndarray) -> tuple[np.ndarray, list[float]]:
+def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = False) -> tuple[np.ndarray, list[float]]:
     """Several runs printed into one file one after the other (a script that trains three models, a
     log appended to by every launch): the training counter starts again from its beginning. A
     counter that drops to the file's first step, or below a tenth of where its run got to, and goes
     on from there starts a new run, placed after the one before; a smaller step back is a resume
     from a checkpoint, which re-logs steps already seen (the builder keeps their last values); a
-    lone low step the counter does not go on from is a stray line. Returns the steps where they go
-    on the file's axis and where each new run starts on it."""
+    lone low step the counter does not go on from is a stray line. `last_is_summary`: the last
+    record names no metric any record before it did (`1-th epoch, test acc: 0.05` after the
+    `N-th batch, loss: ...` lines): when it is the one that drops, it is a summary printed at the
+    end on another counter, placed after the run it sums up, not a run of its own. Returns the
+    steps where they go on the file's axis and where each new run starts on it."""
     ok = train & np.isfinite(raw)
     every = bool(ok.all())  # (the common case: no copy of the steps, no index of them)
     ti = None if every else np.flatnonzero(ok)  # the training steps, in file order
@@ -2861,8 +2864,23 @@ def _place_runs(raw: np.ndarray, train: np.ndarray) -> tuple[np.ndarray, list[fl
         top = float(np.max(before[np.isfinite(before)], initial=0.0))
         placed[p:] = raw[p:] + (top + gap - float(s[k]))
         start = k
+        if last_is_summary and k == len(s) - 1 and p == len(raw) - 1:
+            continue  # (placed after its run, and no run of its own)
         starts.append(float(top + gap))
     return placed, starts
+
+
+def _last_is_summary(kept: list) -> bool:
+    """Whether the last record names only metrics no record before it named (a closing summary on a
+    counter of its own). Column blocks (vals None) and single-record logs are not summaries."""
+    if len(kept) < 2 or kept[-1][1] is None:
+        return False
+    last = {k for k, _ in kept[-1][1]}
+    for rec, vals in kept[:-1]:
+        names = {k for k, _ in vals} if vals is not None else {str(k) for k in rec.values}
+        if names & last:
+            return False
+    return True
 
 
 def _first_rise(s: np.ndarray) -> float:
@@ -3044,7 +3062,7 @@ def _emit(records: list[_Rec], b: RunBuilder) -> str:
     # pass 2: runs printed one after another go one after another
     raw = np.concatenate(steps)
     train = np.concatenate([np.full(len(st), rec.label != "eval") for (rec, _), st in zip(kept, steps)])
-    placed, runs = _place_runs(raw, train)
+    placed, runs = _place_runs(raw, train, _last_is_summary(kept))
     # pass 3: add
     at = 0
     scale_printed = None  # whether the log's own records print the loss scale (then a notice's is no row)
