@@ -112,6 +112,8 @@ def _aside(doc: dict) -> dict[str, str]:
     (WILD / "repos" / "detectron2" / "log_supervised_lr0.04_balance.txt", "detectron2"),
     (WILD / "repos" / "detectron2" / "metrics_fruit.json", "detectron2"),
     (WILD / "more" / "nanogpt" / "rope_iter_loss_head.txt", "nanogpt"),
+    (WILD / "wild34" / "torchvision_ref" / "maskrcnn_finetune_10_epochs_log_string_in_py.txt", "torchvision_references"),
+    (WILD / "wild34" / "torchvision_ref" / "torchvision_cls_vgg16bn_lr01_loss_blows_acc1_zero.txt", "torchvision_references"),
     # look-alikes: dict-like lines that are not the Trainer's, an SB3-style table from OpenAI baselines
     (WILD / "repos" / "opennmt" / "onmt_log_block.txt", None),
     (WILD / "repos" / "baselines-her" / "fetch_push_openai_run1.txt", None),
@@ -469,3 +471,23 @@ def test_an_accuracy_at_zero_rules_out_detection_and_segmentation(kb, tmp_path):
     assert "accuracy" in ruled_out["detection"]
     assert not {"V3", "V4", "V5"} & set(_ids(doc))
     assert "DP-label-mapping" in _ids(doc)[:3]
+
+
+def test_a_median_printing_framework_is_not_judged_for_recurring_values(kb, tmp_path):
+    """MetricLogger prints the median of the last 20 losses, so the same median comes back at nearby
+    lines: det-loss-recurring (except_frameworks) stays quiet on a torchvision-references log and
+    judges the same values printed by a plain loop."""
+    from triage.detect import run_detector
+
+    values = [2.4622, 2.7455, 2.4622, 1.4305, 1.4338, 1.4305, 1.4338, 1.4305, 1.4338, 1.4305, 1.2811, 1.4338] * 2
+    head = "Epoch: [0]  [{i}/24]  eta: 0:00:01  lr: 0.005  loss: {v:.4f} ({v:.4f})  loss_objectness: 0.2731 (0.3)  loss_rpn_box_reg: 0.1226 (0.1)  time: 0.9  data: 0.01  max mem: 3120"
+    (tmp_path / "tv.txt").write_text("\n".join(head.format(i=i, v=v) for i, v in enumerate(values)) + "\n")
+    plain = "step {i} loss {v:.4f}"
+    (tmp_path / "plain.txt").write_text("\n".join(plain.format(i=i, v=v) for i, v in enumerate(values)) + "\n")
+    node = kb["det-loss-recurring"]
+    tv, _ = api.read_input(str(tmp_path / "tv.txt"))
+    loop, _ = api.read_input(str(tmp_path / "plain.txt"))
+    assert framework_table(kb).recognise(tv)[0].id == "torchvision_references"
+    tv.meta["framework"] = "torchvision_references"
+    assert run_detector(node, tv) is None
+    assert run_detector(node, loop) is not None

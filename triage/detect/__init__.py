@@ -82,7 +82,8 @@ def _candidates(run, names: list[str]) -> list:
 
 def applies(node, run) -> bool:
     """The detector's `requires` / `requires_any` / `unless` metric lists gate it on what else
-    the run logs (a GRPO run's zero gradient norm is the reward detectors' business)."""
+    the run logs (a GRPO run's zero gradient norm is the reward detectors' business);
+    `frameworks` / `except_frameworks` on the framework that wrote it."""
     for name in _as_list(node.get("requires")):
         if run.get(str(name)) is None:
             return False
@@ -95,6 +96,8 @@ def applies(node, run) -> bool:
     only = _as_list(node.get("frameworks"))
     if only and run.meta.get("framework") not in {str(f) for f in only}:
         return False  # a range that holds for some frameworks' default optimizer only
+    if run.meta.get("framework") in {str(f) for f in _as_list(node.get("except_frameworks"))}:
+        return False  # what this framework prints breaks the check's premise
     return True
 
 

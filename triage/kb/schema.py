@@ -112,6 +112,9 @@ DETECTOR_FIELDS: dict[str, tuple[str, bool]] = {
     # judged only on the logs of these frameworks (ids from frameworks.yaml): a range that holds for
     # one default optimizer and not another
     "frameworks": ("list[str]", False),
+    # not judged on the logs of these frameworks: what they print breaks the check's premise (a loss
+    # printed as a windowed median repeats exact values by construction)
+    "except_frameworks": ("list[str]", False),
     # where a published range or a bug's arithmetic comes from: [{title, url}]
     "sources": ("list[dict]", False),
     # false: the detector staying quiet says nothing about its question (`ask --log` does not answer

@@ -188,9 +188,10 @@ class Checker:
         stacks, framework ids and settings they may refer to)."""
         table = self.framework_table()
         known = set(table.stacks) | {f.id for f in table.frameworks}
-        for name in _as_list(node.get("frameworks")):
-            if str(name) not in known:
-                self.err(node, "frameworks", f"unknown framework or stack {name!r} (one of {', '.join(sorted(known))})")
+        for field in ("frameworks", "except_frameworks"):
+            for name in _as_list(node.get(field)):
+                if str(name) not in known:
+                    self.err(node, field, f"unknown framework or stack {name!r} (one of {', '.join(sorted(known))})")
         requires = node.get("requires")
         if isinstance(requires, dict):
             for qid, values in requires.items():
