@@ -25,3 +25,15 @@ def test_a_second_run_that_logs_the_same_metric_is_still_a_run(tmp_path):
     lines.append("1-th batch, loss: 2.2987")
     run = _read(tmp_path, lines)
     assert run.meta.get("runs") == 2
+
+
+def test_a_printed_margin_is_no_reward_margin(tmp_path):
+    """`Margin 0.000` on a speaker model's printed lines is its angular margin, kept under its own name;
+    the `margin` key of a Trainer's JSONL records is the reward model's margin."""
+    lines = [f"Epoch: [12][{b}/7540]\tLoss {2.7 + b / 1e4:.4e} ({4.36:.4e})\tAcc@1  42.97 ( 20.35)\tMargin 0.000 (0.000)"
+             for b in range(6400, 7100, 100)]
+    run = _read(tmp_path, lines)
+    assert run.get("rewards/margins") is None and run.get("Margin") is not None
+    records = [f'{{"step": {s}, "loss": 0.6{s}, "margin": 0.{s}}}' for s in range(1, 6)]
+    run = _read(tmp_path, records, name="trainer_log.jsonl")
+    assert _vals(run, "rewards/margins") == [0.1, 0.2, 0.3, 0.4, 0.5]
