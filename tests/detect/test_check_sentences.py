@@ -839,6 +839,19 @@ def test_near_while_falling_alone():
         s = run.series["eval/auc"]
         assert CHECKS["near_while_falling"](Ctx(run, "eval/auc", s.steps, s.values, typed)) is None
 
+
+def test_accuracy_at_chance_agrees_with_the_loss():
+    """A training accuracy of 0.31-0.33 at nine logs is 1/3 only if the loss beside it is near ln 3:
+    at 1.1 it is reported, at 4.0 (a token accuracy over a vocabulary) it is quiet."""
+    params = {"acc_tol": 0.1, "min_points": 8, "max_classes": 10, "loss": ["loss"]}
+    acc = [0.3118, 0.3036, 0.3201, 0.3143, 0.3297, 0.3052, 0.3166, 0.3219, 0.3297]
+    hit = _check("accuracy_at_chance", _run({"accuracy": acc, "loss": [1.1] * 9}), "accuracy", **params)
+    assert hit.numbers["classes"] == 3
+    typed, _ = parse(PARAMS["accuracy_at_chance"], params)
+    run = _run({"accuracy": acc, "loss": [4.05, 4.1, 3.98, 3.95, 3.9, 4.12, 3.92, 3.88, 3.85]})
+    s = run.series["accuracy"]
+    assert CHECKS["accuracy_at_chance"](Ctx(run, "accuracy", s.steps, s.values, typed)) is None
+
 def test_constant_only_while_another_is_zero():
     """An LR of exactly 0 beside a gradient norm of exactly 0 at every log: reported; beside a norm of
     1.2, or with no norm logged, it is not this finding."""

@@ -2075,6 +2075,11 @@ class AccuracyAtChanceParams(Params):
     acc_tol: float = 0.1
     min_points: int = 8
     max_classes: int = 10
+    # a loss logged beside it must agree: a model at chance over C classes predicts about uniformly,
+    # a cross-entropy near ln C; a median loss more than loss_factor times away from ln C says C is not
+    # the class count (a token accuracy of 0.31 over a vocabulary at loss 4 is no 1/3)
+    loss: Optional[Names] = None
+    loss_factor: float = 2.0
 
 
 @check("accuracy_at_chance", AccuracyAtChanceParams)
@@ -2091,6 +2096,11 @@ def accuracy_at_chance(c: Ctx) -> Hit | None:
     third = max(1, len(y) // 3)
     if float(np.median(y[-third:])) > float(np.median(y[:third])) + 0.5 * p.acc_tol / classes:
         return None  # (creeping up from chance: learning, slowly)
+    if p.loss:
+        ly = _other_values(c, p.loss)
+        level = math.log(classes)
+        if len(ly) and not (level / p.loss_factor <= float(np.median(ly)) <= level * p.loss_factor):
+            return None
     return Hit(
         f"{c.name} stays within {p.acc_tol:.0%} of chance, 1/{classes} = {fmt(1 / classes)}, at all {len(y):,} points "
         f"(steps {step_str(x[0])}-{step_str(x[-1])}, median {fmt(mid)}): the model learns nothing it can use",
