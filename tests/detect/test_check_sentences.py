@@ -852,6 +852,20 @@ def test_accuracy_at_chance_agrees_with_the_loss():
     s = run.series["accuracy"]
     assert CHECKS["accuracy_at_chance"](Ctx(run, "accuracy", s.steps, s.values, typed)) is None
 
+
+def test_collapse_to_zero_is_no_toy_task_at_a_thousand_classes():
+    """A loss from ln 1000 = 6.9085 at init to exactly 0 two logs later beside an accuracy of 100: not a
+    toy task solved fast (reported); from ln 2 = 0.693, with start_min lowered to see it, it is (quiet)."""
+    params = {"start_min": 0.5, "floor": 1e-3, "within": 3, "min_points": 3, "toy_max_classes": 20}
+    steps = {"loss": [0, 10, 20, 30, 40], "accuracy": [0, 10, 20, 30, 40]}
+    run = _run({"loss": [6.9085, 2.9971, 0.0, 0.0, 0.0], "accuracy": [0.0, 100.0, 100.0, 100.0, 100.0]}, steps)
+    hit = _check("collapses_to_zero", run, "loss", **params)
+    assert hit.numbers["steps"] == 2
+    typed, _ = parse(PARAMS["collapses_to_zero"], params)
+    run = _run({"loss": [0.6931, 0.2, 0.0, 0.0, 0.0], "accuracy": [0.5, 100.0, 100.0, 100.0, 100.0]}, steps)
+    s = run.series["loss"]
+    assert CHECKS["collapses_to_zero"](Ctx(run, "loss", s.steps, s.values, typed)) is None
+
 def test_constant_only_while_another_is_zero():
     """An LR of exactly 0 beside a gradient norm of exactly 0 at every log: reported; beside a norm of
     1.2, or with no norm logged, it is not this finding."""

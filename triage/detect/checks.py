@@ -2611,8 +2611,11 @@ class CollapsesToZeroParams(Params):
     within: int = 3
     min_points: int = 3
     # quiet when the run's accuracy after the fall is at least this: a classifier right on everything
-    # has an easy task, not batches with nothing in them (a toy problem solved in one epoch)
+    # has an easy task, not batches with nothing in them (a toy problem solved in one epoch) ...
     unless_accuracy_above: Optional[float] = 0.99
+    # ... unless the first loss says it is no toy: ln C of more classes than this (a thousand-way
+    # classifier right on every sample a few logs after init has labels that are all one class)
+    toy_max_classes: Optional[int] = None
 
 
 @check("collapses_to_zero", CollapsesToZeroParams)
@@ -2630,7 +2633,9 @@ def collapses_to_zero(c: Ctx) -> Hit | None:
     if float(np.max(np.abs(y[k:]))) >= p.floor * 100:
         return None  # (it came back up: one odd batch, not a collapse)
     if p.unless_accuracy_above is not None and _accuracy_at_least(c.run, p.unless_accuracy_above, x[k]):
-        return None
+        classes = facts.classes_from_first_loss(x, y) if p.toy_max_classes is not None else None
+        if p.toy_max_classes is None or classes is None or classes <= p.toy_max_classes:
+            return None
     return Hit(
         f"{c.name} fell from {fmt(float(y[0]))} at step {step_str(x[0])} to {fmt(float(y[k]))} at step "
         f"{step_str(x[k])}, {k} logged step{'s' if k > 1 else ''} later, and stays below {fmt(p.floor * 100)}: "
