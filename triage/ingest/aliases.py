@@ -516,7 +516,8 @@ _MODEL_PARTS = {"actor", "critic", "value", "vf", "pi", "q", "qf", "generator", 
 # Words that qualify a metric without changing what it is.
 _MODIFIERS = {"avg", "average", "mean", "total", "tot", "overall", "running", "smoothed", "smooth", "epoch", "batch",
               "step", "minibatch", "final", "current", "cur", "global", "bf16", "fp16", "fp32", "tf32", "reduced", "main",
-              "set", "peak", "gpu", "cuda", "optim", "optimizer", "so", "far", "sofar"}
+              "set", "peak", "gpu", "cuda", "optim", "optimizer", "so", "far", "sofar",
+              "iter", "iteration"}  # (`Iter acc`: the iteration's accuracy)
 _TRAILING_ONLY = {"score", "value"}  # qualifies only after a name: `f1 score`, `reward score`, `Lr_value`, `loss value`
 # (`score loss` is a loss of its own, `value loss` a critic's)
 _VERSUS = re.compile(r"\s+vs\.?\s+(?:samples|steps|tokens|iterations|iters|time|wall[\s_-]?time)$", re.I)

@@ -85,6 +85,7 @@ _PREFIX = re.compile(
     | \[[\w./-]+\.py:\d+\](?:\s+\(\d+/\d+\))?  # icefall / k2: `[finetune.py:1142] (5/8)` (file:line, rank/world)
     | \[\d{4}\s+\d{1,2}:\d{2}:\d{2}\s+@[\w.-]+:\d+\]  # tensorpack's `[0227 18:54:41 @monitor.py:233]`
     | (?:[\w.-]+\s+-\s+)?\S+\.py\s+:\s+[\w<>]+\s+\[\d+\]\s+-(?=\s)  # `train - /x/trainer.py : train_step [27] -`
+    | \[\s*(?:\d{1,3}%|-{4,})\s*\](?=\s)  # xLearn's progress cell before its table (`[   10%      ]     1   0.52`, `[------------] Epoch`)
     | `+(?=\S)  # the backtick of a Markdown code span the paste opened on the first log line
     | >+\s  # a Markdown quote
     | \+(?=\.*[IWEF]\d{4}\s|\[?\d{4}-\d{2}-\d{2}[T\s])  # a diff hunk's added line: `+` before a stamped log line
@@ -93,6 +94,7 @@ _PREFIX = re.compile(
     | [IWEF]\d{4}\s+\d{1,2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]
     | [IWEF]\s+[\w./-]+\.(?:cc|cpp|h|py):\d+\]
     | [IWE]\s(?=(?:Training|Validation|Validating|Test|Testing|Evaluation|Evaluating)\b)  # DeepSpeech's level letter
+    | [IWE]\s(?=[A-Z][A-Za-z]{1,}:\s*[-+]?(?:\d|\.\d|nan|inf))  # (and before its report's metric: `I WER: 1.000000, loss: 21.9`)
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE|SUCCESS)\s*\|\s*[\w.<>-]+(?::[\w.<>-]+)*:\d+\s*(?:\||-(?=\s))
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL):[A-Za-z_][\w.]*:  # logging's default format: `INFO:tensorflow:`
     | \[?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE)\]?(?=[\s:\]|-])
@@ -155,7 +157,7 @@ _RATES = {"tok/s", "samples/s", "it/s"}
 # Plural nouns of things a number may count (`processed 74542 tokens`, `found: 16018 phrases`): a size.
 _COUNT_NOUNS = {"tokens", "phrases", "words", "sentences", "images", "samples", "examples", "sequences", "items",
                 "chars", "characters", "files", "instances", "boxes", "objects", "documents", "utterances",
-                "frames", "records", "lines", "pairs", "batches"}
+                "frames", "records", "lines", "pairs", "batches", "episodes"}
 # Any `<things>/sec` or `<things>/s` is a rate: a unit after a value (`6.25 updates/sec`), never a key.
 _RATE_WORD = re.compile(r"^[A-Za-z]+/(?:s|sec|second)$")
 
@@ -964,7 +966,8 @@ def parse(line: str) -> Plan:
                 plan.tallies += 1
                 pending = []
                 assigned = False
-                i += 1
+                # (the things counted are no part of the next name: `100 batches Average loss: 0.3`)
+                i = jn + 1 if noun is not None and noun[1].lower() in _COUNT_NOUNS else i + 1
                 continue
             if after and after[1] == "/" and j + 1 < n and toks[j + 1][0] == "word" \
                     and toks[j + 1][1] in ("s", "sec", "step", "it", "iter"):
@@ -1250,6 +1253,10 @@ def parse(line: str) -> Plan:
     if not plan.label:
         _label_from_first_key(plan)
     _per_episode(slots)
+    _gan_pair(slots)
+    if not plan.label and "dict for global step" in line and _ESTIMATOR_EVAL.search(line) \
+            and not any(sl.role == "value" and _SPLIT_NAMED.match(sl.key) for sl in slots):
+        plan.label = "eval"  # TF Estimator's `Saving dict for global step 0: accuracy = 0.0, loss = 0.0`: an evaluation's results
     plan.known = any(sl.role in ("value", "num") and known_key(sl.key, loose=True) for sl in slots)
     if not plan.known and "loss)" in line and WEIGHTED_LOSS_TAIL.search(line):
         plan.known = True  # Caffe's `Train net output #0: ctcloss = 0.3 (* 1 = 0.3 loss)`: a term of the loss
@@ -1261,10 +1268,14 @@ def parse(line: str) -> Plan:
         plan.prose = not (len(named) >= 2 and all(known_key(k) for k in named))
     if plan.tallies >= 2 and plan.tallies > kept:
         plan.prose = True  # `processed 74542 tokens with 5600 phrases; found: 16018 phrases`: a tally of the data
+    if slots and slots[0].role == "value" and _EXCEPTION_NAME.match(slots[0].key):
+        plan.prose = True  # `KeyError: 8`: the exception a traceback ends in, and its argument (no metric)
     if _CODE.match(line):
         plan.prose = True  # `return 10`, `for i in range(10):`: source code pasted into a log
     if "--" in line and len(_CLI_OPTION.findall(line)) >= 2:
         plan.prose = True  # `--epoch 300 --batch-size 32 --learning-rate 0.001`: the command that started the run
+    if ".py" in line and _SCRIPT_COMMAND.match(line):
+        plan.prose = True  # `python train.py -layers 4 -learning_rate 2`: the command that started the run
     if "=" in line and _ENV_COMMAND.match(line):
         plan.prose = True  # `BS=32 LR=3e-4 python3 train.py`: settings passed to the command as its environment
     return plan
@@ -1332,6 +1343,8 @@ def _lone_number_after(toks: list[tuple[str, str]], j: int) -> bool:
 
 _CLI_OPTION = re.compile(r"(?:^|\s)--[A-Za-z][\w-]*(?:[\s=]|$)")
 # A command line that sets environment variables before the program it runs (`BS=32 LR=3e-4 python3 train.py`)
+# A command that runs a Python script with options of one dash (`python train.py -gpuid 0 -learning_rate 2`)
+_SCRIPT_COMMAND = re.compile(r"^\s*(?:python[\d.]*|torchrun|deepspeed)\s+(?:-\w\s+)?[\w./-]+\.py(?:\s+-{1,2}[A-Za-z]|\s*$)")
 _ENV_COMMAND = re.compile(r"^\s*(?:[A-Za-z_]\w*=\S*\s+)+(?:python[\d.]*|torchrun|accelerate|deepspeed|bash|sh|"
                           r"srun|mpirun|CUDA_VISIBLE_DEVICES=\S*)(?:\s|$)")
 
@@ -1404,6 +1417,7 @@ def _named_after(toks: list[tuple[str, str]], j: int) -> tuple[str, int] | None:
 # A line of Python source: a statement keyword in lower case, then a blank, not a key (`return: 5`).
 _CODE = re.compile(r"^(?:return|yield|assert|raise|import|def|class|while|if|elif|with|lambda|del)"
                    r" (?![:=])|^for \w+(?:, \w+)* in |^from [\w.]+ import |^\w+(?:\.\w+)* = [\w.]+\(|^print\("
+                   r"|^\s*[A-Za-z_]\w*(?:\.\w+)*(?:\[[^\]]*\])? [-+*/]= [A-Za-z_]"  # `total_loss += loss.data[0]`
                    r"|^<(?:function|bound method|class|built-in function|module|functools\.partial)[ (]")  # a repr
 
 
@@ -1434,6 +1448,9 @@ def _label_by_pass_times(slots: list[Slot]) -> None:
 _EPISODE_WORDS = {"episode", "episodes", "ep", "eps_num", "game", "games"}
 _EPISODE_VALUES = {"reward", "rewards", "return", "returns", "score", "total reward", "total_reward", "ep_reward"}
 _EPISODE_MEANS = {"avg", "average", "mean", "running avg", "running average", "running mean"}
+# the mean length of the episodes so far (`Episode 10  Last length: 13  Average length: 10.64`)
+_EPISODE_MEAN_LENGTHS = {"avg length", "average length", "mean length", "avg len", "average len", "mean len",
+                         "running length", "running avg length", "running average length"}
 
 
 def _pairs_inside(toks: list, i: int) -> bool:
@@ -1459,6 +1476,25 @@ def _per_episode(slots: list) -> None:
             sl.key = "episode reward"  # (`Total reward`, `Score`, `return`: what the episode returned)
         elif sl.role == "value" and sl.key.lower().strip(" :=.") in _EPISODE_MEANS:
             sl.key = "average reward"  # (`Episode 300  Avg: -19.23`: the running mean of the episodes' returns)
+        elif sl.role == "value" and sl.key.lower().strip(" :=.") in _EPISODE_MEAN_LENGTHS:
+            sl.key = "average episode length"  # (how many steps the episodes lasted, on average)
+
+
+_EXCEPTION_NAME = re.compile(r"^[A-Z]\w*(?:Error|Exception)$")
+# TF Estimator writes the metrics of each evaluation as one line (`Saving dict for global step 312: ...`)
+_ESTIMATOR_EVAL = re.compile(r"\bSaving dict for global step\b")
+_SPLIT_NAMED = re.compile(r"(?i)^(?:eval|val|valid|validation|test|dev|train|training)[_/\s-]")
+
+
+def _gan_pair(slots: list) -> None:
+    """`G: 2.06 | D: 0.05 | GP: 0.50`: a line that prints values named by the letters G and D (both)
+    prints a GAN's generator and discriminator losses, as its training loops abbreviate them."""
+    keys = [sl.key for sl in slots if sl.role == "value"]
+    if "G" not in keys or "D" not in keys:
+        return
+    for sl in slots:
+        if sl.role == "value" and sl.key in ("G", "D"):
+            sl.key += " loss"
 
 
 def _label_from_first_key(plan: Plan) -> None:

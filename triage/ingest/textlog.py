@@ -219,6 +219,7 @@ class _TextReader:
         self.split_line = 0
         self.evaluated: set[str] = set()  # templates read as an evaluation's under a heading
         self.heading = ""  # the split of the last section heading (`Validating`), for the bar that follows it
+        self.set_list = False  # the lines are a list of one held-out set's results, under a heading naming it
         self.under_train: set[str] = set()  # the shapes printed since the last training heading (`Training epoch: 3`)
         self.block_label = ""  # the split a block's counter line names (`Eval epoch: 4` heads eval values)
         self.header_line = ""  # the line the current table header was read from, as printed
@@ -430,6 +431,8 @@ class _TextReader:
             seg = _unquote(seg)
         if self.split_cols is not None and self.split_row(seg):
             return True
+        if self.set_list and not seg.startswith(("- ", "* ")):
+            self.set_list = False  # (the list ends where its items do)
         s = _unlaunch(seg)
         u = printed.unwrap_scalars(s)
         if u is not s:
@@ -459,7 +462,8 @@ class _TextReader:
             bare = printed.clean(s)  # (a logger's prefix before it: glog, `INFO:root:`)
             if _DICT_OPENS.match(bare):
                 return self.dict_line(ln, bare)
-        if "=" in s and _SETTINGS_REPR.match(s):  # `Namespace(batch_size=20, lr=20, ...)`: the run's settings
+        if "=" in s and (_SETTINGS_REPR.match(s) or "main(" in s and _MAIN_CALL.search(s)):
+            # `Namespace(batch_size=20, lr=20, ...)`, `INFO  main(rmq_port=5672, batch_size=8, ...)`: the run's settings
             self.config_lines.add(ln)
             self.b.skip("a settings object's repr")
             return False
@@ -757,6 +761,11 @@ class _TextReader:
             self.keyless.add(shape)
         if plan.part and self.merge_part(plan.part, rec, tpl):
             return True
+        if self.set_list and not rec.label and rec.step is None and rec.epoch is None:
+            # `- Loss: inf` under `It achieves the following results on the evaluation set:`: a model card's
+            # summary of its last evaluation, which the card's results table holds with its step
+            self.b.skip("a summary of the last evaluation (a list under a heading naming the set)")
+            return False
         if self.section is not None:
             if tpl in self.section and not (rec.total is not None and self.line_total is not None
                                             and rec.total != self.line_total and not rec.label):
@@ -1084,6 +1093,8 @@ class _TextReader:
         if m is None:
             return
         self.heading = "train" if m.group(1).lower().startswith("train") else "eval"
+        # `It achieves the following results on the evaluation set:` (a model card): the list under it
+        self.set_list = self.heading == "eval" and m.re is _SET_HEADING and c.rstrip().endswith(":")
         if m.group(1).lower().startswith("train"):
             self.section = None
             self.under_train = set()
@@ -1538,8 +1549,8 @@ def _segments(line: str) -> list[str]:
         m = _GLUED_WARNING.search(line)
         if m:  # Python's warnings go to stderr: one may land right after a bar's redraw, with no newline
             return _segments(line[: m.start()]) + [line[m.start():]]
-    if "\r" in line or "\x08" in line:
-        return [s for s in _SPLIT_REDRAWS.split(line) if s.strip()]
+    if "\r" in line or "\x08" in line:  # (each redraw may have a print glued after its bar: split that too)
+        return [p for s in _SPLIT_REDRAWS.split(line) if s.strip() for p in _segments(s)]
     if len(line) > 120 and len(_STAMP.findall(line)) > 1:
         return [s for s in _STAMP_SPLIT.split(line) if s.strip()]
     if "<" in line and "]" in line:
@@ -1777,6 +1788,8 @@ _CODE_NUMBER = re.compile(r"`\s*(" + _NUM + r")\s*`")
 _SETTINGS_LEAD = re.compile(r"(?i)(?:\b(?:config|configs|configuration|args|arguments|hparams|hyperparameters|"
                             r"hyper-parameters|params|parameters|settings|options|opts|cfg|kwargs)"
                             r"|(?:参数|配置|设置|超参数?)(?:配置|设置)?)\s*[:=]?\s*$")  # (and in Chinese: `参数配置:`)
+# the entry function's call logged with its keyword arguments (`main(rmq_host=..., epochs=4, batch_size=8)`)
+_MAIN_CALL = re.compile(r"(?:^|\s)main\(\w+=[^,()]*,\s*\w+=")
 _SETTINGS_REPR = re.compile(r"^\s*`?(?:Namespace|[A-Z]\w*(?:Config|Arguments|Args|Params|Options|Settings))\(\w+=")
 # A YAML mapping key that opens a block (`SOLVER:`, `  TRANS:`) and an entry of one (`  BASE_LR: 0.00035`).
 _OPT_GROUP = re.compile(r"^Parameter Group \d+\s*$")  # torch.optim.Optimizer.__repr__'s group heading
@@ -2090,8 +2103,9 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
 
 _SHARE_DONE = re.compile(r"\s\d{1,3}%\s*$")  # a progress bar's share done, just before its count
 _HAS_TQDM_END = re.compile(r"\d+/\d+\s*\[[\d:<?]+")
-_HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%:]*(?: (?:/|[A-Za-z_@][\w./()\-@%:]*)){0,4}(?<!:)$")  # `Train Loss`,
-# `mAP@.5:.95`, `rewards / match_format_exactly` (a notebook table's group / name)
+_HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%:]*(?: (?:/|[A-Za-z_@][\w./()\-@%:]*|\([A-Za-z%]{1,8}\))){0,4}(?<!:)$")
+# (`Train Loss`, `mAP@.5:.95`, `rewards / match_format_exactly` (a notebook table's group / name), `Time cost (sec)`:
+# a name and its unit)
 # Table columns that count things (images, boxes, input size): bookkeeping, not metrics.
 _COUNT_COLUMNS = {"instances", "images", "labels", "targets", "size", "img_size", "imgsz", "class", "samples"}
 _ELISION = re.compile(r"^\s*\|?\s*(?:\.{3,}|\u2026|\u22ee)(?:\s*\|?\s*(?:\.{3,}|\u2026|\u22ee))*\s*\|?\s*$")  # `...`, `…`, `⋮`
@@ -2616,11 +2630,12 @@ def _hf_before_bars(records: list) -> list:
         if type(rec) is not _Rec or rec.source != "hf_stdout":
             continue
         if rec.step is None:
-            if rec.epoch is None:
+            if rec.epoch is None or not math.isfinite(rec.epoch):  # (an epoch printed as nan places nothing)
                 return records
             head.append(i)
             continue
-        if not head or rec.epoch is None or rec.epoch <= 0 or rec.step <= 0:
+        if not head or rec.epoch is None or not math.isfinite(rec.epoch) or not math.isfinite(rec.step) \
+                or rec.epoch <= 0 or rec.step <= 0:
             return records
         rate = rec.step / rec.epoch
         placed = [float(round(records[j].epoch * rate)) for j in head]
