@@ -107,6 +107,8 @@ class _Ctx:
     def _make_layout(self, keys: tuple, first: dict):
         kset = set(keys)
         step_k = next((k for k in self.step_keys if k in kset), None)
+        if step_k is None:
+            step_k = _step_of_total_key(keys, first, self.step_keys)
         epoch_k = next((k for k in self.epoch_keys if k in kset), None)
         wall_k = next((k for k in self.wall_keys if k in kset), None)
         split_k = next((k for k in SPLIT_FIELDS if k in kset and isinstance(first[k], str)
@@ -114,7 +116,7 @@ class _Ctx:
         metrics = []
         nested = False
         for k in keys:
-            if k in self.ignore:
+            if k in self.ignore or k == step_k:
                 continue
             if type(first[k]) is dict:
                 nested = True
@@ -795,12 +797,12 @@ def _group(ctx: _Ctx, grp: list, idx, base: int, index, steps_by_row: np.ndarray
         if others:
             _consume(map(itemgetter(*others), grp), maxlen=0)
     if not metrics:
-        steps = _axis(_extract(grp, step_k, True), n) if step_k is not None else None  # may raise KeyError: first
+        steps = _axis(_extract_step(grp, step_k), n) if step_k is not None else None  # may raise KeyError: first
         b.skip("no metrics", n)
         if steps is not None:
             steps_by_row[local] = steps
         return
-    steps = _axis(_extract(grp, step_k, True), n) if step_k is not None else np.full(n, NAN)
+    steps = _axis(_extract_step(grp, step_k), n) if step_k is not None else np.full(n, NAN)
     epochs = _axis(_extract(grp, epoch_k, True), n) if epoch_k is not None else None
     walls = _axis(_extract(grp, wall_k, True), n) if wall_k is not None else None
     if epochs is not None and _counter_not_step(steps, epochs):
@@ -890,6 +892,32 @@ def _num_or_nan(v) -> float:
 
 
 _NUMBER_TYPES = frozenset((float, int))
+
+
+# a step written with its total as one string (ms-swift's `"global_step/max_steps": "8270/11043"`): the
+# key's first part is a step counter's name, and the step is the count before the slash
+_COUNT_OF_TOTAL = re.compile(r"^\s*(\d+)\s*/\s*\d+\s*$")
+
+
+def _step_of_total_key(keys: tuple, first: dict, step_keys) -> str | None:
+    for k in keys:
+        head, sep, _ = k.partition("/")
+        if sep and head in step_keys and isinstance(first[k], str) and _COUNT_OF_TOTAL.match(first[k]):
+            return k
+    return None
+
+
+def _count_of_total(v):
+    m = _COUNT_OF_TOTAL.match(v) if isinstance(v, str) else None
+    return int(m.group(1)) if m else v
+
+
+def _extract_step(grp: list, key: str):
+    """The step column; a `N/M` string counts N steps of M."""
+    col = list(map(itemgetter(key), grp))
+    if col and isinstance(col[0], str):
+        col = [_count_of_total(v) for v in col]
+    return _column(col, True)
 
 
 def _extract(grp: list, key: str, null_is_nan: bool):

@@ -1063,6 +1063,8 @@ def parse(line: str) -> Plan:
                 key = "step"  # llm.c `s:250 trl:6.15`
             if key and not unit and _counts_words(toks, j):
                 slots.append(Slot("skip"))  # `avg_loss : 1 epoch average loss`: it counts the words after it
+            elif key and key[:1] == "#" and key[1:].lower() in _COUNT_NOUNS:
+                slots.append(Slot("skip"))  # `#Images: 5456`: the number of things measured, a size
             elif key:
                 role = "epoch" if key_is_split else "value" if carried else _key_role(key)
                 if role in ("step", "epoch", "batch") and unit in _PLAIN_TIME:
@@ -1317,7 +1319,15 @@ def _split_pair(words: list[str]) -> tuple[str, str] | None:
             rest = " ".join(words[:i] + words[i + 1:])
             if rest:
                 return f"{a} {rest}", f"{b} {rest}"
+        if sep and {a.lower(), b.lower()} & _GAN_GEN and {a.lower(), b.lower()} & _GAN_DIS:
+            rest = " ".join(words[:i] + words[i + 1:])
+            if rest:  # `Gen/Dis Loss: 2.33/0.75`: the generator's and the discriminator's, in the name's order
+                return f"{a} {rest}", f"{b} {rest}"
     return None
+
+
+_GAN_GEN = frozenset(("g", "gen", "generator"))
+_GAN_DIS = frozenset(("d", "dis", "disc", "discriminator", "critic"))
 
 
 def _counts_things(toks: list[tuple[str, str]], noun, jn: int, nxt) -> bool:
