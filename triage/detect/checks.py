@@ -913,31 +913,28 @@ def _cross_run_pairs(ix: list[int]) -> int:
     return total * (total - 1) // 2 - sum(r * (r - 1) // 2 for r in runs)
 
 
-def _printed(v: float, most: int = 9) -> tuple[int, int, int]:
+FLOAT32_REL = 1.2e-7  # the relative spacing of single-precision floats: values stored that way differ by this much
+
+
+def _printed(v: float, most: int = 9, rel_tol: float = 1e-9) -> tuple[int, int, int]:
     """(significant digits, exponent of the last digit, value in units of that digit): the shortest
-    print of v, so 0.0311 is (3, -4, 311) and 3.5073 is (5, -4, 35073)."""
-    if v == 0:
+    print of v, so 0.0311 is (3, -4, 311) and 3.5073 is (5, -4, 35073). rel_tol FLOAT32_REL reads v
+    at single precision (a float32 0.995 is 0.995, not 0.995000005)."""
+    if v == 0 or not math.isfinite(v):
         return 0, 0, 0
     top = math.floor(math.log10(abs(v)))
     for digits in range(1, most + 1):
         e = top - digits + 1
         m = round(v / 10.0**e)
-        if abs(m * 10.0**e - v) <= 1e-9 * abs(v):
+        if abs(m * 10.0**e - v) <= rel_tol * abs(v):
             return digits, e, m
     e = top - most + 1
     return most, e, round(v / 10.0**e)
 
 
 def _digits(v: float) -> int:
-    """Significant digits v was printed with, read at single precision (a float32 0.995 is 0.995,
-    not 0.995000005)."""
-    if v == 0 or not math.isfinite(v):
-        return 0
-    f32 = np.float32(v)
-    for digits in range(1, 10):
-        if np.float32(float(f"{v:.{digits}g}")) == f32:
-            return digits
-    return 9
+    """Significant digits v was printed with, read at single precision."""
+    return _printed(v, rel_tol=FLOAT32_REL)[0]
 
 
 def _exact(v: float) -> str:
