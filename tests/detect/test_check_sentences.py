@@ -952,3 +952,43 @@ def test_threshold_skips_the_first_steps_of_a_log_from_init():
     later = _run({"grad_norm": g}, steps={"grad_norm": [20000, 20001, 20002, 20003, 20400, 20800, 64000, 64998, 65000]})
     hit = _check("threshold", later, "grad_norm", **params)
     assert hit.summary == "grad_norm > 10 on 44% of 9 points (steps 20,000-20,003), max 25 at step 20,001"
+
+
+def _quiet(name: str, run: Run, metric: str, **params) -> None:
+    typed, problems = parse(PARAMS[name], params)
+    assert not problems, problems
+    s = run.series[metric]
+    assert CHECKS[name](Ctx(run, metric, s.steps, s.values, typed)) is None
+
+
+def test_equals_twin():
+    """An eval loss equal to the training loss at all 5 steps (1.9 -> 0.41) is the training set scored
+    again; the same values 5% higher are an evaluation of other data, and a pair equal only because both
+    are stuck at one value is another finding."""
+    train = [1.9021, 1.2213, 0.8452, 0.5907, 0.4091]
+    hit = _check("equals_twin", _run({"loss": train, "eval/loss": train}), "eval/loss")
+    assert hit.summary.startswith("eval/loss equals loss at 5 of 5 shared steps (steps 1-5, from 1.9 to 0.409)")
+    _quiet("equals_twin", _run({"loss": train, "eval/loss": [v * 1.05 for v in train]}), "eval/loss")
+    _quiet("equals_twin", _run({"loss": [0.6931] * 5, "eval/loss": [0.6931] * 5}), "eval/loss")
+
+
+def test_low_while_other_high():
+    """A discriminator loss falling to 0.007 while the generator loss climbs to 5 fires; a pair that
+    stays near ln 2 is a balanced game, and a critic loss that goes negative (WGAN) has no such scale."""
+    d = [0.6, 0.3, 0.1, 0.04, 0.02, 0.01, 0.008, 0.007]
+    g = [0.8, 1.5, 2.4, 3.1, 3.8, 4.3, 4.7, 5.0]
+    hit = _check("low_while_other_high", _run({"d_loss": d, "g_loss": g}), "d_loss")
+    assert hit.summary.startswith("d_loss has a median of 0.009 over its last 4 of 8 logs (steps 5-8) while g_loss sits at 4.5")
+    _quiet("low_while_other_high", _run({"d_loss": [0.69, 0.7, 0.68, 0.71] * 2, "g_loss": [0.7, 0.72] * 4}), "d_loss")
+    _quiet("low_while_other_high", _run({"d_loss": [-0.5, -0.2, -0.01, 0.01] * 2, "g_loss": g}), "d_loss")
+
+
+def test_threshold_quiet_when_the_large_loss_keeps_halving_or_the_accuracy_climbs():
+    """A loss of 250 -> 90 over three logs (a loss summed over tokens, still falling fast) is quiet with
+    unless_fell_by 0.5; a loss flat at 8,760 is reported, unless the accuracy beside it climbs by 30%."""
+    params = {"op": ">", "value": 50.0, "min_share": 0.0, "min_count": 1, "min_points": 1, "unless_fell_by": 0.5,
+              "unless_improved": ["accuracy"], "improved_by": 0.3, "improved_min_points": 2}
+    _quiet("threshold", _run({"loss": [252.0, 131.0, 90.8]}), "loss", **params)
+    hit = _check("threshold", _run({"loss": [8761.0, 8750.0, 8736.0], "accuracy": [0.0, 0.0, 0.0]}), "loss", **params)
+    assert hit.summary == "loss > 50 on 100% of 3 points (steps 1-3), max 8,761 at step 1"
+    _quiet("threshold", _run({"loss": [206.6, 190.0, 178.9], "accuracy": [0.26, 0.33, 0.38]}), "loss", **params)

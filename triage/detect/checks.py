@@ -368,6 +368,10 @@ class ThresholdParams(WindowParams):
     # (no unit gives numbers that large)
     min_rise: Optional[float] = None
     rise_exempt_above: Optional[float] = None
+    # quiet when the series' last point is at most (1 - unless_fell_by) of its first: a quantity that
+    # large which keeps falling fast is in large units (a loss summed over tokens), not blown up
+    unless_fell_by: Optional[float] = None
+    improved_min_points: int = 6  # the fewest points of `unless_improved` that can show a trend
 
 
 @check("threshold", ThresholdParams)
@@ -407,10 +411,12 @@ def threshold(c: Ctx) -> Hit | None:
             return None
     if p.unless_accuracy_above is not None and _accuracy_at_least(c.run, p.unless_accuracy_above, x[0], x[-1]):
         return None
+    if p.unless_fell_by is not None and len(y) >= 2 and y[0] > 0 and y[-1] <= (1.0 - p.unless_fell_by) * y[0]:
+        return None
     if p.unless_improved:
         better = c.other(p.unless_improved)
         by = finite_xy(better.steps, better.values)[1] if better is not None else np.empty(0)
-        if len(by) >= 6:
+        if len(by) >= max(2, p.improved_min_points):
             first, last = _ends(by, 0.15)
             if last - first >= p.improved_by * max(abs(first), 1e-12):
                 return None
@@ -3064,4 +3070,91 @@ def stuck_while_training(c: Ctx) -> Hit | None:
         f"{c.name} is exactly {fmt(y[-1])} at the last {run_len} of {len(y)} evaluations (steps {step_str(first)}-"
         f"{step_str(x[-1])}) while {other.name} fell from {fmt(start)} to {fmt(end)}: the eval predictions stopped changing",
         first, x[-1], numbers={"run": run_len},
+    )
+
+
+@params
+class EqualsTwinParams(Params):
+    """An evaluation series that equals its training twin (`eval/X` and `X`) value for value: on
+    min_share of at least min_points steps the two carry the same number, the training values take
+    min_distinct different values over those steps (a constant pair is another finding) and each
+    shared value is printed to at least min_digits significant digits (two accuracies of exactly
+    1.0 agree by saturation, not by construction). Two evaluations of different data agree to four
+    digits at one step by chance; at every step only when they are the same data or the same number."""
+
+    min_points: int = 3
+    min_share: float = 0.9
+    min_distinct: int = 3
+    min_digits: int = 3
+    prefix: str = "eval/"
+
+
+@check("equals_twin", EqualsTwinParams)
+def equals_twin(c: Ctx) -> Hit | None:
+    """The validation numbers are the training numbers: the eval set is the training set, or the
+    logger prints one value under two names."""
+    p: EqualsTwinParams = c.params
+    if not c.name.startswith(p.prefix):
+        return None
+    twin = c.run.get(c.name[len(p.prefix):])
+    if twin is None or not len(twin):
+        return None
+    x, y = finite_xy(c.steps, c.values)
+    tx, ty = finite_xy(twin.steps, twin.values)
+    common, ia, ib = np.intersect1d(x, tx, return_indices=True)
+    if len(common) < p.min_points:
+        return None
+    a, b = y[ia], ty[ib]
+    same = np.isclose(a, b, rtol=1e-9, atol=0.0) & np.array([_digits(float(v)) >= p.min_digits for v in b])
+    share = float(np.mean(same))
+    if share < p.min_share or len(np.unique(b[same])) < p.min_distinct:
+        return None
+    return Hit(
+        f"{c.name} equals {twin.name} at {int(same.sum()):,} of {len(common):,} shared steps (steps "
+        f"{step_str(common[0])}-{step_str(common[-1])}, from {fmt(b[0])} to {fmt(b[-1])}): the evaluation reports "
+        f"the training numbers, so it measures nothing held out",
+        common[0], common[-1], numbers={"share": share, "points": float(len(common))},
+    )
+
+
+@params
+class LowWhileOtherHighParams(Params):
+    """Over the last window_fraction of the run this series' median sits at or below `at_most`
+    while `other`'s median over the same stretch sits at or above `other_at_least` (min_points
+    logs of each, both never negative: a loss that can go below zero, a WGAN critic's, has no
+    such scale). For a GAN's binary cross-entropies: a discriminator loss near 0 is D(real) near 1
+    and D(fake) near 0, and a generator loss of 3 or more is D(G(z)) at 5% or less."""
+
+    other: Names = ("g_loss",)
+    at_most: float = 0.05
+    other_at_least: float = 3.0
+    min_points: int = 4
+    window_fraction: float = 0.5
+
+
+@check("low_while_other_high", LowWhileOtherHighParams)
+def low_while_other_high(c: Ctx) -> Hit | None:
+    """One loss of a pair pinned near 0 while its opponent sits high: one side has won the game."""
+    p: LowWhileOtherHighParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    other = c.other(p.other)
+    if len(y) < p.min_points or other is None:
+        return None
+    ox, oy = finite_xy(other.steps, other.values)
+    if len(oy) < p.min_points or float(np.min(y)) < 0 or float(np.min(oy)) < 0:
+        return None
+    tail = max(1, int(round(p.window_fraction * len(y))))
+    start = float(x[-tail])
+    mine = float(np.median(y[-tail:]))
+    theirs_at = oy[ox >= start] if np.isfinite(start) else oy[-tail:]
+    if not len(theirs_at):
+        return None
+    theirs = float(np.median(theirs_at))
+    if mine > p.at_most or theirs < p.other_at_least:
+        return None
+    return Hit(
+        f"{c.name} has a median of {fmt(mine)} over its last {tail} of {len(y)} logs (steps {step_str(x[-tail])}-"
+        f"{step_str(x[-1])}) while {other.name} sits at {fmt(theirs)}: one side wins every round and the other gets "
+        f"no useful gradient",
+        x[-tail], x[-1], numbers={"level": mine, "other": theirs},
     )
