@@ -992,3 +992,15 @@ def test_threshold_quiet_when_the_large_loss_keeps_halving_or_the_accuracy_climb
     hit = _check("threshold", _run({"loss": [8761.0, 8750.0, 8736.0], "accuracy": [0.0, 0.0, 0.0]}), "loss", **params)
     assert hit.summary == "loss > 50 on 100% of 3 points (steps 1-3), max 8,761 at step 1"
     _quiet("threshold", _run({"loss": [206.6, 190.0, 178.9], "accuracy": [0.26, 0.33, 0.38]}), "loss", **params)
+
+
+def test_rising_vs_falling_alone_rise():
+    """An eval loss that falls to 0.32 and ends at 1.7 (+430%) while the training loss holds near 0.33
+    is reported with alone_rise 2.0; a rise to 0.5 (+56%) with the training loss holding is not."""
+    params = {"against": ["loss"], "min_rise": 0.05, "min_points_after": 2, "min_other_fall": 0.1, "alone_rise": 2.0}
+    train = [1.5, 0.9, 0.6, 0.45, 0.38, 0.34, 0.33, 0.33, 0.34, 0.34, 0.345]
+    ev = [1.2, 0.8, 0.55, 0.42, 0.35, 0.32, 0.6, 0.9, 1.3, 1.6, 1.7]
+    hit = _check("rising_vs_falling", _run({"eval/loss": ev, "loss": train}), "eval/loss", **params)
+    assert hit.summary.startswith("eval/loss rose 431% from its minimum 0.32 at step 6 to 1.7 at step 11 while loss held")
+    mild = ev[:6] + [0.4, 0.45, 0.48, 0.5, 0.5]
+    _quiet("rising_vs_falling", _run({"eval/loss": mild, "loss": train}), "eval/loss", **params)

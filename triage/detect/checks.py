@@ -1109,6 +1109,11 @@ class RisingVsFallingParams(Params):
     # nats: with the accuracy unchanged the loss only measures confidence, and 0.1 nats is the
     # right class's probability moving by a tenth, whatever the loss's level)
     held_max_abs_rise: Optional[float] = None
+    # an eval loss that ends alone_rise or more above its minimum (2.0: three times it) is worse on
+    # held-out data whatever the training loss does, as long as that did not climb too (by more than
+    # alone_other_max_rise from where it stood at the eval minimum: then both diverge, another finding)
+    alone_rise: Optional[float] = None
+    alone_other_max_rise: float = 0.1
 
 
 def _scored(x: np.ndarray, y: np.ndarray, resolution: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
@@ -1166,6 +1171,14 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
     o_then = float(np.median(at_min[-max(1, len(at_min) // 10):]))
     o_end = float(np.median(later[-max(1, len(later) // 5):]))
     if o_end >= o_then or (o_then - o_end) / max(abs(o_then), 1e-8) < p.min_other_fall:
+        if p.alone_rise is not None and rise >= p.alone_rise and o_then > 0 \
+                and o_end <= o_then * (1.0 + p.alone_other_max_rise):
+            return Hit(
+                f"{c.name} rose {rise:.0%} from its minimum {fmt(low)} at step {step_str(x[i])} to {fmt(last)} at step "
+                f"{step_str(x[-1])} while {other.name} held at {fmt(o_then)} -> {fmt(o_end)}: the model got worse on "
+                f"held-out data only",
+                x[i], x[-1], numbers={"rise": rise},
+            )
         return None
     small = (last - low) < p.held_max_abs_rise if p.held_max_abs_rise is not None else rise < p.held_max_rise
     held = c.other(p.unless_held) if small else None
