@@ -1004,3 +1004,12 @@ def test_rising_vs_falling_alone_rise():
     assert hit.summary.startswith("eval/loss rose 431% from its minimum 0.32 at step 6 to 1.7 at step 11 while loss held")
     mild = ev[:6] + [0.4, 0.45, 0.48, 0.5, 0.5]
     _quiet("rising_vs_falling", _run({"eval/loss": mild, "loss": train}), "eval/loss", **params)
+
+
+def test_loss_below_accuracy_bound_zero_pair():
+    """One evaluation with loss exactly 0 and accuracy exactly 0 is nothing scored (with zero_pair);
+    a loss of 0 beside an accuracy of 1 is a model right on every sample."""
+    params = {"against": ["eval/loss"], "zero_pair": True}
+    hit = _check("loss_below_accuracy_bound", _run({"eval/accuracy": [0.0], "eval/loss": [0.0]}), "eval/accuracy", **params)
+    assert hit.summary.startswith("eval/loss is exactly 0 and eval/accuracy is exactly 0 at step 1")
+    _quiet("loss_below_accuracy_bound", _run({"eval/accuracy": [1.0], "eval/loss": [0.0]}), "eval/accuracy", **params)

@@ -2536,6 +2536,9 @@ class LossBelowAccuracyBoundParams(Params):
     # means divided by the sample count) sits a constant factor under the bound and falls with the
     # accuracy, which is a scale, not a disagreement
     min_ratio_fall: float = 10.0
+    # a loss of exactly 0 beside an accuracy of exactly 0 at one log is no model at all (a loss of 0
+    # needs every answer right): nothing was scored, an empty set summed to zero twice
+    zero_pair: bool = False
 
 
 @check("loss_below_accuracy_bound", LossBelowAccuracyBoundParams)
@@ -2550,11 +2553,20 @@ def loss_below_accuracy_bound(c: Ctx) -> Hit | None:
     if not len(oy):
         return None
     at = np.isin(x, ox)  # the logs that print both
-    if int(at.sum()) < p.min_count:
+    if int(at.sum()) < (1 if p.zero_pair else p.min_count):
         return None
     xa, a = x[at], acc[at]
     loss = oy[np.searchsorted(ox, xa)] if (np.diff(ox) > 0).all() else np.array([oy[ox == v][-1] for v in xa])
     bound = (1.0 - a) * math.log(2.0)
+    if p.zero_pair and bool(np.any((a == 0) & (loss == 0))):
+        j = int(np.flatnonzero((a == 0) & (loss == 0))[0])
+        return Hit(
+            f"{other.name} is exactly 0 and {c.name} is exactly 0 at step {step_str(xa[j])}: a loss of 0 needs every "
+            f"answer right and an accuracy of 0 has none, so nothing was scored (an empty set)",
+            xa[j], xa[j], numbers={"loss": 0.0, "accuracy": 0.0},
+        )
+    if len(a) < p.min_count:
+        return None
     bad = (a <= p.max_acc) & (loss >= 0) & (loss < p.margin * bound)
     count = int(bad.sum())
     if count < p.min_count or count < p.min_share * len(a):
