@@ -20,6 +20,11 @@ from triage.kb.loader import KB_ENV, knowledge_roots, session_roots, use_roots  
 EXACT, NORMALISED, PATTERN, PREFIXED, FORKED, UNKNOWN = 0, 1, 2, 3, 4, 9
 
 
+# Words that name the input pipeline of a pass, never an evaluation set (`reader_cost`, `data_time`: time spent
+# loading data, as Paddle and OpenMMLab print it during evaluation too)
+_PIPELINE_WORDS = frozenset({"data", "reader", "loader", "dataloader", "io"})
+
+
 @dataclass(frozen=True)
 class Resolved:
     name: str  # canonical name, e.g. loss, eval/loss, eval/g0/loss
@@ -467,8 +472,10 @@ class AliasTable:
             if ch in "_/" and 0 < i < len(rest) - 1:
                 head, tail = rest[:i], rest[i + 1:]
                 inner = self._direct(tail, source)
-                if inner and not inner[0].startswith("eval/") and not self._direct(head, source):
-                    # (`accuracy_top-1`: a metric with its qualifier, not an eval set named `accuracy`)
+                if inner and not inner[0].startswith("eval/") and not self._direct(head, source) \
+                        and not (head.lower() in _PIPELINE_WORDS and tail.lower() in ("cost", "time")):
+                    # (`accuracy_top-1`: a metric with its qualifier, not an eval set named `accuracy`;
+                    # `eval/reader_cost`, `eval_data_time`: the time spent reading data, not a set named `reader`)
                     ds = normalise(head)
                     return Resolved(f"eval/{ds}/{inner[0]}", f"eval:{ds}", rest, *self._xf(inner[1]), PREFIXED, inner[2])
         m = _DATALOADER_IDX.search(rest)

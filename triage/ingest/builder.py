@@ -317,6 +317,11 @@ class RunBuilder:
         collided: list[tuple[str, str, str, str]] = []  # (key, the key that kept the name, name, its own name)
         for name, keys in by_name.items():
             keys.sort(key=lambda k: (resolved[k].quality, resolved[k].order, k))
+            if name == "loss" and len(keys) > 1 and not any(k.strip().lower() == "loss" for k in keys):
+                # a key that says it is the training loss (`Train loss: 0.4616`) keeps the name over another
+                # spelling of a loss with no split in it (`[Metrics] AUC: 0.80 - logloss: 0.447`, a metric
+                # the evaluation printed), however exactly the alias table knows that spelling
+                keys.sort(key=lambda k: not _TRAIN_LOSS_KEY.match(k))
             names[keys[0]] = (name, resolved[keys[0]].split)
             for k in keys[1:]:
                 own = _aliases.normalise(k)
@@ -353,6 +358,9 @@ class RunBuilder:
                 v = -v
             if res.scale != 1.0:
                 v = v * res.scale
+            if name == "step_time" and len(v) and _clock_readings(v):
+                self.warn(f"{key!r} holds clock readings (seconds since 1970), not how long a step took: left out")
+                continue
             seen = step_info.get(id(s))  # series that share one step array (one row layout) share the work
             if seen is None:
                 seen = step_info[id(s)] = (s, _restarts(s), _increasing(s))
@@ -383,6 +391,16 @@ class RunBuilder:
         run = Run(path=self.path, format=self.format, series=dict(sorted(series.items())),
                   events=self.events, meta=self.meta)
         return run
+
+
+_TRAIN_LOSS_KEY = re.compile(r"(?i)^\s*(?:train|training)[\s_/-]+loss\s*$")
+
+
+def _clock_readings(v: np.ndarray) -> bool:
+    """Values a `Time:` key printed that are Unix times (`Time: 1564715520.47`, seconds since 1970, between
+    the years 2001 and 2100), every one of them: no step lasts decades, so they are a clock, not durations."""
+    finite = v[np.isfinite(v)]
+    return bool(len(finite)) and bool(np.all((finite >= 1e9) & (finite <= 4.1e9)))
 
 
 def _join(series: dict[str, Series], name: str, alt: str) -> bool:

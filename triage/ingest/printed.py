@@ -82,7 +82,8 @@ _PREFIX = re.compile(
     | (?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\s+)?\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{4}
       \s+\d{1,2}:\d{2}:\d{2}  # datefmt `%a, %d %b %Y %H:%M:%S`: `Mon, 15 May 2023 00:04:19`
     | [\w.-]+\.py\[line:\s*\d+\]  # `%(filename)s[line:%(lineno)d]`: `train.py[line:31]`
-    | \[[\w./-]+\.py:\d+\](?:\s+\(\d+/\d+\))?  # icefall / k2: `[finetune.py:1142] (5/8)` (file:line, rank/world)
+    | \[[\w./-]+\.py:\d+(?::[\w<>.]+)?\](?:\s+\(\d+/\d+\))?  # icefall / k2: `[finetune.py:1142] (5/8)` (file:line, rank/world);
+                                                           # DeepSpeed's `[timer.py:199:stop]` (file:line:function)
     | \[\d{4}\s+\d{1,2}:\d{2}:\d{2}\s+@[\w.-]+:\d+\]  # tensorpack's `[0227 18:54:41 @monitor.py:233]`
     | (?:[\w.-]+\s+-\s+)?\S+\.py\s+:\s+[\w<>]+\s+\[\d+\]\s+-(?=\s)  # `train - /x/trainer.py : train_step [27] -`
     | \[\s*(?:\d{1,3}%|-{4,})\s*\](?=\s)  # xLearn's progress cell before its table (`[   10%      ]     1   0.52`, `[------------] Epoch`)
@@ -116,6 +117,7 @@ _PREFIX = re.compile(
     | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?::\d+)?(?=\s*[:\]\-|\u2013\u2014])
     | [\u2013\u2014](?=\s)  # `%(asctime)s \u2014 %(name)s \u2014 %(levelname)s \u2014 %(message)s`: the dash between fields
     | root(?=:)
+    | __main__(?=\s+-\s)  # `%(levelname)s - %(name)s - %(message)s` from the script's own logger: `INFO - __main__ - `
     | [-:|\]]
     )\s*""",
     re.X,
@@ -183,15 +185,17 @@ STEP_WORDS = {"step", "steps", "iter", "iters", "iteration", "iterations", "it",
               "total timesteps", "total_timesteps", "global step", "train step", "training step", "gstep", "episode", "episodes",
               "训练次数", "迭代次数", "步数", "步",
               "cycle",  # (an outer loop of self-play, active learning or a cyclic schedule: `after cycle=3`)
-              "tick"}  # (StyleGAN's progress report: `tick 1401  kimg 5738.6  time 1d 06h 06m ...`)
+              "tick",  # (StyleGAN's progress report: `tick 1401  kimg 5738.6  time 1d 06h 06m ...`)
+              "iter(train)"}  # (OpenMMLab's iteration-based loop: `Iter(train) [ 105/2000]  lr: ...`)
 EPOCH_WORDS = {"epoch", "epochs", "ep", "train epoch", "training epoch", "epoch(train)", "epoch(val)",
                "eval epoch", "val epoch", "valid epoch", "test epoch", "轮", "轮次", "训练轮数"}
-BATCH_WORDS = {"batch", "batches", "batch_idx", "minibatch", "mini-batch", "bs_idx"}
+# (`Iter(val) [120/120]`: OpenMMLab's evaluation loop counts its own batches, not the training's iterations)
+BATCH_WORDS = {"batch", "batches", "batch_idx", "minibatch", "mini-batch", "bs_idx", "iter(val)", "iter(test)"}
 SPLIT_EVAL = {"val", "vali", "valid", "validation", "eval", "evaluation", "test", "testing", "dev", "cv", "epoch(val)",
-              "val epoch", "eval epoch", "valid epoch", "test epoch", "test set", "validation set", "val set",
+              "iter(val)", "iter(test)", "epoch(test)", "val epoch", "eval epoch", "valid epoch", "test epoch", "test set", "validation set", "val set",
               "dev set", "evaluating", "validating", "testing set", "infer", "inference", "valid set", "eval set",
               "evaluation set", "validate", "validate epoch"}
-SPLIT_TRAIN = {"train", "training", "epoch(train)", "train epoch", "training epoch", "train set", "training set"}
+SPLIT_TRAIN = {"train", "training", "epoch(train)", "iter(train)", "train epoch", "training epoch", "train set", "training set"}
 _STOP = {"of", "to", "the", "a", "an", "in", "at", "for", "with", "from", "after", "by", "is", "are", "was",
          "were", "be", "and", "or", "on", "this", "that", "it's", "has", "have", "than", "into", "not", "no",
          "will", "would", "should", "we", "you", "i", "my", "our", "saving", "saved", "loading", "loaded",
@@ -339,7 +343,8 @@ _TALLY_OF = re.compile(r"\s+(?:of|over|on)\s+\d+\s+" + _TALLY_UNITS + r"\b(?=\s*
 _TALLY_ASIDE = re.compile(r"\s*\((?:for|of|over|on|per|across|last)\s+\d+\s+" + _TALLY_UNITS + r"\)")
 # A progress bar's share done, before its `n/total [elapsed<left` (`Evaluation train: 100% 3/3 [00:03<00:00`,
 # tqdm's text form in notebooks and CI logs, with or without the `|███|` bar): how far, never a metric
-_BAR_PERCENT = re.compile(r"(?<![\w.])\d{1,3}%\s*(?:\|[^|]*\|\s*)?(?=\d+/\d+\s*\[)")
+# (or a bar whose closing `|` a message printed into it wrote over: `2%|█▋   Aggregating the embedding.5/218 [`)
+_BAR_PERCENT = re.compile(r"(?<![\w.])\d{1,3}%\s*(?:\|[^|]*\|\s*|\|[^|\d]*)?(?=\d+/\d+\s*\[)")
 # A counter written with thousands separators (`iter: 107,400`, `step 1,250 |`, Python's `{:,}`): one number,
 # not a count and a list; only after a counter's name, where a comma list of values is never printed
 _GROUPED_COUNT = re.compile(r"(?i)(\b(?:global[_ ]?step|steps?|iters?|iterations?|epochs?|episodes?|updates?|batch)"
@@ -375,6 +380,11 @@ _EPOCH_BATCH_PAIR = re.compile(r"(?i)^([A-Za-z][\w ./-]{0,60}?):\s*epoch\s+(" + 
 # A line's opening tag with a qualifier in parentheses (`[Diff-Val(Test-Normal)]`, `[Val(EMA)]`): the
 # qualifier says which variant of the pass, the tag names it
 _TAG_QUALIFIER = re.compile(r"^\[([A-Za-z][\w-]*)\([^()\[\]]*\)\]")
+
+
+# `top 1 acc: 0.035`, `Top 5 Accuracy: 0.17`: top-k accuracy with a blank between `top` and k; the k is part of
+# the name, not a value of its own
+_TOP_K_SPACED = re.compile(r"(?i)\b(top)\s+(\d{1,2})\s+(?=(?:acc|accuracy|err|error|prec|precision|recall)\b)")
 
 
 def _position_first(m: re.Match) -> str:
@@ -451,6 +461,8 @@ def clean(line: str) -> str:
         line = _EPOCH_BATCH_PAIR.sub(r"\1: \2\3", line)
     if "-" in line and "[" in line and _COUNTER_RANGE.search(line):
         line = _COUNTER_RANGE.sub(r"\1 \2", line)
+    if "op " in line and _TOP_K_SPACED.search(line):
+        line = _TOP_K_SPACED.sub(r"\1\2 ", line)
     if "#" in line and _NAMED_HASH.search(line):
         line = _NAMED_HASH.sub(r"\1 ", line)
     if line[:1] in "eEiIsSbB" and _GLUED_COUNTER.match(line):
@@ -618,6 +630,16 @@ _FAMILY_WORDS = {"acc": "accuracy", "accs": "accuracy", "accuracy": "accuracy", 
 _EVAL_VERBS = {"evaluating", "evaluate", "evaluated"}
 
 
+# A run of CJK ideographs (or kana, or hangul syllables): a clause in a language written without blanks
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{4,}")
+
+
+def _cjk_words(words: list[str]) -> int:
+    """About how many words the long CJK runs in `words` hold (two characters a word); runs shorter than
+    four characters are left out: a metric's name in those scripts is that short (`损失`, `准确率`)."""
+    return sum(len(run) // 2 for w in words for run in _CJK_RUN.findall(w))
+
+
 def _split_of(words: list[str]) -> str:
     joined = " ".join(w.lower() for w in words)
     bare = [w.lower().strip("[]():") for w in words]
@@ -749,6 +771,8 @@ def parse(line: str) -> Plan:
                     plan.label = lab
                 else:
                     prose_words += max(0, len(pending) - 2)  # `While training with custom data,`
+                    if any(ord(ch) >= 0x3000 for w in pending for ch in w):
+                        prose_words += _cjk_words(pending)  # `准备好数据集之后,`: a clause written without blanks
             pending = []
             assigned = False
             i += 1
@@ -878,6 +902,8 @@ def parse(line: str) -> Plan:
                 if lab:
                     plan.label = lab
                     pending = []
+                elif len(pending) == 1 and "(" in pending[0] and _key_role(pending[0]) != "value":
+                    plan.label = _split_of(pending)  # `Iter(val) [120/120]`: the loop's mode names the split
             if text == "(" and last_value_slot is not None and not pending:
                 # `loss 6.9 (6.9)`: a running average / z-score after a value: skip until ')'
                 j = i + 1
@@ -1552,7 +1578,19 @@ def names_loss_or_accuracy(key: str) -> bool:
     from triage.ingest.aliases import tokens
 
     words = tokens(key)
-    return not _METRIC_WORDS.isdisjoint(words) and _SETTING_WORDS.isdisjoint(words)
+    if not _SETTING_WORDS.isdisjoint(words):
+        return False
+    if not _METRIC_WORDS.isdisjoint(words):
+        return True
+    if "@" in key or any(ch.isdigit() for ch in key):  # `Prec@1`, `top1`: the alias table names an accuracy
+        from triage.ingest.aliases import table
+
+        name = table().resolve(key, "text").name
+        return name.removeprefix("eval/") in _ACCURACY_NAMES
+    return False
+
+
+_ACCURACY_NAMES = {"accuracy", "accuracy_top5"}
 
 
 # `Best Valid accuracy: 51%`, `best_val_loss`: the best value so far repeats one already printed

@@ -517,6 +517,8 @@ class _TextReader:
                 return False
             if self.header and _ELISION.match(s):  # `...` where the paste left rows out: the table goes on
                 return False
+            if self.header and not s.strip() and type(self.header) is _LabelledHeader:
+                return False  # a blank line between groups of labelled rows (`l(raw):` ... then `l(filter):` ...)
             if not (self.header and (_MD_RULE.match(s) or _BOX_RULE.match(s) or _ASCII_RULE.match(s))):
                 # (`|---|---|`, `├───┼───┤`, `+-----+-----+` drawn between every two rows)
                 # between a header and its rows keep the header
@@ -566,6 +568,12 @@ class _TextReader:
             c = _SUM_OF_TERMS.sub(r"\1 loss: \2", c)
         if "s]" in c:  # `Epoch 9 [60.6s + 86.3s]:`: how long training and testing took, not a metric
             c = _BRACKET_SECONDS.sub("", c)
+        if c[:5] == "kpis\t":  # PaddlePaddle's continuous-evaluation lines: `kpis<TAB>train_cost<TAB>25.504290`
+            kpi = _KPI_LINE.match(c)
+            if kpi:
+                c = f"{kpi.group(1)}: {kpi.group(2)}"
+        if ")" in c and _SPLIT_COUNT.search(c):  # `validation(4992) <run name> loss=382.9, ...`: that split's
+            c = _SPLIT_COUNT.sub(r"\1: ", c, count=1)  # values; the count is how many samples it scored
         lr = _LR_NOTICE.search(c)
         if lr:  # `Adjusting learning rate of group 0 to 1.0000e-03.`: the schedule's new value, as a pair
             c = c[: lr.start()] + "learning rate: " + c[lr.end():]
@@ -590,6 +598,8 @@ class _TextReader:
                 layout = _layout_for(s.strip())
                 cells = s.strip() if layout is not None else c
         header = self.header or layout
+        if header and header is self.header and type(header) is list and _per_class_row(header, cells):
+            return False  # `| vessel | nan | nan |` under `| Class | IoU | Acc |`: one class's score, not a record
         if header:
             row = tables.row(header, s, _COUNT_COLUMNS) if type(header) is tables.Positional \
                 else _table_row(header, cells, blanks=layout is not None or type(header) is _SpacedHeader)
@@ -648,6 +658,14 @@ class _TextReader:
                     {f"value_{i}": to_float(v) for i, v in enumerate(values, 1)}
                 self.records.append(_Rec(ln, named, float(step), None, None, None, "", "text", False, _PAIR))
                 self.tpl_counts[_PAIR] = self.tpl_counts.get(_PAIR, 0) + 1
+                return True
+        if not self.header and c[:1].isdigit() and _EPOCH_ITER_ROW.match(c):
+            epoch, step, *values = c.split()  # `3   4800   7.69427   0   0.00995887`: Chainer's PrintReport
+            if int(epoch) <= int(step):  # table pasted without its header, the epoch and the iteration first
+                named = {f"value_{i}": to_float(v) for i, v in enumerate(values, 1)}
+                self.records.append(_Rec(ln, named, float(step), float(epoch), None, None, "", "text", False,
+                                         _EPOCH_ITER_TPL))
+                self.tpl_counts[_EPOCH_ITER_TPL] = self.tpl_counts.get(_EPOCH_ITER_TPL, 0) + 1
                 return True
         if not self.header and "/" in c and ":" in c:
             m = _COUNT_VALUE.match(c)
@@ -1017,8 +1035,8 @@ class _TextReader:
         text = " ".join(parts)
         if text.endswith("},"):  # (one record of a JSON list, its comma after it)
             text = text[:-1]
-        if not text.endswith("}") and len(parts) < _DICT_MAX_LINES:
-            return False
+        if (not text.endswith("}") or text.count("{") > text.count("}")) and len(parts) < _DICT_MAX_LINES:
+            return False  # (`'features': [{'name': 'topo'},`: a nested dict closes, the outer one goes on)
         self.dict_block = None
         return self.close_dict(first, ln, text, len(parts))
 
@@ -1672,6 +1690,12 @@ _BEST_RECAP = re.compile(r"(?i)^best\s+(?:model|result|checkpoint|score)s?\s+(?:
 # `train==[total=bpr + kg + l2]`): the total is that split's loss.
 _SUM_OF_TERMS = re.compile(r"\b([A-Za-z]\w*)\s*==\[\s*(" + _NUM + r")\s*=\s*" + _NUM + r"(?:\s*\+\s*" + _NUM + r")+\s*\]")
 # Durations in square brackets, one or a sum of several (`[305.4s + 92.5s]`)
+# A KPI line (`kpis`, the name, the value, tab-separated): the word `kpis` marks the line, it is no part of the name
+_KPI_LINE = re.compile(r"^kpis\t+([A-Za-z_][\w./-]*)\t+(\S+)\s*$")
+# A split word with the number of samples it was scored on glued to it in parentheses, then (maybe) the run's
+# name, one blank-free token with digits in it, then the first `key=` or `key:` value of the split
+_SPLIT_COUNT = re.compile(r"(?i)(?<![\w/])(val|valid|validation|eval|evaluation|test|testing|dev)\(\d+\)\s+"
+                          r"(?:(?=[^\s=]*\d)[^\s=]{8,}\s+)?(?=[A-Za-z_][\w/.-]*\s*[=:]\s*[-+]?(?:\d|\.\d|nan|inf))")
 _BRACKET_SECONDS = re.compile(r"\s*\[\s*\d+(?:\.\d+)?s(?:\s*\+\s*\d+(?:\.\d+)?s)*\s*\]")
 # A learning-rate schedule announcing its next value: PyTorch schedulers with verbose on (`Adjusting
 # learning rate of group 0 to 1.0000e-03.`), ReduceLROnPlateau (`reducing learning rate of group 0 to
@@ -1784,9 +1808,11 @@ _CODE_NUMBER = re.compile(r"`\s*(" + _NUM + r")\s*`")
 
 
 # The repr of a settings object: argparse's `Namespace(...)`, `TrainingArguments(...)`, `ModelConfig(...)`
-# The name a settings dict is printed under (`config: {...}`, `hparams = {...}`, `Training args: {...}`)
+# The name a settings dict is printed under (`config: {...}`, `hparams = {...}`, `Training args: {...}`); an
+# optimizer's or a schedule's config is one too (Keras model cards: `- optimizer: {'name': 'Adam', 'learning_rate': 5e-05}`)
 _SETTINGS_LEAD = re.compile(r"(?i)(?:\b(?:config|configs|configuration|args|arguments|hparams|hyperparameters|"
-                            r"hyper-parameters|params|parameters|settings|options|opts|cfg|kwargs)"
+                            r"hyper-parameters|params|parameters|settings|options|opts|cfg|kwargs|"
+                            r"optimizer|optimiser|optim|scheduler|lr_scheduler)"
                             r"|(?:参数|配置|设置|超参数?)(?:配置|设置)?)\s*[:=]?\s*$")  # (and in Chinese: `参数配置:`)
 # the entry function's call logged with its keyword arguments (`main(rmq_host=..., epochs=4, batch_size=8)`)
 _MAIN_CALL = re.compile(r"(?:^|\s)main\(\w+=[^,()]*,\s*\w+=")
@@ -1808,6 +1834,10 @@ _WRAP_IN_NUMBER = (re.compile(r"\d.*[:=]\s*[-+]?\d+$"), re.compile(r"^\.\d+(?:[e
 _WRAP_AFTER_PAIR = (re.compile(r"[A-Za-z_]\w*\s*[:=]\s*[-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf),$", re.I),
                     re.compile(r"^[ \t]+[A-Za-z_][\w/.-]*\s*[:=]\s*[-+]?(?:\d|\.\d|nan\b|inf\b)"
                                r"[^,]*,\s*[A-Za-z_][\w/.-]*\s*[:=]", re.I))
+
+# (` step210    image_name:b'x.jpg' |` then an indented `rpn_loc_loss:0.0178 |  rpn_cla_loss:1.3777 |` and more such
+# lines: a record laid out as a block; the next line has no prefix of its own and opens with a `key:value` pair)
+_WRAP_AFTER_BAR = re.compile(r"^[ \t]+[A-Za-z_][\w/.-]*\s*[:=]\s*[-+]?(?:\d|\.\d|nan\b|inf\b)[^|]*\|", re.I)
 
 
 def _drop_sizes(plan: printed.Plan, nums: list[str], rec: printed.Record) -> bool:
@@ -1855,6 +1885,8 @@ def _wrapped(line: str, following: str) -> bool:
     if _WRAP_TAIL.match(following) is not None:
         return _WRAP_HEAD.search(line) is not None
     line = line.rstrip()
+    if line[-1:] == "|":  # one step's pairs printed over several lines, each but the last ending in `|`
+        return _WRAP_AFTER_BAR.match(following) is not None and ":" in line
     return line[-1:] == "," and _WRAP_AFTER_PAIR[0].search(line) is not None \
         and _WRAP_AFTER_PAIR[1].match(following) is not None
 
@@ -1895,6 +1927,12 @@ _NVIDIA_SMI = re.compile(r"^\s*\|.*(?:\d+MiB\s*/\s*\d+MiB|NVIDIA-SMI|Persistence
 _BARE_PAIR = re.compile(r"^(?:\d{1,9}|\d\.\d+e\+\d{1,2})(?:(?:\s*,\s*|\s+)[-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|nan|inf)){1,12}$",
                         re.I)
 _PAIR_SEP = re.compile(r"\s*,\s*|\s+")
+# A row of a headerless table whose first two cells are whole numbers, an epoch and the iteration within the run
+# (not below the epoch: it counts on), then three or more numbers, one of them at least with a point; the
+# other cells may be whole (an accuracy of `0`)
+_EPOCH_ITER_ROW = re.compile(r"^\d{1,6}\s+\d{1,9}(?=.*\s[-+]?\d*\.\d)(?:\s+(?:[-+]?(?:\d+\.?\d*|\.\d+)"
+                             r"(?:[eE][-+]?\d+)?|nan|inf)){3,12}$", re.I)
+_EPOCH_ITER_TPL = "<epoch> <iteration> <values>"
 _PAIR = "<pair>"
 # A counter's name and number (an aside in parentheses may follow it), then only unnamed values, after a
 # comma or a colon and comma-separated, to the end of the line (`epoch, 0040, 0.0159, 0.0170`,
@@ -1965,7 +2003,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     joined = 0  # a line already read as the end of the line before it
     while ln < n:
         ln += 1
-        if ln == joined:
+        if ln <= joined:
             continue
         quiet_try = False
         if masks is not None:
@@ -2017,10 +2055,13 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         if "#0" in line:  # syslog's escaped control characters (`#015` a carriage return, `#033` ESC)
             line = _SYSLOG_ESCAPE.sub(lambda m: chr(int(m.group(1), 8)), line)
         if ln < n and _wrapped(line, lines[ln]):  # `...; lr` + `: 1.00000; 16410/16179 tok/s`
-            # (no blank: `lr` + `: 1.0`, `lr: 1` + `.00000`; one after a pair's comma)
+            # (no blank: `lr` + `: 1.0`, `lr: 1` + `.00000`; one after a pair's comma or a `|`)
             line = line.rstrip()
-            line = line + (" " if line[-1:] == "," else "") + lines[ln].strip()
+            line = line + (" " if line[-1:] in ",|" else "") + lines[ln].strip()
             joined = ln + 1
+            while line[-1:] == "|" and joined < n and joined - ln < 32 and _wrapped(line, lines[joined]):
+                line = line + " " + lines[joined].strip()  # (a block of `key:value |` lines: one record)
+                joined += 1
             quiet_try = False
         new = None
         if not r.sb3_line(ln, line) and not r.events(ln, line):
@@ -2033,7 +2074,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
                     b.skip(f"unparsable line ({type(exc).__name__})")
                     quiet_try = False
             if masks is not None and r.ordinary is not None and len(segs) == 1 \
-                    and int(masks.ids[ln - 1]) not in shapes and joined != ln + 1 \
+                    and int(masks.ids[ln - 1]) not in shapes and joined <= ln \
                     and not any(h in line.lower() for h in _EVENT_HINTS):
                 new = printed_bulk.register(line, *r.ordinary)
                 if new is not None:
@@ -2145,6 +2186,26 @@ def _cells(line: str) -> list[str]:
     return [c for c in _CELL_SPLIT.split(line.strip().strip("|").strip()) if c]
 
 
+# The first column of a table that breaks a score down by class (mmseg's and mmdet's per-class tables)
+_CLASS_COLUMNS = {"class", "classes", "category", "categories", "class_name", "class name"}
+# A row of such a table that sums the classes up, not one class (`all`, `mean`): a record
+_ALL_CLASSES = {"all", "mean", "average", "avg", "overall", "total", "summary"}
+
+
+def _per_class_row(header: list[str], line: str) -> bool:
+    """A row of a per-class table (a `Class` column first) that names one class: its scores are that class's
+    breakdown at one evaluation, not a point of the run (its summary line carries the run's metrics)."""
+    if not header or header[0].lower() not in _CLASS_COLUMNS:
+        return False
+    cells = _cells(line)
+    if len(cells) < 2:
+        return False
+    first = cells[0].strip().lower()
+    if first in _ALL_CLASSES or _TABLE_NUM.match(first):
+        return False
+    return all(_TABLE_NUM.match(c.strip()) or c.strip() in ("-", "") for c in cells[1:])
+
+
 def _layout_for(line: str) -> list[str] | None:
     """The column names of a known headerless table (metrics.yaml `layouts`) this line belongs to."""
     from triage.ingest.aliases import table
@@ -2167,6 +2228,15 @@ def _logger_header(line: str) -> list[str] | None:
 _QUALIFIED_CELL = re.compile(r"^[A-Za-z_][\w ./\-@%]*\([\w ./\-@%]*\)$")  # `mean class accuracy (train set)`
 
 
+class _LabelledHeader(list):
+    """Column names over rows that each open with a label and a colon (OpenKE's `metric:  MRR  MR` over
+    `l(raw):  0.0007  7469.4`)."""
+
+
+# The first cell of a header whose rows open with a label and a colon (`l(raw):  0.0007  7469.4`): one word
+_LABEL_HEAD = re.compile(r"^[A-Za-z_]\w{0,20}:$")
+
+
 def _table_header(line: str) -> list[str] | None:
     """Column names of a printed table (`step<TAB>loss`, `Epoch  GPU_mem  box_loss ...`,
     `| epoch | loss |`): two or more single-word cells and nothing else."""
@@ -2175,8 +2245,16 @@ def _table_header(line: str) -> list[str] | None:
         if "," in bare and " " not in bare:
             line = "\t".join(bare.split(","))
     cells = _cells(line)
+    if len(cells) >= 3 and cells[0][-1:] == ":" and _LABEL_HEAD.match(cells[0]):
+        cells[0] = cells[0][:-1]  # `metric:  MRR  MR  hit@10`: the name of the row-label column, a colon after it
+        labelled = True
+    else:
+        labelled = False
     if len(cells) < 2 or len(cells) > 40 or not all(_HEADER_CELL.match(c) for c in cells):
         return None
+    if labelled:  # (its rows may come in groups a blank line apart: the header stays over them)
+        named = _table_header("\t".join(cells))
+        return _LabelledHeader(named) if named else None
     cells = [c.replace(" / ", "/") for c in cells]  # `rewards / match_format` is the name `rewards/match_format`
     from triage.ingest.aliases import table
 
