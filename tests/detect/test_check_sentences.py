@@ -1013,3 +1013,38 @@ def test_loss_below_accuracy_bound_zero_pair():
     hit = _check("loss_below_accuracy_bound", _run({"eval/accuracy": [0.0], "eval/loss": [0.0]}), "eval/accuracy", **params)
     assert hit.summary.startswith("eval/loss is exactly 0 and eval/accuracy is exactly 0 at step 1")
     _quiet("loss_below_accuracy_bound", _run({"eval/accuracy": [1.0], "eval/loss": [0.0]}), "eval/accuracy", **params)
+
+
+def test_constant_quiet_when_the_training_loss_falls():
+    """A learning rate printed as 0 at all 8 epochs while the loss falls 2.35 -> 1.78 smoothly is a rate
+    rounded away by the printing (unless_loss_falls 0.1); beside a flat loss it is reported."""
+    params = {"value": 0.0, "min_share": 1.0, "min_count": 3, "min_points": 3, "unless_loss_falls": 0.1}
+    falling = [2.35, 2.2, 2.08, 1.99, 1.91, 1.86, 1.81, 1.78]
+    _quiet("constant", _run({"learning_rate": [0.0] * 8, "loss": falling}), "learning_rate", **params)
+    hit = _check("constant", _run({"learning_rate": [0.0] * 8, "loss": [2.35, 2.36, 2.34, 2.35] * 2}), "learning_rate", **params)
+    assert hit.summary == "learning_rate is exactly 0 on 100% of points (8 of 8, steps 1-8)"
+
+
+def test_threshold_quiet_during_warmup():
+    """Gradient norms of 80-118 over 6 logs while the learning rate climbs 1.4e-6 -> 1.9e-5 at every log
+    are a warmup's (unless_warming_up); the same norms at a constant rate are reported."""
+    params = {"op": ">", "value": 10.0, "min_share": 0.2, "min_count": 3, "unless_warming_up": ["learning_rate"]}
+    g = [83.0, 96.0, 118.0, 101.0, 90.0, 85.0]
+    _quiet("threshold", _run({"grad_norm": g, "learning_rate": [1.4e-6 * (i + 1) * 2.2 for i in range(6)]}), "grad_norm", **params)
+    hit = _check("threshold", _run({"grad_norm": g, "learning_rate": [2e-5] * 6}), "grad_norm", **params)
+    assert hit.summary == "grad_norm > 10 on 100% of 6 points (steps 1-6), max 118 at step 3"
+
+
+def test_oscillation_quiet_for_a_converged_classifier():
+    """Epoch losses turning by 10%+ of a 0.02 level while the accuracy is 0.99 are quiet with
+    unless_accuracy_above 0.98; with the accuracy at 0.7 they are reported."""
+    loss = [0.03, 0.02, 0.026, 0.018, 0.025, 0.017, 0.024, 0.016]
+    params = {"min_swing": 0.1, "min_reversals": 3, "min_share": 0.25, "min_points": 6, "unless_accuracy_above": 0.98}
+    _quiet("oscillation", _run({"loss": loss, "accuracy": [0.99] * 8}), "loss", **params)
+    hit = _check("oscillation", _run({"loss": loss, "accuracy": [0.7] * 8}), "loss", **params)
+    assert hit.summary.startswith("6 of 6 turns move loss by 10% or more")
+
+
+def test_low_while_other_high_quiet_for_a_hinge_at_zero():
+    """A discriminator loss exactly 0 on most of the window (a hinge whose margin is met) is quiet."""
+    _quiet("low_while_other_high", _run({"d_loss": [0.3, 0.1, 0.0, 0.0, 0.0, 0.0], "g_loss": [4.0] * 6}), "d_loss")

@@ -372,6 +372,10 @@ class ThresholdParams(WindowParams):
     # large which keeps falling fast is in large units (a loss summed over tokens), not blown up
     unless_fell_by: Optional[float] = None
     improved_min_points: int = 6  # the fewest points of `unless_improved` that can show a trend
+    # quiet when this learning-rate series rises at every log over the points beyond the bound (and
+    # ends at least twice where it began): the log covers warmup only, where a fresh head or adapter
+    # gives large gradients that the rising rate has not yet worked down
+    unless_warming_up: Optional[Names] = None
 
 
 @check("threshold", ThresholdParams)
@@ -410,6 +414,8 @@ def threshold(c: Ctx) -> Hit | None:
         if not len(low) or float(np.max(np.abs(y[hit]))) < p.min_rise * float(np.min(low)):
             return None
     if p.unless_accuracy_above is not None and _accuracy_at_least(c.run, p.unless_accuracy_above, x[0], x[-1]):
+        return None
+    if p.unless_warming_up and _warming_up(c.other(p.unless_warming_up), float(x[hit][0]), float(x[hit][-1])):
         return None
     if p.unless_fell_by is not None and len(y) >= 2 and y[0] > 0 and y[-1] <= (1.0 - p.unless_fell_by) * y[0]:
         return None
@@ -737,6 +743,10 @@ class ConstantParams(WindowParams):
     """value (default: the most common value); tol; min_share and min_count of the window."""
 
     value: Optional[float] = None
+    # quiet when a training loss fell by this share or more over the same steps (medians of its first
+    # and last fifth): a learning rate printed as 0 beside a loss that keeps falling is a small rate
+    # rounded away by the printing (`lr: 0.000`), since weights that do not move cannot lower the loss
+    unless_loss_falls: Optional[float] = None
     tol: float = 0.0
     min_share: float = 0.8
     min_count: int = 5
@@ -845,7 +855,7 @@ def constant(c: Ctx) -> Hit | None:
         vals, counts = np.unique(y, return_counts=True)
         target = float(vals[np.argmax(counts)])
     if (p.above is not None and not target > p.above) or (p.below is not None and not target < p.below) \
-            or (p.min_digits is not None and _digits(target) < p.min_digits):
+            or (p.min_digits is not None and target != 0 and _digits(target) < p.min_digits):
         return None
     same = (y == target) if p.tol == 0 else (np.abs(y - target) <= p.tol)
     count = int(np.count_nonzero(same))
@@ -862,6 +872,8 @@ def constant(c: Ctx) -> Hit | None:
     if share < p.min_share or count < min_count:
         return None
     hx = x[same]
+    if p.unless_loss_falls is not None and _training_loss_fell(c.run, p.unless_loss_falls, float(hx[0]), float(hx[-1])):
+        return None
     answer, why = None, ""
     if p.coarse_answer:
         if _rows_are_epochs(c.run):
@@ -1875,6 +1887,37 @@ def _accuracy(run, names: Names | None = None):
     return None
 
 
+def _warming_up(lr, lo: float, hi: float) -> bool:
+    """Whether this learning-rate series never falls between steps lo and hi and ends there at least
+    twice where it began (3 points or more): the run is still in its warmup."""
+    if lr is None:
+        return False
+    x, y = finite_xy(lr.steps, lr.values)
+    y = y[(x >= lo) & (x <= hi)]
+    return len(y) >= 3 and bool(np.all(np.diff(y) >= 0)) and y[0] > 0 and y[-1] >= 2 * y[0]
+
+
+def _training_loss_fell(run, share: float, lo: float, hi: float) -> bool:
+    """Whether a training loss (`loss`, or any training series named as a loss) fell by `share` or more
+    of its level between steps lo and hi (medians of its first and last fifth there, 4 points or more),
+    and by more than three times the noise of that difference."""
+    names = [n for n in ("loss", "train_loss_avg") if run.get(n) is not None]
+    names += [n for n, s in run.series.items() if "loss" in n.lower() and getattr(s, "split", "train") == "train"
+              and n not in names]
+    for name in names:
+        s = run.get(name)
+        x, y = finite_xy(s.steps, s.values)
+        y = y[(x >= lo) & (x <= hi)]
+        if len(y) < 4:
+            continue
+        k = max(1, len(y) // 5)
+        first, last = float(np.median(y[:k])), float(np.median(y[-k:]))
+        # (and by more than batch-to-batch noise could move two medians of k points apart)
+        if first > 0 and last <= (1.0 - share) * first and first - last > 3.0 * facts.trend_noise(y) * math.sqrt(2.0 / k):
+            return True
+    return False
+
+
 def _accuracy_at_least(run, level: float, lo: float, hi: float = math.inf) -> bool:
     """Whether the run's accuracy (as a fraction) has a median of at least `level` between steps lo and hi."""
     acc = _accuracy(run)
@@ -2139,6 +2182,10 @@ class OscillationParams(Params):
     # `converging`: when set, a series whose last third sits below this share of its first third
     # (median against median) is converging through its swings and does not fire
     converging: Optional[float] = None
+    # quiet when the run's accuracy over the turns has a median of at least this: a classifier right
+    # on 99% of its samples moves its loss by hundredths of a nat from epoch to epoch, a large share of
+    # a small level but no instability
+    unless_accuracy_above: Optional[float] = None
 
 
 @check("oscillation", OscillationParams)
@@ -2162,6 +2209,9 @@ def oscillation(c: Ctx) -> Hit | None:
     if p.converging is not None and float(np.median(y[-third:])) < p.converging * float(np.median(y[:third])):
         return None
     at = np.flatnonzero(turns) + 1
+    if p.unless_accuracy_above is not None and _accuracy_at_least(
+            c.run, p.unless_accuracy_above, float(x[at[0]]), float(x[at[-1]])):
+        return None
     swing = float(np.max(np.abs(d)))
     return Hit(
         f"{count} of {len(d) - 1} turns move {c.name} by {p.min_swing:.0%} or more of its level {fmt(level)} both into "
@@ -3155,6 +3205,9 @@ class LowWhileOtherHighParams(Params):
     other_at_least: float = 3.0
     min_points: int = 4
     window_fraction: float = 0.5
+    # quiet when this share of the window is exactly 0: a loss clamped at 0 is a hinge whose margin is
+    # met (its designed resting point), not a cross-entropy driven to the end of its range
+    unless_zero_share: Optional[float] = 0.5
 
 
 @check("low_while_other_high", LowWhileOtherHighParams)
@@ -3176,6 +3229,8 @@ def low_while_other_high(c: Ctx) -> Hit | None:
         return None
     theirs = float(np.median(theirs_at))
     if mine > p.at_most or theirs < p.other_at_least:
+        return None
+    if p.unless_zero_share is not None and float(np.mean(y[-tail:] == 0)) >= p.unless_zero_share:
         return None
     return Hit(
         f"{c.name} has a median of {fmt(mine)} over its last {tail} of {len(y)} logs (steps {step_str(x[-tail])}-"
