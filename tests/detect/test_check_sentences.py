@@ -1048,3 +1048,22 @@ def test_oscillation_quiet_for_a_converged_classifier():
 def test_low_while_other_high_quiet_for_a_hinge_at_zero():
     """A discriminator loss exactly 0 on most of the window (a hinge whose margin is met) is quiet."""
     _quiet("low_while_other_high", _run({"d_loss": [0.3, 0.1, 0.0, 0.0, 0.0, 0.0], "g_loss": [4.0] * 6}), "d_loss")
+
+
+def test_jump_to_band():
+    """A loss of 2.28 that is 11.05 at the next log and stays near 11 reached the level of uniform
+    guessing over ~63k tokens; one that climbs to 11 from 10.9 (a model from scratch) is quiet."""
+    hit = _check("jump_to_band", _run({"loss": [2.276, 11.05, 11.02, 10.98]}), "loss")
+    assert hit.summary.startswith("loss started at 2.28 (step 1) and is 11.1 by step 2, still 11 at step 4")
+    _quiet("jump_to_band", _run({"loss": [10.9, 11.0, 10.95, 11.0]}), "loss")
+    _quiet("jump_to_band", _run({"loss": [2.2, 11.0, 4.0, 2.3]}), "loss")
+
+
+def test_zero_while_falling_alone_tol():
+    """Fifteen Dice scores of at most 0.0007 count as zero with alone_tol 0.001 (min_alone 4); one of 0.02
+    among them does not."""
+    params = {"against": ["loss"], "min_alone": 4, "alone_tol": 0.001}
+    dice = [0.0, 0.0004, 0.0, 0.0007] + [0.0] * 11
+    hit = _check("zero_while_falling", _run({"eval/dice": dice}), "eval/dice", **params)
+    assert hit.summary == "eval/dice is at most 0.001 at all 15 evaluations (steps 1-15, largest 7.00e-04)"
+    _quiet("zero_while_falling", _run({"eval/dice": dice[:-1] + [0.02]}), "eval/dice", **params)

@@ -1341,6 +1341,9 @@ class ZeroWhileFallingParams(Params):
     # this series itself
     siblings: Optional[Names] = None
     min_with_siblings: int = 1
+    # with min_alone evaluations or more, scores at or below alone_tol count as 0 too: a Dice of 0.0004
+    # at every one of fifteen evaluations is a model that marks nothing (a few stray pixels)
+    alone_tol: float = 0.0
 
 
 @check("zero_while_falling", ZeroWhileFallingParams)
@@ -1350,7 +1353,12 @@ def zero_while_falling(c: Ctx) -> Hit | None:
     fall learned nothing)."""
     p: ZeroWhileFallingParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < p.min_points or np.any(y != 0):
+    if len(y) < p.min_points:
+        return None
+    if np.any(y != 0):
+        if p.min_alone and len(y) >= p.min_alone and p.alone_tol > 0 and bool(np.all(np.abs(y) <= p.alone_tol)):
+            return Hit(f"{c.name} is at most {fmt(p.alone_tol)} at all {len(y)} evaluations (steps {step_str(x[0])}-"
+                       f"{step_str(x[-1])}, largest {fmt(float(np.max(y)))})", x[0], x[-1])
         return None
     said = (f"{c.name} is exactly 0 at all {len(y)} evaluations (steps {step_str(x[0])}-{step_str(x[-1])})" if len(y) > 1
             else f"{c.name} is exactly 0 at its only evaluation (step {step_str(x[0])})")
@@ -3237,4 +3245,37 @@ def low_while_other_high(c: Ctx) -> Hit | None:
         f"{step_str(x[-1])}) while {other.name} sits at {fmt(theirs)}: one side wins every round and the other gets "
         f"no useful gradient",
         x[-tail], x[-1], numbers={"level": mine, "other": theirs},
+    )
+
+
+@params
+class JumpToBandParams(Params):
+    """A series that starts at or below start_max and later reaches the band [lo, hi] and is still in or
+    above it at its last point (min_points logs or more). For a next-token cross-entropy, the band of
+    ln V over the vocabularies language models use (about 9 to 13 nats: 8k to 440k tokens) is the loss
+    of a model that gives every token the same probability; a pretrained model starting at 2 that lands
+    there has lost everything it knew."""
+
+    start_max: float = 4.0
+    lo: float = 9.0
+    hi: float = 13.0
+    min_points: int = 2
+
+
+@check("jump_to_band", JumpToBandParams)
+def jump_to_band(c: Ctx) -> Hit | None:
+    """A loss that leaves a trained level for the level of uniform guessing over a vocabulary, and stays."""
+    p: JumpToBandParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points or float(y[0]) > p.start_max or float(y[-1]) < p.lo:
+        return None
+    inside = np.flatnonzero((y >= p.lo) & (y <= p.hi))
+    if not len(inside):
+        return None
+    i = int(inside[0])
+    return Hit(
+        f"{c.name} started at {fmt(float(y[0]))} (step {step_str(x[0])}) and is {fmt(float(y[i]))} by step {step_str(x[i])}, "
+        f"still {fmt(float(y[-1]))} at step {step_str(x[-1])}: the level of a uniform guess over a vocabulary of "
+        f"{math.exp(float(y[i])):,.0f} tokens, so the model lost what it knew",
+        x[0], x[-1], numbers={"start": float(y[0]), "level": float(y[i])},
     )
