@@ -1067,3 +1067,17 @@ def test_zero_while_falling_alone_tol():
     hit = _check("zero_while_falling", _run({"eval/dice": dice}), "eval/dice", **params)
     assert hit.summary == "eval/dice is at most 0.001 at all 15 evaluations (steps 1-15, largest 7.00e-04)"
     _quiet("zero_while_falling", _run({"eval/dice": dice[:-1] + [0.02]}), "eval/dice", **params)
+
+
+def test_rises_every_log():
+    """Seven epoch losses rising at every epoch, 46.3 -> 79.3 (+71%), are reported; one dip in between,
+    or rows that are not epochs, are quiet."""
+    up = [46.31, 52.7, 58.2, 63.9, 69.4, 74.8, 79.33]
+    run = _run({"loss": up})
+    run.meta["step_axis"] = "epoch"
+    hit = _check("rises_every_log", run, "loss")
+    assert hit.summary.startswith("loss rose at every one of its 7 epochs, from 46.3 to 79.3 (+71%, steps 1-7)")
+    dip = _run({"loss": up[:3] + [55.0] + up[4:]})
+    dip.meta["step_axis"] = "epoch"
+    _quiet("rises_every_log", dip, "loss")
+    _quiet("rises_every_log", _run({"loss": up}), "loss")

@@ -3279,3 +3279,34 @@ def jump_to_band(c: Ctx) -> Hit | None:
         f"{math.exp(float(y[i])):,.0f} tokens, so the model lost what it knew",
         x[0], x[-1], numbers={"start": float(y[0]), "level": float(y[i])},
     )
+
+
+@params
+class RisesEveryLogParams(Params):
+    """A series of epoch means that goes up at every one of its min_points or more logs and ends
+    min_rise (a share of its first value) or more above where it began. An epoch's mean averages a
+    whole pass over the data: a training loss that is higher after every pass is moving the wrong
+    way, not bouncing with batch noise. epochs_only: only when each row is an epoch."""
+
+    min_points: int = 5
+    min_rise: float = 0.25
+    epochs_only: bool = True
+
+
+@check("rises_every_log", RisesEveryLogParams)
+def rises_every_log(c: Ctx) -> Hit | None:
+    """An epoch-level loss that rises at every epoch."""
+    p: RisesEveryLogParams = c.params
+    if p.epochs_only and not _rows_are_epochs(c.run):
+        return None
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points or float(y[0]) <= 0 or not bool(np.all(np.diff(y) > 0)):
+        return None
+    rise = (float(y[-1]) - float(y[0])) / float(y[0])
+    if rise < p.min_rise:
+        return None
+    return Hit(
+        f"{c.name} rose at every one of its {len(y)} epochs, from {fmt(float(y[0]))} to {fmt(float(y[-1]))} "
+        f"({rise:+.0%}, steps {step_str(x[0])}-{step_str(x[-1])}): each pass over the data leaves the model worse",
+        x[0], x[-1], numbers={"rise": rise},
+    )
