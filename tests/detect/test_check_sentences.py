@@ -1081,3 +1081,17 @@ def test_rises_every_log():
     dip.meta["step_axis"] = "epoch"
     _quiet("rises_every_log", dip, "loss")
     _quiet("rises_every_log", _run({"loss": up}), "loss")
+
+
+def test_nonfinite_answers_by_position_without_a_training_loss():
+    """An eval loss NaN from its first evaluation, with no training loss logged, answers `start`; NaN
+    after two finite evaluations answers `later`; with a finite training loss beside it the detector's
+    own answer stands (None here)."""
+    params = {"while_finite": ["loss"], "missing_other": "fire", "answer_missing_start": "start",
+              "answer_missing_later": "later"}
+    nan = float("nan")
+    hit = _check("nonfinite", _run({"eval/loss": [nan, nan, nan]}), "eval/loss", **params)
+    assert hit.answer == "start"
+    assert hit.summary.endswith("(no training loss is logged to compare with)")
+    assert _check("nonfinite", _run({"eval/loss": [0.9, 0.8, nan]}), "eval/loss", **params).answer == "later"
+    assert _check("nonfinite", _run({"eval/loss": [0.9, 0.8, nan], "loss": [1.0, 0.9, 0.8]}), "eval/loss", **params).answer is None

@@ -256,6 +256,11 @@ class NonfiniteParams(Params):
     # only a series that was finite at this many points and then bad at every point to the end of
     # the log: the one shape that says "diverged" of a number whose meaning is not known
     finite_then_bad_to_end: Optional[int] = None
+    # with missing_other: fire and none of while_finite logged, nothing says the training stayed
+    # finite; answer by where the bad values begin instead (the first point: from the start, later:
+    # after finite ones) rather than the detector's own answer
+    answer_missing_start: Optional[Answer] = None
+    answer_missing_later: Optional[Answer] = None
 
 
 @check("nonfinite", NonfiniteParams)
@@ -274,11 +279,13 @@ def nonfinite(c: Ctx) -> Hit | None:
             raw[0] >= p.finite_then_bad_to_end and len(raw) == len(v) - raw[0]):
         return None
     other_note = ""
+    missing = False
     if p.while_finite:
         other = c.other(p.while_finite)
         if other is None:
             if p.missing_other == "quiet":
                 return None
+            missing = True
             other_note = " (no training loss is logged to compare with)"
         else:
             bad &= _finite_at(other, s, bad)
@@ -321,9 +328,12 @@ def nonfinite(c: Ctx) -> Hit | None:
     # (bad from the first point or the first tenth of the log: from the start; a short log's middle is not)
     from_start = idx[0] < max(1.0, p.early_fraction * n)
     answer = (p.answer_end_early if from_start else p.answer_end_late) if through_end else None
+    to_end = answer is not None
+    if missing and answer is None:
+        answer = p.answer_missing_start if idx[0] == 0 else p.answer_missing_later
     return Hit(
         f"{c.name} is {'/'.join(kinds)} on {len(idx):,} of {n:,} logged points ({share:.0%}), "
-        f"first at step {step_str(first)}{other_note}{' and to the end of the log' if answer else ''}",
+        f"first at step {step_str(first)}{other_note}{' and to the end of the log' if to_end else ''}",
         first, last, answer=answer, numbers={"count": len(idx), "share": share},
     )
 
