@@ -293,7 +293,8 @@ class AliasTable:
                 return Resolved(plain.name, plain.split, key, plain.negate, plain.scale, plain.quality, plain.order)
         first, _, rest = k.partition(" ")
         if rest.strip() and first.lower() in _EVAL_WORDS and " " not in rest.strip():
-            spelled = self._resolve(f"{first}_{rest.strip()}", source)  # `valid l2` is `valid_l2`: the eval set's l2
+            # `valid l2` is `valid_l2`: the eval set's l2 (`Val IoU` too: the split word capitalised)
+            spelled = self._resolve(f"{first.lower()}_{rest.strip()}", source)
             return Resolved(spelled.name, spelled.split, key, spelled.negate, spelled.scale, spelled.quality,
                             spelled.order)
         return Resolved(normalise(k), "train", key)
@@ -511,6 +512,7 @@ _SPLIT_PART = re.compile(r"(?i)^(test|dev|val|valid|eval)-([a-z]+)[-_ ]([A-Za-z]
 _SPLIT_LANG_PAIR = re.compile(r"(?i)^(test|dev|val|valid|eval)_([a-z]{2,3}-[a-z]{2,3})_(?:(?:mt|mlm|clm|bt|ae|pc)_)?"
                               r"([A-Za-z].*)$")
 _EVAL_WORDS = {"val", "vali", "valid", "validation", "eval", "evaluation", "test", "testing", "dev", "evaluate",
+               "validate",  # (`validate loss: 0.25`: the split named with the verb, as the `validate_` prefix is)
                "cv"}  # `cv`: the cross-validation (dev) set of WeNet / ESPnet / Kaldi recipes
 _TRAIN_WORDS = {"train", "training", "tr", "trn"}
 # Words of a module path (per-layer tags such as `attn/grad_norm`, `weights/fc/norm`).

@@ -51,6 +51,7 @@ NUM_RE = re.compile(NUM)
 _NUM_FULL = re.compile(NUM_BODY + r"\Z")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
+_SPLIT_ABBREV = re.compile(r"^(Val|val|VAL|Valid|Eval|eval|Test|test|Train|train)\.\s+(?=[A-Za-z])")
 _HASH_COUNTER = re.compile(r"^#\d+(?:/\d+)?(?=[\s,:\-|])")
 # A number sign between a counter's name and its number (`Iteration #50`, `Episode #12:`): the counter
 # A counter's name glued to its number at the start of a line (`epoch0, iter10, loss: 0.71`, `Epoch12 loss 0.5`):
@@ -117,6 +118,7 @@ _PREFIX = re.compile(
     | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?::\d+)?(?=\s*[:\]\-|\u2013\u2014])
     | [\u2013\u2014](?=\s)  # `%(asctime)s \u2014 %(name)s \u2014 %(levelname)s \u2014 %(message)s`: the dash between fields
     | root(?=:)
+    | wandb:(?=\s)  # the W&B client's console lines (`wandb:     loss 2.31` under `wandb: Run summary:`)
     | __main__(?=\s+-\s)  # `%(levelname)s - %(name)s - %(message)s` from the script's own logger: `INFO - __main__ - `
     | [-:|\]]
     )\s*""",
@@ -206,7 +208,7 @@ _COUNT_PREPOSITIONS = {"over"}
 _ON_SET = re.compile(r"(?i)^([A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?) on (?:the )?(train|training|test|val|valid|validation"
                      r"|dev|eval|evaluation|held-out)(?:[-_ ]?(?:set|data|dataset|split|images))?$")
 # Words that never name a metric on their own (a line's bookkeeping).
-_NOT_METRIC = {"eta", "data", "data_time", "remaining", "elapsed", "max", "min", "gpu", "pid", "rank",
+_NOT_METRIC = {"eta", "data", "data_time", "remaining", "elapsed", "max", "min", "gpu", "cpu", "pid", "rank",
                "world", "device", "cuda", "node", "nodes", "len", "length", "id", "idx", "index", "seed",
                "version", "port", "worker", "workers", "line", "file", "done", "left", "total", "got",
                "depth", "max depth", "max_depth"}  # (`max depth = 15`: the shape of a boosted tree, not a score)
@@ -365,9 +367,10 @@ _NAME_BRACKET_POS = re.compile(r"^([A-Za-z][A-Za-z _-]{0,40}?)\s*\[\s*(\d+(?:\s*
 
 
 # A counter given as the range of items a line sums up (CNTK's `Minibatch[ 501-1000]:`, `iters [200-300]`): the
-# line reports where the range ends, so the count is its upper bound
+# line reports where the range ends, so the count is its upper bound (a share of the epoch may follow it inside
+# the bracket: `Minibatch[   1- 500, 26.67%]`)
 _COUNTER_RANGE = re.compile(r"(?i)\b(minibatch(?:es)?|batch(?:es)?|iter(?:ation)?s?|steps?|samples?)\s*"
-                            r"\[\s*\d+\s*-\s*(\d+)\s*\]")
+                            r"\[\s*\d+\s*-\s*(\d+)\s*(?:,\s*\d+(?:\.\d+)?%\s*)?\]")
 
 
 # One metric shown twice, as its mean over the epoch so far and its value on the last batch (Burn's text
@@ -467,6 +470,8 @@ def clean(line: str) -> str:
         line = _NAMED_HASH.sub(r"\1 ", line)
     if line[:1] in "eEiIsSbB" and _GLUED_COUNTER.match(line):
         line = _GLUED_COUNTER.sub(r"\1 \2", line)
+    if line[:1] in "VvEeTt" and "." in line[3:6] and _SPLIT_ABBREV.match(line):
+        line = _SPLIT_ABBREV.sub(r"\1 ", line, count=1)  # `Val. Epoch: 0/500.`: the split, abbreviated with a period
     if line[:1] == "#" and line[1:2].isdigit() and _HASH_COUNTER.match(line):
         line = "step " + line[1:]  # `#1/1500 - Training Loss: 2.58`: a number sign before the count
     if len(line) > 2 and line[0] == "`" and line[-1] == "`" and "`" not in line[1:-1]:
@@ -563,7 +568,20 @@ _ABBREV_DOT = re.compile(r"\b([A-Za-z]{2,5})\.(?=\s|$)")
 _SENTENCE_END = re.compile(r"^[a-z]{3,}\.$")  # a lower-case word that ends a sentence (`ended.`), not an abbreviation
 _SPLIT_LEADS = {"training", "train", "validation", "validating", "valid", "val", "evaluation", "eval", "test", "testing"}
 _AT_WORD = re.compile(r"(?<![^\s])@(?=[a-z])")
+# Words that say where in the loop a counter is (`Ending global_step 60`, `Starting iteration 5`): no metric's name.
+_STEP_LEAD = frozenset(("ending", "end", "finished", "completed", "starting", "start", "beginning", "begin", "current"))
 _PHRASE_COUNTER = ("at", "after", "@", "in")  # `<metric> at iteration N is X`, `<metric> in episode N is X`
+_COUNTER_ORDINALS = frozenset(("final", "last", "first", "current"))  # `loss in final step 20000 is 0.30`
+
+
+def _phrase_counter(words: list[str]) -> int:
+    """How many words at the end of a key are a counter inside a metric's phrase (`<metric> at step`: 2,
+    `<metric> in final step`: 3, the ordinal says which step it is and is no part of the metric's name), or 0."""
+    if len(words) >= 3 and words[-2].lower() in _PHRASE_COUNTER:
+        return 2
+    if len(words) >= 4 and words[-2].lower() in _COUNTER_ORDINALS and words[-3].lower() in _PHRASE_COUNTER:
+        return 3
+    return 0
 
 
 def _key_role(key: str) -> str:
@@ -572,12 +590,13 @@ def _key_role(key: str) -> str:
         k = _AT_WORD.sub("@ ", k)  # `Evaluation @epoch 1`: `@` glued to the counter is the word `at`
     words = k.split()
     if k in STEP_WORDS or words and words[-1] in STEP_WORDS and (
-            k.endswith((" step", " iter", " iteration")) or len(words) >= 3 and words[-2] in _PHRASE_COUNTER
-            or len(words) == 2 and words[0] in _PHRASE_COUNTER):  # (`after cycle=3`, `at episode 12`)
+            k.endswith((" step", " iter", " iteration")) or _phrase_counter(words)
+            or len(words) == 2 and words[0] in _PHRASE_COUNTER  # (`after cycle=3`, `at episode 12`)
+            or len(words) == 2 and words[0] in _STEP_LEAD):  # (`Ending global_step 60: Average loss 8.59`)
         return "step"  # (`Total rewards in episode 73 is 3.8`: the counter inside a metric's phrase)
     if k in EPOCH_WORDS or (words and words[-1] in ("epoch", "ep")
                             and (len(words) <= 2 or _COUNTER_LEAD.issuperset(words[:-1])
-                                 or len(words) >= 3 and words[-2] in _PHRASE_COUNTER
+                                 or _phrase_counter(words)
                                  or len(words) == 3 and words[1] == "of" and words[0] in _SPLIT_LEADS)):
         # (`Validation of Epoch 0 - loss: 188.4`: the split's pass of that epoch)
         return "epoch"  # `Epoch 3`, `Train epoch 3`, `Now training epoch 3`
@@ -904,6 +923,13 @@ def parse(line: str) -> Plan:
                     pending = []
                 elif len(pending) == 1 and "(" in pending[0] and _key_role(pending[0]) != "value":
                     plan.label = _split_of(pending)  # `Iter(val) [120/120]`: the loop's mode names the split
+            if text == "(" and not pending and i + 2 < n and toks[i + 1][0] == "word" and toks[i + 2][1] == ")" \
+                    and _split_of([toks[i + 1][1]]) and not any(sl.role == "value" for sl in slots):
+                # `Epoch 0 (valid): loss=2.1`: the split in parentheses after the counters, before any value
+                plan.label = plan.label or _split_of([toks[i + 1][1]])
+                bracket_depth -= 1
+                i += 3
+                continue
             if text == "(" and last_value_slot is not None and not pending:
                 # `loss 6.9 (6.9)`: a running average / z-score after a value: skip until ')'
                 j = i + 1
@@ -1111,11 +1137,11 @@ def parse(line: str) -> Plan:
                     plan.label = _split_of(pending)  # OpenMMLab's `Epoch(val) [8][1730]`
                 if role == "epoch":
                     epoch_seen = True
-                if role != "value" and len(pending) >= 3 and pending[-2].lower() in _PHRASE_COUNTER:
+                if role != "value" and _phrase_counter(pending):
                     # `<metric> at <counter> N is X`: the counter is inside the metric's phrase; the
                     # value after the copula is the metric's (named by the phrase where its head alone
                     # is no metric triage knows: DL4J's `Score at iteration`)
-                    head = pending[:-2]
+                    head = pending[:-_phrase_counter(pending)]
                     carry = head if known_key(" ".join(head), loose=True) else list(pending)
                 elif role in ("step", "epoch", "batch") and held and pending[0].lower() in ("and", ","):
                     carry = held  # `Loss at epoch 0 and iteration 500 is 0.22`: the phrase goes on

@@ -56,12 +56,17 @@ class Positional(list):
 
 _ITEM_NAME_CELLS = frozenset({"name", "term", "key", "parameter", "param", "option", "setting"})
 _INDEX_CELLS = frozenset({"index", "idx", "id", "#", "no", "no."})
+_TENSOR_NAME_CELLS = frozenset({"layer", "module", "tensor", "variable", "weight"})
 
 
 def settings_listing(names: list[str]) -> bool:
     """A header of named items and their settings only (Isaac Lab's `| Index | Name | Weight |`, a listing of
-    reward terms): each row describes one item of a configuration, never a measurement of a step."""
+    reward terms): each row describes one item of a configuration, never a measurement of a step. A header
+    that names a tensor and its shape (`| Name | Shape | Size | Mean | Std |`, a parameter overview printed
+    before training) lists the model's weights, one row a tensor: no step's measurement either."""
     lowered = [str(c).lower() for c in names]
+    if "shape" in lowered and any(c in _ITEM_NAME_CELLS or c in _TENSOR_NAME_CELLS for c in lowered):
+        return True
     return any(c in _ITEM_NAME_CELLS for c in lowered) and all(
         c in _ITEM_NAME_CELLS or c in _INDEX_CELLS or c in printed._SETTING_WORDS for c in lowered)
 

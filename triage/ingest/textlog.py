@@ -74,7 +74,7 @@ _OVERFLOW_VALUE = re.compile(
 )
 _EVENT_POINT = "event"  # the source of a record an event line gives (a loss scale; see _prints_loss_scale)
 # an error rate after `error:` (`Validation error: 1.2%`, `test error: 0.0312`): a metric, not a failure
-_RATE_NEXT = r"(?!\s*[-+]?(?:\d+\.\d+|\d+(?:\.\d+)?\s*%)\s*(?:$|[,;|(]))"
+_RATE_NEXT = r"(?!\s*[-+]?(?:\d+\.\d+(?:[eE][-+]?\d+)?|\d+(?:\.\d+)?\s*%)\s*(?:$|[,;|(]))"  # (`error: 6.07E-4`)
 _ERROR = re.compile(
     r"(\b[A-Z]\w*(?:Error|Exception)\b:|\bCUDA error\b|\bout of memory\b|\bOutOfMemory|\bSegmentation fault|core dumped"
     r"|\bNCCL\b.*\b(?:error|timeout|Timeout|WARN)|Watchdog caught collective operation timeout|^\s*Killed\s*$"
@@ -219,6 +219,7 @@ class _TextReader:
         self.split_line = 0
         self.evaluated: set[str] = set()  # templates read as an evaluation's under a heading
         self.heading = ""  # the split of the last section heading (`Validating`), for the bar that follows it
+        self.heading_at = -1  # the line of that heading (`Test scores` right above a dict names the dict's split)
         self.set_list = False  # the lines are a list of one held-out set's results, under a heading naming it
         self.under_train: set[str] = set()  # the shapes printed since the last training heading (`Training epoch: 3`)
         self.block_label = ""  # the split a block's counter line names (`Eval epoch: 4` heads eval values)
@@ -519,6 +520,8 @@ class _TextReader:
                 return False
             if self.header and not s.strip() and type(self.header) is _LabelledHeader:
                 return False  # a blank line between groups of labelled rows (`l(raw):` ... then `l(filter):` ...)
+            if type(self.header) is _SpacedHeader and _DASH_LINE.match(s):
+                return False  # `-----` drawn under a header of one-blank names: the rows follow it
             if not (self.header and (_MD_RULE.match(s) or _BOX_RULE.match(s) or _ASCII_RULE.match(s))):
                 # (`|---|---|`, `├───┼───┤`, `+-----+-----+` drawn between every two rows)
                 # between a header and its rows keep the header
@@ -537,6 +540,8 @@ class _TextReader:
                 # (`#  step  rmse_val  rmse_trn  lr`: a header written as a comment, numpy.savetxt's way)
                 if self.header is None and c:
                     self.section_header(c)
+                    if _SECTION.match(c):
+                        self.heading_at = ln
                 if self.header is None and not (c and _SECTION.match(c)):
                     self.quiet_segs += 1  # (a blank line, a line of words that opens nothing)
             return False
@@ -555,6 +560,9 @@ class _TextReader:
         if not c:
             self.quiet_segs += 1
             return False
+        if c[:5] in ("time ", "rank=") and _TIMERS_LINE.match(c):  # DeepSpeed's `time (ms) | fwd: 2361.17 | step: 54.67`:
+            self.b.skip("a timers line (how long each phase of a step took)")  # `step` is the optimizer
+            return False  # step's duration there, never a counter
         if "New best score" in c:
             best = _STOP_BEST.search(c)
             if best:  # read at the end, and only when no other line gives the metric (see stop_best_rows)
@@ -733,7 +741,7 @@ class _TextReader:
                     and self.block[1] is None and self.block[2] is None and not self.block_counters:
                 self.date_block(rec.step, rec.epoch)  # `***** Eval results *****`, values, `global_step = 312`
             elif _COUNTER_ONLY.match(tpl):
-                self.block = (ln, rec.step, rec.epoch, "<block>" + tpl)
+                self.block = (ln, rec.step, rec.epoch, "<block>" + tpl, rec.batch, rec.total)
                 self.block_rec = None
                 self.block_counters = counters
                 self.block_label = plan.label or ""
@@ -762,11 +770,17 @@ class _TextReader:
             # `[step=1/15000,epoch=0]` then `train/CrossEntropyLoss=2.998`, one value a line: one record
             if self.block_rec is None:
                 # (`Eval epoch: 4` then `mean_loss: 5.99`, `Top1: 0.00%`: the heading's split is the block's)
-                self.block_rec = _Rec(block[0], {}, block[1], block[2], None, None, rec.label or self.block_label,
+                batch, total = block[4:6] if len(block) > 4 else (None, None)  # (a header that counts batches)
+                self.block_rec = _Rec(block[0], {}, block[1], block[2], batch, total, rec.label or self.block_label,
                                       "text", False, block[3])
                 self.records.append(self.block_rec)
                 self.tpl_counts[block[3]] = self.tpl_counts.get(block[3], 0) + 1
-            self.block_rec.values.update(rec.values)
+            if rec.label == "eval" and self.block_rec.label != "eval":
+                # `Val IoU: 0.0` in an epoch's block of training and validation lines: the split its line
+                # named stays with the name once the line joins the block
+                self.block_rec.values.update({f"val_{k}": v for k, v in rec.values.items()})
+            else:
+                self.block_rec.values.update(rec.values)
             self.block = block
             return True
         self.block_rec = None
@@ -1341,7 +1355,11 @@ class _TextReader:
                     self.b.summary[str(k)] = f
             self.counts["hf_stdout"] = self.counts.get("hf_stdout", 0) + 1
             return
-        self.records.append(_Rec(ln, vals, step if step == step else None, ep, None, None, "", "hf_stdout", False))
+        # (`dev | avg_loss: 2.17 | {'rougeL': 19.8}`: a split named before the dict is the whole line's)
+        label = lead.label if lead is not None else ""
+        if not label and not before.strip() and self.heading_at == ln - 1:
+            label = self.heading  # `Test scores` on the line above the dict: the dict is that split's
+        self.records.append(_Rec(ln, vals, step if step == step else None, ep, None, None, label, "hf_stdout", False))
         self.counts["hf_stdout"] = self.counts.get("hf_stdout", 0) + 1
 
     def coco_line(self, ln: int, s: str) -> bool:
@@ -1671,6 +1689,8 @@ def _commented_output(c: str) -> bool:
 # A checkpoint or early-stopping callback announcing a new best (Keras `val_loss improved from inf to
 # 0.61`, `did not improve from 0.61`; the EarlyStopping helper many repositories copy prints
 # `Validation loss decreased (inf --> 0.61)`): the value repeats the evaluation line before it.
+# (`rank=0 time (ms) | forward: 652.41 | ... | step: 1172.13`: DeepSpeed's wall-clock breakdown, one line a rank)
+_TIMERS_LINE = re.compile(r"^(?:rank=\d+\s+)?time \((?:ms|s|sec|us)\)\s*\|\s*[A-Za-z_]\w*\s*:\s*\d")
 _STOP_BEST = re.compile(r"\bMetric\s+(\S+)\s+improved\b.*?New best score:\s*(" + _NUM + r")")
 # pycocotools' summary, one line per value: `Average Recall     (AR) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = -1.000`
 _COCO_SUMMARY = re.compile(r"^\s*Average\s+(?:Precision|Recall)\s+\((AP|AR)\)\s*@\[\s*IoU\s*=\s*([\d.:]+)\s*\|"
@@ -1840,6 +1860,13 @@ _WRAP_AFTER_PAIR = (re.compile(r"[A-Za-z_]\w*\s*[:=]\s*[-+]?(?:\d[\d.]*(?:[eE][-
 _WRAP_AFTER_BAR = re.compile(r"^[ \t]+[A-Za-z_][\w/.-]*\s*[:=]\s*[-+]?(?:\d|\.\d|nan\b|inf\b)[^|]*\|", re.I)
 
 
+# (`30/30 [===] - 18s - loss: 7.97 - acc: 0.50 - val_loss: ` then `7.97 - val_acc: 0.50`: a record cut after a key's
+# colon, its value opening the next line; the line before holds a pair already, the next goes on with pairs or ends)
+_WRAP_AFTER_KEY = (re.compile(r"[A-Za-z_]\w*\s*[:=]\s*[-+]?(?:\d|\.\d|nan\b|inf\b).*[A-Za-z_]\w*\s*[:=]\s*$", re.I),
+                   re.compile(r"^[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf)\s*(?:$|[-,;|]\s*[A-Za-z_][\w/.]*\s*[:=])",
+                              re.I))
+
+
 def _drop_sizes(plan: printed.Plan, nums: list[str], rec: printed.Record) -> bool:
     """Drop the values of a lone split word that are whole numbers (`train=11200, val=1400`: the
     sizes of the splits); `train: 0.52, val: 0.61` stays. True when one was dropped."""
@@ -1880,6 +1907,8 @@ def _wrapped(line: str, following: str) -> bool:
     first = following[:1]
     if first == ".":
         return _WRAP_IN_NUMBER[1].match(following) is not None and _WRAP_IN_NUMBER[0].search(line) is not None
+    if first in _VALUE_LEADS and line[-3:].rstrip()[-1:] in (":", "="):  # `... - val_loss: ` + `7.97 - val_acc: 0.5`
+        return _WRAP_AFTER_KEY[0].search(line) is not None and _WRAP_AFTER_KEY[1].match(following) is not None
     if first not in " \t:=":
         return False
     if _WRAP_TAIL.match(following) is not None:
@@ -1963,7 +1992,8 @@ _RESULTS_WORD = re.compile(r"(?i)\b(?:results?|metrics|scores|summary)\b")
 _PAREN_TAIL = re.compile(r"^[-+]?\d+(?:\.\d+)?\s*[A-Za-z%]{0,3}\)+[.,;]?$")
 _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation|eval|evaluation|test|learning)\s+"
                            r"(?:(?:metrics|results|stats|statistics)\s+(?:at|for|@)\s+)?)?"  # (`Eval metrics at step 6:`)
-                           r"(?:(?:step|iter|iteration|epoch|global_step|it|ep)\s*[=:]?\s*#(?:/#)?(?:[,\s|]|--)*){1,3}[\])]?:?$",
+                           r"(?:(?:step|iter|iteration|epoch|global_step|it|ep|batch)\s*[=:]?\s*#(?:/#)?(?:[,\s|]|--)*){1,3}"
+                           r"[\])]?:?$",  # (`[batch=1/100]:` over indented `Train <name>: <value>` lines)
                            re.I)
 # `loss=2.3`, `System/Peak GPU Memory (MB)=111,478`, `loss             1.356284` (a pandas Series row)
 _ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}\s*(?:[:=]\s*|\s)#\s*(?:(?:\+-|\+/-|±)\s*#\s*)?[%\w/]{0,8}"
@@ -2057,7 +2087,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         if ln < n and _wrapped(line, lines[ln]):  # `...; lr` + `: 1.00000; 16410/16179 tok/s`
             # (no blank: `lr` + `: 1.0`, `lr: 1` + `.00000`; one after a pair's comma or a `|`)
             line = line.rstrip()
-            line = line + (" " if line[-1:] in ",|" else "") + lines[ln].strip()
+            line = line + (" " if line[-1:] in ",|:=" else "") + lines[ln].strip()
             joined = ln + 1
             while line[-1:] == "|" and joined < n and joined - ln < 32 and _wrapped(line, lines[joined]):
                 line = line + " " + lines[joined].strip()  # (a block of `key:value |` lines: one record)
@@ -2154,6 +2184,7 @@ _MD_RULE = re.compile(r"^\s*\|?(?:\s*:?-+:?\s*\|)+\s*(?::?-+:?)?\s*$")  # (`-- |
 _BOX_RULE = re.compile(r"^\s*[+|:\-─━═┄┈╌┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*[─━═┼╪┿╋╬]{3,}[+|:\-─━═┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*$")
 _ASCII_RULE = re.compile(r"^\s*\+(?:[-=]{2,}\+)+\s*$")
 _CELL_SPLIT = re.compile(r"\s*[|\t]\s*|\s{2,}")
+_DASH_LINE = re.compile(r"^\s*[-=]{3,}\s*$")  # one unbroken rule of dashes
 
 
 _PLACEHOLDER_ROW = re.compile(r"^\d+\s+-{3,}(?:\s+-{3,})*\s*$")
@@ -2314,20 +2345,38 @@ _DURATION_CELL = re.compile(r"^\(?\d+:\d{2}(?::\d{2})?\)?$")
 def _spaced_header(line: str) -> _SpacedHeader | None:
     """A header of single-blank-separated names: an axis first (`epoch`), then two or more names
     the alias table knows as metrics (`train_loss valid_loss`). Prose never opens with an axis word
-    followed only by metric names."""
+    followed only by metric names.
+
+    The results table of an HF model card copied without its pipes opens with the training loss
+    before the axis (`Training Loss Epoch Step Validation Loss Accuracy`): a split-named loss of two
+    words, then an axis word, opens a header as well. Two words that name nothing alone but do
+    together (`Gen Len`) are one column."""
     words = line.split()
-    if not 3 <= len(words) <= 20 or words[0].lower() not in _AXIS_WORDS or not all(_SPACED_NAME.match(w) for w in words):
+    first = words[0].lower() if words else ""
+    if not 3 <= len(words) <= 20 or (first not in _AXIS_WORDS and first not in _SPLIT_NAMES) \
+            or not all(_SPACED_NAME.match(w) for w in words):
         return None
     tab = _aliases.table()
     merged: list[str] = []  # (fastai 1.0's first tables: `epoch train loss valid loss accuracy`, names of two words)
     for w in words:
         if merged and merged[-1].lower() in _SPLIT_NAMES and tab.resolve(f"{merged[-1]} {w}", "text").known:
             merged[-1] = f"{merged[-1]}_{w}"
+        elif merged and not _name_alone(merged[-1], tab) and not _name_alone(w, tab) \
+                and tab.resolve(f"{merged[-1]} {w}", "text").known:
+            merged[-1] = f"{merged[-1]}_{w}"
         else:
             merged.append(w)
     words = merged
-    known = sum(1 for w in words[1:] if tab.resolve(w, "text").known and w.lower() not in _AXIS_WORDS)
+    if words[0].lower() not in _AXIS_WORDS and not (
+            len(words) >= 3 and words[1].lower() in _AXIS_WORDS and tab.resolve(words[0], "text").name == "loss"):
+        return None
+    known = sum(1 for w in words if tab.resolve(w, "text").known and w.lower() not in _AXIS_WORDS)
     return _SpacedHeader(_scored_on_eval(words)) if known >= 2 else None
+
+
+def _name_alone(word: str, tab) -> bool:
+    """Whether one word of a spaced header names a column by itself (a metric or an axis)."""
+    return word.lower() in _AXIS_WORDS or word.lower() in _SPLIT_NAMES or tab.resolve(word, "text").known
 
 
 class _SlashHeader(list):
@@ -2361,6 +2410,8 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
         if len(cells) != len(header) or not all(_TABLE_NUM.match(c) for c in cells):
             return None
     else:
+        if blanks and "No log" in line:  # HF's Trainer writes `No log` where no training loss was logged yet:
+            line = line.replace("No log", "-")  # one empty cell, not two words
         cells = line.split() if blanks else _cells(line)
     if len(cells) < len(header) and not blanks:
         spaced = line.split()  # `1 52.376` under `Step   Loss`: numbers one blank apart
