@@ -1095,3 +1095,13 @@ def test_nonfinite_answers_by_position_without_a_training_loss():
     assert hit.summary.endswith("(no training loss is logged to compare with)")
     assert _check("nonfinite", _run({"eval/loss": [0.9, 0.8, nan]}), "eval/loss", **params).answer == "later"
     assert _check("nonfinite", _run({"eval/loss": [0.9, 0.8, nan], "loss": [1.0, 0.9, 0.8]}), "eval/loss", **params).answer is None
+
+
+def test_loss_below_accuracy_bound_zero_pair_on_a_term():
+    """A CTC term of exactly 0 beside an accuracy of exactly 0 at the same logs scored nothing (with
+    zero_pair_terms), while the total loss (the other head's) moves."""
+    run = _run({"accuracy": [0.0, 0.0, 0.0], "CTCLoss": [0.0, 0.0, 0.0], "loss": [1.69, 1.65, 1.61]})
+    hit = _check("loss_below_accuracy_bound", run, "accuracy", zero_pair_terms=True)
+    assert hit.summary.startswith("CTCLoss is exactly 0 and accuracy is exactly 0 at step 1 (and 2 more logs)")
+    _quiet("loss_below_accuracy_bound", _run({"accuracy": [0.0, 0.1, 0.2], "CTCLoss": [0.5, 0.4, 0.3], "loss": [1.69, 1.65, 1.61]}),
+           "accuracy", zero_pair_terms=True)

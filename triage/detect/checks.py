@@ -1905,6 +1905,23 @@ def _accuracy(run, names: Names | None = None):
     return None
 
 
+def _term_zero_pair(c: Ctx, x: np.ndarray, acc: np.ndarray) -> Hit | None:
+    """A training loss term exactly 0 at a log where this accuracy is exactly 0 too."""
+    for name, s in c.run.series.items():
+        if "loss" not in name.lower() or getattr(s, "split", "train") != "train":
+            continue
+        ox, oy = finite_xy(s.steps, s.values)
+        both = np.intersect1d(x[acc == 0], ox[oy == 0])
+        if len(both):
+            return Hit(
+                f"{name} is exactly 0 and {c.name} is exactly 0 at step {step_str(both[0])}"
+                f"{f' (and {len(both) - 1} more logs)' if len(both) > 1 else ''}: a loss of 0 needs every answer "
+                f"right and an accuracy of 0 has none, so that term scored nothing",
+                both[0], both[-1], numbers={"loss": 0.0, "accuracy": 0.0},
+            )
+    return None
+
+
 def _warming_up(lr, lo: float, hi: float) -> bool:
     """Whether this learning-rate series never falls between steps lo and hi and ends there at least
     twice where it began (3 points or more): the run is still in its warmup."""
@@ -2607,6 +2624,9 @@ class LossBelowAccuracyBoundParams(Params):
     # a loss of exactly 0 beside an accuracy of exactly 0 at one log is no model at all (a loss of 0
     # needs every answer right): nothing was scored, an empty set summed to zero twice
     zero_pair: bool = False
+    # ... and the same for each loss term the run logs (a training series named as a loss): a
+    # CTC or segmentation term of exactly 0 beside an accuracy of exactly 0 scored nothing either
+    zero_pair_terms: bool = False
 
 
 @check("loss_below_accuracy_bound", LossBelowAccuracyBoundParams)
@@ -2614,6 +2634,10 @@ def loss_below_accuracy_bound(c: Ctx) -> Hit | None:
     """A loss too low for the accuracy logged beside it."""
     p: LossBelowAccuracyBoundParams = c.params
     x, acc = finite_xy(c.steps, facts.as_fraction(c.values))
+    if p.zero_pair_terms:
+        hit = _term_zero_pair(c, x, acc)
+        if hit is not None:
+            return hit
     other = c.other(p.against)
     if other is None or not len(acc):
         return None
