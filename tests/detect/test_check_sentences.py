@@ -1105,3 +1105,18 @@ def test_loss_below_accuracy_bound_zero_pair_on_a_term():
     assert hit.summary.startswith("CTCLoss is exactly 0 and accuracy is exactly 0 at step 1 (and 2 more logs)")
     _quiet("loss_below_accuracy_bound", _run({"accuracy": [0.0, 0.1, 0.2], "CTCLoss": [0.5, 0.4, 0.3], "loss": [1.69, 1.65, 1.61]}),
            "accuracy", zero_pair_terms=True)
+
+
+def test_rising_vs_falling_quiet_while_the_wer_keeps_improving():
+    """An eval loss rising 0.51 -> 0.62 from its minimum while the training loss falls is an overfit,
+    unless the eval WER is at its best at the last evaluation and a tenth or more under where it stood
+    at the eval loss's minimum (0.45 -> 0.35); a WER that stalls there does not quiet it."""
+    ev = [2.9, 1.2, 0.7, 0.51, 0.53, 0.56, 0.58, 0.6, 0.62]
+    tr = [3.6, 1.5, 0.6, 0.33, 0.2, 0.12, 0.07, 0.04, 0.02]
+    params = {"against": ["loss"], "min_rise": 0.05, "min_points_after": 2, "min_other_fall": 0.1,
+              "unless_improving_lower": ["eval/wer"]}
+    wer = [1.0, 0.7, 0.52, 0.45, 0.42, 0.4, 0.38, 0.36, 0.35]
+    _quiet("rising_vs_falling", _run({"eval/loss": ev, "loss": tr, "eval/wer": wer}), "eval/loss", **params)
+    stalled = [1.0, 0.7, 0.52, 0.45, 0.45, 0.46, 0.45, 0.46, 0.45]
+    hit = _check("rising_vs_falling", _run({"eval/loss": ev, "loss": tr, "eval/wer": stalled}), "eval/loss", **params)
+    assert hit.summary.startswith("eval/loss rose")

@@ -1136,6 +1136,35 @@ class RisingVsFallingParams(Params):
     # alone_other_max_rise from where it stood at the eval minimum: then both diverge, another finding)
     alone_rise: Optional[float] = None
     alone_other_max_rise: float = 0.1
+    # quiet when a task metric the run is judged by is still improving: its best is at one of its last
+    # two evaluations and better than where it stood at the eval loss's minimum (higher is better for
+    # `unless_improving`, lower for `unless_improving_lower`: a WER), by a tenth of that value or more. A loss that rises while the word
+    # error rate keeps falling is the model growing confident on the examples it gets right.
+    unless_improving: Optional[Names] = None
+    unless_improving_lower: Optional[Names] = None
+
+
+def _still_improving(run, higher: Names | None, lower: Names | None, since: float) -> str | None:
+    """The name of a task metric whose best value is at one of its last two evaluations and a tenth or
+    more better than its value at step `since` (the eval loss's best), if there is one (an accuracy
+    that inches from 0.48 to 0.50 at chance is not a model still improving)."""
+    for names, sign in ((higher, 1.0), (lower, -1.0)):
+        for name in names or ():
+            s = run.get(name)
+            if s is None:
+                continue
+            x, y = finite_xy(s.steps, facts.as_fraction(s.values) if sign > 0 else s.values)
+            if len(y) < 3:
+                continue
+            z = sign * y
+            then = z[x <= since]
+            if not len(then) or int(np.argmax(z)) < len(z) - 2:
+                continue
+            best, was = float(np.max(z)), float(then[-1])
+            if best - was < 0.1 * abs(was):
+                continue
+            return s.name
+    return None
 
 
 def _scored(x: np.ndarray, y: np.ndarray, resolution: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
@@ -1202,6 +1231,8 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
                 x[i], x[-1], numbers={"rise": rise},
             )
         return None
+    if _still_improving(c.run, p.unless_improving, p.unless_improving_lower, float(x[i])) is not None:
+        return None
     small = (last - low) < p.held_max_abs_rise if p.held_max_abs_rise is not None else rise < p.held_max_rise
     held = c.other(p.unless_held) if small else None
     if held is not None:
@@ -1241,6 +1272,9 @@ class GapWhileStalledParams(Params):
     lone_gap: Optional[float] = None
     lone_ratio: Optional[float] = None
     lone_abs_gap: float = 1.0
+    # quiet when a task metric is still improving (see RisingVsFallingParams)
+    unless_improving: Optional[Names] = None
+    unless_improving_lower: Optional[Names] = None
 
 
 @check("gap_while_stalled", GapWhileStalledParams)
@@ -1253,6 +1287,8 @@ def gap_while_stalled(c: Ctx) -> Hit | None:
     if len(y) < p.min_points:
         return _lone_gap(c, p, x, y) if lone is not None and len(y) else None
     hit = _stalled_gap(c, p, x, y, up)
+    if hit is not None and _still_improving(c.run, p.unless_improving, p.unless_improving_lower, hit.first_step) is not None:
+        return None
     tail = y[-p.min_points:]
     improving = tail[-1] == (tail.min() if up else tail.max())
     if hit is None and lone is not None and not improving:
