@@ -1287,7 +1287,8 @@ def gap_while_stalled(c: Ctx) -> Hit | None:
     if len(y) < p.min_points:
         return _lone_gap(c, p, x, y) if lone is not None and len(y) else None
     hit = _stalled_gap(c, p, x, y, up)
-    if hit is not None and _still_improving(c.run, p.unless_improving, p.unless_improving_lower, hit.first_step) is not None:
+    if hit is not None and hit.first_step is not None and _still_improving(
+            c.run, p.unless_improving, p.unless_improving_lower, float(hit.first_step)) is not None:
         return None
     tail = y[-p.min_points:]
     improving = tail[-1] == (tail.min() if up else tail.max())
