@@ -1057,6 +1057,7 @@ def test_jump_to_band():
     assert hit.summary.startswith("loss started at 2.28 (step 1) and is 11.1 by step 2, still 11 at step 4")
     _quiet("jump_to_band", _run({"loss": [10.9, 11.0, 10.95, 11.0]}), "loss")
     _quiet("jump_to_band", _run({"loss": [2.2, 11.0, 4.0, 2.3]}), "loss")
+    _quiet("jump_to_band", _run({"loss": [2.2, 4.0, 11.0, 60.0, 900.0]}), "loss")  # passing through: an explosion
 
 
 def test_zero_while_falling_alone_tol():

@@ -3321,8 +3321,8 @@ def low_while_other_high(c: Ctx) -> Hit | None:
 
 @params
 class JumpToBandParams(Params):
-    """A series that starts at or below start_max and later reaches the band [lo, hi] and is still in or
-    above it at its last point (min_points logs or more). For a next-token cross-entropy, the band of
+    """A series that starts at or below start_max and later reaches the band [lo, hi] and is still in it
+    at its last point (min_points logs or more). For a next-token cross-entropy, the band of
     ln V over the vocabularies language models use (about 9 to 13 nats: 8k to 440k tokens) is the loss
     of a model that gives every token the same probability; a pretrained model starting at 2 that lands
     there has lost everything it knew."""
@@ -3338,8 +3338,8 @@ def jump_to_band(c: Ctx) -> Hit | None:
     """A loss that leaves a trained level for the level of uniform guessing over a vocabulary, and stays."""
     p: JumpToBandParams = c.params
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < p.min_points or float(y[0]) > p.start_max or float(y[-1]) < p.lo:
-        return None
+    if len(y) < p.min_points or float(y[0]) > p.start_max or not p.lo <= float(y[-1]) <= p.hi:
+        return None  # (past the band at the end: blowing up, another finding)
     inside = np.flatnonzero((y >= p.lo) & (y <= p.hi))
     if not len(inside):
         return None
@@ -3348,7 +3348,7 @@ def jump_to_band(c: Ctx) -> Hit | None:
         f"{c.name} started at {fmt(float(y[0]))} (step {step_str(x[0])}) and is {fmt(float(y[i]))} by step {step_str(x[i])}, "
         f"still {fmt(float(y[-1]))} at step {step_str(x[-1])}: the level of a uniform guess over a vocabulary of "
         f"{math.exp(float(y[i])):,.0f} tokens, so the model lost what it knew",
-        x[0], x[-1], numbers={"start": float(y[0]), "level": float(y[i])},
+        x[i], x[-1], numbers={"start": float(y[0]), "level": float(y[i])},
     )
 
 
