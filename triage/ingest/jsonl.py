@@ -1047,7 +1047,8 @@ def sniff(head: bytes) -> float:
         return 0.0
     if len(lines) > 1 and lines[-1] and not lines[-1].endswith(b"}"):
         lines = lines[:-1]  # possibly cut by the head limit
-    good = sum(1 for ln in lines if ln.startswith(b"{") and ln.endswith(b"}") and not ln.startswith((b"{'", b"{ '")))
+    # (an object opens on a quoted key or closes at once; `{| Epoch: 36 | Loss: 0.28 | }` is a printed line in braces)
+    good = sum(1 for ln in lines if ln.startswith(b"{") and ln.endswith(b"}") and ln[1:].lstrip()[:1] in (b'"', b"}"))
     if good == 0:
         return 0.0
     if len(lines) == 1 and good == 1:

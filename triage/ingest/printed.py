@@ -102,8 +102,10 @@ _PREFIX = re.compile(
     | \[?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE)\]?(?=[\s:\]|-])
     | \S+\s-\s(?=(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\s-\s)
     # (`[5]:` or `[86]` before a tab or a tab's spaces is a boosting round's counter (LightGBM's R package,
-    # XGBoost), not a rank)
-    | \[(?:(?:rank|Rank|RANK|default|worker|GPU|gpu)\s?\d+(?:[,/]\d+)?\]|\s?\d+(?:,\d+)?\](?!\t|\s{2,}|:\s{2,}|:\t))(?:<std(?:out|err)>)?:?
+    # XGBoost), not a rank; so is one before XGBoost's `set-metric:value` pairs printed with one blank
+    # after it, `[10] train-rmse:0.36 eval-rmse:0.84`)
+    | \[(?:(?:rank|Rank|RANK|default|worker|GPU|gpu)\s?\d+(?:[,/]\d+)?\]
+         |\s?\d+(?:,\d+)?\](?!\t|\s{2,}|:\s{2,}|:\t|\s[A-Za-z]\w*-[\w@.-]+:[-+.\d]))(?:<std(?:out|err)>)?:?
     | \[[A-Za-z][\w-]*(?:\.|://)[A-Za-z][\w-]*(?:[./][A-Za-z][\w-]*)*\](?=\s)  # a Java logger's thread or actor
                                                                          # (`[akka://Tracker/user/Handler]`)
     | \((?:pid=\d+|\w+\s+pid=\d+)[^)]*\)
@@ -353,6 +355,35 @@ _GROUPED_COUNT = re.compile(r"(?i)(\b(?:global[_ ]?step|steps?|iters?|iterations
                             r"\s*[:=#]?\s*)(\d{1,3}(?:,\d{3})+)(?![\d.]|,\d)")
 # Which way a metric should go, noted after its name (`acc (higher is better) : 0.49`): not part of it
 _DIRECTION_NOTE = re.compile(r"(?i)\s*\((?:the\s+)?(?:higher|lower|larger|smaller|bigger)\s+(?:is|=)\s+better\)")
+# Lightning's ModelCheckpoint (verbose): `Epoch 0, global step 50: 'val_loss' reached 3.79987 (best 3.79987),
+# saving model to '/x/epoch=0-step=50.ckpt' as top 1`
+_CKPT_REACHED = re.compile(r"'([A-Za-z][\w/.@-]{0,60})' reached (\S+) \(best [^()\s]+\)(?:, saving model to .*)?$")
+# A ranking metric's cutoff written as a call's argument right after its name
+_CUTOFF_ARG = re.compile(r"(?<=[A-Za-z0-9_])\(k=(\d{1,5})\)")
+# A metric's name in single quotes right before its `=` and value
+_QUOTED_NAME_EQ = re.compile(r"'([A-Za-z][\w/.@-]{0,60})'(?==)")
+# A boosting round's `[N]` before one set's metric (`[100] training's l2:`): a tab's place, whatever the blank
+_ROUND_BEFORE_POSSESSIVE = re.compile(r"^(\[\d+\]) (?=[A-Za-z]\w*'s [\w@.-]+:)")
+# `[N]` before `name value / name value / ...` pairs (Dreamer's console line): the step the pairs are
+# measured at, kept as a counter the way a tab after it keeps a boosting round's
+_STEP_BEFORE_SLASHED = re.compile(r"^(\[\d+\]) (?=[A-Za-z_][\w/.]*\s+[-+]?(?:\d|\.\d|nan|inf)\S*\s+/\s)")
+# HTML line breaks at either end of a line (a log kept in Markdown or HTML, `<br>` before each line)
+_BREAK_TAG = re.compile(r"(?i)^\s*(?:<br\s*/?>\s*)+|(?:\s*<br\s*/?>)+\s*$")
+# `of class:` / `for class:` before a class's name (PyTorch's CIFAR-10 tutorial, `Accuracy for class: plane is
+# 66.2 %`): the label word goes, leaving the `<metric> for <part>` that names one class's metric
+_CLASS_LABEL = re.compile(r"(?i)(?<=\w)\s+(of|for)\s+class\s*:\s*(?=[^\W\d])")
+# A note pointed at the value before it (`Mean value_function loss: inf  ← the critic fails first`,
+# `loss: 9.1 <-- spike`): the arrow and all after it are the poster's words
+_ARROW_NOTE = re.compile(r"(?<=\S)\s+(?:\u2190|\u27f5|<-{1,3})\s.*$")
+# A Chinese ordinal counter, `第` + number + what it counts: training passes or iterations (`第10次训练`,
+# `第5次迭代`, `第200步`) count steps; rounds and generations (`第3轮`, `第3个epoch`, `第3代`) count epochs
+_CJK_ORDINAL = re.compile(r"第\s*(\d+)\s*(?:(次(?:训练|迭代|(?![\u4e00-\u9fff]))|步|回合)|(轮|个\s*epoch|代))")
+
+
+def _cjk_counter(m: re.Match) -> str:
+    return f" {'step' if m.group(2) else 'epoch'} {m.group(1)} "
+
+
 # A possessive after a name (LightGBM's `training's binary_logloss`, `valid_1's auc`): the name alone
 _POSSESSIVE = re.compile(r"(?<=\w)'s(?=\s)")
 # A progress bar cut at the terminal's edge right after its share done (`... 576: 100%|█`): no count,
@@ -402,16 +433,34 @@ def _position_first(m: re.Match) -> str:
 
 def clean(line: str) -> str:
     """The line without colours and without the prefixes a logger puts before the message."""
+    if "<-" in line or "\u2190" in line:  # `loss: inf  <-- it breaks here`: a note the poster added, no value
+        line = _ARROW_NOTE.sub("", line)
     if not line.isascii():
         line = line.translate(_FULL_WIDTH)
+        if "第" in line:  # `第10次训练` (the 10th training pass), `第3轮` (the 3rd round): the counter in words
+            line = _CJK_ORDINAL.sub(_cjk_counter, line)
     if "'s" in line:
+        if line[:1] == "[":  # `[100] training's l2: 0.05`: LightGBM's round, one blank after it (not a rank)
+            line = _ROUND_BEFORE_POSSESSIVE.sub("\\1\t", line, count=1)
         line = _POSSESSIVE.sub("", line)
+    if " / " in line and line[:1] == "[":  # `[5000] model_loss 58.6 / image_loss 11.7`: the step (not a rank)
+        line = _STEP_BEFORE_SLASHED.sub("\\1\t", line, count=1)
+    if "<br" in line or "<BR" in line:  # `<br>[epoch:1] loss: 2.2`: a log pasted into HTML, a break tag a line
+        line = _BREAK_TAG.sub("", line)
+    if "class" in line and ":" in line:  # `Accuracy for class: plane is 66.2 %`: the class named after its label
+        line = _CLASS_LABEL.sub(r" \1 ", line)
     if " of " in line:
         line = _TALLY_OF.sub("", line)
     if " (" in line and _TALLY_ASIDE.search(line):
         line = _TALLY_ASIDE.sub("", line)
     if "better)" in line:
         line = _DIRECTION_NOTE.sub("", line)
+    if "' reached " in line:  # Lightning's ModelCheckpoint: the monitored value, without the best so far
+        line = _CKPT_REACHED.sub(r"\1: \2", line)  # and the file it saved to
+    if "(k=" in line:  # `NDCG(k=20): 0.228` (FuxiCTR, RecBox): a ranking metric's cutoff, `NDCG@20`
+        line = _CUTOFF_ARG.sub(r"@\1", line)
+    if "'=" in line:  # `Evaluation metric 'epoch_loss'=0.19` (MXNet / GluonTS): the name without its quotes
+        line = _QUOTED_NAME_EQ.sub(r"\1=", line)
     if "\x1b" in line:
         line = _ANSI.sub("", line)
     if "B/s" in line and _PIP_BAR.match(line):
@@ -445,7 +494,7 @@ def clean(line: str) -> str:
     line = line.strip()
     if "]" in line and line[:1].isalpha() and _NAME_BRACKET_POS.match(line):
         line = _NAME_BRACKET_POS.sub(_position_first, line, count=1)
-    if "m " in line and _SPACED_DURATION.search(line):
+    if ("m " in line or "h " in line) and _SPACED_DURATION.search(line):  # (`1h 40m`: hours, minutes)
         line = _SPACED_DURATION.sub(r"\1", line)  # `Epoch Time: 0m 57s` is one duration, `0m57s`
     if ("minute" in line or "hour" in line) and _WORDED_DURATION.search(line):
         line = _WORDED_DURATION.sub(_worded_seconds, line)  # `time:1 minute 49 seconds` is `time:109 seconds`
@@ -1332,7 +1381,14 @@ def parse(line: str) -> Plan:
         plan.prose = True  # `python train.py -layers 4 -learning_rate 2`: the command that started the run
     if "=" in line and _ENV_COMMAND.match(line):
         plan.prose = True  # `BS=32 LR=3e-4 python3 train.py`: settings passed to the command as its environment
+    if line.rstrip()[-1:] in ("?", "\uff1f") and _ASKED.search(line.rstrip()):
+        plan.prose = True  # `Step: 229k的时候Loss: 0.2852，一直没有下降，为什么？`: a question about the numbers it quotes
     return plan
+
+
+# A line that ends by asking: a question mark (ASCII or full-width) right after a word, not after a blank
+# or a number (`ETA ?` in a progress line is a value not known yet)
+_ASKED = re.compile(r"(?:[^\W\d_]|[\u3000-\u303f\uff01-\uff5e])[?\uff1f]+$")
 
 
 def _nested_lead_counters(toks: list[tuple[str, str]], slots: list[Slot]) -> None:

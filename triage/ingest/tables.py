@@ -327,6 +327,10 @@ def _place(header: Positional, words: list[tuple[int, int, str]]) -> list[str] |
     clash = False
     for a, z, w in words:
         i = _column(header, a, z)
+        if z - a > 12:  # a number too wide for its column (`1071057062...104.0000`) runs on under the whole
+            over = [j for j, (lo, hi) in enumerate(header.spans) if a <= lo and hi <= z]  # of two names or
+            if len(over) > 1 and not cells[over[0]]:  # more: it is the value of the first of them
+                i = over[0]
         if cells[i] and (_VALUE.match(w) or _VALUE.match(cells[i][-1])):
             clash = True
         cells[i].append(w)

@@ -62,6 +62,12 @@ _LAUNCHER_PREFIX = re.compile(r"^(?:\[(?:default\d+|[A-Za-z_]+\d+\|\d+)\]:|\[\d+
 _RANK_PREFIX = re.compile(r"^(?:\[(?:(?:rank|default)?\d+(?:,\d+)?|[A-Za-z_]+\d+\|\d+|\d+,[\w:,.-]*)\](?:<std(?:out|err)>)?:\s?|\d+:\s)")
 # (IPython and Jupyter head theirs with the exception's name: `NotImplementedError    Traceback (most recent call last)`)
 _TRACEBACK_START = re.compile(r"^\s*(?:[A-Za-z_][\w.]*(?:Error|Exception|Interrupt)\s+)?Traceback \(most recent call last\)")
+# rich's traceback (`rich.traceback.install()`, Typer, accelerate): a box headed `╭─── Traceback (most recent
+# call last) ───╮`, closed by `╰───╯`, then the exception line. Inside it each frame's source lines carry a
+# gutter (`│   2158 │ code`, the failing one `│ ❱ 2160 │ code`: the number right-aligned after a 2-wide marker)
+# and a `│ path.py:2160 in fn │` location line; an excerpt pasted from the middle of the box starts at either.
+_RICH_TB_HEAD = re.compile(r"^[╭┏][─━]+ *Traceback \(most recent call last\) *[─━]+[╮┓]\s*$")
+_RICH_TB_FRAME = re.compile(r"^│(?: {3,}| ❱ +)\d+ │|^│ +\S.*\.py:\d+ in [\w<>.]+ *│$")
 _TRACEBACK_CHAIN = re.compile(r"^\s*(During handling of the above exception|The above exception was the direct cause)")
 _EXC_LINE = re.compile(r"^\s*([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fault)|KeyboardInterrupt|AssertionError|StopIteration)\b(:.*)?$")
 _OVERFLOW = re.compile(
@@ -88,6 +94,8 @@ _ERROR = re.compile(
 )
 _WARNING = re.compile(r"(\b\w*Warning\b|\bWARNING\b|\bWARN\b|\[W\d*\s|^\s*warnings\.warn|\bwarning:"
                       r"|^\s*\(function _?print_stack\)\s*$)")  # the end of an anomaly-mode forward trace
+_SKIPPED_STEP = re.compile(r"(?i)^warning\s*:\s*(?:the\s+)?[\w/ .-]{1,40}?\s+(?:is|was|became)\s+(?:nan|inf|non-finite)"
+                           r"\s*[,;.]?\s*(?:so\s+)?skipping\b")
 _INFO = re.compile(
     r"(\b[Rr]esum(?:ing|ed) (?:from|training)|resume_from_checkpoint|[Ll]oading checkpoint|Saving model checkpoint"
     r"|[Cc]ontinuing training from checkpoint|Restarting|Early stopping)"
@@ -200,6 +208,7 @@ class _TextReader:
         self.tb: list[str] | None = None  # traceback lines being collected
         self.tb_line = 0
         self.tb_done = False  # saw the exception line; a chain marker may follow
+        self.tb_box = False  # inside a rich traceback's box (every `│` line is the traceback's)
         self.records: list[_Rec] = []
         self.plans: dict[str, printed.Plan] = {}
         self.tpl_counts: dict[str, int] = {}
@@ -234,6 +243,7 @@ class _TextReader:
         self.tensor_lines: set[int] = set()  # lines whose numbers were printed inside a tensor's repr
         self.lr_notices: set[int] = set()  # lines where the schedule said the LR it set (`Updating learning rate to`)
         self.masks: printed_bulk.Masks | None = None  # the bulk path's masks (big logs)
+        self.lines: printed_bulk.Lines | list[str] = []  # the log's lines (a dict's heading is read back from it)
         # tqdm counts not in `bars` yet, in line order: (first, end) spans of lines passed over, (-1, total, n)
         self.pending: list[tuple] = []
         self.quiet_segs = 0  # segments read since the count was reset that took a path that changes nothing
@@ -241,6 +251,7 @@ class _TextReader:
         self.best_of: set[str] = set()  # metrics the log keeps a best-so-far of (`Best_accuracy : 60.0`)
         self.recap = False  # inside the indented lines under a `Best model at step 0:` heading
         self.stop_best: list[tuple[int, str, float]] = []  # Lightning EarlyStopping's `New best score` lines
+        self.pair_run: tuple | None = None  # (line, record, value column) of a run of one-pair lines, no counter
 
     def mark(self) -> tuple:
         """What reading a line may change, for telling that a line changed nothing (tqdm counts aside)."""
@@ -341,11 +352,20 @@ class _TextReader:
             self.b.event("traceback", text, self.tb_line, _known(self.step))
         self.tb = None
         self.tb_done = False
+        self.tb_box = False
 
     def events(self, ln: int, line: str) -> bool:
         """Classify one line as an event; True when it belongs to a traceback being collected."""
         bare = _RANK_PREFIX.sub("", line, count=1) if line[:1] in "[0123456789" else line
         if self.tb is not None:
+            if self.tb_box:
+                stripped = bare.strip()
+                if stripped[:1] in ("│", "╭", "╰"):
+                    self.tb.append(line[:4000])
+                    if stripped[0] == "╰":  # the box's foot: its exception line follows
+                        self.tb_box = False
+                    return True
+                self.tb_box = False  # (an excerpt cut before the box's foot)
             if self.tb_done:
                 if _TRACEBACK_CHAIN.match(bare):
                     self.tb.append(line)
@@ -358,6 +378,9 @@ class _TextReader:
             else:
                 stripped = bare.strip()
                 self.tb.append(line[:4000])
+                if stripped[:1] == "╭" and _RICH_TB_HEAD.match(stripped):  # a chained rich traceback
+                    self.tb_box = True
+                    return True
                 if bare.startswith((" ", "\t")) or not stripped or stripped.startswith(("^", "~")) \
                         or _TRACEBACK_START.match(bare):
                     return True
@@ -372,6 +395,15 @@ class _TextReader:
         text = line.strip()
         if not text:
             return False
+        if text[0] in "╭│" or (bare is not line and bare.lstrip()[:1] in ("╭", "│")):
+            box = bare.strip()
+            if (_RICH_TB_HEAD.match(box) or _RICH_TB_FRAME.match(box)) and self.header is None \
+                    and self.sb3_rows is None:  # (a table's `│ 0 │` rows are no frame)
+                self.tb = [line]
+                self.tb_line = ln
+                self.tb_done = False
+                self.tb_box = True
+                return True
         low = text.lower()
         if not any(h in low for h in _EVENT_HINTS):  # most lines are metrics: skip the event patterns
             return False
@@ -387,7 +419,9 @@ class _TextReader:
             m = rx.search(text)
             if m:
                 self.b.event(kind, _snippet(text, m.start()), ln, _known(self.step))
-                break
+                # `Warning: loss is NaN, skipping this step`: the training loop's own notice that it
+                # dropped a step; the line is that warning, no record (the step's bar has its values)
+                return kind == "warning" and text[:1] in "Ww" and _SKIPPED_STEP.match(text) is not None
         return False
 
     # ------------------------------------------------------------------ metric lines
@@ -441,6 +475,8 @@ class _TextReader:
         s = printed.call_keys(u)
         if "[(" in s:
             s = _ONE_POLICY.sub(r"\1", s)
+            if "[('" in s or '[("' in s:
+                s = _PAIR_LIST.sub(_pairs_as_dict, s)
         if self.recap:
             if s[:1] in (" ", "\t") and s.strip():
                 self.b.skip("a best-so-far recap (its values repeat a row already read)")
@@ -448,6 +484,14 @@ class _TextReader:
             self.recap = False
         if s[:1] in ("B", "b") and _BEST_RECAP.match(s):
             self.recap = True
+            return False
+        if s[:1] in "Ww" and _SKIPPED_STEP.match(s):  # (the notice glued after a bar's redraw)
+            return False
+        if "elapsed, finished" in s and _ELAPSED_NOTE.search(s):
+            self.b.skip("a boosting round's elapsed-time note")
+            return False
+        if s.endswith(")") and "ccurred at" in s and _RECAP_AT.search(s):
+            self.b.skip("a recap of an earlier epoch's value (`Final loss: ... (occurred at epoch 4)`)")
             return False
         if self.opt_group:
             if s[:1] in (" ", "\t") and s.strip():
@@ -488,7 +532,8 @@ class _TextReader:
             j = s.rfind("}")
             if j > i:
                 d = parse_pydict(s[i: j + 1])
-                if d and _SETTINGS_LEAD.search(s[:i]):  # `config: {'epochs': 20, 'learning_rate': 0.001}`
+                if d and (_SETTINGS_LEAD.search(s[:i]) or ("." in s[:i] and _SETTINGS_FILE_LEAD.search(s[:i]))):
+                    # `config: {'epochs': 20, 'learning_rate': 0.001}`, `args1.json defaultdict(<class 'str'>, {...})`
                     self.config_lines.add(ln)
                     self.b.skip("a settings dict")
                     return False
@@ -503,6 +548,8 @@ class _TextReader:
                     self.hf_dict(ln, s[:i], d)
                     return True
         if "Average" in s and self.coco_line(ln, s):
+            return True
+        if ("pisode" in s or "PISODE" in s) and self.episode_sentence(ln, s):
             return True
         if ("time" in s or "Time" in s) and _TIMING_CELL.match(s):  # IPython's `%%time`: the cell's duration
             self.b.skip("a notebook cell's timing")
@@ -663,7 +710,9 @@ class _TextReader:
             step, *values = _PAIR_SEP.split(c)  # (or a few: a headerless table, `129984  43765.42  1.7798  0.001`)
             if float(step).is_integer():
                 named = {"value": to_float(values[0])} if len(values) == 1 else \
-                    {f"value_{i}": to_float(v) for i, v in enumerate(values, 1)}
+                    {f"value_{i}": to_float(v) for i, v in enumerate(values, 1) if not v.startswith(_PLACEHOLDER)}
+                if not named:  # (a row of placeholders only: nothing computed on that line)
+                    return False
                 self.records.append(_Rec(ln, named, float(step), None, None, None, "", "text", False, _PAIR))
                 self.tpl_counts[_PAIR] = self.tpl_counts.get(_PAIR, 0) + 1
                 return True
@@ -696,14 +745,15 @@ class _TextReader:
         if rec is None:
             self.b.skip("numbers did not line up with the line's template")
             return False
-        if not rec.values and (rec.epoch is not None or rec.step is not None) and ("," in c or ":" in c) \
-                and not self.header:
+        if not rec.values and (rec.epoch is not None or rec.step is not None or rec.batch is not None) \
+                and ("," in c or ":" in c) and not self.header:
             counted = _COUNTED_ROW.search(c)
             if counted:  # `epoch, 0040, 0.015912, 0.017028`: a counter, then a row of values the log never names
-                cells = _PAIR_SEP.split(counted.group(1).strip(" ,"))
+                cells = _PAIR_SEP.split((counted.group(1) or counted.group(2)).strip(" ,"))
                 named = {"value": to_float(cells[0])} if len(cells) == 1 else \
                     {f"value_{i}": to_float(v) for i, v in enumerate(cells, 1)}
-                self.records.append(_Rec(ln, named, rec.step, rec.epoch, None, None, "", "text", False, _COUNTED_TPL))
+                self.records.append(_Rec(ln, named, rec.step, rec.epoch, rec.batch, None, "", "text", False,
+                                         _COUNTED_TPL))
                 self.tpl_counts[_COUNTED_TPL] = self.tpl_counts.get(_COUNTED_TPL, 0) + 1
                 return True
         if lr and list(rec.values) == ["learning rate"] and rec.step is None and self.records \
@@ -788,7 +838,7 @@ class _TextReader:
         if not plan.is_record and not (shape and shape in self.keyless):
             if plan.keys == 0:
                 self.section_header(c)
-            return False
+            return self.join_pair_run(ln, s, tpl, plan, rec)
         if shape:  # `Train net output #1: loss_bbox = 0.05 (* 1 = 0.05 loss)`: any name in its place is a metric
             self.keyless.add(shape)
         if plan.part and self.merge_part(plan.part, rec, tpl):
@@ -838,9 +888,13 @@ class _TextReader:
             self.first_shape = (tpl, nums)
         elif len(rec.values) <= 2 and self.joins_pass_time(rec, tpl):
             return True
+        if self.join_pair_run(ln, s, tpl, plan, rec):
+            return True
         self.records.append(_Rec(ln, rec.values, rec.step, rec.epoch, rec.batch, rec.total, rec.label,
                                  "text", False, tpl))
         self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
+        if self.pair_run is not None and self.pair_run[0] == ln:
+            self.pair_run = (ln, self.records[-1], self.pair_run[2])
         if (rec.step is not None or rec.epoch is not None) and _BANNER.match(c):
             # `***** Episode 31455, Mean R = 28911.0 *****` then `KL: nan`, `PolicyLoss: 0.3` a line each: a
             # banner heads the block of its pass, whose one-value lines belong to the banner's record
@@ -856,6 +910,34 @@ class _TextReader:
         if not bars and self.header is None and self.section is None and ln not in self.config_lines:
             self.ordinary = (tpl, plan, nums)
         return True
+
+    def join_pair_run(self, ln: int, s: str, tpl: str, plan: printed.Plan, rec: printed.Record) -> bool:
+        """`value_loss/Average      nan`, `prior_entropy/Average   nan`, ...: lines of one name and one value
+        each, one right under the other, their values starting in one column (names padded to a width:
+        a summary block, or a tabular dump whose heading was cut off) and no counter on any, are one
+        record, as they are under a counter's heading. The run opens on a line read as a record and
+        takes the next such lines that are records; a line of one name the alias table does not know
+        lets the run go on past it. A name the run already holds, a counter, a value out of the
+        column or any other line ends it. Only a run that opens the log's records, before any counter
+        was read: after those, lines keep the shape the log's counters and records give them. True
+        when the line joined the run."""
+        one = plan.keys == 1 and not plan.counter and rec.step is None and len(rec.values) == 1 \
+            and self.step != self.step and self.epoch != self.epoch and _ONE_PAIR.match(tpl) is not None
+        run, self.pair_run = self.pair_run, None
+        if not one:
+            return False
+        t = s.rstrip()
+        col = len(t) - len(t.rsplit(None, 1)[-1])
+        if run is not None and run[0] == ln - 1 and run[2] == col and self.records and self.records[-1] is run[1]:
+            if not plan.is_record:
+                self.pair_run = (ln, run[1], col)  # (passed over: the run goes on below it)
+            elif run[1].label == rec.label and run[1].values.keys().isdisjoint(rec.values):
+                run[1].values.update(rec.values)
+                self.pair_run = (ln, run[1], col)
+                return True
+        if plan.is_record and self.pair_run is None and not self.records:
+            self.pair_run = (ln, None, col)  # (the record this line makes, the log's first, opens a run)
+        return False
 
     def joins_pass_time(self, rec: printed.Record, tpl: str) -> bool:
         """`Epoch[4] Train-accuracy=0.55` then `Epoch[4] Time cost=20670.7`: a line that gives only how
@@ -1061,7 +1143,8 @@ class _TextReader:
             d = _json_object(text)  # pretty-printed JSON (`json.dumps(state, indent=2)`): `null`, `true`
         if d:  # (a bare nan or inf was quoted to parse: it is the number it spells)
             d = {k: float(v) if isinstance(v, str) and _NONFINITE_WORD.match(v) else v for k, v in d.items()}
-        if d and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in d.values()):
+        if d and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in d.values()) \
+                and not self.settings_heading(first):
             self.hf_dict(first, "", d)
             return True
         quoted = _quoted_numbers(d) if d else None
@@ -1077,6 +1160,14 @@ class _TextReader:
         self.config_lines.update(range(first, ln + 1))
         self.b.skip("a settings dict printed over several lines", n)
         return False
+
+    def settings_heading(self, first: int) -> bool:
+        """The line right above a dict printed over several lines names it the run's settings
+        (`Starting training iteration 1, params:` then a JSON block of alpha, epochs, learning_rate)."""
+        if first < 2 or first - 1 > len(self.lines):
+            return False
+        above = self.lines[first - 2].rstrip()
+        return above[-1:] in (":", "=") and _SETTINGS_LEAD.search(above) is not None
 
     def close_cut_dict(self, ln: int) -> None:
         """A dict the end of the log cut before its `}` (a paste that stops mid-record): the entries
@@ -1099,6 +1190,10 @@ class _TextReader:
         line is a config file's entry at any indent: a printed metric never carries a YAML comment."""
         if "#" in s and _YAML_COMMENTED.match(s):
             return True
+        if "***" in s and _RUN_BANNER.match(s):  # `  ***** Running training *****`: the lines under it, as
+            indent = len(s) - len(s.lstrip())  # indented as it or more, list the run's settings
+            self.config_indent = max(indent - 1, 0)
+            return False
         m = _YAML_HEAD.match(s)
         if m:
             word = m.group(2).lower()
@@ -1380,6 +1475,22 @@ class _TextReader:
         step = self.step if self.step == self.step else None
         self.records.append(_Rec(ln, {name: to_float(value)}, step, ep, None, None, "eval", "text", False))
         self.tpl_counts["<coco>"] = self.tpl_counts.get("<coco>", 0) + 1
+        return True
+
+    def episode_sentence(self, ln: int, s: str) -> bool:
+        """An RL episode told in words (`Train episode of length 1000 with return 13.9.`, `Episode has 151
+        steps and return 6.1.`): the episode's return and length, at the run's current counter; an
+        episode the line says was a test or an evaluation is the eval split's. True when it was that."""
+        m = _EPISODE_SENTENCE.match(printed.clean(s))
+        if m is None:
+            return False
+        split, length, value = m.groups()
+        pre = "eval/" if split else ""
+        ep = self.epoch if self.epoch == self.epoch else None
+        step = self.step if self.step == self.step else None
+        values = {pre + "episode_reward": to_float(value), pre + "episode_length": to_float(length)}
+        self.records.append(_Rec(ln, values, step, ep, None, None, "eval" if split else "", "text", False))
+        self.tpl_counts["<episode>"] = self.tpl_counts.get("<episode>", 0) + 1
         return True
 
     def results_banner(self, ln: int, s: str) -> bool:
@@ -1706,6 +1817,13 @@ _BEST_NOTICE = re.compile(r"(?i)\b(?:improved\s+from\s+\S+\s+to|did\s+not\s+impr
 # `  train loss: 5.47e+03`): the lines under it repeat values a row already gave.
 _BEST_RECAP = re.compile(r"(?i)^best\s+(?:model|result|checkpoint|score)s?\s+(?:at|@|in|of)\s+(?:step|epoch|iter|iteration)"
                          r"\s*\d+\s*:\s*$")
+# LightGBM's CLI after each round: `3.704867 seconds elapsed, finished iteration 1` (older builds: `finished
+# 998 iteration`): the wall clock since training began, a progress note beside the round's metric lines
+_ELAPSED_NOTE = re.compile(r"(?i)\b\d+(?:\.\d+)?\s+seconds?\s+elapsed,\s+finished\s+(?:iterations?\s+\d+|\d+\s+iterations?)\s*$")
+# A value the end of training repeats from the epoch it came from (GluonTS: `Final loss: -0.398 (occurred at
+# epoch 4)`, after the best epoch's parameters are loaded back): that epoch's row already has it
+_RECAP_AT = re.compile(r"(?i)\b(?:final|best)\s+[\w ]{1,40}?\s*[:=]\s*\S+\s*\(occurred at (?:epoch|step|iter|iteration)"
+                       r"\s*\d+\)$")
 # A total and the terms it adds up, under a split's name (the NGCF/KGAT family of recommenders prints
 # `train==[total=bpr + kg + l2]`): the total is that split's loss.
 _SUM_OF_TERMS = re.compile(r"\b([A-Za-z]\w*)\s*==\[\s*(" + _NUM + r")\s*=\s*" + _NUM + r"(?:\s*\+\s*" + _NUM + r")+\s*\]")
@@ -1727,7 +1845,9 @@ _LR_NOTICE = re.compile(
     r"\b(?:learning[ _-]?rate|lr)"
     r"(?:\s+of\s+(?:param(?:eter)?\s+)?group\s+\d+)?"
     r"(?:\s+(?:is\s+|was\s+|has\s+been\s+)?(?:set|changed|updated|decayed|reduced|adjusted|lowered|dropped|annealed))?"
-    r"\s+(?:to|->|-->|=>)\s+(?:(?:lr|learning[ _-]?rate)\s*[:=]\s*)?(?=[-+]?(?:\d|\.\d))")  # (`to lr: 1.1e-4`)
+    r"\s+(?:to|->|-->|=>)\s+(?:(?:lr|learning[ _-]?rate)\s*[:=]\s*)?(?=[-+]?(?:\d|\.\d))"  # (`to lr: 1.1e-4`)
+    # (FuxiCTR: `Reduce learning rate on plateau: 0.000001`, the value it reduced the rate to)
+    r"|\breduc(?:e|ed|ing)\s+(?:the\s+)?(?:learning[ _-]?rate|lr)\s+on\s+plateau\s*:\s*(?=[-+]?(?:\d|\.\d))")
 # The first line of a dict printed over several lines (`{'atom_fea_len': 64,`)
 _DICT_OPENS = re.compile(r"""^\s*\{\s*['"][^'"]+['"]\s*:\s*[^{}]*,\s*$""")
 _DICT_MAX_LINES = 400
@@ -1811,6 +1931,20 @@ def _value_first(line: str) -> str | None:
 _ONE_POLICY = re.compile(r"\[\(\d+,\s*'(" + _NUM + r")'\)\]")
 
 
+# Named values printed as a list of (name, value) pairs (`statistics:[('average_q', 0.5), ('n_updates', 0)]`,
+# pfrl's train_agent): the dict they would be, with the names as its keys
+_PAIR_ITEM = r"""\(\s*['"][A-Za-z_][\w./ -]{0,60}['"]\s*,\s*(?:""" + _NUM + r"""|nan|-?inf)\s*\)"""
+_PAIR_LIST = re.compile(r"\[\s*" + _PAIR_ITEM + r"(?:\s*,\s*" + _PAIR_ITEM + r")*\s*\]")
+
+
+def _pairs_as_dict(m: re.Match) -> str:
+    try:
+        items = ast.literal_eval(_BARE_NONFINITE.sub(lambda x: f"'{x.group(1)}{x.group(2)}'", m.group(0)))
+    except (ValueError, SyntaxError):
+        return m.group(0)
+    return "{" + ", ".join(f"{k!r}: {v}" for k, v in items) + "}"
+
+
 def _unquote(seg: str) -> str:
     """A line of a paste wrapped in Markdown backticks: the one backtick that opens or closes the
     quote (a one-line quote, or the first and last lines of a quote over several) is not the log's."""
@@ -1834,6 +1968,10 @@ _SETTINGS_LEAD = re.compile(r"(?i)(?:\b(?:config|configs|configuration|args|argu
                             r"hyper-parameters|params|parameters|settings|options|opts|cfg|kwargs|"
                             r"optimizer|optimiser|optim|scheduler|lr_scheduler)"
                             r"|(?:参数|配置|设置|超参数?)(?:配置|设置)?)\s*[:=]?\s*$")  # (and in Chinese: `参数配置:`)
+# a settings file's name before the dict read from it (`args1.json defaultdict(<class 'str'>, {...})`, `config.yaml:`)
+_SETTINGS_FILE_LEAD = re.compile(r"(?i)\b(?:config|configs|configuration|args|arguments|hparams|hyperparameters|params|"
+                                 r"parameters|settings|options|opts|cfg)[\w-]*\.(?:json|ya?ml|toml)\s*[:=]?\s*"
+                                 r"(?:(?:defaultdict|OrderedDict|dict)\((?:<class '\w+'>,\s*)?)?$")
 # the entry function's call logged with its keyword arguments (`main(rmq_host=..., epochs=4, batch_size=8)`)
 _MAIN_CALL = re.compile(r"(?:^|\s)main\(\w+=[^,()]*,\s*\w+=")
 _SETTINGS_REPR = re.compile(r"^\s*`?(?:Namespace|[A-Z]\w*(?:Config|Arguments|Args|Params|Options|Settings))\(\w+=")
@@ -1841,6 +1979,8 @@ _SETTINGS_REPR = re.compile(r"^\s*`?(?:Namespace|[A-Z]\w*(?:Config|Arguments|Arg
 _OPT_GROUP = re.compile(r"^Parameter Group \d+\s*$")  # torch.optim.Optimizer.__repr__'s group heading
 _YAML_HEAD = re.compile(r"^(\s*)([A-Za-z_][\w.\-/]*):\s*$")
 _YAML_COMMENTED = re.compile(r"^\s*[A-Za-z_][\w.\-]*:\s*[^\s#]+\s+#(?:\s|$)")  # `lr0: 0.01  # initial learning rate`
+# The banner over the settings a trainer lists before it starts (HF Trainer, diffusers and Dreambooth scripts)
+_RUN_BANNER = re.compile(r"^\s*\*{3,}\s*Running\s+(?:training|evaluation|prediction)\s*\*{3,}\s*$", re.I)
 _YAML_ENTRY = re.compile(r"^\s+[A-Za-z_][\w.\-/ ]*:\s*\S")
 _RESULT_WORDS = {"result", "results", "metric", "metrics", "summary", "scores", "score", "stats", "statistics"}
 # A line cut in two by a terminal or a paste: the next line opens with the separator of the key this one
@@ -1910,7 +2050,7 @@ def _wrapped(line: str, following: str) -> bool:
     if first in _VALUE_LEADS and line[-3:].rstrip()[-1:] in (":", "="):  # `... - val_loss: ` + `7.97 - val_acc: 0.5`
         return _WRAP_AFTER_KEY[0].search(line) is not None and _WRAP_AFTER_KEY[1].match(following) is not None
     if first not in " \t:=":
-        return False
+        return " / " in line and _slash_wrapped(line, following)
     if _WRAP_TAIL.match(following) is not None:
         return _WRAP_HEAD.search(line) is not None
     line = line.rstrip()
@@ -1918,6 +2058,21 @@ def _wrapped(line: str, following: str) -> bool:
         return _WRAP_AFTER_BAR.match(following) is not None and ":" in line
     return line[-1:] == "," and _WRAP_AFTER_PAIR[0].search(line) is not None \
         and _WRAP_AFTER_PAIR[1].match(following) is not None
+
+
+def _slash_wrapped(line: str, following: str) -> bool:
+    """One report of `name value / name value / ...` pairs wrapped over lines (DreamerV3's): `line`
+    ends after a pair's ` /` and `following` opens on the next pair, or `line` ends in a name whose
+    value opens `following` (`... / train/opt_loss` + `1.4e4 / train/opt_grad_norm 2.5 /`)."""
+    t = line.rstrip()
+    if t[-2:] == " /":
+        return _SLASH_PAIR_LEAD.match(following) is not None and _SLASH_PAIR_LEAD.match(t) is not None
+    return _SLASH_KEY_TAIL.search(t) is not None and _SLASH_VALUE_LEAD.match(following) is not None
+
+
+_SLASH_PAIR_LEAD = re.compile(r"^\s*[A-Za-z_][\w/.@-]*\s+[-+]?(?:\d|\.\d|nan\b|inf\b)", re.I)
+_SLASH_KEY_TAIL = re.compile(r"\s[-+]?(?:\d[\w.+-]*|nan|inf)\s+/\s+[A-Za-z_][\w/.@-]*$", re.I)
+_SLASH_VALUE_LEAD = re.compile(r"^\s*[-+]?(?:\d|\.\d|nan\b|inf\b)\S*\s+/(?:\s|$)", re.I)
 
 
 # (`Starting train loop`, `Begin validation`: a verb that opens the phase before its name)
@@ -1953,8 +2108,11 @@ _NVIDIA_SMI = re.compile(r"^\s*\|.*(?:\d+MiB\s*/\s*\d+MiB|NVIDIA-SMI|Persistence
 # or a few such numbers after the counter (a table with no header: lcurve files, `numpy.savetxt` with
 # `%.18e`, where the counter is written as a float too: `1.000000000000000000e+03`).
 # (or comma-separated, a headerless CSV row: `23,3.9771`, `10, 2.2398`)
-_BARE_PAIR = re.compile(r"^(?:\d{1,9}|\d\.\d+e\+\d{1,2})(?:(?:\s*,\s*|\s+)[-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|nan|inf)){1,12}$",
-                        re.I)
+# (a cell of dashes alone, `----`, holds the place of a value that line did not compute: a loop printing a
+# fixed row of terms, some of them only on alternate iterations, up to a few dozen)
+_BARE_PAIR = re.compile(r"^(?:\d{1,9}|\d\.\d+e\+\d{1,2})(?:(?:\s*,\s*|\s+)(?:[-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|nan|inf)"
+                        r"|-{2,}(?=\s|$))){1,48}$", re.I)
+_PLACEHOLDER = "--"
 _PAIR_SEP = re.compile(r"\s*,\s*|\s+")
 # A row of a headerless table whose first two cells are whole numbers, an epoch and the iteration within the run
 # (not below the epoch: it counts on), then three or more numbers, one of them at least with a point; the
@@ -1967,8 +2125,11 @@ _PAIR = "<pair>"
 # comma or a colon and comma-separated, to the end of the line (`epoch, 0040, 0.0159, 0.0170`,
 # `Step 4658 (213 ms): -1675.1.`)
 _COUNTED_VALUE = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|[-+]?nan|[-+]?inf"
+# (or after the counter's own colon, blank-separated: `batch: 387 nan 0.6595 0.7270`, two values or more)
 _COUNTED_ROW = re.compile(r"(?i)(?:^|,\s)(?:epoch|step|iter|iteration)\s*,?\s*\d+(?:\s*\([^()]*\))?\s*[,:]\s*"
-                          r"((?:" + _COUNTED_VALUE + r")(?:\s*,\s*(?:" + _COUNTED_VALUE + r")){0,11})\.?\s*$")
+                          r"((?:" + _COUNTED_VALUE + r")(?:\s*,\s*(?:" + _COUNTED_VALUE + r")){0,11})\.?\s*$"
+                          r"|^(?:epoch|step|iter|iteration|batch)\s*:\s*\d+\s+((?:" + _COUNTED_VALUE + r")(?:\s+(?:"
+                          + _COUNTED_VALUE + r")){1,11})\s*$")
 _COUNTED_TPL = "<counter>, <values>"
 # A row of a `|`-ruled table of numbers only, the first an integer (`| 150| 16300|5.0113e-05| 1.1553|`)
 _PIPE_NUMBERS = re.compile(r"^\|?\s*\d{1,9}\s*(?:\|\s*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf)%?\s*){2,12}\|?$",
@@ -1979,6 +2140,11 @@ _STATS_OF = re.compile(r"^([A-Za-z][\w /.-]{0,40}?)\s*:\s*mean\s*[=:]\s*(\S+?),(
                        r"\s*[=:]\s*\S+?,?)+\s*$", re.I)
 _COUNT_VALUE = re.compile(r"^(\d{1,9})\s*/\s*\d{1,9}\s*:\s*([-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|nan|inf))$", re.I)
 _COUNT_VALUE_TPL = "<count>/<total>: <value>"
+# An episode's end told in a sentence: its length in steps and its return (or reward), the episode
+# maybe named a test or evaluation one (`Test episode of length 1000 with return 29.2.`)
+_EPISODE_SENTENCE = re.compile(r"(?i)^\s*(?:train(?:ing)?\s+|(test|eval|evaluation)\s+)?episode\s+"
+                               r"(?:of\s+length|has|had|lasted|ran(?:\s+for)?)\s+(\d+)(?:\s+steps?)?\s*,?\s+"
+                               r"(?:with|and)\s+(?:a\s+)?(?:total\s+)?(?:return|reward)\s+(?:of\s+)?(" + _NUM + r")\.?\s*$")
 # A banner: a line between two runs of one decoration character (`***** Episode 3, Mean R = 2.1 *****`).
 # spaCy's trainable pipeline components: the keys of the `losses` dict its training loop fills
 _SPACY_PARTS = frozenset({"tagger", "parser", "ner", "textcat", "textcat_multilabel", "tok2vec", "transformer",
@@ -2026,11 +2192,13 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         lines = split
     del raw
     r.masks = masks
+    r.lines = lines
     shapes: dict[int, printed_bulk.Shape] = {}
     open_shape = None
     n = len(lines)
     ln = 0
     joined = 0  # a line already read as the end of the line before it
+    shell = False  # the line before ended in ` \`: this one goes on with a shell command
     while ln < n:
         ln += 1
         if ln <= joined:
@@ -2087,14 +2255,22 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         if ln < n and _wrapped(line, lines[ln]):  # `...; lr` + `: 1.00000; 16410/16179 tok/s`
             # (no blank: `lr` + `: 1.0`, `lr: 1` + `.00000`; one after a pair's comma or a `|`)
             line = line.rstrip()
-            line = line + (" " if line[-1:] in ",|:=" else "") + lines[ln].strip()
+            line = line + (" " if line[-1:] in ",|:=/" or line[-1:].isalpha() and lines[ln].strip()[:1] in _VALUE_LEADS
+                           else "") + lines[ln].strip()
             joined = ln + 1
-            while line[-1:] == "|" and joined < n and joined - ln < 32 and _wrapped(line, lines[joined]):
+            while (line[-1:] == "|" or " / " in line) and joined < n and joined - ln < 32 \
+                    and _wrapped(line, lines[joined]):
                 line = line + " " + lines[joined].strip()  # (a block of `key:value |` lines: one record)
                 joined += 1
             quiet_try = False
         new = None
-        if not r.sb3_line(ln, line) and not r.events(ln, line):
+        command = (shell or line[-1:] == "\\" and line[-2:-1] in (" ", "\t")) and r.tb is None
+        shell = command and line[-1:] == "\\"
+        if command:
+            # `torchrun ... \` / `  --lr 1e-4 \` / `  --seed 42`: a launch command broken over lines with
+            # shell continuations; its options are the run's settings, never a record
+            b.skip("a shell command continued over lines")
+        elif not r.sb3_line(ln, line) and not r.events(ln, line):
             segs = _segments(line)
             r.ordinary = None
             for seg in segs:
