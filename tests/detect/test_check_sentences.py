@@ -1121,3 +1121,14 @@ def test_rising_vs_falling_quiet_while_the_wer_keeps_improving():
     stalled = [1.0, 0.7, 0.52, 0.45, 0.45, 0.46, 0.45, 0.46, 0.45]
     hit = _check("rising_vs_falling", _run({"eval/loss": ev, "loss": tr, "eval/wer": stalled}), "eval/loss", **params)
     assert hit.summary.startswith("eval/loss rose")
+
+
+def test_constant_quiet_while_the_total_reward_improves():
+    """A reward function at exactly -2 for 30 steps is reported while the total reward stays near -8;
+    with the total climbing from -8 to -1 (unless_improved) the run learns from the other functions."""
+    params = {"min_share": 1.0, "min_count": 20, "min_points": 20, "unless_improved": ["reward"], "improved_by": 0.5}
+    flat_total = [-8.0 + 0.05 * (i % 3) for i in range(30)]
+    hit = _check("constant", _run({"rewards/check_answer": [-2.0] * 30, "reward": flat_total}), "rewards/check_answer", **params)
+    assert hit.summary == "rewards/check_answer is exactly -2 on 100% of points (30 of 30, steps 1-30)"
+    rising = [-8.0 + 7.0 * i / 29 for i in range(30)]
+    _quiet("constant", _run({"rewards/check_answer": [-2.0] * 30, "reward": rising}), "rewards/check_answer", **params)

@@ -757,6 +757,11 @@ class ConstantParams(WindowParams):
     # and last fifth): a learning rate printed as 0 beside a loss that keeps falling is a small rate
     # rounded away by the printing (`lr: 0.000`), since weights that do not move cannot lower the loss
     unless_loss_falls: Optional[float] = None
+    # quiet when this higher-is-better series (a total reward) ended improved_by of its starting size or
+    # more above where it started (medians of its first and last 15%, 6 points or more): one part of a
+    # signal that never moves matters little while the whole keeps improving
+    unless_improved: Optional[Names] = None
+    improved_by: float = 0.5
     tol: float = 0.0
     min_share: float = 0.8
     min_count: int = 5
@@ -884,6 +889,13 @@ def constant(c: Ctx) -> Hit | None:
     hx = x[same]
     if p.unless_loss_falls is not None and _training_loss_fell(c.run, p.unless_loss_falls, float(hx[0]), float(hx[-1])):
         return None
+    if p.unless_improved:
+        better = c.other(p.unless_improved)
+        by = finite_xy(better.steps, better.values)[1] if better is not None else np.empty(0)
+        if len(by) >= 6:
+            first, last = _ends(by, 0.15)
+            if last - first >= p.improved_by * max(abs(first), 1e-12):
+                return None
     answer, why = None, ""
     if p.coarse_answer:
         if _rows_are_epochs(c.run):
