@@ -1132,3 +1132,15 @@ def test_constant_quiet_while_the_total_reward_improves():
     assert hit.summary == "rewards/check_answer is exactly -2 on 100% of points (30 of 30, steps 1-30)"
     rising = [-8.0 + 7.0 * i / 29 for i in range(30)]
     _quiet("constant", _run({"rewards/check_answer": [-2.0] * 30, "reward": rising}), "rewards/check_answer", **params)
+
+
+def test_recurring_quiet_for_bfloat16_values():
+    """Losses printed as bfloat16 numbers (0.765625, 0.746094, ...: 128 values per octave) come back by
+    rounding alone; the same pattern of repeats in values that are not bfloat16 is reported."""
+    bf = [0.765625, 0.746094, 0.738281, 0.746094, 0.730469, 0.765625, 0.738281, 0.722656, 0.730469, 0.746094,
+          0.714844, 0.738281, 0.722656, 0.730469, 0.707031, 0.714844, 0.722656, 0.699219, 0.707031, 0.714844]
+    params = {"min_points": 10, "min_count": 3, "min_digits": 4, "factor": 3.0}
+    _quiet("recurring", _run({"loss": bf}), "loss", **params)
+    odd = [round(v + 0.000777, 6) for v in bf]
+    hit = _check("recurring", _run({"loss": odd}), "loss", **params)
+    assert hit.summary.startswith("loss repeats earlier values exactly")

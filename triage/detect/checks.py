@@ -762,6 +762,9 @@ class ConstantParams(WindowParams):
     # signal that never moves matters little while the whole keeps improving
     unless_improved: Optional[Names] = None
     improved_by: float = 0.5
+    # only a value that is the series' own maximum (a mean pinned at the largest value it ever takes:
+    # every item averaged sat at a cap)
+    at_max: bool = False
     tol: float = 0.0
     min_share: float = 0.8
     min_count: int = 5
@@ -871,6 +874,8 @@ def constant(c: Ctx) -> Hit | None:
         target = float(vals[np.argmax(counts)])
     if (p.above is not None and not target > p.above) or (p.below is not None and not target < p.below) \
             or (p.min_digits is not None and target != 0 and _digits(target) < p.min_digits):
+        return None
+    if p.at_max and target < float(np.max(y)):
         return None
     same = (y == target) if p.tol == 0 else (np.abs(y - target) <= p.tol)
     count = int(np.count_nonzero(same))
@@ -983,6 +988,18 @@ def _exact(v: float) -> str:
     return fmt(v) if digits <= 3 else f"{v:.{digits}g}"
 
 
+def _bf16_share(y: np.ndarray) -> float:
+    """The share of values that are a bfloat16 number as printed (within half a unit of their last
+    printed digit of the nearest bfloat16): a loss logged straight from a bf16 tensor."""
+    v = y[np.isfinite(y) & (y != 0)]
+    if not len(v):
+        return 0.0
+    bits = v.astype(np.float32).view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32).view(np.float32).astype(float)
+    unit = np.array([0.5 * 10.0 ** _printed(float(a))[1] for a in v])
+    return float(np.mean(np.abs(v - rounded) <= unit * (1 + 1e-9)))
+
+
 @check("recurring", RecurringParams)
 def recurring(c: Ctx) -> Hit | None:
     """The same values come back exactly, far more often than values one print unit apart.
@@ -1000,6 +1017,8 @@ def recurring(c: Ctx) -> Hit | None:
     x, y = x[sl], y[sl]
     if len(y) < p.min_points:
         return None
+    if _bf16_share(y) >= 0.9:
+        return None  # a loss read from a bfloat16 tensor takes one of 128 values per octave: repeats by rounding
     at: dict[tuple[int, int], list[int]] = {}  # (exponent, units) -> indices
     for i, v in enumerate(y.tolist()):
         digits, e, m = _printed(v)
