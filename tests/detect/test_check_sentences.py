@@ -1144,3 +1144,14 @@ def test_recurring_quiet_for_bfloat16_values():
     odd = [round(v + 0.000777, 6) for v in bf]
     hit = _check("recurring", _run({"loss": odd}), "loss", **params)
     assert hit.summary.startswith("loss repeats earlier values exactly")
+
+
+def test_worsening_no_return():
+    """An eval accuracy that falls from 98 to 19 and never comes back is a collapse (no_return); one that
+    jumps between 0.20, 0.26 and 0.54 and keeps returning to 0.54 is not."""
+    params = {"worse": "down", "min_rise": 0.5, "z": 3.0, "min_points": 4, "no_return": True}
+    hit = _check("worsening", _run({"eval/accuracy": [97.6, 98.1, 98.3, 98.4, 62.0, 31.5, 22.4, 19.9, 19.3, 19.5]}),
+                 "eval/accuracy", **params)
+    assert hit.summary.startswith("eval/accuracy fell from its best 98.4 at step 4 to 19.4")
+    flicker = [0.26, 0.54, 0.20, 0.26, 0.54, 0.20, 0.20, 0.26, 0.20, 0.26]
+    _quiet("worsening", _run({"eval/accuracy": flicker}), "eval/accuracy", **params)

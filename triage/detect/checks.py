@@ -2923,6 +2923,9 @@ class WorseningParams(Params):
     # that falls on the training set too while the training loss falls is an error-like score
     # (lower is better), and a model worse on both sets is not overfitting
     unless_train_worse: Optional[Names] = None
+    # only when, once it fell past half of the way down, it never came back within a tenth of its best:
+    # a score that jumps between a few values keeps returning to its best, a collapsed model does not
+    no_return: bool = False
 
 
 def _worsened(y: np.ndarray, worse: str, min_rise: float, z: float):
@@ -2975,6 +2978,11 @@ def worsening(c: Ctx) -> Hit | None:
     if rise < p.min_abs_rise:
         return None
     sign = 1.0 if p.worse == "up" else -1.0
+    if p.no_return:
+        zz = sign * y
+        fell = np.flatnonzero(zz[i_best:] >= best + 0.5 * rise)
+        if not len(fell) or bool(np.any(zz[i_best + int(fell[0]):] <= best + 0.1 * abs(best))):
+            return None
     if _nonfinite_after(c.run, float(x[i_best])):
         return None  # a metric that worsens after the run went NaN is the NaN's finding, not an overfit
     notes = []
