@@ -574,13 +574,17 @@ def _increasing(s: np.ndarray) -> bool:
 
 
 def _dedupe(s: np.ndarray, v: np.ndarray, e, w):
-    """Sort by step (stable) and keep the last point of each repeated step; NaN steps are all kept."""
+    """Sort by step (stable) and keep the last point of each repeated step; NaN steps are all kept. Points
+    with no step printed before the first counted one (`Epoch None:`, `Initial:`: the evaluation before
+    training) stay first, in line order; later ones go last."""
     n = len(s)
     if n < 2 or bool(np.all(s[1:] > s[:-1])):
         return s, v, e, w, 0
     if np.isnan(s).all():
         return s, v, e, w, 0
-    order = np.argsort(s, kind="stable")
+    lead = int(np.argmax(~np.isnan(s)))  # (how many points come before the first counted one)
+    order = np.argsort(s, kind="stable") if not lead else \
+        np.concatenate([np.arange(lead), lead + np.argsort(s[lead:], kind="stable")])
     ss = s[order]
     keep = np.ones(n, dtype=bool)
     keep[:-1] = ss[1:] != ss[:-1]  # NaN != NaN: every NaN step is kept

@@ -206,7 +206,7 @@ def _read_stream(src: Source, stream, fmt: str | None, split: bool) -> Run | Non
     plan.finish(b)
     if dialect == "sb3_monitor":
         b.meta["x_axis"] = "env_steps"
-    elif dialect in ("ultralytics", "keras_csv"):
+    elif dialect in ("ultralytics", "keras_csv") and not plan.done_grows:
         b.meta["x_axis"] = "epoch"
     elif dialect == "sb3_progress":
         b.meta["x_axis"] = "env_steps"
@@ -344,6 +344,10 @@ class _Plan:
         self.epoch_col = _first_index(header, table.axes["epoch"])
         self.wall_col = _first_index(header, table.axes["wall"])
         axis_cols = {c for c in (self.step_col, self.epoch_col, self.wall_col) if c is not None}
+        # `epoch,total_steps,train_loss,val_loss`: with no step column, a `total_steps` that grows row
+        # by row is the count of steps done so far (the step); a constant one is the planned length
+        self.done_col = header.index("total_steps") if self.step_col is None and "total_steps" in header else None
+        self.done_grows = False
         ignore = set(table.axes["ignore"])
         self.metric_cols = [(i, k) for i, k in enumerate(header) if i not in axis_cols and k and k not in ignore]
         if dialect == "sb3_monitor":
@@ -368,6 +372,12 @@ class _Plan:
         have_by_col = np.ascontiguousarray(present.T)
         # the axes are copied: a view would keep the whole block alive in the builder until it folds
         steps = by_col[self.step_col].copy() if self.step_col is not None else np.full(n, NAN)
+        if self.done_col is not None:
+            done = by_col[self.done_col]
+            if n > 1:
+                self.done_grows = bool(np.all(np.diff(done) >= 0) and done[-1] > done[0])
+            if self.done_grows:
+                steps = done.copy()
         epochs = by_col[self.epoch_col].copy() if self.epoch_col is not None else None
         walls = by_col[self.wall_col].copy() if self.wall_col is not None else None
         if self.dialect == "sb3_monitor":

@@ -76,13 +76,22 @@ def _html_tables(html: str) -> str:
     return "".join("\t".join(row) + "\n" for row in parser.rows if row)
 
 
+# W&B's closing display in a notebook: `Run history:` (one sparkline per metric) and `Run summary:`
+# (each metric's last logged value, and the last step) as HTML tables of class `wandb`.
+_WANDB_RUN_END = re.compile(r"<h3>\s*Run (?:history|summary):\s*</h3>")
+
+
 def _display_text(data: dict) -> str:
     """What a display shows: its plain text, or its HTML tables when the plain text is only the
-    object's repr (`<IPython.core.display.HTML object>`)."""
+    object's repr (`<IPython.core.display.HTML object>`). W&B's run history and summary show again
+    what training logged: no record of their own (the summary's last values would be a step more)."""
     plain = _text(data.get("text/plain"))
     stripped = plain.strip()
     if (not stripped or (stripped.startswith("<") and stripped.endswith(">"))) and "text/html" in data:
-        return _html_tables(_text(data.get("text/html"))) or plain
+        html = _text(data.get("text/html"))
+        if 'class="wandb"' in html and _WANDB_RUN_END.search(html):
+            return plain
+        return _html_tables(html) or plain
     return plain
 
 
@@ -101,6 +110,34 @@ def _cells(nb: dict) -> list:
         if isinstance(sheet, dict) and isinstance(sheet.get("cells"), list):
             out.extend(sheet["cells"])
     return out
+
+
+# A sample of what the policy generated, printed at every step by GRPO reward functions (the prints
+# `'-' * 20, f"Question:\n{q}", f"Answer:\n{a}", f"Response:\n{r}", f"Extracted:\n{x}"` many RL
+# notebooks copy): a question, its reference answer and the model's reasoning, full of numbers that
+# are arithmetic (`m=6, n=12`, `Total cost = 24`), never a metric.
+_SAMPLE_HEAD = re.compile(r"^[-*=#~ ]*(?:Question|Prompt)\s*:", re.M)
+_SAMPLE_REPLY = re.compile(r"^(?:Response|Completion|Generated|Output)\s*:", re.M)
+_SAMPLE_END = re.compile(r"^\s*\{\s*['\"]")  # a trainer's logged dict goes on after the sample
+
+
+def _without_samples(text: str) -> str:
+    """The text with its printed generation samples left out: each runs from its `Question:` line
+    to the next one, to a logged dict, or to the end of the output (the print ends the sample; the
+    trainer's table is an output of its own)."""
+    head = _SAMPLE_HEAD.search(text)
+    if head is None or _SAMPLE_REPLY.search(text, head.start()) is None:
+        return text
+    kept: list[str] = []
+    inside = False
+    for line in text[head.start():].splitlines(keepends=True):
+        if _SAMPLE_HEAD.match(line):
+            inside = True
+        elif inside and _SAMPLE_END.match(line):
+            inside = False
+        if not inside:
+            kept.append(line)
+    return text[:head.start()] + "".join(kept)
 
 
 def outputs_text(nb: dict) -> tuple[str, int]:
@@ -126,6 +163,8 @@ def outputs_text(nb: dict) -> tuple[str, int]:
                 text = text or f"{out.get('ename', 'Error')}: {out.get('evalue', '')}"
             else:
                 continue
+            if text and kind != "error" and kind != "pyerr":
+                text = _without_samples(text)
             if text:
                 parts.append(text if text.endswith("\n") else text + "\n")
         printed += len(parts) > before

@@ -207,7 +207,8 @@ _STOP = {"of", "to", "the", "a", "an", "in", "at", "for", "with", "from", "after
 # A key that ends in one of these is the size of what a mean was taken over (`over 3310.00 frames`).
 _COUNT_PREPOSITIONS = {"over"}
 # A metric named with the set it was measured on (`Accuracy on Test-Set`, `loss on the validation set`)
-_ON_SET = re.compile(r"(?i)^([A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?) on (?:the )?(train|training|test|val|valid|validation"
+_ON_SET = re.compile(r"(?i)^([A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?) on (?:the )?(?:full |whole |entire )?"
+                     r"(train|training|test|val|valid|validation"
                      r"|dev|eval|evaluation|held-out)(?:[-_ ]?(?:set|data|dataset|split|images))?$")
 # Words that never name a metric on their own (a line's bookkeeping).
 _NOT_METRIC = {"eta", "data", "data_time", "remaining", "elapsed", "max", "min", "gpu", "cpu", "pid", "rank",
@@ -794,8 +795,15 @@ def parse(line: str) -> Plan:
                     family = ("loss", bracket_depth)  # `[Losses: x 0.27, ...]`: the loss's parts follow
                 elif pending[-1].lower() in _FAMILY_WORDS:
                     family = (_FAMILY_WORDS[pending[-1].lower()], bracket_depth)  # `Accs: Train: 0.73, Val: 0.70`
+                if not slots and len(pending) <= 3 and all(w[:1].isupper() for w in pending):
+                    # `With Batch Norm: final accuracy = 0.98`: a title naming the variant the line is about (its
+                    # small words are no sentence's)
+                    prose_words -= sum(1 for w in pending if w.lower() in _STOP)
                 pending = []
                 assigned = False
+                if lab and toks[i - 1] == ("p", "=") and i + 1 < n and toks[i + 1][0] == "sp":
+                    i += 1  # `valid=TIMIT_dev loss=0.076`: the word after the split's `=` names its data set;
+                    continue  # the keys after it are the split's, without it
             pending.append(text)
             if len(pending) > 6:
                 prose_words += 1
@@ -1739,7 +1747,9 @@ def _one_step_counter(slots: list[Slot]) -> None:
         return
 
     def rank(k: int) -> int:
-        return 3 if k + 1 < len(slots) and slots[k + 1].role == "total" else _step_rank(slots[k].key)
+        if k + 1 < len(slots) and slots[k + 1].role == "total":
+            return 4 if _inner_loop(slots[k].key) else 3
+        return _step_rank(slots[k].key)
 
     best = min(at, key=lambda k: (rank(k), -k))  # (a tie: the later one, as before)
     lead = at[0]
@@ -1753,6 +1763,16 @@ def _one_step_counter(slots: list[Slot]) -> None:
             slots[k].role = "skip"
             if k + 1 < len(slots) and slots[k + 1].role == "total":
                 slots[k + 1].role = "skip"
+
+
+_MAIN_LOOP_WORDS = frozenset({"global", "total", "train", "training", "overall", "current", "cur", "optimizer", "opt"})
+
+
+def _inner_loop(key: str) -> bool:
+    """A counter named for one phase of a step (`GRPO iter 1/4`, `PPO epoch 2/4`, `inner step 3/5`):
+    the updates an algorithm repeats on one batch, not the run's step, beside `Step 12/500`."""
+    words = key.lower().split()
+    return len(words) > 1 and words[0] not in _MAIN_LOOP_WORDS
 
 
 def _step_rank(key: str) -> int:

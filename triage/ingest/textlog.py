@@ -231,8 +231,10 @@ class _TextReader:
         self.heading_at = -1  # the line of that heading (`Test scores` right above a dict names the dict's split)
         self.set_list = False  # the lines are a list of one held-out set's results, under a heading naming it
         self.under_train: set[str] = set()  # the shapes printed since the last training heading (`Training epoch: 3`)
+        self.set_scores = False  # that heading named the training set (`On the training set:`), not a pass
         self.block_label = ""  # the split a block's counter line names (`Eval epoch: 4` heads eval values)
         self.header_line = ""  # the line the current table header was read from, as printed
+        self.header_at = -1  # the line number of a header read from a line with no digit
         self.counted: set = set()  # templates of lines that count steps, epochs or batches (training's own)
         self.keyless: set[str] = set()  # one-value record shapes with the key taken out (`_keyless`)
         self.config_indent: int | None = None  # indentation of the header of the config block being read
@@ -504,8 +506,8 @@ class _TextReader:
         if self.dict_block is not None or ("{" in s and (_DICT_OPENS.match(s) or _BRACE_ALONE.match(s))):
             return self.dict_line(ln, s)
         if "{" in s and not s.lstrip().startswith("{"):
-            bare = printed.clean(s)  # (a logger's prefix before it: glog, `INFO:root:`)
-            if _DICT_OPENS.match(bare):
+            bare = printed.clean(s)  # (a logger's prefix before it: glog, `INFO:root:`; `INFO [train.py:960] (0/3) {`)
+            if _DICT_OPENS.match(bare) or _BRACE_ALONE.match(bare):
                 return self.dict_line(ln, bare)
         if "=" in s and (_SETTINGS_REPR.match(s) or "main(" in s and _MAIN_CALL.search(s)):
             # `Namespace(batch_size=20, lr=20, ...)`, `INFO  main(rmq_port=5672, batch_size=8, ...)`: the run's settings
@@ -573,16 +575,23 @@ class _TextReader:
                 # (`|---|---|`, `├───┼───┤`, `+-----+-----+` drawn between every two rows)
                 # between a header and its rows keep the header
                 c = printed.clean(s)
+                if c[:1] == '"' and c.count('"') == 1:
+                    c = c[1:].lstrip()  # (`"# batch  l2_tst  l2_trn  lr`: a paste opened with a quote mark)
                 if self.open_split_table(ln, c):  # AllenNLP's `Training | Validation`, then a row per metric
                     return False
                 if self.header and c[:1] == "#" and not _table_header(c.lstrip("#").strip()):
                     # a comment under a header written as a comment (DeePMD's lcurve.out: `#  step  rmse_val ...`
                     # then `# If there is no available reference data, ...`): the table goes on below it
                     return False
+                before = self.header
                 self.header = _logger_header(s) or self.tables.header(ln, s, self.masks and self.masks.lines) \
                     or _table_header(c) or _spaced_header(c) or _one_column_header(c) \
                     or (_table_header(c.lstrip("#").strip()) if c.startswith("#") else None) \
                     or (_slash_header(c) if " / " in c else None)  # (`Generator error / Discriminator error`)
+                if self.header is None and before is not None and self.note_under_header(ln, c):
+                    self.header = before
+                    return False
+                self.header_at = ln if self.header is not None else -1
                 self.header_line = s
                 # (`#  step  rmse_val  rmse_trn  lr`: a header written as a comment, numpy.savetxt's way)
                 if self.header is None and c:
@@ -607,6 +616,8 @@ class _TextReader:
         if not c:
             self.quiet_segs += 1
             return False
+        if '"' in c and c.count('"') == 1 and (c[0] == '"' or c[-1] == '"'):
+            c = c.strip('" ')  # (`"# batch  l2_tst  lr`, `500  5.81e+00  1.0e-03"`: a paste inside quote marks)
         if c[:5] in ("time ", "rank=") and _TIMERS_LINE.match(c):  # DeepSpeed's `time (ms) | fwd: 2361.17 | step: 54.67`:
             self.b.skip("a timers line (how long each phase of a step took)")  # `step` is the optimizer
             return False  # step's duration there, never a counter
@@ -643,7 +654,14 @@ class _TextReader:
                 c = f"{stats.group(1)}: {stats.group(2)}"
         if _COMMENT.match(c):  # `# 1 epoch is 500 (iteration)` in a config dump, `## MNIST with 100 epoch`:
             if not _commented_output(c):
-                self.section_header(c.lstrip("# "))  # a comment or a heading, never a record
+                head = c.lstrip("# ")
+                if "  " in head and not printed.shape(head)[1]:
+                    # `# batch  l2_tst  l2_trn  lr`: a header written as a comment whose names hold digits
+                    header = _table_header(head)
+                    if header:
+                        self.header, self.header_line, self.header_at = header, s, ln
+                        return False
+                self.section_header(head)  # a comment or a heading, never a record
                 return False
             c = c[1:].strip()  # `# Epoch: 010/010 | Loss: 2.303`: output pasted as a comment under the code
         layout, cells = None, c
@@ -673,6 +691,8 @@ class _TextReader:
                 self.tpl_counts["<table>"] = self.tpl_counts.get("<table>", 0) + 1
                 return True
             if _PLACEHOLDER_ROW.match(c):  # `2    --------------`: a pandas row printed with no values yet
+                return False
+            if self.note_under_header(ln, c):
                 return False
             if not _HAS_TQDM_END.search(c):
                 self.header = None
@@ -1116,8 +1136,9 @@ class _TextReader:
         record; one that holds settings (strings, booleans, None, objects) is the run's
         configuration, and none of its lines is a record."""
         if self.dict_block is not None and self.dict_block[1] and _BRACE_ALONE.match(self.dict_block[1][0]) \
-                and _NESTED_OPEN.search(s):
-            # (`"log_history": [`, `"args": {`: the object holds others; each record inside it opens anew)
+                and _NESTED_OPEN.search(s) and not _NESTED_DICT_ENTRY.match(s):
+            # (`"log_history": [`, `[{`: the object holds a list of records; each record inside it opens anew.
+            # A named object inside it (`"env_info": {`) is one of its entries: the gathering goes on)
             first, parts = self.dict_block
             self.dict_block = None
             self.config_lines.update(range(first, ln))
@@ -1152,7 +1173,8 @@ class _TextReader:
             self.hf_dict(first, "", quoted)
             return True
         nums = {k: v for k, v in (d or {}).items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
-        if sum(printed.names_loss_or_accuracy(str(k)) for k in nums) >= 2:
+        if sum(printed.names_loss_or_accuracy(str(k)) for k in nums) >= 2 \
+                and not any(isinstance(v, (bool, dict)) for v in (d or {}).values()):
             # a metrics summary with a few words among its numbers (AllenNLP's metrics.json: `'training_duration':
             # '00:08:37'`): settings name no two losses or accuracies, measurements do
             self.hf_dict(first, "", nums)
@@ -1160,6 +1182,15 @@ class _TextReader:
         self.config_lines.update(range(first, ln + 1))
         self.b.skip("a settings dict printed over several lines", n)
         return False
+
+    def note_under_header(self, ln: int, c: str) -> bool:
+        """A sentence printed on the line right under a header read from a line of names, before any row
+        (DeePMD's `If there is no available reference data, rmse_*_{val,trn} will print nan` pasted
+        with its `#` lost): the table goes on below it. Its only numbers are spelled as words."""
+        if self.header_at != ln - 1 or c.count(" ") < 4 or _SECTION.match(c) or any(ch.isdigit() for ch in c):
+            return False
+        self.header_at = ln
+        return True
 
     def settings_heading(self, first: int) -> bool:
         """The line right above a dict printed over several lines names it the run's settings
@@ -1225,12 +1256,18 @@ class _TextReader:
         if m.group(1).lower().startswith("train"):
             self.section = None
             self.under_train = set()
+            # `On the training set:` then `Accuracy: 0.95`, `On the test set:` then `Accuracy: 0.91`: the
+            # scores of a finished model, set by set; the shapes under the training set's heading are no
+            # line of training's own
+            self.set_scores = m.re is _SET_HEADING
         elif counter and self.under_train:
             self.section = set(self.under_train)
         elif self.counted or (_OWN_HEADING.match(c) and not _YAML_HEAD.match(c)) or _EVALUATOR_HEADING.match(c):
             # once training printed a counted line to tell its lines apart; before that only a heading that
             # is no config key (`evaluate:dev`, `Validating`; a `TEST:` block of a config dump opens none)
             self.section = set(self.tpl_counts) - self.evaluated  # (the last evaluation's lines are not training's)
+            if self.set_scores and m.re is _SET_HEADING:
+                self.section -= self.under_train
             # before any record a heading cannot be told from a log that opens with one evaluation and
             # then trains: it holds for the lines that name no training loss (`recall: 0.0, hmean: 0.0`)
             self.section_loose = not self.tpl_counts
@@ -1426,6 +1463,9 @@ class _TextReader:
                 f = _dict_number(d[key])
                 if f is not None:
                     step = f
+        done = d.get("global_step/max_steps")  # ms-swift: the step and its total as one string, `'5/100'`
+        if step != step and type(done) is str and done.partition("/")[0].strip().isdigit():
+            step = float(done.partition("/")[0])
         ep = _dict_number(d.get("epoch"))
         lead = self.lead_values(before) if m is None and _HAS_DIGIT.search(before) else None
         if lead is not None:  # `Epoch 201 train_vae_loss 0.0397: {'recons_loss': ..., 'kl_loss': ...}`
@@ -1853,6 +1893,7 @@ _DICT_OPENS = re.compile(r"""^\s*\{\s*['"][^'"]+['"]\s*:\s*[^{}]*,\s*$""")
 _DICT_MAX_LINES = 400
 _BRACE_ALONE = re.compile(r"^\s*(?:\[\s*|,\s*)?\{\s*$")  # `{` alone on its line: JSON printed with an indent
 _NESTED_OPEN = re.compile(r"[\[{]\s*$")
+_NESTED_DICT_ENTRY = re.compile(r"""^\s*['"][^'"]+['"]\s*:\s*\{\s*$""")  # `  "env_info": {` inside a printed object
 _JSON_NUMBER_ENTRY = re.compile(r"""^['"][^'"]+['"]\s*:\s*(?:""" + _NUM + r"""|['"]?(?:nan|NaN|-?Infinity|-?inf)['"]?)\s*,?$""")
 
 
@@ -2082,7 +2123,8 @@ _SECTION = re.compile(r"(?i)^[\W_]*(?:(?:start|starting|begin|beginning)\s+(?:th
 # A heading that names the held-out set inside a short sentence (`Checking accuracy on the val set`,
 # `Evaluating model on validation data...`): what follows it is that set's
 _SET_HEADING = re.compile(r"(?i)^(?!.*\d)(?:\S+\s+){0,5}(?:on|for|over)\s+(?:the\s+)?"
-                          r"(validation|valid|val|test|dev|eval|evaluation|held[- ]out)\s+(?:set|data|dataset|split)\b")
+                          r"(validation|valid|val|test|dev|eval|evaluation|held[- ]out|training|train)\s+"
+                          r"(?:set|data|dataset|split)\b")
 # An evaluator object's log line that opens its report (`BinaryClassificationEvaluator: Evaluating the model on
 # the dev dataset after epoch 1:`): the lines after it are its scores
 _EVALUATOR_HEADING = re.compile(r"(?i)^\w*evaluator\s*:\s*(evaluating|validating|testing)\b[^=|]*$")
@@ -2578,6 +2620,9 @@ def _slash_header(line: str) -> _SlashHeader | None:
     return _SlashHeader(cells)
 
 
+_CELL_NOTE = re.compile(r"([A-Za-z][\w. ]*?)\s*(?:->|:)\s*(" + _NUM + r")\s*$")  # `LR -> 1.50e-04` in a cell
+
+
 def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict, float | None] | None:
     """One row under a header: as many cells as names, most of them numbers (`70/1000` under
     `Epoch` is the epoch; `6.73G` is 6.73). A headerless layout splits on every blank run."""
@@ -2614,7 +2659,9 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
     values: dict = {}
     epoch = None
     dropped = 0  # number cells of columns not kept (a `-` column holds a number too)
-    for name, cell in zip(header, cells):
+    # (a note behind the last cell's own word is read only in a row whose other cells are all numbers)
+    noted = " " in cells[-1].strip() and all(_TABLE_NUM.match(c.strip()) for c in cells[:-1])
+    for i, (name, cell) in enumerate(zip(header, cells)):
         cell = cell.replace("**", "").replace("__", "").strip().rstrip(",;")  # Markdown bold: `**76.15%** ⭐`; `0.93,`
         if cell[:1] == "[" and cell[-1:] == "]":
             total = _list_total(cell)  # `[1.45e+02, 3.45e+04]`: one loss term per entry
@@ -2622,7 +2669,11 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
                 continue
             cell = repr(total)
         if " " in cell:
-            cell = cell.split()[0]
+            own, rest = cell.split(None, 1)
+            note = _CELL_NOTE.match(rest) if noted and i == len(cells) - 1 and rest[:1].isalpha() else None
+            if note:  # `no LR -> 1.50e-04` (the LR notice reads it `learning rate: 1.50e-04`) behind the last
+                values[note.group(1)] = printed.to_number(note.group(2))  # cell's own word: the new rate
+            cell = own
         m = _TABLE_NUM.match(cell.split(":")[0].strip())
         if not m:
             continue
