@@ -114,6 +114,7 @@ def _aside(doc: dict) -> dict[str, str]:
     (WILD / "more" / "nanogpt" / "rope_iter_loss_head.txt", "nanogpt"),
     (WILD / "wild34" / "torchvision_ref" / "maskrcnn_finetune_10_epochs_log_string_in_py.txt", "torchvision_references"),
     (WILD / "wild34" / "torchvision_ref" / "torchvision_cls_vgg16bn_lr01_loss_blows_acc1_zero.txt", "torchvision_references"),
+    (WILD / "wild36" / "spacy" / "spacy2_scorer_ents_f_91_to_95_five_runs.txt", "spacy"),
     # look-alikes: dict-like lines that are not the Trainer's, an SB3-style table from OpenAI baselines
     (WILD / "repos" / "opennmt" / "onmt_log_block.txt", None),
     (WILD / "repos" / "baselines-her" / "fetch_push_openai_run1.txt", None),
@@ -491,3 +492,22 @@ def test_a_median_printing_framework_is_not_judged_for_recurring_values(kb, tmp_
     tv.meta["framework"] = "torchvision_references"
     assert run_detector(node, tv) is None
     assert run_detector(node, loop) is not None
+
+
+def test_spacys_token_accuracy_at_100_is_the_tokenizer_not_a_finding(kb, tmp_path):
+    """spaCy's scorer prints token_acc (the tokenizer against gold tokens: 100 on pre-tokenized data)
+    beside ents_f; an accuracy pinned at 1 is no finding there, while the same dicts without the
+    spaCy keys are."""
+    from triage.detect import run_detector
+
+    lines = [f"{{'uas': 0.0, 'las': 0.0, 'ents_p': {90 + i}.1, 'ents_r': {91 + i}.2, 'ents_f': {90.5 + i:.2f}, "
+             f"'tags_acc': 0.0, 'token_acc': 100.0}}\n" for i in range(5)]
+    (tmp_path / "spacy.txt").write_text("".join(lines), encoding="utf-8")
+    run, _ = api.read_input(str(tmp_path / "spacy.txt"))
+    assert framework_table(kb).recognise(run)[0].id == "spacy"
+    run.meta["framework"] = "spacy"
+    assert run_detector(kb["det-accuracy-pinned-one"], run) is None
+    other = [f"{{'loss': {0.5 - 0.01 * i:.3f}, 'accuracy': 1.0}}\n" for i in range(5)]
+    (tmp_path / "plain.txt").write_text("".join(other), encoding="utf-8")
+    plain, _ = api.read_input(str(tmp_path / "plain.txt"))
+    assert run_detector(kb["det-accuracy-pinned-one"], plain) is not None
