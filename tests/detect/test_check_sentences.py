@@ -1155,3 +1155,12 @@ def test_worsening_no_return():
     assert hit.summary.startswith("eval/accuracy fell from its best 98.4 at step 4 to 19.4")
     flicker = [0.26, 0.54, 0.20, 0.26, 0.54, 0.20, 0.20, 0.26, 0.20, 0.26]
     _quiet("worsening", _run({"eval/accuracy": flicker}), "eval/accuracy", **params)
+
+
+def test_a_detector_metric_list_can_leave_series_out():
+    """`rewards/*` with `!rewards/*/std` looks at each reward function's mean, never at its spread."""
+    from triage.detect import _candidates
+
+    run = _run({"rewards/correct/mean": [1.0] * 3, "rewards/correct/std": [0.0] * 3, "rewards/format": [0.0] * 3})
+    names = [s.name for s in _candidates(run, ["rewards/*", "!rewards/*/std"])]
+    assert names == ["rewards/correct/mean", "rewards/format"]

@@ -63,11 +63,15 @@ def _candidates(run, names: list[str]) -> list:
     a pattern with `*` (e.g. `eval/*/loss`, one per named eval set) stands for every matching
     series, and `train:` before a pattern keeps the training split's only (`train:*loss`: every
     training loss term). The first that shows the pattern is the finding (a run's eval F1 at one
-    evaluation says nothing, its training F1 at four does)."""
+    evaluation says nothing, its training F1 at four does). A name starting with `!` leaves out the
+    series it matches (`!rewards/*/std`: a spread, not a reward)."""
     from fnmatch import fnmatchcase
 
     found: list = []
+    drop = [n[1:] for n in names if n.startswith("!")]
     for name in names:
+        if name.startswith("!"):
+            continue
         if "*" in name:
             split, pattern = ("train", name[6:]) if name.startswith("train:") else (None, name)
             found += [run.series[k] for k in sorted(run.series) if fnmatchcase(k, pattern) and len(run.series[k])
@@ -76,7 +80,7 @@ def _candidates(run, names: list[str]) -> list:
         s = run.get(name)
         if s is not None and len(s):
             found.append(s)
-    unique = {id(s): s for s in found}
+    unique = {id(s): s for s in found if not any(fnmatchcase(s.name, d) for d in drop)}
     return list(unique.values())
 
 
