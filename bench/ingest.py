@@ -215,6 +215,13 @@ def main(argv=None) -> int:
 
     from triage.ingest import read_run
 
+    import importlib.util
+    missing = [m for m in ("tensorboard", "polars", "pandas") if importlib.util.find_spec(m) is None]
+    if missing:
+        print(f"bench/ingest.py: {', '.join(missing)} not installed (the full bench writes TensorBoard event files and "
+              f"times polars and pandas); install them, or run --only-printed or --only-llmc", file=sys.stderr)
+        return 2
+
     tmp = args.keep or Path(tempfile.mkdtemp(prefix="triage-bench-"))
     tmp.mkdir(parents=True, exist_ok=True)
     jl, jl_clean = tmp / "big.jsonl", tmp / "big_finite.jsonl"
