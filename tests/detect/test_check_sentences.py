@@ -1164,3 +1164,17 @@ def test_a_detector_metric_list_can_leave_series_out():
     run = _run({"rewards/correct/mean": [1.0] * 3, "rewards/correct/std": [0.0] * 3, "rewards/format": [0.0] * 3})
     names = [s.name for s in _candidates(run, ["rewards/*", "!rewards/*/std"])]
     assert names == ["rewards/correct/mean", "rewards/format"]
+
+
+def test_gap_while_stalled_lone_gap_with_a_training_value_creeping_up():
+    """One eval perplexity of 6.6 beside a training perplexity of 1.001-1.0015 (creeping up by a few
+    ten-thousandths) is a lone gap; a training value 50% above its start is a run where both blew up."""
+    params = {"against": ["perplexity"], "worse": "up", "ratio": 3.0, "min_abs_gap": 1.0, "min_points": 4,
+              "lone_ratio": 3.0, "lone_abs_gap": 1.0}
+    train = [1.001, 1.0011, 1.0012, 1.0012, 1.0013, 1.0013, 1.0014, 1.0015]
+    run = _run({"perplexity": train, "eval/perplexity": [6.6061]}, steps={"perplexity": list(range(2, 10)), "eval/perplexity": [10]})
+    hit = _check("gap_while_stalled", run, "eval/perplexity", **params)
+    assert hit.summary.startswith("eval/perplexity is 6.61 at step 10 while perplexity is 1")
+    blown = _run({"perplexity": [1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7], "eval/perplexity": [6.6]},
+                 steps={"perplexity": list(range(2, 10)), "eval/perplexity": [10]})
+    _quiet("gap_while_stalled", blown, "eval/perplexity", **params)
