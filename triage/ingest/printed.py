@@ -206,6 +206,9 @@ _STOP = {"of", "to", "the", "a", "an", "in", "at", "for", "with", "from", "after
          "took", "using", "set", "size", "version", "seed", "num", "number", "every", "per", "left", "until"}
 # A key that ends in one of these is the size of what a mean was taken over (`over 3310.00 frames`).
 _COUNT_PREPOSITIONS = {"over"}
+# A key that opens with one of these before `of`/`in` is how far a metric moved, not the metric
+# (`Difference of the previous policy loss: -0.007`, `change in loss: 0.02`).
+_CHANGE_WORDS = {"difference", "diff", "change", "delta", "improvement", "increase", "decrease", "drop"}
 # A metric named with the set it was measured on (`Accuracy on Test-Set`, `loss on the validation set`)
 _ON_SET = re.compile(r"(?i)^([A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?) on (?:the )?(?:full |whole |entire )?"
                      r"(train|training|test|val|valid|validation"
@@ -372,6 +375,27 @@ _STEP_BEFORE_SLASHED = re.compile(r"^(\[\d+\]) (?=[A-Za-z_][\w/.]*\s+[-+]?(?:\d|
 _BREAK_TAG = re.compile(r"(?i)^\s*(?:<br\s*/?>\s*)+|(?:\s*<br\s*/?>)+\s*$")
 # `of class:` / `for class:` before a class's name (PyTorch's CIFAR-10 tutorial, `Accuracy for class: plane is
 # 66.2 %`): the label word goes, leaving the `<metric> for <part>` that names one class's metric
+# `Accuracies on val: class : 96.75, jigsaw : 31.2` (JiGen-style loggers): one heading for the accuracy of each
+# head of a model on a split; `class` (or `cls`) is the classifier's own accuracy
+_PER_HEAD_ACCURACIES = re.compile(r"(?i)accurac(?:y|ies)\s+on\s+(\w+)\s*:\s*(\w+\s*:\s*[-+]?\d[\d.]*%?"
+                                  r"(?:\s*[,;]?\s*\w+\s*:\s*[-+]?\d[\d.]*%?)*)\s*$")
+_HEAD_VALUE = re.compile(r"(\w+)\s*:\s*([-+]?\d[\d.]*%?)")
+
+
+def _per_head_accuracies(line: str) -> str:
+    """`Accuracies on val: class : 96.75, jigsaw : 31.2` as `val accuracy: 96.75, val jigsaw accuracy: 31.2`."""
+    m = _PER_HEAD_ACCURACIES.match(line)
+    if m is None:
+        return line
+    split = m.group(1)
+    parts = []
+    for head, value in _HEAD_VALUE.findall(m.group(2)):
+        name = "" if head.lower() in ("class", "cls", "classification") else head + " "
+        parts.append(f"{split} {name}accuracy: {value}")
+    return ", ".join(parts)
+
+
+_BOLD_NUMBER = re.compile(r"\*\*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?%?)\*\*")
 _CLASS_LABEL = re.compile(r"(?i)(?<=\w)\s+(of|for)\s+class\s*:\s*(?=[^\W\d])")
 # A note pointed at the value before it (`Mean value_function loss: inf  ← the critic fails first`,
 # `loss: 9.1 <-- spike`): the arrow and all after it are the poster's words
@@ -462,6 +486,8 @@ def clean(line: str) -> str:
         line = _CUTOFF_ARG.sub(r"@\1", line)
     if "'=" in line:  # `Evaluation metric 'epoch_loss'=0.19` (MXNet / GluonTS): the name without its quotes
         line = _QUOTED_NAME_EQ.sub(r"\1=", line)
+    if "**" in line:  # `gan1: **6.840**`: a value set in bold in a Markdown paste
+        line = _BOLD_NUMBER.sub(r"\1", line)
     if "\x1b" in line:
         line = _ANSI.sub("", line)
     if "B/s" in line and _PIP_BAR.match(line):
@@ -493,6 +519,8 @@ def clean(line: str) -> str:
                 line = rest
         n += 1
     line = line.strip()
+    if line[:3] in ("Acc", "acc", "ACC") and _PER_HEAD_ACCURACIES.match(line):
+        line = _per_head_accuracies(line)
     if "]" in line and line[:1].isalpha() and _NAME_BRACKET_POS.match(line):
         line = _NAME_BRACKET_POS.sub(_position_first, line, count=1)
     if ("m " in line or "h " in line) and _SPACED_DURATION.search(line):  # (`1h 40m`: hours, minutes)
@@ -1293,6 +1321,9 @@ def parse(line: str) -> Plan:
                 sl.key = words[1]  # icefall's `loss[loss=0.21, ...]`: the group's own value
             elif words and words[-1].lower() in _COUNT_PREPOSITIONS:
                 sl.role = "skip"  # `tot_loss[over 792510.56 frames]`: what the mean was taken over
+                continue
+            elif len(words) >= 3 and words[0].lower() in _CHANGE_WORDS and words[1].lower() in ("of", "in"):
+                sl.role = "skip"  # the step-to-step change of a metric, not its value
                 continue
         if sl.role in ("value", "num", "den"):
             part = _per_part(sl.key) if sl.role == "value" else None

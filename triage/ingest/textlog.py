@@ -612,6 +612,9 @@ class _TextReader:
             if header:
                 self.header = header
                 return False
+        if "|-" in s and _TREE_SETTING.match(s):  # `  |-   |- lambda_c<TAB>1.0`: one setting of a config
+            self.b.skip("a setting of a config drawn as a tree")  # printed as a tree, not a metric
+            return False
         c = printed.clean(s)
         if not c:
             self.quiet_segs += 1
@@ -1740,6 +1743,11 @@ def _segments(line: str) -> list[str]:
         return [p for s in _SPLIT_REDRAWS.split(line) if s.strip() for p in _segments(s)]
     if len(line) > 120 and len(_STAMP.findall(line)) > 1:
         return [s for s in _STAMP_SPLIT.split(line) if s.strip()]
+    if line[:1] == "[" and "][" in line:  # a record glued to the next one (its newline lost in a paste):
+        m = _LEAD_COUNTER_TAG.match(line)  # `[Epoch 11/11] [Batch 3861] [...][Epoch 11/11] [Batch 3871] [...]`
+        cut = line.find("][" + m.group(1), m.end()) if m else -1
+        if cut > 0 and _LEAD_COUNTER_TAG.match(line, cut + 1):
+            return [line[: cut + 1]] + _segments(line[cut + 1:])
     if "<" in line and "]" in line:
         # tqdm writes its bar to stderr without a newline: a print that follows glues onto the bar
         # (`26%|███| 6399993/25000000 [16:22:11<48:18:45, 106.94it/s]INFO:agent:avg_r: 0.0000, ...`), and
@@ -1764,6 +1772,8 @@ def _segments(line: str) -> list[str]:
 # rsyslog (and the SageMaker / CloudWatch captures built on it) writes a control character as `#` and its
 # three octal digits: `#015` for the carriage return of a progress-bar redraw, `#033` for the ESC of a colour
 _SYSLOG_ESCAPE = re.compile(r"#(0[0-3][0-7])")
+# a bracketed counter opening a record (`[Epoch 11/11]`, `[Iter: 40]`)
+_LEAD_COUNTER_TAG = re.compile(r"\[([A-Za-z]+)\s*:?\s*\d")
 _MMCV_BAR_END = re.compile(r"^\[[>\s]*\]\s*\d+/\d+,.*?ETA:\s*\d+s(?=\S)")
 # A `warnings.warn` message (`/path/to/mod.py:233: UserWarning: ...`) that starts after a closing
 # bracket or bar character rather than at a line's start.
@@ -1851,8 +1861,11 @@ _COCO_SUMMARY = re.compile(r"^\s*Average\s+(?:Precision|Recall)\s+\((AP|AR)\)\s*
 _BEST_NOTICE = re.compile(r"(?i)\b(?:improved\s+from\s+\S+\s+to|did\s+not\s+improve\s+from|"
                           r"(?:decreased|increased|improved)\s*\(\s*\S+\s*-+>|"
                           r"is\s+(?:improving|not\s+improving)\s+[\w/@.-]+\s*:\s*\S+\s*-+>|"  # `Model is improving acc: 44.6 --> 71.3.`
-                          r"\bbest\s+[\w ]{1,20}?\s+was)"  # Tesseract's `2 Percent improvement time=-28864, best error was 7.024 @ 39917`
+                          r"\bbest\s+[\w ]{1,20}?\s+was|"  # Tesseract's `2 Percent improvement time=-28864, best error was 7.024 @ 39917`
+                          r"\bsav(?:e|ed|ing)\s+best)"  # `step 2000 , save best 10.22, ./best_ckpt`: a checkpoint kept for its score
                           r"\s*[-+]?(?:\d|\.\d|inf\b|nan\b)")
+# A config printed as a tree, each level drawn as `|-` (`  |-   |- batch_size<TAB>128`): one name and its setting
+_TREE_SETTING = re.compile(r"^\s*(?:\|-\s*)+[A-Za-z_][\w.\-]*\s+\S+\s*$")
 # The heading over an indented recap of the best row so far (DeepXDE's `Best model at step 0:` then
 # `  train loss: 5.47e+03`): the lines under it repeat values a row already gave.
 _BEST_RECAP = re.compile(r"(?i)^best\s+(?:model|result|checkpoint|score)s?\s+(?:at|@|in|of)\s+(?:step|epoch|iter|iteration)"
