@@ -206,6 +206,18 @@ def _ends(x: np.ndarray, frac: float = 0.1) -> tuple[float, float]:
     return float(np.median(x[:k])), float(np.median(x[-k:]))
 
 
+def _ended_improved(c: Ctx, names: Names, by: float, min_points: int) -> bool:
+    """Whether the first of `names` the run logs (higher is better: a return, a total reward) ended `by`
+    of its starting size or more above where it started (medians of its first and last 15%), over
+    min_points points or more."""
+    better = c.other(names)
+    y = finite_xy(better.steps, better.values)[1] if better is not None else np.empty(0)
+    if len(y) < min_points:
+        return False
+    first, last = _ends(y, 0.15)
+    return last - first >= by * max(abs(first), 1e-12)
+
+
 def _finite_at(other, steps: np.ndarray, where: np.ndarray) -> np.ndarray:
     """Mask over `steps`: True where `where` holds and `other` is finite at that step: its value at
     the same step, or, where it has none there (an evaluation at epoch 1.0 between training logs at
@@ -429,13 +441,8 @@ def threshold(c: Ctx) -> Hit | None:
         return None
     if p.unless_fell_by is not None and len(y) >= 2 and y[0] > 0 and y[-1] <= (1.0 - p.unless_fell_by) * y[0]:
         return None
-    if p.unless_improved:
-        better = c.other(p.unless_improved)
-        by = finite_xy(better.steps, better.values)[1] if better is not None else np.empty(0)
-        if len(by) >= max(2, p.improved_min_points):
-            first, last = _ends(by, 0.15)
-            if last - first >= p.improved_by * max(abs(first), 1e-12):
-                return None
+    if p.unless_improved and _ended_improved(c, p.unless_improved, p.improved_by, max(2, p.improved_min_points)):
+        return None
     hx, hy = x[hit], y[hit]
     worst = int(np.argmax(np.abs(hy - bound))) if op not in ("==", "!=") else 0
     where = f"steps {step_str(hx[0])}-{step_str(hx[-1])}" if hx[0] != hx[-1] else f"step {step_str(hx[0])}"
@@ -894,13 +901,8 @@ def constant(c: Ctx) -> Hit | None:
     hx = x[same]
     if p.unless_loss_falls is not None and _training_loss_fell(c.run, p.unless_loss_falls, float(hx[0]), float(hx[-1])):
         return None
-    if p.unless_improved:
-        better = c.other(p.unless_improved)
-        by = finite_xy(better.steps, better.values)[1] if better is not None else np.empty(0)
-        if len(by) >= 6:
-            first, last = _ends(by, 0.15)
-            if last - first >= p.improved_by * max(abs(first), 1e-12):
-                return None
+    if p.unless_improved and _ended_improved(c, p.unless_improved, p.improved_by, 6):
+        return None
     answer, why = None, ""
     if p.coarse_answer:
         if _rows_are_epochs(c.run):
@@ -1973,18 +1975,21 @@ def _accuracy(run, names: Names | None = None):
     return None
 
 
-def _term_zero_pair(c: Ctx, x: np.ndarray, acc: np.ndarray) -> Hit | None:
-    """A training loss term exactly 0 at a log where this accuracy is exactly 0 too."""
-    for name, s in c.run.series.items():
-        if "loss" not in name.lower() or getattr(s, "split", "train") != "train":
-            continue
+def _training_losses(run) -> list:
+    """The training series named as a loss (the total and each term), in the run's order."""
+    return [s for n, s in run.series.items() if "loss" in n.lower() and getattr(s, "split", "train") == "train"]
+
+
+def _zero_pair(c: Ctx, x: np.ndarray, acc: np.ndarray, losses: list) -> Hit | None:
+    """The first of `losses` that is exactly 0 at a log where this accuracy is exactly 0 too."""
+    for s in losses:
         ox, oy = finite_xy(s.steps, s.values)
         both = np.intersect1d(x[acc == 0], ox[oy == 0])
         if len(both):
             return Hit(
-                f"{name} is exactly 0 and {c.name} is exactly 0 at step {step_str(both[0])}"
+                f"{s.name} is exactly 0 and {c.name} is exactly 0 at step {step_str(both[0])}"
                 f"{f' (and {len(both) - 1} more logs)' if len(both) > 1 else ''}: a loss of 0 needs every answer "
-                f"right and an accuracy of 0 has none, so that term scored nothing",
+                f"right and an accuracy of 0 has none, so nothing was scored",
                 both[0], both[-1], numbers={"loss": 0.0, "accuracy": 0.0},
             )
     return None
@@ -2004,11 +2009,8 @@ def _training_loss_fell(run, share: float, lo: float, hi: float) -> bool:
     """Whether a training loss (`loss`, or any training series named as a loss) fell by `share` or more
     of its level between steps lo and hi (medians of its first and last fifth there, 4 points or more),
     and by more than three times the noise of that difference."""
-    names = [n for n in ("loss", "train_loss_avg") if run.get(n) is not None]
-    names += [n for n, s in run.series.items() if "loss" in n.lower() and getattr(s, "split", "train") == "train"
-              and n not in names]
-    for name in names:
-        s = run.get(name)
+    named = [s for s in (run.get("loss"), run.get("train_loss_avg")) if s is not None]
+    for s in named + [t for t in _training_losses(run) if all(t is not u for u in named)]:
         x, y = finite_xy(s.steps, s.values)
         y = y[(x >= lo) & (x <= hi)]
         if len(y) < 4:
@@ -2702,31 +2704,22 @@ def loss_below_accuracy_bound(c: Ctx) -> Hit | None:
     """A loss too low for the accuracy logged beside it."""
     p: LossBelowAccuracyBoundParams = c.params
     x, acc = finite_xy(c.steps, facts.as_fraction(c.values))
-    if p.zero_pair_terms:
-        hit = _term_zero_pair(c, x, acc)
-        if hit is not None:
-            return hit
     other = c.other(p.against)
+    pairs = ([other] if p.zero_pair and other is not None else []) + (_training_losses(c.run) if p.zero_pair_terms else [])
+    hit = _zero_pair(c, x, acc, pairs) if pairs else None
+    if hit is not None:
+        return hit
     if other is None or not len(acc):
         return None
     ox, oy = finite_xy(other.steps, other.values)
     if not len(oy):
         return None
     at = np.isin(x, ox)  # the logs that print both
-    if int(at.sum()) < (1 if p.zero_pair else p.min_count):
+    if int(at.sum()) < p.min_count:
         return None
     xa, a = x[at], acc[at]
     loss = oy[np.searchsorted(ox, xa)] if (np.diff(ox) > 0).all() else np.array([oy[ox == v][-1] for v in xa])
     bound = (1.0 - a) * math.log(2.0)
-    if p.zero_pair and bool(np.any((a == 0) & (loss == 0))):
-        j = int(np.flatnonzero((a == 0) & (loss == 0))[0])
-        return Hit(
-            f"{other.name} is exactly 0 and {c.name} is exactly 0 at step {step_str(xa[j])}: a loss of 0 needs every "
-            f"answer right and an accuracy of 0 has none, so nothing was scored (an empty set)",
-            xa[j], xa[j], numbers={"loss": 0.0, "accuracy": 0.0},
-        )
-    if len(a) < p.min_count:
-        return None
     bad = (a <= p.max_acc) & (loss >= 0) & (loss < p.margin * bound)
     count = int(bad.sum())
     if count < p.min_count or count < p.min_share * len(a):

@@ -373,8 +373,6 @@ _ROUND_BEFORE_POSSESSIVE = re.compile(r"^(\[\d+\]) (?=[A-Za-z]\w*'s [\w@.-]+:)")
 _STEP_BEFORE_SLASHED = re.compile(r"^(\[\d+\]) (?=[A-Za-z_][\w/.]*\s+[-+]?(?:\d|\.\d|nan|inf)\S*\s+/\s)")
 # HTML line breaks at either end of a line (a log kept in Markdown or HTML, `<br>` before each line)
 _BREAK_TAG = re.compile(r"(?i)^\s*(?:<br\s*/?>\s*)+|(?:\s*<br\s*/?>)+\s*$")
-# `of class:` / `for class:` before a class's name (PyTorch's CIFAR-10 tutorial, `Accuracy for class: plane is
-# 66.2 %`): the label word goes, leaving the `<metric> for <part>` that names one class's metric
 # `Accuracies on val: class : 96.75, jigsaw : 31.2` (JiGen-style loggers): one heading for the accuracy of each
 # head of a model on a split; `class` (or `cls`) is the classifier's own accuracy
 _PER_HEAD_ACCURACIES = re.compile(r"(?i)accurac(?:y|ies)\s+on\s+(\w+)\s*:\s*(\w+\s*:\s*[-+]?\d[\d.]*%?"
@@ -395,7 +393,10 @@ def _per_head_accuracies(line: str) -> str:
     return ", ".join(parts)
 
 
+# A number set in Markdown bold (`**6.840**`, a table kept in a README): the number alone
 _BOLD_NUMBER = re.compile(r"\*\*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?%?)\*\*")
+# `of class:` / `for class:` before a class's name (PyTorch's CIFAR-10 tutorial, `Accuracy for class: plane is
+# 66.2 %`): the label word goes, leaving the `<metric> for <part>` that names one class's metric
 _CLASS_LABEL = re.compile(r"(?i)(?<=\w)\s+(of|for)\s+class\s*:\s*(?=[^\W\d])")
 # A note pointed at the value before it (`Mean value_function loss: inf  ← the critic fails first`,
 # `loss: 9.1 <-- spike`): the arrow and all after it are the poster's words
