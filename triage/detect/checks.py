@@ -993,7 +993,8 @@ def _exact(v: float) -> str:
 def _bf16_share(y: np.ndarray) -> float:
     """The share of values that are a bfloat16 number as printed (within half a unit of their last
     printed digit of the nearest bfloat16): a loss logged straight from a bf16 tensor."""
-    v = y[np.isfinite(y) & (y != 0)]
+    # values past float32's range (a loss printed as 1e39) are no bfloat16 number, and would overflow the cast
+    v = y[np.isfinite(y) & (y != 0) & (np.abs(y) <= np.finfo(np.float32).max)]
     if not len(v):
         return 0.0
     bits = v.astype(np.float32).view(np.uint32).astype(np.uint64)

@@ -423,7 +423,7 @@ class Diagnosis:
         m = self.model
         scores: dict[str, float] = {}
         known = [(q, a.value) for q, a in self.answers.items() if a.value != UNKNOWN]
-        domain_unknown = self.answers.get(DOMAIN_QUESTION) is not None and self.answers[DOMAIN_QUESTION].value == UNKNOWN
+        domain_unknown = self.answers.get(DOMAIN_QUESTION) is None or self.answers[DOMAIN_QUESTION].value == UNKNOWN
         text: dict[str, float] = {}
         for t in self.text:
             text[t.cause] = text.get(t.cause, 0.0) + math.log(max(t.weight, 1e-9))
