@@ -325,6 +325,14 @@ def test_a_nan_in_a_loss_term_when_no_total_is_logged():
     assert not {"det-loss-part-nan", "det-loss-part-nan-early"} & fired(quiet)
 
 
+def test_a_nan_cost_or_negative_log_likelihood_term_is_a_nan_loss_term():
+    """`Train_Cost` (a loop printing its cost under its own name) and XGBoost's `train-gamma-nloglik`
+    are losses by name: NaN from the first row is a NaN loss, not an unknown metric gone odd."""
+    assert "det-loss-part-nan-early" in fired(make_run({"Train_Cost": [np.nan] * 10, "loss": np.linspace(2.3, 0.3, 10)}))
+    assert "det-loss-part-nan-early" in fired(make_run({"gamma-nloglik": [np.nan] * 10}))
+    assert not {"det-loss-part-nan", "det-loss-part-nan-early"} & fired(make_run({"gamma-nloglik": np.linspace(3, 1, 10)}))
+
+
 def test_a_loss_pinned_at_ln_of_a_common_vocabulary_is_uniform_over_tokens():
     """10.8259 on every step is ln 50304 (GPT-2's vocabulary padded to a multiple of 64): the model
     gives every token the same probability, which is chance, not a degenerate data set."""
