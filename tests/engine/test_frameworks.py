@@ -511,3 +511,17 @@ def test_spacys_token_accuracy_at_100_is_the_tokenizer_not_a_finding(kb, tmp_pat
     (tmp_path / "plain.txt").write_text("".join(other), encoding="utf-8")
     plain, _ = api.read_input(str(tmp_path / "plain.txt"))
     assert run_detector(kb["det-accuracy-pinned-one"], plain) is not None
+
+
+def test_a_keras_loss_at_the_clamp_is_saturation_not_a_missing_clip(kb, tmp_path):
+    """Keras clips probabilities at 1e-7, so hard wrong answers cost 16.118 each: a loss of 8.06 beside
+    an accuracy of 0.5, epoch after epoch, is a saturated output. The clipping Keras leaves off by
+    default has nothing to do with it; too large a step or an output that cannot express the target does."""
+    lines = [f"Epoch {e}/12\n120/120 [==============================] - 1s 5ms/step - loss: {8.0590 + 0.0001 * (e % 3):.4f}"
+             f" - accuracy: {0.5000 - 0.00001 * (e % 3):.4f}\n" for e in range(1, 13)]
+    log = tmp_path / "fit.txt"
+    log.write_text("".join(lines), encoding="utf-8")
+    doc = api.scan(str(log), kb=kb)
+    top = _ids(doc)[:3]
+    assert "S-lr-too-high" in top and "PB-output-target" in top
+    assert "S-grad-clip-missing" not in top
