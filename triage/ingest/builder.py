@@ -573,6 +573,27 @@ def _increasing(s: np.ndarray) -> bool:
     return len(s) < 2 or bool(np.all(s[1:] > s[:-1]))
 
 
+def _keep_finer(order: np.ndarray, keep: np.ndarray, v: np.ndarray) -> None:
+    """A repeated step whose later value is the earlier one rounded (`iter 240/249 - loss 0.03491753`,
+    then the epoch's recap `EPOCH 1 done: loss 0.0350`) keeps the finer spelling of the one value: the
+    recap says nothing new and its rounding would stand in for the printed number."""
+    gone = np.flatnonzero(~keep[:-1])  # positions (in step order) whose next point has the same step
+    gone = gone[keep[gone + 1]]  # (only the point just before the one its step keeps)
+    if not len(gone):
+        return
+    if v.dtype.kind != "f":
+        return
+    fine, coarse = v[order[gone]], v[order[gone + 1]]
+    ok = np.isfinite(fine) & np.isfinite(coarse) & (fine != coarse)
+    if not ok.any():
+        return
+    rounded = np.zeros(len(gone), dtype=bool)
+    for digits in range(2, 7):  # (one decimal is too coarse to tell a rounding from another value)
+        rounded |= np.isclose(np.round(fine, digits), coarse, rtol=1e-12, atol=0.0)
+    swap = gone[ok & rounded]
+    keep[swap], keep[swap + 1] = True, False
+
+
 def _dedupe(s: np.ndarray, v: np.ndarray, e, w):
     """Sort by step (stable) and keep the last point of each repeated step; NaN steps are all kept. Points
     with no step printed before the first counted one (`Epoch None:`, `Initial:`: the evaluation before
@@ -588,5 +609,6 @@ def _dedupe(s: np.ndarray, v: np.ndarray, e, w):
     ss = s[order]
     keep = np.ones(n, dtype=bool)
     keep[:-1] = ss[1:] != ss[:-1]  # NaN != NaN: every NaN step is kept
+    _keep_finer(order, keep, v)
     idx = order[keep]
     return (s[idx], v[idx], None if e is None else e[idx], None if w is None else w[idx], int(n - len(idx)))

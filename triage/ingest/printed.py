@@ -190,7 +190,8 @@ STEP_WORDS = {"step", "steps", "iter", "iters", "iteration", "iterations", "it",
               "训练次数", "迭代次数", "步数", "步",
               "cycle",  # (an outer loop of self-play, active learning or a cyclic schedule: `after cycle=3`)
               "tick",  # (StyleGAN's progress report: `tick 1401  kimg 5738.6  time 1d 06h 06m ...`)
-              "iter(train)"}  # (OpenMMLab's iteration-based loop: `Iter(train) [ 105/2000]  lr: ...`)
+              "iter(train)",  # (OpenMMLab's iteration-based loop: `Iter(train) [ 105/2000]  lr: ...`)
+              "t_env"}  # (PyMARL and its forks: the environment steps taken so far, `t_env: 11846 / 10000000`)
 EPOCH_WORDS = {"epoch", "epochs", "ep", "train epoch", "training epoch", "epoch(train)", "epoch(val)",
                "eval epoch", "val epoch", "valid epoch", "test epoch", "轮", "轮次", "训练轮数"}
 # (`Iter(val) [120/120]`: OpenMMLab's evaluation loop counts its own batches, not the training's iterations)
@@ -324,6 +325,29 @@ def _tuple_pairs(line: str) -> str:
     if len(names) < 2 or len(names) != len(values):
         return line
     return m.group(1) + ", ".join(f"{k} = {v}" for k, v in zip(names, values))
+
+
+# Several metrics of one kind printed as a tuple of names over a tuple of values (GluonCV's style,
+# `Loss:(pitch, yaw, roll)/(18.756, 5.663, 16.291)`): each name takes the value at its place
+_GROUP_NUM = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf)"
+_GROUPED_TUPLE = re.compile(
+    r"(?<![\w.])([A-Za-z_][\w@.-]*)\s*[:=]?\s*\(\s*([A-Za-z_][\w@.-]*(?:\s*,\s*[A-Za-z_][\w@.-]*)+)\s*\)"
+    r"\s*/\s*\(\s*(" + _GROUP_NUM + r"(?:\s*,\s*" + _GROUP_NUM + r")+)\s*\)")
+
+
+def _grouped_pairs(m: re.Match) -> str:
+    names = [n.strip() for n in m.group(2).split(",")]
+    values = [v.strip() for v in m.group(3).split(",")]
+    if len(names) != len(values):
+        return m.group(0)
+    return ", ".join(f"{m.group(1)}_{n}: {v}" for n, v in zip(names, values))
+
+
+def grouped_tuples(line: str) -> str:
+    """The line with `Kind:(a, b)/(x, y)` read as `Kind_a: x, Kind_b: y`."""
+    if ")/(" not in line and ") / (" not in line:
+        return line
+    return _GROUPED_TUPLE.sub(_grouped_pairs, line)
 
 
 # Aggregates written as a call around the metric's name (`avg(utility)=270.0`, `mean(reward)=1.2`):
@@ -1207,6 +1231,8 @@ def parse(line: str) -> Plan:
                 role = "epoch" if key_is_split else "value" if carried else _key_role(key)
                 if role in ("step", "epoch", "batch") and unit in _PLAIN_TIME:
                     role, key = "value", key + " time"  # `Time taken for 1 epoch: 29.04 secs`: a duration
+                elif role == "value" and unit in _PLAIN_TIME and _scores_a_fit(key):
+                    key = key + " time"  # `Cost=229 sec`: a loss's word with a time unit is how long it took
                 if key_is_split:
                     plan.label = _split_of(pending)
                 elif role == "value" and slot_index == 0 and assigned and len(pending) >= 2 and not plan.label \
@@ -1693,6 +1719,15 @@ def known_key(key: str, loose: bool = False) -> bool:
     # loosely, a key with a loss or an accuracy in its words is one (`loss_bbox`, `rpn_cls_loss`), unless
     # it names a setting of one (`BBOX_REG_LOSS_WEIGHT`, `focal_loss_alpha`)
     return loose and not (key.isupper() and "_" in key) and names_loss_or_accuracy(key)
+
+
+def _scores_a_fit(key: str) -> bool:
+    """The key names a loss or an accuracy, by its words or as the alias table reads it (`cost`)."""
+    if names_loss_or_accuracy(key):
+        return True
+    from triage.ingest.aliases import table
+
+    return table().resolve(key, "text").name.removeprefix("eval/") in ("loss", "accuracy", "error")
 
 
 def names_loss_or_accuracy(key: str) -> bool:

@@ -79,6 +79,12 @@ _OVERFLOW_VALUE = re.compile(
     r"|setting loss scale to:?)\s+(" + _NUM + r")"  # fairseq: `overflow detected, setting loss scale to: 0.25`
 )
 _EVENT_POINT = "event"  # the source of a record an event line gives (a loss scale; see _prints_loss_scale)
+# An exception's message made only of `name=value` pairs of numbers (`ValueError: loss=nan, entropy_loss=nan`)
+_RAISED_VALUE = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf"
+_RAISED_PAIRS = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception):\s*((?:[A-Za-z_][\w/.]*\s*=\s*(?:" + _RAISED_VALUE
+                           + r")(?:\s*,\s*|\s+|$))+)$", re.I)
+_RAISED_PAIR = re.compile(r"([A-Za-z_][\w/.]*)\s*=\s*(" + _RAISED_VALUE + r")", re.I)
+_RAISED_TPL = "<exception values>"
 # an error rate after `error:` (`Validation error: 1.2%`, `test error: 0.0312`): a metric, not a failure
 _RATE_NEXT = r"(?!\s*[-+]?(?:\d+\.\d+(?:[eE][-+]?\d+)?|\d+(?:\.\d+)?\s*%)\s*(?:$|[,;|(]))"  # (`error: 6.07E-4`)
 _ERROR = re.compile(
@@ -94,6 +100,14 @@ _ERROR = re.compile(
 )
 _WARNING = re.compile(r"(\b\w*Warning\b|\bWARNING\b|\bWARN\b|\[W\d*\s|^\s*warnings\.warn|\bwarning:"
                       r"|^\s*\(function _?print_stack\)\s*$)")  # the end of an anomaly-mode forward trace
+# darknet's region (YOLO) layer prints one line per subbatch (`Region Avg IOU: 0.29, Class: 0.51, Obj: 0.42, ...`,
+# v3's `Region 82 Avg IOU: ...`, AlexeyAB's `v3 (mse loss, ...) Region 16 Avg (IOU: ..., GIOU: ...), ..., total_loss = 0.1`):
+# diagnostics inside an iteration, whose own line (` 75: 3.12, 3.40 avg loss, 0.001 rate, ...`) is the record
+_DARKNET_ITER = re.compile(r"^\s*\d+:\s*[-+]?(?:\d|nan|inf)[^,]*,\s*[-+]?(?:\d|nan|inf)[^,]*\savg(?:\s+loss)?\b", re.I)
+_REGION_LAYER = re.compile(r"\bRegion\s+(?:\d+\s+)?Avg\s*\(?\s*IOU\b")
+# a line that is only a number (what a lone scalar tensor's repr leaves once unwrapped)
+_LONE_NUMBER = re.compile(r"^\s*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf)\s*$")
+_LONE_TENSOR_RUN = 3  # lone tensor lines in a row before they read as a printed loss
 _SKIPPED_STEP = re.compile(r"(?i)^warning\s*:\s*(?:the\s+)?[\w/ .-]{1,40}?\s+(?:is|was|became)\s+(?:nan|inf|non-finite)"
                            r"\s*[,;.]?\s*(?:so\s+)?skipping\b")
 _INFO = re.compile(
@@ -230,6 +244,8 @@ class _TextReader:
         self.heading = ""  # the split of the last section heading (`Validating`), for the bar that follows it
         self.heading_at = -1  # the line of that heading (`Test scores` right above a dict names the dict's split)
         self.set_list = False  # the lines are a list of one held-out set's results, under a heading naming it
+        self.report = False  # under scikit-learn's classification report (`precision recall f1-score support`)
+        self.conll_at = -1  # the line of conlleval's `processed N tokens with M phrases; ...` count
         self.under_train: set[str] = set()  # the shapes printed since the last training heading (`Training epoch: 3`)
         self.set_scores = False  # that heading named the training set (`On the training set:`), not a pass
         self.block_label = ""  # the split a block's counter line names (`Eval epoch: 4` heads eval values)
@@ -253,6 +269,9 @@ class _TextReader:
         self.best_of: set[str] = set()  # metrics the log keeps a best-so-far of (`Best_accuracy : 60.0`)
         self.recap = False  # inside the indented lines under a `Best model at step 0:` heading
         self.stop_best: list[tuple[int, str, float]] = []  # Lightning EarlyStopping's `New best score` lines
+        self.region_lines: set[int] = set()  # darknet's per-subbatch region-layer lines
+        self.darknet_iters = False  # a darknet iteration line was read (` 75: 3.12, 3.40 avg loss, ...`)
+        self.lone_tensors: list[tuple[int, float]] = []  # lines that are one scalar tensor's repr and nothing else
         self.pair_run: tuple | None = None  # (line, record, value column) of a run of one-pair lines, no counter
 
     def mark(self) -> tuple:
@@ -352,9 +371,31 @@ class _TextReader:
         if self.tb:
             text = "\n".join(self.tb).rstrip()
             self.b.event("traceback", text, self.tb_line, _known(self.step))
+            self.raised_values()
         self.tb = None
         self.tb_done = False
         self.tb_box = False
+
+    def raised_values(self) -> None:
+        """`ValueError: loss=nan, policy_loss=nan, entropy_loss=nan`: a training loop's guard that raised
+        with the step's values as its message. Those values are the last reading of the run (the ones that
+        stopped it), a record of their own when the message is nothing but `name=value` pairs of numbers and
+        names a known metric."""
+        assert self.tb is not None
+        for k in range(len(self.tb) - 1, 0, -1):
+            last = self.tb[k].strip()
+            if last:
+                break
+        else:
+            return
+        m = _RAISED_PAIRS.match(last)
+        if m is None:
+            return
+        values = {name: to_float(v) for name, v in _RAISED_PAIR.findall(m.group(1))}
+        if values and any(printed.known_key(name) for name in values):
+            self.records.append(_Rec(self.tb_line + k, values, _known(self.step), None, None, None, "", "text",
+                                     False, _RAISED_TPL))
+            self.tpl_counts[_RAISED_TPL] = self.tpl_counts.get(_RAISED_TPL, 0) + 1
 
     def events(self, ln: int, line: str) -> bool:
         """Classify one line as an event; True when it belongs to a traceback being collected."""
@@ -471,10 +512,36 @@ class _TextReader:
         if self.set_list and not seg.startswith(("- ", "* ")):
             self.set_list = False  # (the list ends where its items do)
         s = _unlaunch(seg)
+        if self.report:
+            if not s.strip():
+                return False  # (a blank line between the report's class rows and its summary rows)
+            if _REPORT_ROW.match(s):
+                # one evaluation's breakdown by class, printed once with no counter: its `accuracy` row is
+                # no training accuracy and no point of the run's curves
+                self.b.skip("a row of a classification report (an evaluation broken down by class)")
+                return False
+            self.report = False
+        if "support" in s and _REPORT_HEADER.match(s):  # (a report may follow another one)
+            self.report = True
+            self.header = None
+            return False
+        if "shape = (" in s and _VAR_LISTING.search(s):
+            self.b.skip("a model variable's name and shape (a listing of the graph's variables)")
+            return False
+        if "freeMemory" in s and _DEVICE_MEMORY.match(s):
+            self.b.skip("a GPU's memory as the framework found the device (hardware, not the run's use)")
+            return False
+        if s[:12].lstrip()[:10] == "processed " and _CONLL_HEAD.match(s):
+            self.conll_at = ln
+            return False
+        if self.conll_at == ln - 1 and _CONLL_SCORES.match(s):
+            s = "[eval] " + s.lstrip()  # (conlleval scores tagged output against the gold tags: an evaluation)
         u = printed.unwrap_scalars(s)
         if u is not s:
             self.tensor_lines.add(ln)
-        s = printed.call_keys(u)
+            if _LONE_NUMBER.match(u):  # (`tensor(3.22, device='cuda:0')` alone: `print(loss)`, see lone_tensor_rows)
+                self.lone_tensors.append((ln, to_float(u.strip())))
+        s = printed.grouped_tuples(printed.call_keys(u))
         if "[(" in s:
             s = _ONE_POLICY.sub(r"\1", s)
             if "[('" in s or '[("' in s:
@@ -489,6 +556,19 @@ class _TextReader:
             return False
         if s[:1] in "Ww" and _SKIPPED_STEP.match(s):  # (the notice glued after a bar's redraw)
             return False
+        if "objective function for" in s:
+            m = _KALDI_OBJF.search(s)
+            if m:  # Kaldi's objective is the average log-likelihood per frame: higher is better
+                total = m.group(4).rsplit("=", 1)[1] if m.group(4) else m.group(3)
+                key = "log_likelihood" if m.group(1) == "output" else f"{m.group(1)} log_likelihood"
+                self.records.append(_Rec(ln, {key: to_float(total.strip())}, float(m.group(2)), None, None, None,
+                                         "", "text", False, "<kaldi objf>"))
+                self.tpl_counts["<kaldi objf>"] = self.tpl_counts.get("<kaldi objf>", 0) + 1
+                return True
+        if "Region" in s and _REGION_LAYER.search(s):
+            self.region_lines.add(ln)  # (see drop_region_lines)
+        elif "avg" in s and _DARKNET_ITER.match(s):
+            self.darknet_iters = True
         if "elapsed, finished" in s and _ELAPSED_NOTE.search(s):
             self.b.skip("a boosting round's elapsed-time note")
             return False
@@ -754,6 +834,15 @@ class _TextReader:
                                          "text", False, _COUNT_VALUE_TPL))
                 self.tpl_counts[_COUNT_VALUE_TPL] = self.tpl_counts.get(_COUNT_VALUE_TPL, 0) + 1
                 return True
+        if c[:1] == "[" and c[-1:] == "]" and not self.header and _NUMBER_LIST.match(c) and _LIST_POINT.search(c):
+            # `[nan, nan, 83.04, 0.9958, inf, 28400, 0.000199]`: a logger handed a list of the step's numbers
+            # (VITS and its forks: the loss terms, then the global step and the learning rate), no names
+            cells = _PAIR_SEP.split(c[1:-1].strip())
+            named = {f"value_{i}": to_float(v) for i, v in enumerate(cells, 1)}
+            epoch = self.epoch if self.epoch == self.epoch else None
+            self.records.append(_Rec(ln, named, None, epoch, None, None, "", "text", False, _LIST_TPL))
+            self.tpl_counts[_LIST_TPL] = self.tpl_counts.get(_LIST_TPL, 0) + 1
+            return True
         if ")" in c and _PAREN_TAIL.match(c):  # `0.163s)`: the end of a line hard-wrapped inside its parentheses
             self.b.skip("the wrapped end of the line before")
             return False
@@ -837,7 +926,8 @@ class _TextReader:
             # a pair whose value is no metric)
             self.block = block
             return False
-        if block is not None and plan.keys == 1 and not plan.counter and _ONE_PAIR.match(tpl) \
+        if block is not None and not plan.counter and (plan.keys == 1 and _ONE_PAIR.match(tpl)
+                                                       or plan.keys > 1 and _stats_columns(c, rec)) \
                 and not (self.block_rec is not None and not self.block_rec.values.keys().isdisjoint(rec.values)):
             # (a name the block already holds opens the next pass: the block is over)
             # `[step=1/15000,epoch=0]` then `train/CrossEntropyLoss=2.998`, one value a line: one record
@@ -856,7 +946,14 @@ class _TextReader:
                 self.block_rec.values.update(rec.values)
             self.block = block
             return True
+        joined_one = self.block_rec is not None  # (the block took lines of one value: a repeat is what ended it)
         self.block_rec = None
+        if block is not None and block[1] is not None and rec.step is None and rec.batch is None \
+                and not plan.counter and plan.is_record and plan.keys > 1 and not joined_one:
+            # `[Step 10/11940] [Epoch 0/30]` over indented lines of several values each (`loss: 14.9, time: 0.39`,
+            # `abs_rel: 0.0, lr: 0.01`): the lines under a heading that only counts are at the heading's step
+            rec.step = block[1]
+            self.block = block
         shape = _keyless(tpl, plan)
         if not plan.is_record and not (shape and shape in self.keyless):
             if plan.keys == 0:
@@ -1013,6 +1110,8 @@ class _TextReader:
         self.label_best_tracked()
         self.label_eval_summaries()
         self.stop_best_rows()
+        self.lone_tensor_rows()
+        self.drop_region_lines()
         self.tables.warn(self.b)  # rows of one table that are different trials
 
     def stop_best_rows(self) -> None:
@@ -1028,6 +1127,41 @@ class _TextReader:
                 for ln, key, value in self.stop_best if tab.resolve(key, "text").name not in read]
         if kept:
             self.tpl_counts["<best score>"] = self.tpl_counts.get("<best score>", 0) + len(kept)
+            self.records = sorted(self.records + kept, key=lambda r: r.line)
+
+    def drop_region_lines(self) -> None:
+        """darknet's region (YOLO) layer prints a line per subbatch inside each iteration; the iteration's
+        own line (` 75: 3.12, 3.40 avg loss, 0.001 rate, ...`) is its record. Where the log has such lines
+        the region lines are diagnostics, not rows; where it has none (an excerpt of region lines only)
+        they are all the log says."""
+        if not self.darknet_iters or not self.region_lines:
+            return
+        kept = [r for r in self.records if type(r) is not _Rec or r.line not in self.region_lines]
+        if len(kept) < len(self.records):
+            self.b.skip("a detection layer's per-subbatch diagnostics (darknet's `Region Avg IOU: ...`)",
+                        len(self.records) - len(kept))
+            self.records = kept
+
+    def lone_tensor_rows(self) -> None:
+        """`print(loss)` in a training loop writes the loss as a scalar tensor's repr, one per line
+        (`tensor(3.2207, device='cuda:0')`); the repr names the loss function only while autograd still
+        tracks it. A run of such lines, one after the other, in a log where nothing else is read as a
+        loss, is the loss curve: that is what a loop prints every step without a name."""
+        if len(self.lone_tensors) < _LONE_TENSOR_RUN:
+            return
+        tab = _aliases.table()
+        if any(tab.resolve(str(k), "text").name == "loss" for rec in self.records for k in rec.values):
+            return
+        runs: list[list[tuple[int, float]]] = []
+        for ln, v in self.lone_tensors:
+            if runs and ln - runs[-1][-1][0] <= 1:
+                runs[-1].append((ln, v))
+            else:
+                runs.append([(ln, v)])
+        kept = [_Rec(ln, {"loss": v}, None, None, None, None, "", "text", False, "<printed tensor>")
+                for run in runs if len(run) >= _LONE_TENSOR_RUN for ln, v in run]
+        if kept:
+            self.tpl_counts["<printed tensor>"] = self.tpl_counts.get("<printed tensor>", 0) + len(kept)
             self.records = sorted(self.records + kept, key=lambda r: r.line)
 
     def label_eval_summaries(self) -> None:
@@ -2061,6 +2195,18 @@ _WRAP_AFTER_KEY = (re.compile(r"[A-Za-z_]\w*\s*[:=]\s*[-+]?(?:\d|\.\d|nan\b|inf\
                               re.I))
 
 
+def _stats_columns(line: str, rec: printed.Record) -> bool:
+    """A line of several `name: value` pairs laid out in columns (a tab between pairs, or each value padded
+    out to a column) with no counter and no split of its own: one row of a statistics dump that a counter
+    line heads (PyMARL's `Recent Stats | t_env: 11846 | Episode: 32`, then `return_mean:    1.7250<TAB>...`
+    lines), a part of the head's record rather than a record of its own."""
+    return not rec.label and rec.step is None and rec.epoch is None and rec.batch is None \
+        and ("\t" in line or _PADDED_PAIR.search(line) is not None)
+
+
+_PADDED_PAIR = re.compile(r"[A-Za-z_]\w*:\s{4,}[-+]?(?:\d|\.\d|nan|inf)", re.I)
+
+
 def _drop_sizes(plan: printed.Plan, nums: list[str], rec: printed.Record) -> bool:
     """Drop the values of a lone split word that are whole numbers (`train=11200, val=1400`: the
     sizes of the splits); `train: 0.52, val: 0.61` stays. True when one was dropped."""
@@ -2099,6 +2245,8 @@ def _wrapped(line: str, following: str) -> bool:
     """`following` is the rest of `line`, cut after its last key or inside its last number, or after the
     comma that closes one of its `key: value` pairs (the next pairs then open the indented line below)."""
     first = following[:1]
+    if line[:1] in "LVW" and _kaldi_wrapped(line, following):
+        return True
     if first == ".":
         return _WRAP_IN_NUMBER[1].match(following) is not None and _WRAP_IN_NUMBER[0].search(line) is not None
     if first in _VALUE_LEADS and line[-3:].rstrip()[-1:] in (":", "="):  # `... - val_loss: ` + `7.97 - val_acc: 0.5`
@@ -2112,6 +2260,23 @@ def _wrapped(line: str, following: str) -> bool:
         return _WRAP_AFTER_BAR.match(following) is not None and ":" in line
     return line[-1:] == "," and _WRAP_AFTER_PAIR[0].search(line) is not None \
         and _WRAP_AFTER_PAIR[1].match(following) is not None
+
+
+# Kaldi's log prefix: the severity, then (program:Function():file.cc:line)
+_KALDI_PREFIX = re.compile(r"^(?:LOG|WARNING|VLOG\[\d+\]) \([\w.-]+(?:\[[\w.:-]+\])?:[\w:~<>]+\(\):[\w.-]+:\d+\) ")
+# its objective-function report: `... for 'output' for minibatches 40-49 is -35.0044 over 19538 frames.` (chain
+# models add their penalty terms: `is -0.0712 + -0.0125 = -0.0837 over 5120 frames.`)
+_OBJF_NUM = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|nan|inf)"
+_KALDI_OBJF = re.compile(r"\bobjective function for '([\w.-]+)' for minibatches \d+-(\d+) is (" + _OBJF_NUM + r")"
+                         r"((?:\s*\+\s*" + _OBJF_NUM + r")*\s*=\s*" + _OBJF_NUM + r")? over \d+ frames")
+
+
+def _kaldi_wrapped(line: str, following: str) -> bool:
+    """A Kaldi log message hard-wrapped by the paste it came in: the line opens with Kaldi's prefix (or
+    goes on such a message) and has not ended its sentence; the next line opens no message of its own."""
+    t = line.rstrip()
+    return t[-1:] not in ".:" and _KALDI_PREFIX.match(line) is not None \
+        and _KALDI_PREFIX.match(following) is None and following.strip() != ""
 
 
 def _slash_wrapped(line: str, following: str) -> bool:
@@ -2151,6 +2316,18 @@ _STAMP_SPLIT = re.compile(r"(?<=\S)\s*(?=\[?\d{4}[-/]\d{1,2}[-/]\d{1,2}[ T_]\d{1
 _HAS_DIGIT = re.compile(r"\d|(?<![A-Za-z])(?:[Nn]a[Nn]|NAN|[Ii]nf|INF)(?![A-Za-z])")  # `val loss nan` has a value
 # IPython's `%time` / `%%time` output: `CPU times: user 5min 12s, sys: 614 ms, total: 5min 12s`, `Wall time: 1min 25s`.
 _TIMING_CELL = re.compile(r"^\s*(?:CPU times: user\s+\d|Wall time:\s+\d)")
+# scikit-learn's `classification_report`: its fixed header, then a row per class and its summary rows
+# (`accuracy  0.90  252`, `macro avg  0.48  0.40  0.41  252`), the label first and the class count (support) last
+_REPORT_HEADER = re.compile(r"^\s*precision\s+recall\s+f1-score\s+support\s*$")
+_REPORT_ROW = re.compile(r"^\s*\S(?:.*\S)?\s{2,}(?:(?:[-+]?\d*\.?\d+(?:[eE][-+]?\d+)?|nan)\s+){0,3}\d+\s*$")
+# The CoNLL shared tasks' conlleval script: a count of what it scored, then the scores over all the data
+# (`accuracy:  97.2%; precision:  88.1%; recall:  87.5%; FB1:  87.8`): an evaluation's by what the script is
+_CONLL_HEAD = re.compile(r"^\s*processed \d+ tokens with \d+ phrases; found: \d+ phrases; correct: \d+\.?\s*$")
+_CONLL_SCORES = re.compile(r"^\s*accuracy:\s*[\d.]+%;\s*precision:")
+# TensorFlow's listing of a graph's variables (`name = bert/pooler/dense/bias:0, shape = (768,)`): no metric
+_VAR_LISTING = re.compile(r"\bname\s*=\s*[\w/.-]+:\d+,\s*shape\s*=\s*\([\d,\s]*\)")
+# TensorFlow 1.x's properties of a GPU it found (`totalMemory: 31.75GiB freeMemory: 31.44GiB`): hardware, no metric
+_DEVICE_MEMORY = re.compile(r"^\s*totalMemory:\s*[\d.]+\s*[KMGT]i?B\s+freeMemory:\s*[\d.]+\s*[KMGT]i?B\s*$")
 # The header of a table printed across (a column per counter value): `epoch 8 epoch 50 epoch 100`
 _ACROSS_HEAD = re.compile(r"(?i)^(epoch|step|iter|iteration)\s*[:#]?\s*\d+(?:\s*[,|]?\s*\1\s*[:#]?\s*\d+)+\s*$")
 _ACROSS_FIRST = frozenset("eEsSiI")
@@ -2186,6 +2363,11 @@ _COUNTED_ROW = re.compile(r"(?i)(?:^|,\s)(?:epoch|step|iter|iteration)\s*,?\s*\d
                           r"|^(?:epoch|step|iter|iteration|batch)\s*:\s*\d+\s+((?:" + _COUNTED_VALUE + r")(?:\s+(?:"
                           + _COUNTED_VALUE + r")){1,11})\s*$")
 _COUNTED_TPL = "<counter>, <values>"
+# A bracketed list of three numbers or more and nothing else, one of them at least with a point or not finite
+# (a list of whole numbers alone is ids, sizes or a shape, never a step's values)
+_NUMBER_LIST = re.compile(r"^\[\s*(?:" + _COUNTED_VALUE + r")(?:\s*,\s*(?:" + _COUNTED_VALUE + r")){2,31}\s*,?\s*\]$", re.I)
+_LIST_POINT = re.compile(r"\d\.\d|\bnan\b|\binf\b", re.I)
+_LIST_TPL = "[<values>]"
 # A row of a `|`-ruled table of numbers only, the first an integer (`| 150| 16300|5.0113e-05| 1.1553|`)
 _PIPE_NUMBERS = re.compile(r"^\|?\s*\d{1,9}\s*(?:\|\s*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf)%?\s*){2,12}\|?$",
                            re.I)
@@ -2213,8 +2395,13 @@ _RESULTS_WORD = re.compile(r"(?i)\b(?:results?|metrics|scores|summary)\b")
 _PAREN_TAIL = re.compile(r"^[-+]?\d+(?:\.\d+)?\s*[A-Za-z%]{0,3}\)+[.,;]?$")
 _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation|eval|evaluation|test|learning)\s+"
                            r"(?:(?:metrics|results|stats|statistics)\s+(?:at|for|@)\s+)?)?"  # (`Eval metrics at step 6:`)
-                           r"(?:(?:step|iter|iteration|epoch|global_step|it|ep|batch)\s*[=:]?\s*#(?:/#)?(?:[,\s|]|--)*){1,3}"
-                           r"[\])]?:?$",  # (`[batch=1/100]:` over indented `Train <name>: <value>` lines)
+                           # (a stats dump's title before its counters, after the logger's name: PyMARL's
+                           # `my_main Recent Stats | t_env: 11846 | Episode: 32`)
+                           r"(?:(?:[\w.]+\s+)?(?:recent\s+)?(?:stats|statistics)\s*\|\s*)?"
+                           r"(?:(?:step|iter|iteration|epoch|global_step|it|ep|batch|t_env|episode)\s*[=:]?\s*#(?:/#)?"
+                           r"(?:[,\s|]|--|\]\s*\[)*){1,3}"  # (`[Step 10/11940] [Epoch 0/30]`: a bracket each)
+                           r"[\])]?:?"  # (`[batch=1/100]:` over indented `Train <name>: <value>` lines)
+                           r"(?:\s*\[[A-Za-z][\w.-]*\])?$",  # (then the data set's tag: `[nyudv2]`)
                            re.I)
 # `loss=2.3`, `System/Peak GPU Memory (MB)=111,478`, `loss             1.356284` (a pandas Series row)
 _ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}\s*(?:[:=]\s*|\s)#\s*(?:(?:\+-|\+/-|±)\s*#\s*)?[%\w/]{0,8}"
@@ -2311,10 +2498,10 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
             # (no blank: `lr` + `: 1.0`, `lr: 1` + `.00000`; one after a pair's comma or a `|`)
             line = line.rstrip()
             line = line + (" " if line[-1:] in ",|:=/" or line[-1:].isalpha() and lines[ln].strip()[:1] in _VALUE_LEADS
-                           else "") + lines[ln].strip()
+                           or line[:1] in "LVW" and _KALDI_PREFIX.match(line) else "") + lines[ln].strip()
             joined = ln + 1
-            while (line[-1:] == "|" or " / " in line) and joined < n and joined - ln < 32 \
-                    and _wrapped(line, lines[joined]):
+            while (line[-1:] == "|" or " / " in line or line[:1] in "LVW" and _KALDI_PREFIX.match(line)) \
+                    and joined < n and joined - ln < 32 and _wrapped(line, lines[joined]):
                 line = line + " " + lines[joined].strip()  # (a block of `key:value |` lines: one record)
                 joined += 1
             quiet_try = False
@@ -2712,12 +2899,14 @@ _LIST_ITEM = re.compile(r"^" + _NUM + r"$")
 def _snake_split(header: list[str], width: int) -> list[str]:
     """A header whose columns two blanks part except where a name fills its column and one blank is
     left (`step  rmse_val  rmse_lc_val rmse_lc_trn  lr`), over rows with a cell for each name: the
-    cells that hold two snake_case names are two columns. A phrase (`Train loss`) stays one."""
+    cells that hold two snake_case names (or two counters' names) are two columns. A phrase (`Train
+    loss`) stays one."""
     if not any(" " in n for n in header):
         return header
     words = [w for n in header for w in n.split(" ")]
-    if len(words) != width or not all("_" in w for n in header if " " in n for w in n.split(" ")):
-        return header
+    if len(words) != width or not all("_" in w or printed._key_role(w) in ("step", "epoch", "batch")
+                                      for n in header if " " in n for w in n.split(" ")):
+        return header  # (`# Epoch batch  loss ...`: two counters are two columns too, NequIP's batch table)
     return words
 
 
@@ -3040,6 +3229,14 @@ def _bare_pairs(records: list, b: RunBuilder) -> list:
     return [rec for rec in records if not (type(rec) is _Rec and rec.template == _PAIR)]
 
 
+def _one_off_counters(printed_recs: list, most: int) -> bool:
+    """Every line shape printed once, none naming a metric triage knows, in a log of no other records:
+    a counter among them is a size or a plan (`Starting training: history_window=30, epochs=50`, `Data
+    shapes -> nodes: 2378, timesteps: 752`), not a step the run reached."""
+    return most < 2 and len(printed_recs) <= 8 \
+        and not any(printed.known_key(str(k), loose=True) for rec in printed_recs for k in rec.values)
+
+
 def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
                    config_lines: set[int] = frozenset(), tensor_lines: set[int] = frozenset(),
                    lr_notices: set[int] | frozenset = frozenset()) -> list[_Rec]:
@@ -3055,8 +3252,8 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
             records = kept
     printed_recs = [rec for rec in records if rec.template]
     most = max((counts.get(rec.template, 0) for rec in printed_recs), default=0)
-    if printed_recs and not any(rec.step is not None or rec.epoch is not None or rec.batch is not None
-                                for rec in printed_recs) \
+    if printed_recs and (not any(rec.step is not None or rec.epoch is not None or rec.batch is not None
+                                 for rec in printed_recs) or _one_off_counters(printed_recs, most)) \
             and (most < 2 or (most < 3 and not any(printed.known_key(str(k)) for rec in printed_recs
                                                    for k in rec.values))):
         # nothing repeats and nothing counts steps: settings quoted in prose (`learning_rate: 2e-4`), or a
