@@ -87,6 +87,14 @@ def test_halvings_floor_needs_a_fall():
     assert hit.summary == "loss_scale fell to 0.001 or below at step 1 (min 0)"
 
 
+def test_halvings_collapsed_below_two_to_the_minus_five():
+    """A scale already under 1 where the log starts is judged by its level: 0.0625 down to 0.0039 is
+    past 1/32 (gradients overflowing fp16 even divided by 32); 0.25, where healthy fairseq runs dip, is not."""
+    hit = _check("halvings", _run({"loss_scale": [0.0625, 0.0625, 0.0156, 0.0039]}), "loss_scale", collapsed=0.03125)
+    assert hit.summary == "loss_scale fell to 0.0312 or below at step 3 (min 0.0039)"
+    _quiet("halvings", _run({"loss_scale": [0.5, 0.25, 0.25, 0.5, 1.0]}), "loss_scale", collapsed=0.03125)
+
+
 def test_log_band():
     """0.1 everywhere is two decades above 1e-3: every point is far, on the high side."""
     hit = _check("log_band", _run({"update_ratio": [0.1] * 10}), "update_ratio", answer_high="too-high")

@@ -331,6 +331,9 @@ def test_a_nan_cost_or_negative_log_likelihood_term_is_a_nan_loss_term():
     assert "det-loss-part-nan-early" in fired(make_run({"Train_Cost": [np.nan] * 10, "loss": np.linspace(2.3, 0.3, 10)}))
     assert "det-loss-part-nan-early" in fired(make_run({"gamma-nloglik": [np.nan] * 10}))
     assert not {"det-loss-part-nan", "det-loss-part-nan-early"} & fired(make_run({"gamma-nloglik": np.linspace(3, 1, 10)}))
+    # CycleGAN prints its terms as D_A, G_A, cycle_A, idt_A: every one NaN is a NaN loss
+    gan = {k: [np.nan] * 7 for k in ("D_A", "G_A", "cycle_A", "idt_A", "D_B", "G_B")}
+    assert "det-loss-part-nan-early" in fired(make_run(gan))
 
 
 def test_a_loss_pinned_at_ln_of_a_common_vocabulary_is_uniform_over_tokens():
