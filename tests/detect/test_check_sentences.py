@@ -438,7 +438,7 @@ def test_every_check_has_a_sentence_test():
 
     here = pathlib.Path(__file__).parent
     text = "".join(p.read_text(encoding="utf-8") for p in here.glob("test_*.py"))
-    named = set(re.findall(r"""(?:_check\(|CHECKS\[|check=)["']([a-z_]+)["']""", text))
+    named = set(re.findall(r"""(?:_check\(|CHECKS\[|check=)["']([a-z0-9_]+)["']""", text))
     assert set(CHECKS) - named == set(), "a check with no test of its sentence: add one here"
 
 
@@ -1186,3 +1186,15 @@ def test_gap_while_stalled_lone_gap_with_a_training_value_creeping_up():
     blown = _run({"perplexity": [1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7], "eval/perplexity": [6.6]},
                  steps={"perplexity": list(range(2, 10)), "eval/perplexity": [10]})
     _quiet("gap_while_stalled", blown, "eval/perplexity", **params)
+
+
+def test_one_class_f1():
+    """Accuracy 0.6838 and F1 0.8122 at both evaluations: 2 x 0.6838 / 1.6838 = 0.8122, the F1 of
+    calling every pair positive; a model at 0.8211 / 0.8713 (2a/(1+a) would be 0.9018) is quiet, and
+    so is a percent-printed pair that misses the relation by more than its digits allow."""
+    run = _run({"eval/f1": [0.8122, 0.8122], "eval/accuracy": [0.6838, 0.6838]})
+    hit = _check("one_class_f1", run, "eval/f1", accuracy=["eval/accuracy"])
+    assert hit.summary.startswith("eval/f1 0.812 is 2a/(1+a) for eval/accuracy a = 0.684 at 2 of 2 evaluation(s)")
+    _quiet("one_class_f1", _run({"eval/f1": [0.8713], "eval/accuracy": [0.8211]}), "eval/f1", accuracy=["eval/accuracy"])
+    _quiet("one_class_f1", _run({"eval/f1": [80.1], "eval/accuracy": [68.4]}), "eval/f1", accuracy=["eval/accuracy"])
+    assert _check("one_class_f1", _run({"eval/f1": [81.2], "eval/accuracy": [68.4]}), "eval/f1", accuracy=["eval/accuracy"])

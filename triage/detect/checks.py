@@ -3414,3 +3414,63 @@ def rises_every_log(c: Ctx) -> Hit | None:
         f"({rise:+.0%}, steps {step_str(x[0])}-{step_str(x[-1])}): each pass over the data leaves the model worse",
         x[0], x[-1], numbers={"rise": rise},
     )
+
+
+@params
+class OneClassF1Params(Params):
+    """F1 equal to 2a / (1 + a), a the accuracy at the same evaluation, at min_share of at least
+    min_points shared evaluations, to the digits both were printed with. A binary classifier that
+    calls every input positive has precision a (the positive share, which is then also its accuracy)
+    and recall 1, so its F1 is 2a / (1 + a) (MRPC's 0.684 and 0.812). Accuracies outside
+    [min_accuracy, max_accuracy] are left alone: near 1 a good model lands close to the same value."""
+
+    accuracy: Names = ("eval/accuracy",)
+    min_points: int = 1
+    min_share: float = 1.0
+    min_accuracy: float = 0.05
+    max_accuracy: float = 0.9
+
+
+def _fraction(v: float) -> float:
+    return v / 100.0 if v > 1.0 else v  # a score printed in percent
+
+
+def _unit(v: float) -> float:
+    """Half a unit of the last digit v was printed with."""
+    return 0.5 * 10.0 ** _printed(v, rel_tol=FLOAT32_REL)[1] if v else 0.5
+
+
+@check("one_class_f1", OneClassF1Params)
+def one_class_f1(c: Ctx) -> Hit | None:
+    """F1 and accuracy in the one relation they have when every prediction is the positive class."""
+    p: OneClassF1Params = c.params
+    x, y = finite_xy(c.steps, c.values)
+    acc = c.other(p.accuracy)
+    if acc is None or len(y) < p.min_points:
+        return None
+    ax, ay = finite_xy(acc.steps, acc.values)
+    common, fi, ai = np.intersect1d(x, ax, return_indices=True)
+    if not len(common) and len(x) == len(ax):  # (two result lines numbered apart: pair them in order)
+        common, fi, ai = x, np.arange(len(x)), np.arange(len(ax))
+    if len(common) < p.min_points:
+        return None
+    hits = []
+    for i, j in zip(fi, ai):
+        f, a = float(y[i]), float(ay[j])
+        fs, as_ = (100.0 if f > 1.0 else 1.0), (100.0 if a > 1.0 else 1.0)
+        ff, af = f / fs, a / as_
+        if not p.min_accuracy <= af <= p.max_accuracy or not 0.0 < ff < 1.0:
+            hits.append(False)
+            continue
+        # each value is known to half its last printed digit; 2a/(1+a) moves by at most 2x what a moves
+        tol = _unit(f) / fs + 2.0 * _unit(a) / as_
+        hits.append(abs(ff - 2.0 * af / (1.0 + af)) <= tol)
+    share = float(np.mean(hits))
+    if share < p.min_share:
+        return None
+    f_last, a_last = _fraction(float(y[fi[-1]])), _fraction(float(ay[ai[-1]]))
+    return Hit(
+        f"{c.name} {fmt(f_last)} is 2a/(1+a) for {acc.name} a = {fmt(a_last)} at {sum(hits)} of {len(hits)} "
+        f"evaluation(s): precision equal to the positive share and recall 1, which is a model that calls every "
+        f"input positive", common[0], common[-1], numbers={"accuracy": a_last, "f1": f_last},
+    )
