@@ -310,6 +310,16 @@ def test_saturated():
     assert hit.numbers == {"share": 1.0, "clamp": 16.118}
 
 
+def test_saturated_at_the_clamp_whatever_the_accuracy_says():
+    """A cross-entropy term at Caffe's 87.3365 itself is every sample at the clamp, even beside an
+    `accuracy = 1` printed for another output; 40.0 there is no clamp at all."""
+    run = _run({"xent": [9.2, 87.3365, 87.3365], "accuracy": [0.0, 1.0, 1.0]})
+    hit = _check("saturated", run, "xent", per_sample_max=87.3365, accuracy="accuracy")
+    assert hit.summary.startswith("xent is 87.3, the clamp 87.3 itself on 67% of 3 points (from step 2)")
+    _quiet("saturated", _run({"xent": [40.0, 40.0, 40.0], "accuracy": [1.0, 1.0, 1.0]}), "xent",
+           per_sample_max=87.3365, accuracy="accuracy")
+
+
 def test_ratio_to():
     """A train loss of 2 against an eval loss of 0.5 is 4x: the 4 accumulation steps not divided out."""
     run = _run({"loss": [2.0] * 300, "eval/loss": [0.5] * 3}, {"eval/loss": [100, 200, 300]},

@@ -2427,6 +2427,11 @@ def saturated(c: Ctx) -> Hit | None:
     expected = k * wrong
     # at least a twentieth of the samples wrong: near 0 every loss "matches" 0 x the clamp
     match = (wrong >= 0.05) & (np.abs(y - expected) <= p.tol * np.maximum(expected, 1e-12))
+    # the clamp itself is every sample at the clamp, whatever accuracy the log prints beside it (a print of
+    # another head's accuracy, or of a running one)
+    at_clamp = np.abs(y - k) <= p.tol * k
+    if acc_name and at_clamp.any() and not match.any():
+        match, wrong, acc_name = at_clamp, np.ones(len(y)), None
     count = int(match.sum())
     share = count / len(y)
     if count < min(p.min_count, len(y)) or share < p.min_share:
