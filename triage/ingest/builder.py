@@ -518,8 +518,19 @@ def _lone_loss(names: dict[str, tuple[str, str]], resolved: dict) -> str | None:
                   if split == "train" and not resolved[k].known and _names_a_loss(k)]
     if len(candidates) != 1 or any(n != names[candidates[0]][0] for n in known):
         return None
-    names[candidates[0]] = ("loss", "train")
-    return candidates[0]
+    lone = candidates[0]
+    names[lone] = ("loss", "train")
+    if "eval/loss" not in taken:
+        # the same loss the evaluation printed (`valid: ..., dice_loss - 0.35` beside the training's
+        # `dice_loss - 0.22`) is the evaluation loss
+        same = [k for k, (name, split) in names.items()
+                if split.startswith("eval") and _EVAL_PREFIX.sub("", k, count=1).lower() == lone.lower() and k != lone]
+        if len(same) == 1:
+            names[same[0]] = ("eval/loss", "eval")
+    return lone
+
+
+_EVAL_PREFIX = re.compile(r"(?i)^(?:eval|val|valid|validation)[/_ ]")
 
 
 def _names_a_loss(key: str) -> bool:

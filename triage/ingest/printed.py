@@ -74,6 +74,7 @@ _PREFIX = re.compile(
     | \[?\d{3,4}[-/]\d{1,2}[-/]\d{1,2}[T\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,](?:\d+|%f))?)?(?:\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?  # (`024-07-17 ...`: a paste that cut the year's first digit)
     | \[?(?:19|20)\d{6}[-_T\s]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\]?(?=\s)  # `%Y%m%d-%H:%M:%S`: `20200204-20:09:01`
     | \[?\d{1,2}[-/]\d{1,2}(?:[-/]\d{2,4})?[\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:[A-Za-z_][\w.]*)?\]?:?
+    | \d{1,2}/\d{1,2}-\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?=\s)  # datefmt `%m/%d-%H:%M:%S`: `02/18-02:53:26.942`
     | \[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?
     | \[\d{1,2}\.\d{1,2}\.\d{2,4}\|\d{1,2}:\d{2}(?::\d{2})?\]  # strftime `[%m.%d.%y|%X]`: `[03.24.23|09:56:31]`
     | \d{2}:\d{2}:(?=\s)  # a clock to the minute, `%H:%M:` (`[INFO] 09:31: ...`)
@@ -160,6 +161,8 @@ UNITS = {
     "dB": "dB",  # (`PSNR: 22.33 dB SSIM: 0.64`: decibels after a PSNR, never a word of the next name)
 }
 _RATES = {"tok/s", "samples/s", "it/s"}
+# counter words that may follow their count (`000 epoch, 02000 iter,`)
+_COUNTER_AFTER = {"epoch", "iter", "iteration", "step"}
 # Plural nouns of things a number may count (`processed 74542 tokens`, `found: 16018 phrases`): a size.
 _COUNT_NOUNS = {"tokens", "phrases", "words", "sentences", "images", "samples", "examples", "sequences", "items",
                 "chars", "characters", "files", "instances", "boxes", "objects", "documents", "utterances",
@@ -447,6 +450,16 @@ _NAME_BRACKET_POS = re.compile(r"^([A-Za-z][A-Za-z _-]{0,40}?)\s*\[\s*(\d+(?:\s*
                                r"(?=[-+]?(?:\d*\.\d|nan\b|inf\b))", re.I)
 
 
+# Open MPI's --tag-output tag (`[1,3]<stdout>:`, job and rank) where it stands inside a line, not at its head
+_MPI_TAG_INSIDE = re.compile(r"\[\d+,\d+\]<std(?:out|err)>:")
+
+
+# A metric's name with the variant it was computed in glued to it in brackets, right before its colon
+# (sacreBLEU's tokenizer: `dev bleu[13a]:  20.05`, `chrf[intl]: 51.2`): the bracket qualifies the name, and
+# holds a letter (a bracket of digits alone, `loss[3]:`, is a position and is left to the rules for those)
+_TAGGED_NAME = re.compile(r"(?<![\w\[])([A-Za-z][\w-]*)\[(?=[\w.+-]*[A-Za-z])[\w.+-]{1,16}\]:")
+
+
 # A counter given as the range of items a line sums up (CNTK's `Minibatch[ 501-1000]:`, `iters [200-300]`): the
 # line reports where the range ends, so the count is its upper bound (a share of the epoch may follow it inside
 # the bracket: `Minibatch[   1- 500, 26.67%]`)
@@ -544,8 +557,12 @@ def clean(line: str) -> str:
                 line = rest
         n += 1
     line = line.strip()
+    if "]<std" in line:  # `Step[1,3]<stdout>:\tImg/sec ...`: mpirun tags each write of a rank, one printed
+        line = _MPI_TAG_INSIDE.sub("", line)  # line may be several writes; the tags inside it are no part of it
     if line[:3] in ("Acc", "acc", "ACC") and _PER_HEAD_ACCURACIES.match(line):
         line = _per_head_accuracies(line)
+    if "]:" in line and _TAGGED_NAME.search(line):  # `dev bleu[13a]:  20.05`: the metric, its variant in brackets
+        line = _TAGGED_NAME.sub(r"\1:", line)
     if "]" in line and line[:1].isalpha() and _NAME_BRACKET_POS.match(line):
         line = _NAME_BRACKET_POS.sub(_position_first, line, count=1)
     if ("m " in line or "h " in line) and _SPACED_DURATION.search(line):  # (`1h 40m`: hours, minutes)
@@ -1109,6 +1126,9 @@ def parse(line: str) -> Plan:
             for k in range(len(pending) - 2, -1, -1):
                 if _SENTENCE_END.match(pending[k]) and pending[k + 1][:1].isupper() \
                         and pending[k][:-1] not in SPLIT_EVAL | SPLIT_TRAIN:
+                    lead = [w.rstrip(".").lower() for w in pending[: k + 1]]
+                    if len(lead) == 2 and lead[1] in _LEAD_FILLER and not plan.label and _split_of(lead[:1]):
+                        plan.label = _split_of(lead[:1])  # `Test set. Loss: 0.21`: a sentence naming the split scored
                     pending = pending[k + 1:]  # `episode 12 ended. Score 1.0`: the sentence before the key is not its name
                     break
                 if k == 0 and pending[0][-1:] == "." and unit_of(pending[0][:-1]):
@@ -1221,6 +1241,23 @@ def parse(line: str) -> Plan:
                             or (after2[0] == "word" and not unit_of(after2[1])) \
                             or (after2[0] == "num" and (u in _PLAIN_TIME or u.endswith("/s"))):
                         unit = u  # (Keras `- 125s 552ms/step -`; Sockeye `1293.6 samples/sec 36902.1 tokens/sec`)
+                    if unit and after2 is not None and after2[1] == ":" and "/" in after[1]:
+                        after3 = nxt(k2 + 1)[1]
+                        if after3 is not None and after3[0] == "num":
+                            unit = ""  # `loss: 2.2985 samples/sec: 639.7`: a rate's name with its own colon and value
+            if not key and not unit and after is not None and after[0] == "word" \
+                    and after[1].lower() in _COUNTER_AFTER and not any(sl.role == _key_role(after[1]) for sl in slots):
+                k2, after2 = nxt(k + 1)
+                if after2 is None or (after2[0] == "sep" and after2[1] in ",;|"):
+                    # `000 epoch, 02000 iter, loss 37.2`: the count before its counter's word, which a
+                    # comma (or the end) closes, is that counter
+                    role = _key_role(after[1])
+                    slots.append(Slot(role, after[1]))
+                    if role == "epoch":
+                        epoch_seen = True
+                    first_pair_seen, assigned, pending = True, False, []
+                    i = k + 1
+                    continue
             if key == "s" and assigned and slot_index == 0:
                 key = "step"  # llm.c `s:250 trl:6.15`
             if key and not unit and _counts_words(toks, j):
@@ -1297,8 +1334,9 @@ def parse(line: str) -> Plan:
                         words.append(w[1])
                     kk += 1
                     w = toks[kk] if kk < n else None
-                if w is not None and w[1] in ":=":
-                    words = []  # `6.25 updates/sec perplexity=355.6`: the words name the next value
+                if w is not None and (w[1] in ":=" or w[0] == "num"):
+                    # `6.25 updates/sec perplexity=355.6`, `10.7 iters/s loss 14.68`: the words name the next value
+                    words = []
                 if words and not unit_of(words[0]):
                     name = " ".join(words)
                     k = kk - 1

@@ -60,8 +60,10 @@ _LAUNCHER_PREFIX = re.compile(r"^(?:\[(?:default\d+|[A-Za-z_]+\d+\|\d+)\]:|\[\d+
                               r"|\d+: (?![\t ]))")
 
 _RANK_PREFIX = re.compile(r"^(?:\[(?:(?:rank|default)?\d+(?:,\d+)?|[A-Za-z_]+\d+\|\d+|\d+,[\w:,.-]*)\](?:<std(?:out|err)>)?:\s?|\d+:\s)")
-# (IPython and Jupyter head theirs with the exception's name: `NotImplementedError    Traceback (most recent call last)`)
-_TRACEBACK_START = re.compile(r"^\s*(?:[A-Za-z_][\w.]*(?:Error|Exception|Interrupt)\s+)?Traceback \(most recent call last\)")
+# (IPython and Jupyter head theirs with the exception's name: `NotImplementedError    Traceback (most recent call last)`;
+# copied from a notebook's output with its colours stripped, the two may run together: `NanLossErrorTraceback (...)`)
+_TRACEBACK_START = re.compile(r"^\s*(?:[A-Za-z_][\w.]*(?:Error|Exception|Interrupt)\s*)?Traceback \(most recent call last\)")
+_TB_FRAME = re.compile(r'^\s*File "[^"\n]+", line \d+, in \S')
 # rich's traceback (`rich.traceback.install()`, Typer, accelerate): a box headed `╭─── Traceback (most recent
 # call last) ───╮`, closed by `╰───╯`, then the exception line. Inside it each frame's source lines carry a
 # gutter (`│   2158 │ code`, the failing one `│ ❱ 2160 │ code`: the number right-aligned after a 2-wide marker)
@@ -76,7 +78,10 @@ _OVERFLOW = re.compile(
 )
 _OVERFLOW_VALUE = re.compile(
     r"(?:reducing to|reducing loss scale to|Reducing dynamic loss scale from\s+" + _NUM + r"\s+to"
-    r"|setting loss scale to:?)\s+(" + _NUM + r")"  # fairseq: `overflow detected, setting loss scale to: 0.25`
+    r"|setting loss scale to:?"  # fairseq: `overflow detected, setting loss scale to: 0.25`
+    # DeepSpeed with hysteresis: `Attempted loss scale: 65536, but hysteresis is 2. Reducing hysteresis to 1`
+    # spends one of its tolerated overflows instead of cutting the scale, which stays what it attempted
+    r"|Attempted loss scale:(?=\s*" + _NUM + r",\s*but hysteresis))\s*(" + _NUM + r")"
 )
 _EVENT_POINT = "event"  # the source of a record an event line gives (a loss scale; see _prints_loss_scale)
 # An exception's message made only of `name=value` pairs of numbers (`ValueError: loss=nan, entropy_loss=nan`)
@@ -92,9 +97,12 @@ _ERROR = re.compile(
     r"|\bNCCL\b.*\b(?:error|timeout|Timeout|WARN)|Watchdog caught collective operation timeout|^\s*Killed\s*$"
     r"|\bERROR\b|\bFATAL\b|\bfatal error\b|CANCELLED AT .* DUE TO|\berror:" + _RATE_NEXT + r"|device-side assert"
     r"|Assertion .* failed"
-    r"|\bnan loss\b|loss is nan|Loss is NaN|non-finite loss|[Ll]oss (?:is|in) not finite|detected NaN|\bNaN or Inf found"
+    r"|\bnan loss\b|(?i:\bloss (?:is|was|became) (?:nan|inf)\b(?!.{0,40}\bskipping))|non-finite loss|[Ll]oss (?:is|in) not finite|detected NaN|\bNaN or Inf found"
     r"|^\s*NaN detected\b|^\s*what\(\):\s|terminate called after throwing"  # a C++ engine's uncaught exception
     r"|Error reported to Coordinator"  # TF 1.x: the exception that stops the training threads
+    r"|\b[A-Z]\w*(?:Error|Exception) \(see above for traceback\):"  # TF 1.x's session error, its stack printed before
+    r"|^\s*size mismatch for \S+: copying a param with shape"  # PyTorch's load_state_dict refusing a checkpoint
+    r"|^\s*Exception raised from \S+ at \S+"  # a C++ exception of PyTorch's core, its frames dumped after
     r"|^\s*Error\b[^:\n]{0,80}:(?:\s|$)" + _RATE_NEXT + ")"  # an except block's print (`Error loading adapter (maybe
     # raw model?): Can't find ...`), R's `Error in `FUN()`:` with its message on the next line
 )
@@ -118,7 +126,8 @@ _INFO = re.compile(
 # Words one of the event patterns above needs (lower case); a line with none of them is no event.
 _EVENT_HINTS = ("error", "exception", "memory", "segmentation", "dumped", "nccl", "watchdog", "killed", "fatal",
                 "cancelled", "assert", "nan", "non-finite", "not finite", "warn", "[w", "resum", "checkpoint", "restarting",
-                "early stopping", "overflow", "loss scale", "skipping step", "print_stack", "what():", "terminate called")
+                "early stopping", "overflow", "loss scale", "skipping step", "print_stack", "what():", "terminate called",
+                "size mismatch")
 
 DIALECTS = ("hf_stdout", "keras_stdout", "llmc", "nanogpt", "megatron", "torchtune", "verl", "sb3_stdout")
 
@@ -418,6 +427,17 @@ class _TextReader:
                     self.tb.append(line)
                     return True
                 self.flush_traceback()
+            elif "_print_stack" in bare:
+                # torch's anomaly mode ends its trace of the forward call so: frames pasted without a header
+                # were that warning's (read as one below), a header's traceback is kept
+                if _TB_FRAME.match(self.tb[0]):
+                    self.tb = None
+                    self.tb_done = False
+                else:
+                    self.flush_traceback()
+            elif bare[:1] not in " \t" and bare.strip() and _TB_FRAME.match(self.tb[0]) \
+                    and not _EXC_LINE.match(bare) and not _TRACEBACK_START.match(bare):
+                self.flush_traceback()  # (frames with no header end at a line that is no frame and no exception)
             else:
                 stripped = bare.strip()
                 self.tb.append(line[:4000])
@@ -430,7 +450,9 @@ class _TextReader:
                 if _EXC_LINE.match(bare) or ":" in stripped or len(self.tb) > 400:
                     self.tb_done = True
                 return True
-        if _TRACEBACK_START.match(bare):
+        if _TRACEBACK_START.match(bare) or 'File "' in bare and _TB_FRAME.match(bare):
+            # (a traceback pasted from below its header opens at its first frame: `  File "train.py", line
+            # 138, in <module>`, a line nothing but Python's traceback prints)
             self.tb = [line]
             self.tb_line = ln
             self.tb_done = False
@@ -757,7 +779,7 @@ class _TextReader:
         if header and header is self.header and type(header) is list and _per_class_row(header, cells):
             return False  # `| vessel | nan | nan |` under `| Class | IoU | Acc |`: one class's score, not a record
         if header:
-            row = tables.row(header, s, _COUNT_COLUMNS) if type(header) is tables.Positional \
+            row = tables.row(header, _blank_stamp(s, c), _COUNT_COLUMNS) if type(header) is tables.Positional \
                 else _table_row(header, cells, blanks=layout is not None or type(header) is _SpacedHeader)
             if row is None and type(header) is list and header is self.header and len(_cells(cells)) < len(header):
                 # a row with blank cells under a header of two-blank cells: its values go by position
@@ -795,7 +817,7 @@ class _TextReader:
             # (`| AP | AP50 |`, `    d1     d2    abs_rel` over a row of values)
             if self.open_split_table(ln, c):  # (after a logger's timestamp: `... - Training | Validation`)
                 return False
-            header = self.tables.header(ln, s, self.masks and self.masks.lines) or _table_header(c)
+            header = self.tables.header(ln, _blank_stamp(s, c), self.masks and self.masks.lines) or _table_header(c)
             if header:
                 self.header = header
                 return False
@@ -920,6 +942,17 @@ class _TextReader:
             elif not plan.label and "valuator" in c and _EVALUATOR_HEADING.match(c):
                 self.section_header(c)
             return False
+        if plan.keys == 1 and not plan.counter and " = " in c and _RESULT_LINE.match(c) and rec.values \
+                and (self.block is None and not self.records and _names_evaluation(rec.values) or self.block is not None
+                     and self.block[3] == _RESULTS_TPL and self.block_rec is not None
+                     and not self.block_rec.values.keys().isdisjoint(rec.values)):
+            # `eval_loss = 0.61`, `eval_matthews_correlation = 0.0`, `epoch = 3.0` before any record: a results
+            # file (HF's and BERT's `eval_results.txt`, one `name = value` a line) is one record; a name it
+            # already holds opens the next file's (several pasted one after another)
+            self.block = (ln, None, None, _RESULTS_TPL)
+            self.block_rec = None
+            self.block_counters = frozenset()
+            self.block_label = ""
         block, self.block = self.block, None
         if block is not None and not plan.is_record and (not _ONE_PAIR.match(tpl) or not plan.keys):
             # (`Computation: 159372 steps/s (collection: 0.5s, ...)` inside the block; `train_runtime = 0:02:59.80`,
@@ -1008,6 +1041,9 @@ class _TextReader:
             self.first_shape = (tpl, nums)
         elif len(rec.values) <= 2 and self.joins_pass_time(rec, tpl):
             return True
+        elif len(rec.values) == 2 and not plan.counter and self.sums_up_timing(rec):
+            self.b.skip("a phase's whole time and rate, after step lines that print both")
+            return False
         if self.join_pair_run(ln, s, tpl, plan, rec):
             return True
         self.records.append(_Rec(ln, rec.values, rec.step, rec.epoch, rec.batch, rec.total, rec.label,
@@ -1058,6 +1094,22 @@ class _TextReader:
         if plan.is_record and self.pair_run is None and not self.records:
             self.pair_run = (ln, None, col)  # (the record this line makes, the log's first, opens a run)
         return False
+
+    def sums_up_timing(self, rec: printed.Record) -> bool:
+        """`Time cost=17408.26 s, Thoughput=15.15 samples/s` with no counter, after step lines that each print
+        the same two names (`Batch: 32799/32986, Loss=0.59, ... Time cost=103.9 Thoughput=15.40 samples/s`): how
+        long a whole phase took and its mean rate (all of training, or the prediction after it), no step's
+        reading. Only a duration and a rate, both names already on the step record just before it."""
+        last = self.records[-1]
+        if type(last) is not _Rec or last.source != "text" or (last.step is None and last.batch is None) \
+                or rec.label or not rec.values.keys() <= last.values.keys():
+            return False
+        kinds = set()
+        tab = _aliases.table()
+        for k in rec.values:
+            kinds.add("time" if _is_pass_time(str(k)) else
+                      "rate" if tab.resolve(str(k), "text").name == "throughput" else "other")
+        return kinds == {"time", "rate"}
 
     def joins_pass_time(self, rec: printed.Record, tpl: str) -> bool:
         """`Epoch[4] Train-accuracy=0.55` then `Epoch[4] Time cost=20670.7`: a line that gives only how
@@ -1362,6 +1414,9 @@ class _TextReader:
             indent = len(s) - len(s.lstrip())  # indented as it or more, list the run's settings
             self.config_indent = max(indent - 1, 0)
             return False
+        if "raining" in s and _TRAINING_START_HEAD.match(s):  # `INFO: Starting training:` then, indented below
+            self.config_indent = len(s) - len(s.lstrip())  # it, `Epochs: 5`, `Batch size: 4`: the run's plan
+            return False
         m = _YAML_HEAD.match(s)
         if m:
             word = m.group(2).lower()
@@ -1431,7 +1486,8 @@ class _TextReader:
         else:  # a redraw cut at the terminal's width (`..., loss=nan, top1=`): its last item may be cut short
             post = tail[: tail.rfind(",")] if "," in tail else ""
         # tqdm's set_postfix: `loss=0.23`; set_postfix_str with a name then its value: `Loss 6.2739`
-        post = ", ".join(p for p in _postfix_items(post) if "=" in p or _NAMED_ITEM.match(p))
+        post = ", ".join(_DASHED_ITEM.sub(r"\1=", p) for p in _postfix_items(post)
+                         if "=" in p or _NAMED_ITEM.match(p) or _DASHED_ITEM.match(p))
         heading = self.heading if done else ""
         if done:
             self.heading = ""  # the pass under the heading is over
@@ -1801,6 +1857,10 @@ def _prints_loss_scale(kept: list) -> bool:
 _NAMED_ITEM = re.compile(r"^\s*[A-Za-z][A-Za-z_./@-]*(?: [A-Za-z][A-Za-z_./@-]*){0,3}:? [-+]?(?:\d*\.?\d+(?:e[-+]?\d+)?|nan|inf)%?\s*$",
                          re.I)
 
+# a postfix item joined by a spaced dash (`dice_loss - 0.2156`: segmentation_models.pytorch's epoch runner
+# writes its meters so); the dash is the separator, never the value's sign
+_DASHED_ITEM = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_./@-]*) - (?=[-+]?(?:\d*\.?\d+(?:e[-+]?\d+)?|nan|inf)\s*$)", re.I)
+
 
 def _postfix_items(post: str) -> list[str]:
     """A bar's postfix cut at the commas between its items, not those inside an item's brackets
@@ -1862,8 +1922,11 @@ def _nan_key(x):
 
 
 def _unlaunch(seg: str) -> str:
-    """A redraw segment without the launcher's prefix (`[default0]:`, `[1,0]<stdout>:`, `0: `)."""
-    return _LAUNCHER_PREFIX.sub("", seg, count=1) if seg[:1] in "[0123456789" else seg
+    """A redraw segment without the launcher's prefix (`[default0]:`, `[1,0]<stdout>:`, `0: `). A darknet
+    iteration line (`1012: 3.25, 3.40 avg, 0.001 rate, ...`) opens with its iteration, which is no rank."""
+    if seg[:1] not in "[0123456789" or ("avg" in seg and _DARKNET_ITER.match(seg)):
+        return seg
+    return _LAUNCHER_PREFIX.sub("", seg, count=1)
 
 
 def _segments(line: str) -> list[str]:
@@ -2165,6 +2228,10 @@ _MAIN_CALL = re.compile(r"(?:^|\s)main\(\w+=[^,()]*,\s*\w+=")
 _SETTINGS_REPR = re.compile(r"^\s*`?(?:Namespace|[A-Z]\w*(?:Config|Arguments|Args|Params|Options|Settings))\(\w+=")
 # A YAML mapping key that opens a block (`SOLVER:`, `  TRANS:`) and an entry of one (`  BASE_LR: 0.00035`).
 _OPT_GROUP = re.compile(r"^Parameter Group \d+\s*$")  # torch.optim.Optimizer.__repr__'s group heading
+# A heading announcing training, ending in a colon (after a logger's level, if any): the indented
+# `Key: value` lines under it are the run's settings
+_TRAINING_START_HEAD = re.compile(r"^\s*(?:[A-Z]+:(?:[\w.]+:)?\s*)?(?:Starting|Start|Begin(?:ning)?)\s+training"
+                                  r"(?:\s+with)?\s*:\s*$", re.I)
 _YAML_HEAD = re.compile(r"^(\s*)([A-Za-z_][\w.\-/]*):\s*$")
 _YAML_COMMENTED = re.compile(r"^\s*[A-Za-z_][\w.\-]*:\s*[^\s#]+\s+#(?:\s|$)")  # `lr0: 0.01  # initial learning rate`
 # The banner over the settings a trainer lists before it starts (HF Trainer, diffusers and Dreambooth scripts)
@@ -2241,6 +2308,34 @@ def _rest_of_cut(following: str) -> bool:
     return first in " \t:=" and _WRAP_TAIL.match(following) is not None
 
 
+# A record of `name: value` pairs hard-wrapped inside a name: the line ends on a pair's value, its separator and
+# the start of the next name (Megatron's `... (s): 105.16 | learning` then ` rate: 4.475E-05 | ...`, fairseq's
+# `..., bsz=16, num_update` then `s=809, lr=...`); the next line opens with the rest of that name, its `:` or
+# `=` and a number. A paste wraps at a terminal's or a page's width: a short line is never taken as cut.
+_NAME_CUT_HEAD = re.compile(r"[:=]\s*[-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf)\s*$", re.I)
+_NAME_CUT_TAIL = re.compile(r"\s*[A-Za-z_][A-Za-z_ ]{0,40}")
+_NAME_CUT_REST = re.compile(r"^\s*[A-Za-z_][\w ()/-]{0,40}?\s*[:=]\s*[-+]?(?:\d|\.\d|nan\b|inf\b)[^|,]*(?:[|,]|$)", re.I)
+_NAME_CUT_MIN = 60
+
+
+def _name_cut(line: str, following: str) -> bool:
+    """`line` ends inside a name whose rest opens `following` (see _NAME_CUT_HEAD)."""
+    t = line.rstrip()
+    if len(t) < _NAME_CUT_MIN or not (t[-1:].isalpha() or t[-1:] == "_") or following[:1] in "[<({#":
+        return False
+    k = max(t.rfind("|"), t.rfind(","))
+    return 0 < k and len(t) - k <= 42 and _NAME_CUT_TAIL.fullmatch(t, k + 1) is not None \
+        and _NAME_CUT_HEAD.search(t, max(0, k - 48), k) is not None and _NAME_CUT_REST.match(following) is not None
+
+
+def _name_cut_gap(line: str, following: str) -> str:
+    """The blank the cut took: kept where the next line opens with one, or where the names are words with
+    blanks between them (`| number of nan` + `iterations:`); none inside one identifier (`num_update` + `s=`)."""
+    t = line.rstrip()
+    k = max(t.rfind("|"), t.rfind(","))
+    return " " if following[:1] in " \t" or t[k] == "|" or " " in t[k + 1:].strip() else ""
+
+
 def _wrapped(line: str, following: str) -> bool:
     """`following` is the rest of `line`, cut after its last key or inside its last number, or after the
     comma that closes one of its `key: value` pairs (the next pairs then open the indented line below)."""
@@ -2251,6 +2346,8 @@ def _wrapped(line: str, following: str) -> bool:
         return _WRAP_IN_NUMBER[1].match(following) is not None and _WRAP_IN_NUMBER[0].search(line) is not None
     if first in _VALUE_LEADS and line[-3:].rstrip()[-1:] in (":", "="):  # `... - val_loss: ` + `7.97 - val_acc: 0.5`
         return _WRAP_AFTER_KEY[0].search(line) is not None and _WRAP_AFTER_KEY[1].match(following) is not None
+    if _name_cut(line, following):
+        return True
     if first not in " \t:=":
         return " / " in line and _slash_wrapped(line, following)
     if _WRAP_TAIL.match(following) is not None:
@@ -2393,17 +2490,27 @@ _RESULTS_WORD = re.compile(r"(?i)\b(?:results?|metrics|scores|summary)\b")
 # A line that is only a number (with its unit) closing a parenthesis: a hard-wrapped line's tail
 # (`Computation: 14963 steps/s (collection: 6.407s, learning` / `0.163s)`), no record of its own.
 _PAREN_TAIL = re.compile(r"^[-+]?\d+(?:\.\d+)?\s*[A-Za-z%]{0,3}\)+[.,;]?$")
-_COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation|eval|evaluation|test|learning)\s+"
+_COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation|eval|evaluation|test|learning)(?:\s+|-+)"
                            r"(?:(?:metrics|results|stats|statistics)\s+(?:at|for|@)\s+)?)?"  # (`Eval metrics at step 6:`)
                            # (a stats dump's title before its counters, after the logger's name: PyMARL's
                            # `my_main Recent Stats | t_env: 11846 | Episode: 32`)
                            r"(?:(?:[\w.]+\s+)?(?:recent\s+)?(?:stats|statistics)\s*\|\s*)?"
-                           r"(?:(?:step|iter|iteration|epoch|global_step|it|ep|batch|t_env|episode)\s*[=:]?\s*#(?:/#)?"
+                           # (`train---epoch : 51 ,  global step : 24356` over one `name : value` line a metric)
+                           r"(?:(?:step|iter|iteration|epoch|global[_ ]step|it|ep|batch|t_env|episode)\s*[=:]?\s*#(?:/#)?"
                            r"(?:[,\s|]|--|\]\s*\[)*){1,3}"  # (`[Step 10/11940] [Epoch 0/30]`: a bracket each)
                            r"[\])]?:?"  # (`[batch=1/100]:` over indented `Train <name>: <value>` lines)
                            r"(?:\s*\[[A-Za-z][\w.-]*\])?$",  # (then the data set's tag: `[nyudv2]`)
                            re.I)
 # `loss=2.3`, `System/Peak GPU Memory (MB)=111,478`, `loss             1.356284` (a pandas Series row)
+def _names_evaluation(values: dict) -> bool:
+    """Every name is a metric of an evaluation set (`eval_loss`, `eval_accuracy`)."""
+    tab = _aliases.table()
+    return all(tab.resolve(str(k), "text").split.startswith("eval") for k in values)
+
+
+# A results file's line: one name, ` = `, its number, nothing else
+_RESULT_LINE = re.compile(r"^[A-Za-z_][\w./-]*(?: [A-Za-z_][\w./-]*){0,3}\s=\s" + _NUM + r"$")
+_RESULTS_TPL = "<block><results>"
 _ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}\s*(?:[:=]\s*|\s)#\s*(?:(?:\+-|\+/-|±)\s*#\s*)?[%\w/]{0,8}"
                        r"(?:\s*\(#\))?$")
 # (`MeanRew: -257.4 +- 63.2`: a mean and its spread are one pair; `loss: 0.36 (0.35)`: a value and its running
@@ -2497,12 +2604,20 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         if ln < n and _wrapped(line, lines[ln]):  # `...; lr` + `: 1.00000; 16410/16179 tok/s`
             # (no blank: `lr` + `: 1.0`, `lr: 1` + `.00000`; one after a pair's comma or a `|`)
             line = line.rstrip()
-            line = line + (" " if line[-1:] in ",|:=/" or line[-1:].isalpha() and lines[ln].strip()[:1] in _VALUE_LEADS
-                           or line[:1] in "LVW" and _KALDI_PREFIX.match(line) else "") + lines[ln].strip()
+            if _name_cut(line, lines[ln]):  # (`| learning` + ` rate: 4.4E-05 |`: the name's blank, if it had one)
+                line = line + _name_cut_gap(line, lines[ln]) + lines[ln].strip()
+            else:
+                line = line + (" " if line[-1:] in ",|:=/" or line[-1:].isalpha() and lines[ln].strip()[:1] in _VALUE_LEADS
+                               or line[:1] in "LVW" and _KALDI_PREFIX.match(line) else "") + lines[ln].strip()
             joined = ln + 1
-            while (line[-1:] == "|" or " / " in line or line[:1] in "LVW" and _KALDI_PREFIX.match(line)) \
-                    and joined < n and joined - ln < 32 and _wrapped(line, lines[joined]):
-                line = line + " " + lines[joined].strip()  # (a block of `key:value |` lines: one record)
+            while joined < n and joined - ln < 32:
+                if _name_cut(line, lines[joined]):  # (a record wrapped over three lines or more)
+                    line = line + _name_cut_gap(line, lines[joined]) + lines[joined].strip()
+                elif (line[-1:] == "|" or " / " in line or line[:1] in "LVW" and _KALDI_PREFIX.match(line)) \
+                        and _wrapped(line, lines[joined]):
+                    line = line + " " + lines[joined].strip()  # (a block of `key:value |` lines: one record)
+                else:
+                    break
                 joined += 1
             quiet_try = False
         new = None
@@ -2565,7 +2680,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     if _PAIR in r.tpl_counts:
         r.records = _bare_pairs(r.records, b)
     r.records = _drop_one_offs(r.records, r.tpl_counts, b, r.config_lines, r.tensor_lines,
-                               r.lr_notices if len(r.lr_notices) >= 2 else frozenset())
+                               r.lr_notices if len(r.lr_notices) >= 2 else frozenset(),
+                               {ev.line for ev in b.events if ev.kind == "error" and ev.line is not None})
     r.records = _join_heading_times(r.records)
     r.records = _fold_lone_times(r.records)
     axis = _emit(r.records, b)
@@ -2598,7 +2714,9 @@ _HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%:]*(?: (?:/|[A-Za-z_@][\w./()\-
 # Table columns that count things (images, boxes, input size): bookkeeping, not metrics.
 _COUNT_COLUMNS = {"instances", "images", "labels", "targets", "size", "img_size", "imgsz", "class", "samples"}
 _ELISION = re.compile(r"^\s*\|?\s*(?:\.{3,}|\u2026|\u22ee)(?:\s*\|?\s*(?:\.{3,}|\u2026|\u22ee))*\s*\|?\s*$")  # `...`, `…`, `⋮`
-_MD_RULE = re.compile(r"^\s*\|?(?:\s*:?-+:?\s*\|)+\s*(?::?-+:?)?\s*$")  # (`-- | --`: a notebook table copied as text)
+# (`-- | --`: a notebook table copied as text; a cell's dashes may come apart, `--     -- | --`, when the
+# rule under an index column and the first named one lost their pipe in the copy)
+_MD_RULE = re.compile(r"^\s*\|?(?:\s*:?-+:?(?:\s+:?-+:?)*\s*\|)+\s*(?::?-+:?(?:\s+:?-+:?)*)?\s*$")
 _BOX_RULE = re.compile(r"^\s*[+|:\-─━═┄┈╌┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*[─━═┼╪┿╋╬]{3,}[+|:\-─━═┼╪┿╋╬├┤╞╡╘╛╒╕└┘┌┐┬┴╤╧┝┥┠┨╟╢╠╣\s]*$")
 _ASCII_RULE = re.compile(r"^\s*\+(?:[-=]{2,}\+)+\s*$")
 _CELL_SPLIT = re.compile(r"\s*[|\t]\s*|\s{2,}")
@@ -2653,6 +2771,17 @@ def _per_class_row(header: list[str], line: str) -> bool:
     if first in _ALL_CLASSES or _TABLE_NUM.match(first):
         return False
     return all(_TABLE_NUM.match(c.strip()) or c.strip() in ("-", "") for c in cells[1:])
+
+
+def _blank_stamp(s: str, c: str) -> str:
+    """The line with the logger's prefix the cleaning dropped (`02/18-02:53:26.942 `) turned to blanks: a
+    table printed through a logger keeps its columns where they were, and the stamp is no cell of it."""
+    if not c or len(c) >= len(s.strip()):
+        return s
+    m = printed._PREFIX.match(s)
+    if m is None or not m.end() or not _HAS_DIGIT.search(m.group()):
+        return s
+    return " " * m.end() + s[m.end():]
 
 
 def _layout_for(line: str) -> list[str] | None:
@@ -2874,6 +3003,10 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
             if note:  # `no LR -> 1.50e-04` (the LR notice reads it `learning rate: 1.50e-04`) behind the last
                 values[note.group(1)] = printed.to_number(note.group(2))  # cell's own word: the new rate
             cell = own
+            if own[-1:] == ":" and printed.unit_of(own[:-1]).endswith("/s") and rest[:1] in _VALUE_LEADS:
+                # `images/sec: 492.6 +/- 0.0 (jitter = 0.0)` under `Img/sec` (tf_cnn_benchmarks): the cell
+                # names its rate's unit again, then the value, then how much it varies
+                cell = rest.split(None, 1)[0]
         m = _TABLE_NUM.match(cell.split(":")[0].strip())
         if not m:
             continue
@@ -3239,7 +3372,8 @@ def _one_off_counters(printed_recs: list, most: int) -> bool:
 
 def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
                    config_lines: set[int] = frozenset(), tensor_lines: set[int] = frozenset(),
-                   lr_notices: set[int] | frozenset = frozenset()) -> list[_Rec]:
+                   lr_notices: set[int] | frozenset = frozenset(),
+                   error_lines: set[int] | frozenset = frozenset()) -> list[_Rec]:
     """A line shape printed once in a log whose metrics repeat is a setting or a banner
     (`num_parameters: 124475904`, `allocating 237 MiB`), unless it names a known metric
     (`Test accuracy: 0.98` at the end of a run). A loss or an accuracy whose number was printed
@@ -3268,8 +3402,12 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         if lone:
             b.skip("lone settings with no step counter (not a metric log)", sum(_n(rec) for rec in lone))
         return [rec for rec in records if kept(rec)]
-    # (printed once, or twice: TF 1.x writes each message through absl and through logging)
-    said = [rec for rec in records if rec.template and counts.get(rec.template, 0) <= 2 and _says_nonfinite(rec)]
+    # (printed once, or twice: TF 1.x writes each message through absl and through logging; or as often as
+    # there are ranks, when the log's error level marks it: `ERROR:tensorflow:Model diverged with loss = NaN.` from
+    # each worker, some with absl's `E0526 ...]` prefix)
+    alarmed = {rec.template for rec in records if rec.line in error_lines and rec.template} if error_lines else ()
+    said = [rec for rec in records if rec.template and (counts.get(rec.template, 0) <= 2 or rec.template in alarmed)
+            and _says_nonfinite(rec)]
     if said:  # (its error event keeps it; a log of nothing else has no metrics)
         b.skip("a sentence saying a metric is NaN (an error message, read as one)", len(said))
         records = [rec for rec in records if not any(rec is r for r in said)]
