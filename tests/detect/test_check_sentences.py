@@ -1208,3 +1208,14 @@ def test_one_class_f1():
     _quiet("one_class_f1", _run({"eval/f1": [0.8713], "eval/accuracy": [0.8211]}), "eval/f1", accuracy=["eval/accuracy"])
     _quiet("one_class_f1", _run({"eval/f1": [80.1], "eval/accuracy": [68.4]}), "eval/f1", accuracy=["eval/accuracy"])
     assert _check("one_class_f1", _run({"eval/f1": [81.2], "eval/accuracy": [68.4]}), "eval/f1", accuracy=["eval/accuracy"])
+
+
+def test_constant_unless_coarse_print():
+    """A learning rate of 0 in a log whose every value is printed at 3 decimals (verl's
+    `actor/lr:0.000`, `critic/vf_loss:0.035`) may be 1e-5 rounded away: quiet; the same zeros beside a
+    loss printed at 4 decimals are a rate that is really 0."""
+    coarse = _run({"learning_rate": [0.0] * 6, "approx_kl": [0.002, 0.001, 0.003, 0.0, 0.001, 0.002]})
+    _quiet("constant", coarse, "learning_rate", value=0.0, min_share=1.0, min_count=3, min_points=3, unless_coarse_print=3)
+    fine = _run({"learning_rate": [0.0] * 6, "loss": [2.3026, 2.3021, 2.3025, 2.3019, 2.3024, 2.3022]})
+    hit = _check("constant", fine, "learning_rate", value=0.0, min_share=1.0, min_count=3, min_points=3, unless_coarse_print=3)
+    assert hit.summary.startswith("learning_rate is exactly 0 on 100% of points")

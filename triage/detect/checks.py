@@ -779,6 +779,9 @@ class ConstantParams(WindowParams):
     # quiet when this series is logged at nearly every step the named one is: loggers that print the
     # last evaluation again with every training line repeat one value, which is not several evaluations
     not_at_every_step_of: Optional[Names] = None
+    # quiet when every value the run logs is a multiple of 10^-unless_coarse_print: a log printed at that
+    # many decimals cannot show a rate below half its last digit, so 0 there may be a rate rounded away
+    unless_coarse_print: Optional[int] = None
     # quiet when this series is exactly 0 wherever it is finite (a loss of 0 beside a gradient norm of
     # 0 is a loss that scores nothing, not one a NaN filter replaced)
     not_while_zero: Optional[Names] = None
@@ -841,6 +844,22 @@ def _rows_are_epochs(run) -> bool:
     return "epoch" in (meta.get("x_axis"), meta.get("step_axis"))
 
 
+def _coarse_print(run, decimals: int, points: int) -> bool:
+    """Every finite value of every series of the run logged about as often as this one (half its
+    points or more: the same lines, not a summary printed once) is a whole number of 10^-decimals."""
+    scale = 10.0 ** decimals
+    seen = False
+    for s in run.series.values():
+        v = np.asarray(s.values, dtype=float)
+        v = v[np.isfinite(v)] * scale
+        if len(v) < max(1, points // 2):
+            continue
+        seen = True
+        if np.any(np.abs(v - np.round(v)) > 1e-6 * np.maximum(1.0, np.abs(v))):
+            return False
+    return seen
+
+
 @check("constant", ConstantParams)
 def constant(c: Ctx) -> Hit | None:
     """Exactly one value (e.g. 0) on a share of points."""
@@ -868,6 +887,8 @@ def constant(c: Ctx) -> Hit | None:
         oy = _other_values(c, p.unless_below)
         if len(oy) and np.any((facts.as_fraction(oy) if p.fraction else oy) < p.value):
             return None
+    if p.unless_coarse_print is not None and _coarse_print(c.run, p.unless_coarse_print, len(y)):
+        return None
     if p.trailing:
         return _trailing_constant(c, p, x, y, min_count)
     sl = window_slice(len(y), p)
