@@ -24,3 +24,21 @@ def test_a_warning_line_does_not_hide_the_metric_findings(tmp_path):
     assert "S-overfit" in ids[:3] and "S-nan" in ids
     doc = api.scan(_log(tmp_path, "ERROR"), kb=kb)
     assert [c["id"] for c in doc["causes"]][0] == "S-nan"
+
+
+def test_ddps_speed_note_about_an_unneeded_flag_names_no_ddp_error(tmp_path):
+    """DDP's note that find_unused_parameters=True was set but found nothing unused is about speed: it
+    does not point at the reduction error whose message advises that same flag."""
+    kb = api.load_kb()
+    note = ("[rank0]:[W609 02:34:20.435231410 reducer.cpp:1400] Warning: find_unused_parameters=True was specified in "
+            "DDP constructor, but did not find any unused parameters in the forward pass. This flag results in an extra "
+            "traversal of the autograd graph every iteration,  which can adversely affect performance.")
+    p = tmp_path / "note.log"
+    p.write_text(note + "\n" + "\n".join(f"{{'loss': {0.9 - 0.01 * i:.4f}, 'epoch': {i / 10}}}" for i in range(1, 30)) + "\n")
+    assert "D-unused-params" not in [c["id"] for c in api.scan(str(p), kb=kb)["causes"]]
+    err = tmp_path / "err.log"
+    err.write_text("RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. "
+                   "This error indicates that your module has parameters that were not used in producing loss. You can "
+                   "enable unused parameter detection by passing the keyword argument `find_unused_parameters=True` to "
+                   "`torch.nn.parallel.DistributedDataParallel`\n")
+    assert [c["id"] for c in api.scan(str(err), kb=kb)["causes"]][0] == "D-unused-params"
