@@ -415,6 +415,8 @@ def _join(series: dict[str, Series], name: str, alt: str) -> bool:
     if not (a.steps.max() <= b.steps.min() or b.steps.max() <= a.steps.min()) \
             or min(a.steps.min(), b.steps.min()) == max(a.steps.max(), b.steps.max()):
         return False  # interleaved: two evaluations at their own cadences, not one series and its last word
+    if np.isnan(a.values).all() or np.isnan(b.values).all():
+        return False  # (a series of NaN alone has no scale to compare)
     ma, mb = np.nanmedian(np.abs(a.values)), np.nanmedian(np.abs(b.values))
     if not (ma == ma and mb == mb) or (min(ma, mb) > 0 and max(ma, mb) > 3 * min(ma, mb)) \
             or (min(ma, mb) == 0 < max(ma, mb)):

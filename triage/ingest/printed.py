@@ -57,6 +57,11 @@ _HASH_COUNTER = re.compile(r"^#\d+(?:/\d+)?(?=[\s,:\-|])")
 # A counter's name glued to its number at the start of a line (`epoch0, iter10, loss: 0.71`, `Epoch12 loss 0.5`):
 # the name and the count, as `epoch 0`; a word that goes on after the digits (`step1_model`) is no counter
 _GLUED_COUNTER = re.compile(r"(?i)(?<![\w./-])(epoch|iter|iteration|step|episode|batch)(\d{1,9})(?=[,;:|]|\s|$)")
+# a loss's name with its value written straight after it, no blank or sign between (`mean_loss0.130139,`)
+_GLUED_LOSS = re.compile(r"(?<![\w./-])([A-Za-z][A-Za-z_]*[Ll]oss)(\d*\.\d+(?:[eE][-+]?\d+)?|nan|inf)(?=[,;|]|\s|$)")
+# a bar drawn before its first step (`  0%|          | 0/65 [00:00<?, ?it/s]`) with the next print glued after it:
+# the bar holds nothing yet, the text after it is the line
+_IDLE_BAR = re.compile(r"^\s*(?:0%\|[^|]*\|\s*)?0/\d+\s*\[00:00<\?,\s*\?[A-Za-z]*/s\]\s*(?=\S)")
 _NAMED_HASH = re.compile(r"(?i)\b(epoch|iter|iteration|step|episode|update|round|generation|trial)\s*#(?=\d)")
 _LINE_NUMBER = re.compile(r"^ *\d+ +(?=\S)")
 _CLOCK = re.compile(r"\[?\d{1,4}[-/:]\d{2}[-/:]\d{2}")  # a timestamp (a line number before one is no value)
@@ -534,6 +539,8 @@ def clean(line: str) -> str:
         line = _ARROW_ANSI.sub("", line)
     if "^[" in line:  # colours written out in caret notation (`^[[32m`), as `cat -v` and some pastes show them
         line = _CARET_ANSI.sub("", line)
+    if "<?" in line and line[:line.find("<?")].rstrip()[-5:] == "00:00":
+        line = _IDLE_BAR.sub("", line, count=1)
     if "%" in line:
         line = _BAR_PERCENT.sub("", line)
         if "%|" in line[-14:]:
@@ -588,6 +595,8 @@ def clean(line: str) -> str:
         line = _TOP_K_SPACED.sub(r"\1\2 ", line)
     if "#" in line and _NAMED_HASH.search(line):
         line = _NAMED_HASH.sub(r"\1 ", line)
+    if "oss" in line and _glued_loss(line):
+        line = _GLUED_LOSS.sub(r"\1 \2", line)
     if line[:1] in "eEiIsSbB" and _GLUED_COUNTER.match(line):
         line = _GLUED_COUNTER.sub(r"\1 \2", line)
     if line[:1] in "VvEeTt" and "." in line[3:6] and _SPLIT_ABBREV.match(line):
@@ -617,6 +626,17 @@ _WORD_UNIT = r"\d+(?:\.\d+)?\s*(?:days?|hours?|minutes?|seconds?)"
 _WORDED_DURATION = re.compile(r"(?<![\w.])" + _WORD_UNIT + r"(?:,?\s+(?:and\s+)?" + _WORD_UNIT + r")+\b")
 _WORD_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|s)")
 _UNIT_SECONDS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
+
+
+def _glued_loss(line: str) -> bool:
+    """Some `oss` in the line has a digit or a point straight after it (a cheap look before the pattern)."""
+    i = line.find("oss")
+    while i >= 0:
+        nxt = line[i + 3:i + 4]
+        if nxt.isdigit() or nxt == ".":
+            return _GLUED_LOSS.search(line) is not None
+        i = line.find("oss", i + 3)
+    return False
 
 
 def _worded_seconds(m: re.Match) -> str:

@@ -118,6 +118,32 @@ _LONE_NUMBER = re.compile(r"^\s*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][
 _LONE_TENSOR_RUN = 3  # lone tensor lines in a row before they read as a printed loss
 _SKIPPED_STEP = re.compile(r"(?i)^warning\s*:\s*(?:the\s+)?[\w/ .-]{1,40}?\s+(?:is|was|became)\s+(?:nan|inf|non-finite)"
                            r"\s*[,;.]?\s*(?:so\s+)?skipping\b")
+# Two named quantities compared in a sentence, each with its number in parentheses (`num_tokens(5221) <
+# max_tokens(1024)`, `used(9.1) >= limit(8)`)
+_COMPARED = re.compile(r"[A-Za-z_][\w.]*\(\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*\)\s*(?:<|>|<=|>=)\s*"
+                       r"[A-Za-z_][\w.]*\(\s*[-+]?\d")
+# A sample of generated text printed during training (verl's validation samples: `[prompt]`, `[response]`,
+# then `[ground_truth]` and `[score]`); its lines run until a reference or score tag
+_SAMPLE_OPENS = re.compile(r"(?:^|[\s)\]])\[(?:prompt|response|completion)\](?:\s|$)"
+                           r"|\b(?:PROMPT|CONTEXT|RESPONSE|COMPLETION|GENERATION|SAMPLE)_BEGIN\b", re.I)
+_SAMPLE_ENDS = re.compile(r"(?:^|[\s)\]])\[(?:ground_truth|score|reward|target|reference)\](?:\s|$)"
+                          r"|\b(?:PROMPT|CONTEXT|RESPONSE|COMPLETION|GENERATION|SAMPLE)_END\b", re.I)
+_SAMPLE_METRIC_LINE = re.compile(r"(?:^|[\s)\]])step:\d+ - [\w/@-]+:|\{'[\w/@-]+': [-+]?\d")
+_SAMPLE_MAX_LINES = 200
+# A notice about one checkpoint file, its path last on the line (`Removing checkpoint: /x/m--val_loss=3.05.ckpt`)
+_CKPT_FILE_NOTICE = re.compile(r"(?i)\b(?:removing|removed|deleting|deleted|loading|loaded|restoring|restored)\s+"
+                               r"(?:the\s+)?(?:old\s+|best\s+|last\s+)?(?:checkpoint|ckpt)s?\s*(?:file\s*)?(?:from\s*|:\s*)?"
+                               r"['\"]?[\w.~-]*/[^\s'\"]*['\"]?\s*\.?\s*$")
+_KEY_VALUE_ITEM = re.compile(r"\bKey:\s*([A-Za-z_][\w/.@-]*)\s*,\s*Value:\s*(" + _NUM + r"|nan|inf|-inf)(?=\s*$)", re.I)
+# The weights a reward or a loss sums its terms with (`Reward weights: accuracy=0.7, grounding=0.25`,
+# `loss coefficients: ce=1.0, kl=0.1`)
+_TERM_WEIGHTS = re.compile(r"(?i)^\W{0,4}(?:reward|loss|objective|task)s?[ _-](?:weights?|coefficients?|coeffs?)\s*[:=]\s*"
+                           r"[A-Za-z_][\w/.-]*\s*[:=]\s*[-+]?\.?\d")
+# LaTeX's maths commands (`\frac{4}{5}`, `\times`, `\sqrt{2}`, `\angle A`, `\boxed{18}`)
+_LATEX = re.compile(r"\\(?:d?frac|sqrt|boxed)\{|\\(?:times|cdot|div|pi|theta|angle|circ|infty|leq?|geq?|neq|approx|"
+                    r"overline|alpha|sigma)(?![A-Za-z])")
+_RUN_SUMMARY_HEAD = re.compile(r"\bwandb:\s+Run summary:\s*$")
+_RUN_SUMMARY_ENTRY = re.compile(r"\bwandb:\s+\S.*?\s\S+\s*$")  # (a name may hold blanks: `Time taken: f`)
 _INFO = re.compile(
     r"(\b[Rr]esum(?:ing|ed) (?:from|training)|resume_from_checkpoint|[Ll]oading checkpoint|Saving model checkpoint"
     r"|[Cc]ontinuing training from checkpoint|Restarting|Early stopping)"
@@ -277,6 +303,9 @@ class _TextReader:
         self.first_shape: tuple | None = None  # (template, numbers) of the log's first printed record
         self.best_of: set[str] = set()  # metrics the log keeps a best-so-far of (`Best_accuracy : 60.0`)
         self.recap = False  # inside the indented lines under a `Best model at step 0:` heading
+        self.sample_text = 0  # lines read of a model's prompt and answer printed as a sample (`[response] ...`)
+        self.run_summary = False  # inside W&B's closing `wandb: Run summary:` block
+        self.summary_lines: set[int] = set()  # the lines of that block
         self.stop_best: list[tuple[int, str, float]] = []  # Lightning EarlyStopping's `New best score` lines
         self.region_lines: set[int] = set()  # darknet's per-subbatch region-layer lines
         self.darknet_iters = False  # a darknet iteration line was read (` 75: 3.12, 3.40 avg loss, ...`)
@@ -333,12 +362,35 @@ class _TextReader:
                     for t in _TQDM.finditer(_unlaunch(seg)):
                         self.bars[int(t.group(2))] = int(t.group(1))
 
+    def run_summary_line(self, ln: int, s: str) -> None:
+        """W&B's closing block (`wandb: Run summary:`, then `wandb:    train/loss 0.21` a metric): the last
+        value of each metric, noted so that a log with records of its own keeps them as its summary."""
+        if not self.run_summary:
+            self.run_summary = True
+            return
+        if _RUN_SUMMARY_ENTRY.search(s):
+            self.summary_lines.add(ln)
+        else:
+            self.run_summary = False
+
+    def sample_lines(self, s: str) -> bool:
+        """A sample the run prints of its model's work (`[prompt] ...`, `[response] Let's think: 16 - 7 = 9
+        eggs`, then `[ground_truth] 18` and `[score] 1.0`): the prompt and the answer are text, and the
+        numbers in them are the model's words; the sample ends at its reference or score tag, or at a
+        metric line printed before it. True when the line is part of the sample."""
+        if self.sample_text and (_SAMPLE_METRIC_LINE.search(s) or self.sample_text > _SAMPLE_MAX_LINES):
+            self.sample_text = 0
+            return False
+        self.sample_text = 0 if _SAMPLE_ENDS.search(s) else self.sample_text + 1
+        self.b.skip("a sample of the model's prompt and answer (text, not metrics)")
+        return True
+
     def neutral(self) -> bool:
         """No table, traceback, Keras bar, value block or SB3 table in progress: a plain record line
         can be read in bulk."""
         return self.header is None and self.tb is None and self.keras_pending is None \
             and self.block is None and self.sb3_rows is None and self.section is None and self.dict_block is None \
-            and self.across is None
+            and self.across is None and not self.sample_text and not self.run_summary
 
     def open_bulk(self, shape: printed_bulk.Shape, ln: int) -> None:
         self.open = _Bulk(shape, len(shape.lines), ln, self.epoch)
@@ -534,6 +586,30 @@ class _TextReader:
         if self.set_list and not seg.startswith(("- ", "* ")):
             self.set_list = False  # (the list ends where its items do)
         s = _unlaunch(seg)
+        if self.run_summary or ("Run summary" in s and _RUN_SUMMARY_HEAD.search(s)):
+            self.run_summary_line(ln, s)
+        if self.sample_text or (("]" in s or "_BEGIN" in s) and _SAMPLE_OPENS.search(s)):
+            if self.sample_lines(s):
+                return False
+        if "Value:" in s and "Key:" in s:
+            # `Key: avg_train_loss, Value: 1.0937`: a results dict printed one item a line, its key and value
+            # each labelled; the item is `avg_train_loss: 1.0937`
+            s = _KEY_VALUE_ITEM.sub(r"\1: \2", s)
+        if ("heckpoint" in s or "ckpt" in s) and _CKPT_FILE_NOTICE.search(s):
+            # `Removing checkpoint: /ckpts/gpt--val_loss=3.05-step=15000.ckpt`: the numbers are the file's name,
+            # written when the checkpoint was saved; the line only says what happened to the file
+            self.b.skip("a checkpoint file loaded or removed (its name is no record)")
+            return False
+        if ("eight" in s or "oeff" in s) and _TERM_WEIGHTS.match(s):
+            # `Reward weights: accuracy=0.7, grounding=0.25`: how the terms of a reward or a loss are summed,
+            # set before the run; a term's name is no measurement of it
+            self.config_lines.add(ln)
+            self.b.skip("the weights of a reward's or a loss's terms (settings)")
+            return False
+        if "\\" in s and _LATEX.search(s):
+            # `V = \frac{4\pi}{3} \times 27`: maths typed in LaTeX (a prompt, a model's answer), never a record
+            self.b.skip("maths written in LaTeX (a prompt or an answer, not metrics)")
+            return False
         if self.report:
             if not s.strip():
                 return False  # (a blank line between the report's class rows and its summary rows)
@@ -549,6 +625,12 @@ class _TextReader:
             return False
         if "shape = (" in s and _VAR_LISTING.search(s):
             self.b.skip("a model variable's name and shape (a listing of the graph's variables)")
+            return False
+        if ("never " in s or "not " in s or "n't " in s or "failed to " in s) and _MISSED_MARK.search(s):
+            self.b.skip("a sentence that a value stayed short of a mark (the mark is no measurement)")
+            return False
+        if "]" in s and s[:1] == " " and _MODULE_ROW.match(s):
+            self.b.skip("a row of a model's layer listing (a layer's sizes and arguments)")
             return False
         if "freeMemory" in s and _DEVICE_MEMORY.match(s):
             self.b.skip("a GPU's memory as the framework found the device (hardware, not the run's use)")
@@ -578,6 +660,11 @@ class _TextReader:
             return False
         if s[:1] in "Ww" and _SKIPPED_STEP.match(s):  # (the notice glued after a bar's redraw)
             return False
+        if ")" in s and ("<" in s or ">" in s) and _COMPARED.search(s):
+            # `max_model_len(2048) - num_tokens(5221) < max_tokens(1024). Setting max_tokens: -3173`: a check that
+            # compares sizes and says what it did about them; its numbers are lengths and limits, not a record
+            self.b.skip("a check's message comparing two quantities (`a(2048) < b(1024)`)")
+            return False
         if "objective function for" in s:
             m = _KALDI_OBJF.search(s)
             if m:  # Kaldi's objective is the average log-likelihood per frame: higher is better
@@ -605,11 +692,12 @@ class _TextReader:
         if s[:1] == "P" and _OPT_GROUP.match(s):
             self.opt_group = True  # `Parameter Group 0` then `    lr: 0.001`, ...: `print(optimizer)`
             return False
-        if self.dict_block is not None or ("{" in s and (_DICT_OPENS.match(s) or _BRACE_ALONE.match(s))):
+        if self.dict_block is not None or ("{" in s and (_DICT_OPENS.match(s) or _BRACE_ALONE.match(s)
+                                                          or _nested_dict_opens(s))):
             return self.dict_line(ln, s)
         if "{" in s and not s.lstrip().startswith("{"):
             bare = printed.clean(s)  # (a logger's prefix before it: glog, `INFO:root:`; `INFO [train.py:960] (0/3) {`)
-            if _DICT_OPENS.match(bare) or _BRACE_ALONE.match(bare):
+            if _DICT_OPENS.match(bare) or _BRACE_ALONE.match(bare) or _nested_dict_opens(bare):
                 return self.dict_line(ln, bare)
         if "=" in s and (_SETTINGS_REPR.match(s) or "main(" in s and _MAIN_CALL.search(s)):
             # `Namespace(batch_size=20, lr=20, ...)`, `INFO  main(rmq_port=5672, batch_size=8, ...)`: the run's settings
@@ -1623,6 +1711,11 @@ class _TextReader:
             # a metric report whose numbers sit under `results` (StyleGAN's metric-*.jsonl lines:
             # `{"results": {"fid50k_full": 8.2e+51}, "metric": ..., "total_time": 506.3, ...}`); the rest is bookkeeping
             d = {**{k: d[k] for k in ("step", "global_step", "epoch") if k in d}, **res}
+        elif d and all(type(v) is dict and v and all(type(x) in (int, float) for x in v.values())
+                       for v in d.values()):
+            # a report per output head, each its own small dict of scores (`{'logits': {'accuracy': 0.77},
+            # 'probs': {'auc': 0.79}}`): each score keeps its head's name in front
+            d = {f"{k}/{k2}": x for k, v in d.items() for k2, x in v.items()}
         if not any(printed.known_key(str(k), loose=True) for k in d) and not self.names_metric_before(before):
             self.b.skip("a dict with no metric in it")  # `{'train': 40058, 'test': 12032}`: sizes
             return
@@ -2100,11 +2193,20 @@ _LR_NOTICE = re.compile(
     r"|\breduc(?:e|ed|ing)\s+(?:the\s+)?(?:learning[ _-]?rate|lr)\s+on\s+plateau\s*:\s*(?=[-+]?(?:\d|\.\d))")
 # The first line of a dict printed over several lines (`{'atom_fea_len': 64,`)
 _DICT_OPENS = re.compile(r"""^\s*\{\s*['"][^'"]+['"]\s*:\s*[^{}]*,\s*$""")
+# The first line of a nested dict pretty-printed over several lines (pprint of a config tree, `{'actor': {'lr':
+# 1e-06,`): it opens more braces than it closes, and its entries go on below it
+_NESTED_DICT_OPENS = re.compile(r"""^\s*\{\s*['"][^'"]+['"]\s*:\s*\{.*,\s*$""")
 _DICT_MAX_LINES = 400
 _BRACE_ALONE = re.compile(r"^\s*(?:\[\s*|,\s*)?\{\s*$")  # `{` alone on its line: JSON printed with an indent
 _NESTED_OPEN = re.compile(r"[\[{]\s*$")
 _NESTED_DICT_ENTRY = re.compile(r"""^\s*['"][^'"]+['"]\s*:\s*\{\s*$""")  # `  "env_info": {` inside a printed object
 _JSON_NUMBER_ENTRY = re.compile(r"""^['"][^'"]+['"]\s*:\s*(?:""" + _NUM + r"""|['"]?(?:nan|NaN|-?Infinity|-?inf)['"]?)\s*,?$""")
+
+
+def _nested_dict_opens(s: str) -> bool:
+    """The first line of a nested dict that pprint wrapped (`{'actor_rollout_ref': {'actor': {'clip_ratio': 0.2,`):
+    its braces are still open at the line's end."""
+    return s.count("{") > s.count("}") and _NESTED_DICT_OPENS.match(s) is not None
 
 
 def _json_object(text: str) -> dict | None:
@@ -2348,6 +2450,10 @@ def _wrapped(line: str, following: str) -> bool:
         return _WRAP_AFTER_KEY[0].search(line) is not None and _WRAP_AFTER_KEY[1].match(following) is not None
     if _name_cut(line, following):
         return True
+    if first in "'\"" and following[1:3] == ": " and following.rstrip()[-1:] == "}":
+        # `{'loss': 0.0, ..., 'completions/max_terminated` + `_length': 578.0, 'epoch': 1.5}`: a dict printed
+        # on one line, its newline landing inside a key
+        return _dict_cut(line)
     if first not in " \t:=":
         return " / " in line and _slash_wrapped(line, following)
     if _WRAP_TAIL.match(following) is not None:
@@ -2366,6 +2472,22 @@ _KALDI_PREFIX = re.compile(r"^(?:LOG|WARNING|VLOG\[\d+\]) \([\w.-]+(?:\[[\w.:-]+
 _OBJF_NUM = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|nan|inf)"
 _KALDI_OBJF = re.compile(r"\bobjective function for '([\w.-]+)' for minibatches \d+-(\d+) is (" + _OBJF_NUM + r")"
                          r"((?:\s*\+\s*" + _OBJF_NUM + r")*\s*=\s*" + _OBJF_NUM + r")? over \d+ frames")
+
+
+def _dict_cut(line: str) -> bool:
+    """`line` opens a dict and stops inside one of its quoted keys (after an entry's comma, within a name)."""
+    i = line.find("{'")
+    if i < 0:
+        i = line.find('{"')
+    if i < 0 or "}" in line[i:]:
+        return False
+    tail = line.rstrip()
+    q = tail[i + 1]
+    return tail.count(q, i) % 2 == 1 and tail[-1:] not in (q, ",", ":") and _DICT_CUT_KEY.search(tail) is not None
+
+
+# The end of a line cut inside a dict's quoted key: `, 'completions/max_terminated`
+_DICT_CUT_KEY = re.compile(r"""[,{]\s*['"][\w/.@-]+$""")
 
 
 def _kaldi_wrapped(line: str, following: str) -> bool:
@@ -2422,6 +2544,14 @@ _REPORT_ROW = re.compile(r"^\s*\S(?:.*\S)?\s{2,}(?:(?:[-+]?\d*\.?\d+(?:[eE][-+]?
 _CONLL_HEAD = re.compile(r"^\s*processed \d+ tokens with \d+ phrases; found: \d+ phrases; correct: \d+\.?\s*$")
 _CONLL_SCORES = re.compile(r"^\s*accuracy:\s*[\d.]+%;\s*precision:")
 # TensorFlow's listing of a graph's variables (`name = bert/pooler/dense/bias:0, shape = (768,)`): no metric
+# a sentence that a value stayed short of a mark (`Accuracy never reached 0.7`, `loss did not fall below 0.1`):
+# the number is the mark set in advance, not a measurement
+_MISSED_MARK = re.compile(r"(?i)(?:\b(?:never|not|failed to)|n't)\s+(?:yet\s+)?(?:reach(?:ed)?|exceed(?:ed)?|hit|"
+                          r"f[ae]ll(?:en)?|drop(?:ped)?|r[io]se(?:n)?)\s+(?:above\s+|below\s+|over\s+|"
+                          r"under\s+|to\s+)?[-+]?\.?\d")
+# a row of a model's layer listing: its index, sizes and counts, the layer's class by its module path and the
+# arguments it was built with (` 4   -1  2   29184  models.common.C3   [64, 64, 2]`, YOLO's model summary)
+_MODULE_ROW = re.compile(r"^\s*\d+\s.*\s(?:[A-Za-z_]\w*\.)+[A-Z]\w*\s+\[.*\]\s*$")
 _VAR_LISTING = re.compile(r"\bname\s*=\s*[\w/.-]+:\d+,\s*shape\s*=\s*\([\d,\s]*\)")
 # TensorFlow 1.x's properties of a GPU it found (`totalMemory: 31.75GiB freeMemory: 31.44GiB`): hardware, no metric
 _DEVICE_MEMORY = re.compile(r"^\s*totalMemory:\s*[\d.]+\s*[KMGT]i?B\s+freeMemory:\s*[\d.]+\s*[KMGT]i?B\s*$")
@@ -2538,7 +2668,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         split = decode(raw if isinstance(raw, bytes) else raw[:]).split("\n")
         if split and split[-1] == "":
             split.pop()
-        lines = split
+        lines = _unnumbered(split)
     del raw
     r.masks = masks
     r.lines = lines
@@ -2677,8 +2807,11 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     r.records = _hf_before_bars(r.records)
     r.records = _drop_bar_echoes(r.records, b)
     r.records = _drop_echoes(r.records, r.plans, b)
+    r.records = _drop_previews(r.records, r.plans, b)
     if _PAIR in r.tpl_counts:
         r.records = _bare_pairs(r.records, b)
+    if r.summary_lines:
+        r.records = _summary_apart(r.records, r.summary_lines, b)
     r.records = _drop_one_offs(r.records, r.tpl_counts, b, r.config_lines, r.tensor_lines,
                                r.lr_notices if len(r.lr_notices) >= 2 else frozenset(),
                                {ev.line for ev in b.events if ev.kind == "error" and ev.line is not None})
@@ -2730,6 +2863,32 @@ _SPLIT_NAMES_OF = {"training": "train", "train": "train", "validation": "validat
                    "val": "validation", "test": "test", "testing": "test", "dev": "validation"}
 
 
+_NUMBERED = re.compile(r"^\s*(\d{1,7})(?:[ \t]+|$)")
+
+
+def _unnumbered(lines: list[str]) -> list[str]:
+    """A log pasted with its line numbers (`510       Epoch    GPU_mem`, ` 511      90/300   17G   1.757`): when every
+    line starts with a number one more than the line before's, and some of those lines hold only words
+    past it (a header, a blank), the numbers belong to the paste and are dropped. A log whose every line
+    holds numbers after its count (`1 loss 0.52`) keeps the count: it may be the step."""
+    if len(lines) < 4 or not lines[0].lstrip()[:1].isdigit():
+        return lines
+    rests = []
+    first = None
+    for i, line in enumerate(lines):
+        m = _NUMBERED.match(line)
+        if m is None:
+            return lines
+        if first is None:
+            first = int(m.group(1)) - i
+        elif int(m.group(1)) - i != first:
+            return lines
+        rests.append(line[m.end():])
+    if not any(not _HAS_DIGIT.search(r) for r in rests) or not any(_HAS_DIGIT.search(r) for r in rests):
+        return lines
+    return rests
+
+
 def _one_column_header(line: str) -> list[str] | None:
     """The name over a column of bare numbers (a one-column CSV, `losses` then a value per line):
     one word the alias table knows as a metric."""
@@ -2778,6 +2937,10 @@ def _blank_stamp(s: str, c: str) -> str:
     table printed through a logger keeps its columns where they were, and the stamp is no cell of it."""
     if not c or len(c) >= len(s.strip()):
         return s
+    if "<?" in s:  # a bar drawn before its first step, the header printed after it: the header starts where the bar did
+        idle = printed._IDLE_BAR.match(s)
+        if idle is not None:
+            return s[idle.end():]
     m = printed._PREFIX.match(s)
     if m is None or not m.end() or not _HAS_DIGIT.search(m.group()):
         return s
@@ -3112,6 +3275,39 @@ def _drop_echoes(records: list, plans: dict, b: RunBuilder) -> list:
     return keep
 
 
+def _drop_previews(records: list, plans: dict, b: RunBuilder) -> list:
+    """Lines with no counter printed just before a dict record, each value under a key of that dict and
+    equal to its value as far as the line rounds it (`num_tokens: 430669.0000`, `completions/mean_length:
+    142.7391` above `{'num_tokens': 430669.0, 'completions/mean_length': 142.7390625, ...}`): a digest the
+    trainer prints of the record it is about to log, not records of their own."""
+    drop: set[int] = set()
+    for k, rec in enumerate(records):
+        if type(rec) is not _Rec or rec.template or rec.source != "hf_stdout" or len(rec.values) < 4:
+            continue
+        j = k - 1
+        while j >= 0:
+            prev = records[j]
+            plan = plans.get(prev.template) if type(prev) is _Rec and prev.template else None
+            if plan is None or plan.counter \
+                    or not prev.values or not all(_rounds_to(v, rec.values.get(key)) for key, v in prev.values.items()):
+                break
+            j -= 1
+        if k - j - 1 >= 2:  # (a digest lists several; one line before a dict may be a notice of its own)
+            drop.update(range(j + 1, k))
+    if not drop:
+        return records
+    b.skip("a digest of the dict record printed after it", len(drop))
+    return [rec for i, rec in enumerate(records) if i not in drop]
+
+
+def _rounds_to(printed_value, full) -> bool:
+    """`printed_value` is `full` as a line rounds it (to four decimals or finer)."""
+    a, f = to_float(printed_value), to_float(full)
+    if a is None or f is None or a != a or f != f:
+        return False
+    return abs(a - f) <= max(5e-5, 1e-4 * abs(f))
+
+
 # A notice that the best model so far was saved (`New best model saved!`, `Saving best model`, `新最佳模型已保存`)
 _BEST_SAVED = re.compile(r"(?i)\bbest\s+model\b|最[佳优][^\s|:,]{0,6}?模型")  # (`最优扩散模型`: the best diffusion model)
 
@@ -3441,6 +3637,21 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
     return keep
 
 
+def _summary_apart(records: list, lines: set[int], b: RunBuilder) -> list:
+    """The values of W&B's run summary are the last ones the run logged: beside records of the run's own
+    they are its summary, not another row; a log that holds nothing else keeps them as its one record."""
+    inside = [rec for rec in records if type(rec) is _Rec and rec.line in lines]
+    if not inside or len(inside) == len(records):
+        return records
+    for rec in inside:
+        for k, v in rec.values.items():
+            f = to_float(v)
+            if f is not None:
+                b.summary[str(k)] = f
+    b.skip("W&B's run summary (the last values, kept as the summary)", len(inside))
+    return [rec for rec in records if not (type(rec) is _Rec and rec.line in lines)]
+
+
 def _nonfinite_metric(rec) -> bool:
     """A metric triage knows, printed as NaN or inf (`===> Average train loss: nan`): no setting is
     ever NaN, so even alone and uncounted it is a measurement. A sentence that says so (`loss is nan`,
@@ -3699,9 +3910,23 @@ def _drop_constant_steps(records: list) -> list:
         seen[kind] = (steps, epochs, n + 1)
     sizes = {tpl for tpl, (steps, epochs, n) in seen.items() if n >= 2 and len(steps) == 1 and len(epochs) == n}
     if not sizes:
-        return records
+        return _drop_lone_step(records)
     return [rec._replace(step=None) if type(rec) is _Rec and rec.template
             and _TIME_UNIT_TPL.sub("#t", rec.template) in sizes else rec for rec in records]
+
+
+def _drop_lone_step(records: list) -> list:
+    """One step value on the few lines that print a step at all, inside epochs the log's headings count on:
+    (`Training epoch: 0`, `Iter 0 Done. | loss: 1.4`, then only `mean_loss: ...` lines, epoch after epoch)
+    that step orders nothing; every line is placed by its epoch."""
+    stepped = [rec for rec in records if type(rec) is not _Rec or rec.step is not None]
+    if not stepped or len(stepped) * 2 > len(records) or any(type(rec) is not _Rec for rec in stepped):
+        return records
+    if len({rec.step for rec in stepped}) != 1 or any(rec.epoch is None for rec in stepped):
+        return records
+    if len({rec.epoch for rec in records if rec.epoch is not None}) < 3:
+        return records
+    return [rec._replace(step=None) if rec.step is not None else rec for rec in records]
 
 
 _TIME_UNIT_TPL = re.compile(r"#(?:[mµu]?s|ns|min|h)(?![A-Za-z])")  # a duration in a template, its unit folded
