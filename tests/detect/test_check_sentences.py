@@ -208,6 +208,17 @@ def test_rebound():
     assert hit.numbers == {"low": pytest.approx(1.0), "end": 1.5, "rise": pytest.approx(0.5)}
 
 
+def test_rel_to_start_a_steady_climb_from_the_first_logs():
+    """118.8 -> 223 -> 485 -> 1010 -> 5834 (a traffic-forecasting loss diverging from its second log): too
+    few points come before the rise to measure the run's swings, so they are measured around its trend,
+    where a steady climb is no noise; a loss that swings tenfold up and down is still no explosion."""
+    run = _run({"loss": [118.7926, 223.1799, 485.1459, 1010.2618, 5834.1489]})
+    hit = _check("rel_to_start", run, "loss", factor=2.0, min_share=0.5, start_points=2, min_points=5, z=6.0)
+    assert hit.summary.startswith("loss exploded to 5.83e+03 at step 5, 34x its starting level 171")
+    _quiet("rel_to_start", _run({"loss": [0.5, 0.05, 0.6, 0.04, 0.7, 0.06]}), "loss",
+           factor=2.0, min_share=0.5, start_points=2, min_points=5, z=6.0)
+
+
 def test_rel_to_start():
     """Starts at 2, reaches 50 (25x) at step 10, ends at 2.1: no better than the start."""
     y = [2.0] * 3 + [1.9] * 6 + [50.0] + [2.1] * 10

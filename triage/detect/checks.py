@@ -1911,8 +1911,15 @@ def rel_to_start(c: Ctx) -> Hit | None:
         # swing tenfold from batch to batch; a curve that was smooth and then went 30x has exploded
         logs = np.log(y)
         first = int(np.flatnonzero(hit)[0])
-        calm = logs[:first] if first >= 5 else logs
-        spread = 1.4826 * float(np.median(np.abs(np.diff(calm)))) / math.sqrt(2.0) if len(calm) > 2 else 0.0
+        if first >= 5:
+            spread = 1.4826 * float(np.median(np.abs(np.diff(logs[:first])))) / math.sqrt(2.0)
+        elif len(logs) > 3:
+            # too little before the rise to measure its swings: measure them around the run's own trend
+            # (second differences; for white noise their spread is sqrt(6) times the noise), so a
+            # steady climb does not count as its own noise
+            spread = 1.4826 * float(np.median(np.abs(np.diff(logs, 2)))) / math.sqrt(6.0)
+        else:
+            spread = 0.0
         hit &= (logs - math.log(start)) >= p.z * spread
     if int(hit.sum()) < p.min_count or hit[k:].mean() < p.min_share:
         return None
