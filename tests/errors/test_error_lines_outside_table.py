@@ -1,0 +1,24 @@
+"""Error lines whose source is a committed log rather than an issue thread (the table in messages.yaml
+holds thread messages only): each still points at its cause."""
+
+from __future__ import annotations
+
+import pytest
+
+from triage import api
+
+CASES = [
+    # Keras 3's categorical cross-entropy given class indices
+    ("ValueError: Arguments `target` and `output` must have the same rank (ndim). Received: target.shape=(32,), "
+     "output.shape=(32, 10)", "O14"),
+    # verl's built-in scorer reached for a data source it has no rule for
+    ('  File "/root/verl/verl/utils/reward_score/__init__.py", line 37, in _default_compute_score\n'
+     "    raise NotImplementedError\nNotImplementedError", "S-reward-import"),
+]
+
+
+@pytest.mark.parametrize("message, cause", CASES)
+def test_an_error_line_points_at_its_cause(tmp_path, message, cause):
+    p = tmp_path / "pasted.txt"
+    p.write_text(message + "\n", encoding="utf-8")
+    assert [c["id"] for c in api.scan(str(p))["causes"]][0] == cause
