@@ -22,3 +22,11 @@ def test_an_error_line_points_at_its_cause(tmp_path, message, cause):
     p = tmp_path / "pasted.txt"
     p.write_text(message + "\n", encoding="utf-8")
     assert [c["id"] for c in api.scan(str(p))["causes"]][0] == cause
+
+
+def test_a_checkpoint_write_that_fails_part_way(tmp_path):
+    """torch.save failing mid-write (a full disk) points at checkpoints and how they are written."""
+    p = tmp_path / "pasted.txt"
+    p.write_text("RuntimeError: [enforce fail at inline_container.cc:815] . PytorchStreamWriter failed writing file "
+                 "data/721: file write failed\n", encoding="utf-8")
+    assert {c["id"] for c in api.scan(str(p))["causes"][:2]} == {"PB-checkpoint-pair", "C-atomic-save"}
