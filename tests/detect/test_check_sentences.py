@@ -331,6 +331,14 @@ def test_saturated_at_the_clamp_whatever_the_accuracy_says():
            per_sample_max=87.3365, accuracy="accuracy")
 
 
+def test_zero_while_falling_at_the_last_evaluations():
+    """F1 0.0062, 0.0005, then exactly 0 at the last four of six evaluations: a model that found a few
+    positives early and now predicts none; two zeros at the end of six are not enough."""
+    hit = _check("zero_while_falling", _run({"eval/f1": [0.0062, 0.0005, 0, 0, 0, 0]}), "eval/f1", min_alone=4)
+    assert hit.summary == "eval/f1 is exactly 0 at its last 4 of 6 evaluations (steps 3-6; 5.00e-04 before)"
+    _quiet("zero_while_falling", _run({"eval/f1": [0.3, 0.4, 0.5, 0.2, 0, 0]}), "eval/f1", min_alone=4)
+
+
 def test_ratio_to():
     """A train loss of 2 against an eval loss of 0.5 is 4x: the 4 accumulation steps not divided out."""
     run = _run({"loss": [2.0] * 300, "eval/loss": [0.5] * 3}, {"eval/loss": [100, 200, 300]},

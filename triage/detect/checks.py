@@ -1461,6 +1461,13 @@ def zero_while_falling(c: Ctx) -> Hit | None:
         if p.min_alone and len(y) >= p.min_alone and p.alone_tol > 0 and bool(np.all(np.abs(y) <= p.alone_tol)):
             return Hit(f"{c.name} is at most {fmt(p.alone_tol)} at all {len(y)} evaluations (steps {step_str(x[0])}-"
                        f"{step_str(x[-1])}, largest {fmt(float(np.max(y)))})", x[0], x[-1])
+        # min_alone evaluations in a row at exactly 0 at the end, the larger part of the run: a model that
+        # scored a few hits early and now predicts nothing
+        nonzero = np.flatnonzero(y != 0)
+        tail = len(y) - 1 - int(nonzero[-1])
+        if p.min_alone and tail >= p.min_alone and 2 * tail > len(y):
+            return Hit(f"{c.name} is exactly 0 at its last {tail} of {len(y)} evaluations (steps {step_str(x[-tail])}-"
+                       f"{step_str(x[-1])}; {fmt(float(y[nonzero[-1]]))} before)", x[-tail], x[-1])
         return None
     said = (f"{c.name} is exactly 0 at all {len(y)} evaluations (steps {step_str(x[0])}-{step_str(x[-1])})" if len(y) > 1
             else f"{c.name} is exactly 0 at its only evaluation (step {step_str(x[0])})")
