@@ -104,7 +104,7 @@ _PREFIX = re.compile(
     | [IWE]\s(?=(?:Training|Validation|Validating|Test|Testing|Evaluation|Evaluating)\b)  # DeepSpeech's level letter
     | [IWE]\s(?=[A-Z][A-Za-z]{1,}:\s*[-+]?(?:\d|\.\d|nan|inf))  # (and before its report's metric: `I WER: 1.000000, loss: 21.9`)
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE|SUCCESS)\s*\|\s*[\w.<>-]+(?::[\w.<>-]+)*:\d+\s*(?:\||-(?=\s))
-    | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL):[A-Za-z_][\w.]*:  # logging's default format: `INFO:tensorflow:`
+    | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL):[A-Za-z_][\w.-]*:  # logging's default format: `INFO:tensorflow:`, `INFO:my-run:`
     | \[?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE)\]?(?=[\s:\]|-])
     | \S+\s-\s(?=(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\s-\s)
     # (`[5]:` or `[86]` before a tab or a tab's spaces is a boosting round's counter (LightGBM's R package,
@@ -112,6 +112,7 @@ _PREFIX = re.compile(
     # after it, `[10] train-rmse:0.36 eval-rmse:0.84`)
     | \[(?:(?:rank|Rank|RANK|default|worker|GPU|gpu)\s?\d+(?:[,/]\d+)?\]
          |\s?\d+(?:,\d+)?\](?!\t|\s{2,}|:\s{2,}|:\t|\s[A-Za-z]\w*-[\w@.-]+:[-+.\d]))(?:<std(?:out|err)>)?:?
+    | \[[\w.-]+/(?:Main|Spawn|Fork)?(?:Process|Thread)(?:-\d+)?\](?=\s)  # `[%(name)s/%(processName)s]`: `[app/MainProcess]`
     | \[[A-Za-z][\w-]*(?:\.|://)[A-Za-z][\w-]*(?:[./][A-Za-z][\w-]*)*\](?=\s)  # a Java logger's thread or actor
                                                                          # (`[akka://Tracker/user/Handler]`)
     | \((?:pid=\d+|\w+\s+pid=\d+)[^)]*\)
@@ -128,6 +129,7 @@ _PREFIX = re.compile(
     | root(?=:)
     | wandb:(?=\s)  # the W&B client's console lines (`wandb:     loss 2.31` under `wandb: Run summary:`)
     | __main__(?=\s+-\s)  # `%(levelname)s - %(name)s - %(message)s` from the script's own logger: `INFO - __main__ - `
+    | [\w.-]+\t(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\t  # fields split by tabs, `%(name)s\t%(levelname)s\t`
     | [-:|\]]
     )\s*""",
     re.X,
@@ -579,6 +581,8 @@ def clean(line: str) -> str:
     if line[-1:].isdigit() and (line[-3:-2] == ":" or (line[-5:-4].isspace() and line[-4:].isdigit())) \
             and ":" in line[-14:]:  # (the two ways the stamp can end: `17:12:50` or `17:12:50 2019`)
         line = _CTIME_TAIL.sub("", line)  # `... gN 0.56, Wed Jul  3 17:12:50 2019`: the time the line was written
+    if ("TIME:" in line or "ime:" in line) and _TIME_FIELD.search(line):
+        line = _TIME_FIELD.sub("", line, count=1).strip()
     if "(" in line and _CTIME_PAREN.search(line):  # `==== Training Loss (Fri Jun 21 05:19:51 2024) ====`: a
         line = _CTIME_PAREN.sub("", line)  # banner's launch time (pix2pix / CycleGAN loss_log.txt), no value
     if line.endswith(")") and ")" in line[:-1]:
@@ -648,6 +652,9 @@ _CTIME_TAIL = re.compile(r"[,;|\s-]*\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+(?:Jan|F
                          r"\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}(?:\s+\d{4})?$")
 _CTIME_PAREN = re.compile(r"\(\s*(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
                           r"\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}(?:\s+\d{4})?\s*\)")
+# a field that names the wall clock inside the line (`--> TIME: 2024-11-01 07:59:12 -- STEP: 199/406`): when the
+# line was written, no value
+_TIME_FIELD = re.compile(r"(?i)\btime:\s*\d{4}-\d{2}-\d{2}[T\s]\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\s*(?:--|\||,)?\s*")
 _GLUED_DURATION = re.compile(r"\d+[hms]\d")  # `41m50s`: hours, minutes, seconds run together
 # Debris of a longer redraw a carriage return did not wipe: characters glued after a closed group,
 # with a `)` no `(` opened (`Depth Loss: 0.1365 (0.0447)9)`, `nan (nan)n))n)31)2)`)
@@ -1077,8 +1084,10 @@ def parse(line: str) -> Plan:
                 bracket_depth -= 1
                 i += 3
                 continue
-            if text == "(" and last_value_slot is not None and not pending:
+            if text == "(" and last_value_slot is not None and not pending \
+                    and not (slots[last_value_slot].role in ("epoch", "step") and _pairs_in_parens(toks, i)):
                 # `loss 6.9 (6.9)`: a running average / z-score after a value: skip until ')'
+                # (after a counter, `epoch 45 (lr: 0.009)` names its own values: they are read)
                 j = i + 1
                 depth = 1
                 while j < n and depth:
@@ -1702,6 +1711,17 @@ def _pairs_inside(toks: list, i: int) -> bool:
         if text == "]":
             return False
         if kind == "word" and toks[j + 1][1] in (":", "=") and j + 2 < len(toks) \
+                and (toks[j + 2][0] == "num" or toks[j + 2][0] == "sp" and j + 3 < len(toks) and toks[j + 3][0] == "num"):
+            return True
+    return False
+
+
+def _pairs_in_parens(toks: list, i: int) -> bool:
+    """The parenthesis opened at toks[i] holds a `name: value` pair before it closes."""
+    for j in range(i + 1, min(len(toks) - 2, i + 40)):
+        if toks[j][1] == ")":
+            return False
+        if toks[j][0] == "word" and toks[j + 1][1] in (":", "=") \
                 and (toks[j + 2][0] == "num" or toks[j + 2][0] == "sp" and j + 3 < len(toks) and toks[j + 3][0] == "num"):
             return True
     return False

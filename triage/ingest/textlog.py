@@ -699,8 +699,10 @@ class _TextReader:
             bare = printed.clean(s)  # (a logger's prefix before it: glog, `INFO:root:`; `INFO [train.py:960] (0/3) {`)
             if _DICT_OPENS.match(bare) or _BRACE_ALONE.match(bare) or _nested_dict_opens(bare):
                 return self.dict_line(ln, bare)
-        if "=" in s and (_SETTINGS_REPR.match(s) or "main(" in s and _MAIN_CALL.search(s)):
-            # `Namespace(batch_size=20, lr=20, ...)`, `INFO  main(rmq_port=5672, batch_size=8, ...)`: the run's settings
+        if "=" in s and (_SETTINGS_REPR.match(s) or "main(" in s and _MAIN_CALL.search(s)
+                         or ("train(" in s or "fit(" in s) and _TRAIN_CALL.match(s)):
+            # `Namespace(batch_size=20, lr=20, ...)`, `INFO  main(rmq_port=5672, batch_size=8, ...)`: the run's settings;
+            # `model.train(learning_rate=0.01, patience=10)`: the code that starts training, quoted with its arguments
             self.config_lines.add(ln)
             self.b.skip("a settings object's repr")
             return False
@@ -752,6 +754,8 @@ class _TextReader:
         if "Step:" in s and _XLUA_BAR.search(s):  # Torch7's xlua progress bar: its time per step, not a record
             self.b.skip("a Torch7 progress bar")
             return False
+        if "*****" in s and s[:1].isdigit() and not _HAS_DIGIT.search(printed.clean(s)) and self.results_banner(ln, s):
+            return False  # (`01/12/2021 16:02:40 - INFO - __main__ -   ***** Eval results *****`: stamped by a logger)
         if not _HAS_DIGIT.search(s):
             if ("***" in s or "===" in s or "###" in s) and self.results_banner(ln, s):
                 return False
@@ -1828,7 +1832,8 @@ class _TextReader:
         self.block = (ln, None, None, "<block>" + printed.shape(c)[0])
         self.block_rec = None
         self.block_counters = frozenset()
-        self.block_label = ""
+        # (`***** Eval results *****`, `***** test metrics *****`: the banner names the split its values measured)
+        self.block_label = "eval" if _EVAL_BANNER_WORD.search(c) else ""
         return True
 
     def date_block(self, step: float | None, epoch: float | None) -> None:
@@ -2326,6 +2331,7 @@ _SETTINGS_FILE_LEAD = re.compile(r"(?i)\b(?:config|configs|configuration|args|ar
                                  r"parameters|settings|options|opts|cfg)[\w-]*\.(?:json|ya?ml|toml)\s*[:=]?\s*"
                                  r"(?:(?:defaultdict|OrderedDict|dict)\((?:<class '\w+'>,\s*)?)?$")
 # the entry function's call logged with its keyword arguments (`main(rmq_host=..., epochs=4, batch_size=8)`)
+_TRAIN_CALL = re.compile(r"^\s*(?:>>>\s*)?(?:[A-Za-z_]\w*\s*=\s*)?[A-Za-z_][\w.]*\.(?:train|fit)\((?:[^()=]*,\s*)?\w+\s*=")
 _MAIN_CALL = re.compile(r"(?:^|\s)main\(\w+=[^,()]*,\s*\w+=")
 _SETTINGS_REPR = re.compile(r"^\s*`?(?:Namespace|[A-Z]\w*(?:Config|Arguments|Args|Params|Options|Settings))\(\w+=")
 # A YAML mapping key that opens a block (`SOLVER:`, `  TRANS:`) and an entry of one (`  BASE_LR: 0.00035`).
@@ -2617,6 +2623,7 @@ _SPACY_PARTS = frozenset({"tagger", "parser", "ner", "textcat", "textcat_multila
 _BANNER = re.compile(r"^([*=#~-])\1{2,}\s.*\S\s+\1{3,}$")
 _BANNER_EDGES = re.compile(r"^([*=#~-])\1{2,}\s+|\s+([*=#~-])\2{2,}$")
 _RESULTS_WORD = re.compile(r"(?i)\b(?:results?|metrics|scores|summary)\b")
+_EVAL_BANNER_WORD = re.compile(r"(?i)\b(?:eval|evaluation|val|valid|validation|test|dev|pred|predict|prediction)\b")
 # A line that is only a number (with its unit) closing a parenthesis: a hard-wrapped line's tail
 # (`Computation: 14963 steps/s (collection: 6.407s, learning` / `0.163s)`), no record of its own.
 _PAREN_TAIL = re.compile(r"^[-+]?\d+(?:\.\d+)?\s*[A-Za-z%]{0,3}\)+[.,;]?$")
@@ -2810,6 +2817,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     r.records = _drop_previews(r.records, r.plans, b)
     if _PAIR in r.tpl_counts:
         r.records = _bare_pairs(r.records, b)
+    if "<table>" in r.tpl_counts:
+        r.records = _table_gaps(r.records, b)
     if r.summary_lines:
         r.records = _summary_apart(r.records, r.summary_lines, b)
     r.records = _drop_one_offs(r.records, r.tpl_counts, b, r.config_lines, r.tensor_lines,
@@ -3172,6 +3181,8 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
                 cell = rest.split(None, 1)[0]
         m = _TABLE_NUM.match(cell.split(":")[0].strip())
         if not m:
+            if cell in _NA_CELLS:
+                dropped += 1  # (`NA`, `N/A`: R's and pandas' word for a cell with no value; the row is a row still)
             continue
         v = printed.to_number(m.group(1))
         if name == "-" or name.lower() in _COUNT_COLUMNS:
@@ -3189,6 +3200,7 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
 
 
 _TABLE_NUM = re.compile(r"^(" + printed.NUM_BODY + r")(?:/\d+)?[A-Za-z%]{0,3}$")
+_NA_CELLS = frozenset({"NA", "N/A", "n/a", "<NA>"})
 _LIST_ITEM = re.compile(r"^" + _NUM + r"$")
 
 
@@ -3537,6 +3549,32 @@ def _hf_before_bars(records: list) -> list:
     return records
 
 
+def _table_gaps(records: list, b: RunBuilder) -> list:
+    """A table that two kinds of rows share (`Step  Train loss  Valid loss`: a training row fills one
+    column, a validation row the other) writes `nan` in the cells a row has nothing for. When every row
+    fills some of the columns that are ever NaN, leaves the rest NaN, and two rows fill either the same of
+    those columns or none in common, each NaN is an empty cell, not a value that went NaN."""
+    rows = [rec for rec in records if type(rec) is _Rec and not rec.template and rec.source == "text"]
+    if len(rows) < 4 or any(rec.values.keys() != rows[0].values.keys() for rec in rows):
+        return records
+    gaps = {k for rec in rows for k, v in rec.values.items() if isinstance(v, float) and math.isnan(v)}
+    if not gaps:
+        return records
+    kinds = set()
+    for rec in rows:
+        filled = frozenset(k for k in gaps if math.isfinite(rec.values[k]))
+        if not filled or any(not math.isnan(rec.values[k]) for k in gaps - filled):
+            return records  # (a row with no value, or an infinity: a measurement, no empty cell)
+        kinds.add(filled)
+    if len(kinds) < 2 or any(x != y and x & y for x in kinds for y in kinds):
+        return records
+    b.skip("an empty cell written as nan (a table whose rows fill different columns)",
+           sum(math.isnan(rec.values[k]) for rec in rows for k in gaps))
+    empty = {id(rec) for rec in rows}
+    return [rec._replace(values={k: v for k, v in rec.values.items() if not (k in gaps and math.isnan(v))})
+            if id(rec) in empty else rec for rec in records]
+
+
 def _bare_pairs(records: list, b: RunBuilder) -> list:
     """Lines of a counter and one unnamed number (`0 1.0472`, `76930 2.6497`: a loop that prints `i` and
     its value) are the log's one series, named `value`, when they are all it holds: three or more, the
@@ -3591,6 +3629,8 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         # name is a metric (`**Test - WER: 0.21, CER: 3.5, loss: 25.2**`) is the result of a test run
         def kept(rec) -> bool:  # (a progress bar's metrics are no setting)
             return not rec.template or rec.template.startswith("<bar>") or _evaluation_result(rec) or _loss_record(rec) \
+                or _split_named_result(rec) \
+                or _results_block(rec) \
                 or _nonfinite_metric(rec) or _split_measurement(rec) \
                 or (rec.line in tensor_lines and all(printed.names_loss_or_accuracy(str(k)) for k in rec.values))
 
@@ -3628,7 +3668,7 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         if rec.template and counts.get(rec.template, 0) <= 2 and rec.line < first_counted and not term \
                 and rec.step is None and rec.epoch is None and rec.batch is None \
                 and not any(printed.names_loss_or_accuracy(str(k)) for k in rec.values) \
-                and not _evaluation_result(rec) and rec.line not in lr_notices:
+                and not _evaluation_result(rec) and not _split_named_result(rec) and rec.line not in lr_notices:
             # (`network-snapshot-005734  fid50k_full 46.56` is a score; `Updating learning rate to 1e-3`, a notice
             # the schedule prints again at each change, is the LR the first pass trains with, not a setting)
             b.skip("a setting printed before training (`BASE_LR: 0.02`)", _n(rec))
@@ -3684,8 +3724,17 @@ def _loss_record(rec) -> bool:
         return False
     if any(isinstance(v, float) and not math.isfinite(v) for v in rec.values.values()):
         return True  # (`D_loss: nan, D_loss_grad_norm: nan, D_lr: 0.0019`: no setting is ever NaN)
+    if all(printed.names_loss_or_accuracy(str(k)) for k in rec.values):
+        return True  # (`loss_disc=2.58, loss_gen=3.31, loss_fm=13.2`: a GAN's terms, with no total among them)
     tab = _aliases.table()
     return any(r.name == "loss" and r.quality <= _aliases.NORMALISED for r in (tab.resolve(str(k), "text") for k in rec.values))
+
+
+def _results_block(rec) -> bool:
+    """The values under a banner that names them results (`***** Eval results *****` then `auc = 0.58`
+    a line each): what a finished evaluation or prediction measured, never settings."""
+    return type(rec) is _Rec and rec.template.startswith("<block>") and bool(_BANNER.match(rec.template[7:])) \
+        and bool(_RESULTS_WORD.search(rec.template))
 
 
 def _split_measurement(rec) -> bool:
@@ -3696,17 +3745,41 @@ def _split_measurement(rec) -> bool:
     return all(printed.SPLIT_WORDS.search(str(k)) and printed.names_loss_or_accuracy(str(k)) for k in rec.values)
 
 
+# Canonical names that a prefixed key may resolve to which are knobs, not measurements (`train_lr: 0.1`)
+_PREFIXED_KNOBS = frozenset({"learning_rate", "weight_decay", "momentum"})
+
+
+def _split_named_result(rec) -> bool:
+    """A one-off training line whose values carry their split's prefix (easytorch's `Result <train>:
+    [train_time: 312.4 (s), lr: 1.00e-04, train_MAE: 2.73, train_RMSE: 5.48]`): two or more keys name a
+    metric with `train_` before it and every key is one the alias table knows. A setting is never
+    written with the split it is measured on."""
+    if type(rec) is not _Rec or rec.label != "train" or len(rec.values) < 2:
+        return False
+    tab = _aliases.table()
+    found = [tab.resolve(str(k), "text") for k in rec.values]
+    if not all(r.quality <= _aliases.PREFIXED and r.name not in tab.axis_keys for r in found):
+        return False
+    return sum(r.quality == _aliases.PREFIXED and r.split == "train" and r.name not in _PREFIXED_KNOBS
+               for r in found) >= 2
+
+
 def _evaluation_result(rec) -> bool:
     """A printed record of an evaluation (its line or its heading names the split) whose every key is
     a metric the alias table knows: a measurement even when it is the log's only line."""
     if type(rec) is not _Rec or not rec.values:
         return False
-    if rec.label == "eval":  # (a test line's keys carry `test ` before the metric's name)
-        return all(printed.known_key(str(k)[5:] if str(k).startswith("test ") else str(k)) for k in rec.values)
-    # or its every key names an evaluation metric by itself (`val_categorical_accuracy: 0.352`)
     tab = _aliases.table()
-    return all(r.quality <= _aliases.PREFIXED and r.split.startswith("eval") and r.name.rsplit("/", 1)[-1] not in tab.axis_keys
-               for r in (tab.resolve(str(k), "text") for k in rec.values))  # (`eval_epoches: 2000` is a setting)
+
+    def own_split(k: str) -> bool:  # the key names an evaluation metric by itself (`val_categorical_accuracy`)
+        r = tab.resolve(k, "text")  # (`eval_epoches: 2000` is a setting)
+        return r.quality <= _aliases.PREFIXED and r.split.startswith("eval") and r.name.rsplit("/", 1)[-1] not in tab.axis_keys
+
+    if rec.label == "eval":  # (a test line's keys carry `test ` before the metric's name; or their split's
+        # prefix: `Result <val>: [val_MAE: 2.74, val_RMSE: 5.29]`)
+        return all(printed.known_key(str(k)[5:] if str(k).startswith("test ") else str(k)) or own_split(str(k))
+                   for k in rec.values)
+    return all(own_split(str(k)) for k in rec.values)
 
 
 def _per_epoch_steps(records: list) -> float:
