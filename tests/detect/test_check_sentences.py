@@ -1238,3 +1238,12 @@ def test_constant_unless_coarse_print():
     fine = _run({"learning_rate": [0.0] * 6, "loss": [2.3026, 2.3021, 2.3025, 2.3019, 2.3024, 2.3022]})
     hit = _check("constant", fine, "learning_rate", value=0.0, min_share=1.0, min_count=3, min_points=3, unless_coarse_print=3)
     assert hit.summary.startswith("learning_rate is exactly 0 on 100% of points")
+
+
+def test_chance_in_bits():
+    """A loss logged in bits (fairseq) at 2.32 with accuracy 0.2: log2 5, a five-way choice made at random;
+    read in nats the same loss would be no ln C near an accuracy of 1/5."""
+    run = _run({"loss": [2.34, 2.32, 2.33, 2.31], "accuracy": [0.2, 0.21, 0.19, 0.2]})
+    hit = _check("chance", run, "loss", bits=True, accuracy=["accuracy"], min_points=3)
+    assert hit.summary.startswith("loss stays within 0.1 of log2 5 = 2.32 (accuracy 0.2 = 1/5)")
+    _quiet("chance", run, "loss", accuracy=["accuracy"], min_points=3)

@@ -2183,6 +2183,8 @@ class ChanceParams(WindowParams):
     # and the vocabulary sizes of common tokenizers: a next-token loss at ln V to the third decimal
     # on every point is a model giving every token the same probability
     loss_only_vocab: Optional[tuple[int, ...]] = None
+    # the loss is in bits (log base 2: fairseq divides every criterion by ln 2), so chance is log2 C
+    bits: bool = False
 
 
 def _learned_before(run, names: Names, start: float, classes: int, gain: float, points: int) -> tuple[str, float, float] | None:
@@ -2244,7 +2246,7 @@ def chance(c: Ctx) -> Hit | None:
     classes, where = found
     if level is not None and level > (1 + p.acc_tol) / classes + 0.02:
         return None  # the accuracy is above chance: the loss level means something else
-    target = math.log(classes)
+    target, log_name = (math.log2(classes), "log2") if p.bits else (math.log(classes), "ln")
     share = float(np.mean(np.abs(y - target) <= p.tol))
     if share < p.min_share:
         return None
@@ -2255,13 +2257,13 @@ def chance(c: Ctx) -> Hit | None:
         name, best, at = learned
         return Hit(
             f"{name} reached {fmt(best)} at step {step_str(at)}, then the model fell back to chance: {c.name} stays "
-            f"within {fmt(p.tol)} of ln {classes} = {fmt(target)} ({where}) on {share:.0%} of {len(y):,} points "
+            f"within {fmt(p.tol)} of {log_name} {classes} = {fmt(target)} ({where}) on {share:.0%} of {len(y):,} points "
             f"(steps {step_str(x[0])}-{step_str(x[-1])}){acc_note}: it learned, then lost it",
             x[0], x[-1], answer=str(p.answer_relapse),
             numbers={"classes": classes, "share": share, "target": target, "best": best},
         )
     return Hit(
-        f"{c.name} stays within {fmt(p.tol)} of ln {classes} = {fmt(target)} ({where}) on {share:.0%} of "
+        f"{c.name} stays within {fmt(p.tol)} of {log_name} {classes} = {fmt(target)} ({where}) on {share:.0%} of "
         f"{len(y):,} points (steps {step_str(x[0])}-{step_str(x[-1])}){acc_note}: the model predicts every class alike",
         x[0], x[-1], numbers={"classes": classes, "share": share, "target": target},
     )
