@@ -30,6 +30,7 @@ million-line log cheap, and what the bulk path (``triage.ingest.printed_bulk``) 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 # A number in every everyday spelling; never the digits glued to a word (mAP50, top1, fp16).
@@ -681,6 +682,15 @@ def skeleton(line: str) -> str:
 def fold_digits(text: str) -> str:
     """Digit runs as a template writes them inside words (`Top5` -> `Top9`)."""
     return _DIGITS.sub("9", text)
+
+
+def _pair_after_comma(k: int, nxt: Callable[..., tuple[int, tuple[str, str] | None]]) -> bool:
+    """`22253, T 14594.9, Ltr 0.31`: a whole number, a comma, then a name and its number: the line's
+    counter set off by a comma (`3, 64, kernel_size=3` goes on with numbers: a list)."""
+    j, name = nxt(k + 1)
+    if name is None or name[0] != "word" or not name[1][:1].isalpha():
+        return False
+    return (nxt(j + 1)[1] or ("", ""))[0] == "num"
 
 
 def _tokens(line: str) -> list[tuple[str, str]]:
@@ -1350,7 +1360,8 @@ def parse(line: str) -> Plan:
             elif bracket_depth:
                 slots.append(Slot("skip", "", unit))
                 bracket_nums.append(slot_index)
-            elif not first_pair_seen and slot_index == 0 and not unit and not (after and after[1] == ","):
+            elif not first_pair_seen and slot_index == 0 and not unit \
+                    and not (after and after[1] == "," and not (text.isdigit() and _pair_after_comma(k, nxt))):
                 slots.append(Slot("step"))  # `0 train 10.98`, `100 2.31 0.5`: a bare leading count
                 plan.lead_step = True  # (`3, 64, kernel_size=...` is a list, not a count)
             elif unit:

@@ -311,6 +311,7 @@ class _TextReader:
         self.darknet_iters = False  # a darknet iteration line was read (` 75: 3.12, 3.40 avg loss, ...`)
         self.lone_tensors: list[tuple[int, float]] = []  # lines that are one scalar tensor's repr and nothing else
         self.pair_run: tuple | None = None  # (line, record, value column) of a run of one-pair lines, no counter
+        self.named_next: tuple[int, str] | None = None  # (line, name) of a metric's name whose value is on the next line
 
     def mark(self) -> tuple:
         """What reading a line may change, for telling that a line changed nothing (tqdm counts aside)."""
@@ -320,7 +321,7 @@ class _TextReader:
                 len(self.counted), len(self.keyless), len(self.tpl_counts), len(self.counts), self.stale_bar,
                 self.train_total, self.header is None, self.section is None, self.block is None,
                 self.keras_pending is None, self.sb3_rows is None, self.tb is None, self.config_indent,
-                self.dict_block is None)
+                self.dict_block is None, self.named_next is None)
 
     def read_quiet(self, ln: int, line: str) -> bool:
         """Read one line as the main loop does; True when it changed nothing (a quiet line)."""
@@ -638,6 +639,11 @@ class _TextReader:
         if s[:12].lstrip()[:10] == "processed " and _CONLL_HEAD.match(s):
             self.conll_at = ln
             return False
+        if self.named_next is not None:
+            at, name = self.named_next
+            self.named_next = None
+            if at == ln - 1 and _LONE_NUMBER.match(s):  # (the value under its name: `loss is :` then `0.25`)
+                s = f"{name}: {s.strip()}"
         if self.conll_at == ln - 1 and _CONLL_SCORES.match(s):
             s = "[eval] " + s.lstrip()  # (conlleval scores tagged output against the gold tags: an evaluation)
         u = printed.unwrap_scalars(s)
@@ -757,6 +763,11 @@ class _TextReader:
         if "*****" in s and s[:1].isdigit() and not _HAS_DIGIT.search(printed.clean(s)) and self.results_banner(ln, s):
             return False  # (`01/12/2021 16:02:40 - INFO - __main__ -   ***** Eval results *****`: stamped by a logger)
         if not _HAS_DIGIT.search(s):
+            if s.rstrip()[-1:] == ":":
+                named = _NAME_ABOVE.match(s)
+                if named and printed.names_loss_or_accuracy(named.group(1)):
+                    self.named_next = (ln, named.group(1))  # (`current training loss is :`: its value comes next)
+                    return False
             if ("***" in s or "===" in s or "###" in s) and self.results_banner(ln, s):
                 return False
             if self.header and _ELISION.match(s):  # `...` where the paste left rows out: the table goes on
@@ -914,7 +925,8 @@ class _TextReader:
                 self.header = header
                 return False
         if not nums and " " in c:
-            spaced = _spaced_header(c)  # (`epoch train loss valid loss f2_opt`)
+            # (`epoch train loss valid loss f2_opt`; `DEV: loss, acc, f1`: names listed with commas)
+            spaced = _spaced_header(c) or (_comma_header(c) if ", " in c else None)
             if spaced:
                 self.header = spaced
                 return False
@@ -2193,7 +2205,7 @@ _LR_NOTICE = re.compile(
     r"\b(?:learning[ _-]?rate|lr)"
     r"(?:\s+of\s+(?:param(?:eter)?\s+)?group\s+\d+)?"
     r"(?:\s+(?:is\s+|was\s+|has\s+been\s+)?(?:set|changed|updated|decayed|reduced|adjusted|lowered|dropped|annealed))?"
-    r"\s+(?:to|->|-->|=>)\s+(?:(?:lr|learning[ _-]?rate)\s*[:=]\s*)?(?=[-+]?(?:\d|\.\d))"  # (`to lr: 1.1e-4`)
+    r"\s+(?:to:?|->|-->|=>)\s+(?:(?:lr|learning[ _-]?rate)\s*[:=]\s*)?(?=[-+]?(?:\d|\.\d))"  # (`to lr: 1.1e-4`, `to:  0.01`)
     # (FuxiCTR: `Reduce learning rate on plateau: 0.000001`, the value it reduced the rate to)
     r"|\breduc(?:e|ed|ing)\s+(?:the\s+)?(?:learning[ _-]?rate|lr)\s+on\s+plateau\s*:\s*(?=[-+]?(?:\d|\.\d))")
 # The first line of a dict printed over several lines (`{'atom_fea_len': 64,`)
@@ -2994,6 +3006,10 @@ def _table_header(line: str) -> list[str] | None:
         bare = line.strip().strip("*=#").strip()  # banner, a comma between them
         if "," in bare and " " not in bare:
             line = "\t".join(bare.split(","))
+    if ", " in line and line[:1].isalpha():
+        listed = _comma_header(line)
+        if listed is not None:
+            return listed
     cells = _cells(line)
     if len(cells) >= 3 and cells[0][-1:] == ":" and _LABEL_HEAD.match(cells[0]):
         cells[0] = cells[0][:-1]  # `metric:  MRR  MR  hit@10`: the name of the row-label column, a colon after it
@@ -3024,6 +3040,31 @@ def _table_header(line: str) -> list[str] | None:
     if tables.settings_listing(cells):
         return None
     return _scored_on_eval(cells)
+
+
+# A metric's name alone on its line before a colon, its value on the next (`current training loss is :`)
+_NAME_ABOVE = re.compile(r"^\s*([A-Za-z][A-Za-z_ ]{0,40}?)(?:\s+(?:is|are|was|=))?\s*:\s*$")
+# Names listed with commas, after the split they measure (`DEV: loss, acc, precision, recall, f1`)
+_COMMA_NAMES = re.compile(r"^(?:([A-Za-z]+):\s*)?([A-Za-z_][\w@/.%-]*(?:,\s*[A-Za-z_][\w@/.%-]*)+)\s*$")
+
+
+def _comma_header(line: str) -> _SpacedHeader | None:
+    """A line that lists metric names with commas, a split's name and a colon before them if any
+    (`DEV: loss, acc, precision, recall, f1`, `loss, acc, f1`), heads the line of numbers printed under
+    it, one per name, a blank apart. A phrase's commas never stand between names the table knows
+    each of: at least half the names must be metrics, and a split's label must be one."""
+    m = _COMMA_NAMES.match(line.strip())
+    if m is None:
+        return None
+    split, listed = m.groups()
+    if split is not None and split.lower() not in _SPLIT_NAMES:
+        return None
+    names = [n.strip() for n in listed.split(",")]
+    if len(names) < 2 or len(set(names)) < len(names) \
+            or 2 * sum(printed.known_key(n, loose=True) for n in names) < len(names) \
+            or any(n.lower() in _AXIS_WORDS for n in names):
+        return None
+    return _SpacedHeader(f"{split} {n}" if split else n for n in names)
 
 
 # A rate's column name (`Samples Per Second`, `tokens per sec`): `per` between two words names a unit,
@@ -3627,17 +3668,24 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         # nothing repeats and nothing counts steps: settings quoted in prose (`learning_rate: 2e-4`), or a
         # banner's numbers (`| 4MiB / 81920MiB | 0% Default |`); but a line of an evaluation whose every
         # name is a metric (`**Test - WER: 0.21, CER: 3.5, loss: 25.2**`) is the result of a test run
-        def kept(rec) -> bool:  # (a progress bar's metrics are no setting)
+        def measured(rec) -> bool:  # (a progress bar's metrics are no setting)
             return not rec.template or rec.template.startswith("<bar>") or _evaluation_result(rec) or _loss_record(rec) \
                 or _split_named_result(rec) \
                 or _results_block(rec) \
                 or _nonfinite_metric(rec) or _split_measurement(rec) \
                 or (rec.line in tensor_lines and all(printed.names_loss_or_accuracy(str(k)) for k in rec.values))
 
+        # (of the lines no other rule keeps, a block of scores printed together is an evaluation's report)
+        report = _score_report_lines([rec for rec in printed_recs if not measured(rec)])
+
+        def kept(rec) -> bool:
+            return rec.line in report or measured(rec)
+
         lone = [rec for rec in printed_recs if not kept(rec)]
         if lone:
             b.skip("lone settings with no step counter (not a metric log)", sum(_n(rec) for rec in lone))
-        return [rec for rec in records if kept(rec)]
+        return [rec._replace(label=rec.label or "eval") if rec.line in report and not measured(rec) else rec
+                for rec in records if kept(rec)]
     # (printed once, or twice: TF 1.x writes each message through absl and through logging; or as often as
     # there are ranks, when the log's error level marks it: `ERROR:tensorflow:Model diverged with loss = NaN.` from
     # each worker, some with absl's `E0526 ...]` prefix)
@@ -3728,6 +3776,45 @@ def _loss_record(rec) -> bool:
         return True  # (`loss_disc=2.58, loss_gen=3.31, loss_fm=13.2`: a GAN's terms, with no total among them)
     tab = _aliases.table()
     return any(r.name == "loss" and r.quality <= _aliases.NORMALISED for r in (tab.resolve(str(k), "text") for k in rec.values))
+
+
+# Canonical names of scores an evaluation reports (besides losses and accuracies, which their words name)
+_REPORT_SCORES = frozenset({"precision", "recall", "f1", "miou", "iou", "auc", "dice", "bleu", "mae", "rmse", "mse",
+                            "perplexity", "wer", "cer", "map", "r2"})
+
+
+def _report_score(key: str) -> bool:
+    """The key names a score of a model's quality (`Mean IoU`, `F1`, `Overall Acc`), never a knob or a size."""
+    if printed.names_loss_or_accuracy(key):
+        return True
+    found = _aliases.table().resolve(key, "text")
+    return found.quality <= _aliases.PREFIXED and found.name.removeprefix("eval/") in _REPORT_SCORES
+
+
+def _score_report_lines(recs: list) -> set[int]:
+    """Lines of a report of scores with no counter anywhere (`Accuracy: 0.91`, `Precision: 0.82`, `Recall:
+    0.73`, `F1: 0.75`, a line each, or read as one record): three or more scores, no name twice, on lines
+    next to each other with nothing else between them. A run's settings are knobs and sizes, which no score
+    name spells; a block of scores is what an evaluation printed when it finished."""
+    out: set[int] = set()
+    group: list = []
+
+    def close() -> None:
+        names = [str(k) for rec in group for k in rec.values]
+        if len(names) >= 3 and len(set(names)) == len(names) and all(_report_score(k) for k in names):
+            out.update(rec.line for rec in group)
+
+    for rec in recs:
+        if type(rec) is not _Rec or rec.step is not None or rec.epoch is not None or not rec.values:
+            close()
+            group = []
+            continue
+        if group and rec.line != group[-1].line + 1:
+            close()
+            group = []
+        group.append(rec)
+    close()
+    return out
 
 
 def _results_block(rec) -> bool:
