@@ -887,10 +887,9 @@ def constant(c: Ctx) -> Hit | None:
         oy = _other_values(c, p.unless_below)
         if len(oy) and np.any((facts.as_fraction(oy) if p.fraction else oy) < p.value):
             return None
-    if p.unless_coarse_print is not None and _coarse_print(c.run, p.unless_coarse_print, len(y)):
-        return None
     if p.trailing:
         return _trailing_constant(c, p, x, y, min_count)
+    logged = len(y)
     sl = window_slice(len(y), p)
     x, y = x[sl], y[sl]
     if p.value is not None:
@@ -921,6 +920,9 @@ def constant(c: Ctx) -> Hit | None:
         return None
     hx = x[same]
     if p.unless_loss_falls is not None and _training_loss_fell(c.run, p.unless_loss_falls, float(hx[0]), float(hx[-1])):
+        return None
+    # (last: it reads every series of the run, worth it only for a value that would be reported)
+    if p.unless_coarse_print is not None and _coarse_print(c.run, p.unless_coarse_print, logged):
         return None
     if p.unless_improved and _ended_improved(c, p.unless_improved, p.improved_by, 6):
         return None
@@ -3473,10 +3475,6 @@ class OneClassF1Params(Params):
     max_accuracy: float = 0.9
 
 
-def _fraction(v: float) -> float:
-    return v / 100.0 if v > 1.0 else v  # a score printed in percent
-
-
 def _unit(v: float) -> float:
     """Half a unit of the last digit v was printed with."""
     return 0.5 * 10.0 ** _printed(v, rel_tol=FLOAT32_REL)[1] if v else 0.5
@@ -3496,21 +3494,20 @@ def one_class_f1(c: Ctx) -> Hit | None:
         common, fi, ai = x, np.arange(len(x)), np.arange(len(ax))
     if len(common) < p.min_points:
         return None
+    yf, af = facts.as_fraction(y), facts.as_fraction(ay)  # (scores printed in percent)
     hits = []
     for i, j in zip(fi, ai):
-        f, a = float(y[i]), float(ay[j])
-        fs, as_ = (100.0 if f > 1.0 else 1.0), (100.0 if a > 1.0 else 1.0)
-        ff, af = f / fs, a / as_
-        if not p.min_accuracy <= af <= p.max_accuracy or not 0.0 < ff < 1.0:
+        f, a = float(yf[i]), float(af[j])
+        if not p.min_accuracy <= a <= p.max_accuracy or not 0.0 < f < 1.0:
             hits.append(False)
             continue
         # each value is known to half its last printed digit; 2a/(1+a) moves by at most 2x what a moves
-        tol = _unit(f) / fs + 2.0 * _unit(a) / as_
-        hits.append(abs(ff - 2.0 * af / (1.0 + af)) <= tol)
+        tol = _unit(float(y[i])) * f / float(y[i]) + 2.0 * _unit(float(ay[j])) * a / float(ay[j])
+        hits.append(abs(f - 2.0 * a / (1.0 + a)) <= tol)
     share = float(np.mean(hits))
     if share < p.min_share:
         return None
-    f_last, a_last = _fraction(float(y[fi[-1]])), _fraction(float(ay[ai[-1]]))
+    f_last, a_last = float(yf[fi[-1]]), float(af[ai[-1]])
     return Hit(
         f"{c.name} {fmt(f_last)} is 2a/(1+a) for {acc.name} a = {fmt(a_last)} at {sum(hits)} of {len(hits)} "
         f"evaluation(s): precision equal to the positive share and recall 1, which is a model that calls every "

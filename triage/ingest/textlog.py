@@ -2561,7 +2561,6 @@ _REPORT_ROW = re.compile(r"^\s*\S(?:.*\S)?\s{2,}(?:(?:[-+]?\d*\.?\d+(?:[eE][-+]?
 # (`accuracy:  97.2%; precision:  88.1%; recall:  87.5%; FB1:  87.8`): an evaluation's by what the script is
 _CONLL_HEAD = re.compile(r"^\s*processed \d+ tokens with \d+ phrases; found: \d+ phrases; correct: \d+\.?\s*$")
 _CONLL_SCORES = re.compile(r"^\s*accuracy:\s*[\d.]+%;\s*precision:")
-# TensorFlow's listing of a graph's variables (`name = bert/pooler/dense/bias:0, shape = (768,)`): no metric
 # a sentence that a value stayed short of a mark (`Accuracy never reached 0.7`, `loss did not fall below 0.1`):
 # the number is the mark set in advance, not a measurement
 _MISSED_MARK = re.compile(r"(?i)(?:\b(?:never|not|failed to)|n't)\s+(?:yet\s+)?(?:reach(?:ed)?|exceed(?:ed)?|hit|"
@@ -2570,6 +2569,7 @@ _MISSED_MARK = re.compile(r"(?i)(?:\b(?:never|not|failed to)|n't)\s+(?:yet\s+)?(
 # a row of a model's layer listing: its index, sizes and counts, the layer's class by its module path and the
 # arguments it was built with (` 4   -1  2   29184  models.common.C3   [64, 64, 2]`, YOLO's model summary)
 _MODULE_ROW = re.compile(r"^\s*\d+\s.*\s(?:[A-Za-z_]\w*\.)+[A-Z]\w*\s+\[.*\]\s*$")
+# TensorFlow's listing of a graph's variables (`name = bert/pooler/dense/bias:0, shape = (768,)`): no metric
 _VAR_LISTING = re.compile(r"\bname\s*=\s*[\w/.-]+:\d+,\s*shape\s*=\s*\([\d,\s]*\)")
 # TensorFlow 1.x's properties of a GPU it found (`totalMemory: 31.75GiB freeMemory: 31.44GiB`): hardware, no metric
 _DEVICE_MEMORY = re.compile(r"^\s*totalMemory:\s*[\d.]+\s*[KMGT]i?B\s+freeMemory:\s*[\d.]+\s*[KMGT]i?B\s*$")
