@@ -1247,3 +1247,14 @@ def test_chance_in_bits():
     hit = _check("chance", run, "loss", bits=True, accuracy=["accuracy"], min_points=3)
     assert hit.summary.startswith("loss stays within 0.1 of log2 5 = 2.32 (accuracy 0.2 = 1/5)")
     _quiet("chance", run, "loss", accuracy=["accuracy"], min_points=3)
+
+
+def test_chance_by_loss_level_with_accuracy_below_it():
+    """A loss at ln 8 to four decimals beside an accuracy near 0: uniform outputs tie every class and argmax
+    picks one, so the accuracy is that class's share, not 1/8; an accuracy well above 1/8 says otherwise."""
+    flat = [2.07944, 2.07947, 2.07944, 2.07948, 2.07946, 2.07944]
+    params = dict(accuracy=["accuracy"], min_points=3, loss_only_tol=0.005, loss_only_min_points=3)
+    run = _run({"loss": flat, "accuracy": [0.03, 0.0, 0.06, 0.0, 0.0, 0.03]})
+    hit = _check("chance", run, "loss", **params)
+    assert hit.summary.startswith("loss stays within 0.1 of ln 8 = 2.08 (every point within 0.005 of it)")
+    _quiet("chance", _run({"loss": flat, "accuracy": [0.5, 0.52, 0.55, 0.5, 0.53, 0.5]}), "loss", **params)

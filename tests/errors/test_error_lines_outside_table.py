@@ -16,6 +16,9 @@ CASES = [
      "    raise NotImplementedError\nNotImplementedError", "S-reward-import"),
     # a training loop's own NaN guard
     ("    raise ValueError(' [x] nan loss ')\nValueError:  [x] nan loss", "S-nan"),
+    # a fitting loop that stops on a NaN loss, and GluonTS's trainer skipping a batch whose loss was NaN
+    ("NaN loss value, stopping!", "S-nan"),
+    ("WARNING:gluonts.trainer:Batch [2] of Epoch[0] gave NaN loss and it will be ignored", "S-nan"),
     # an infinity written into a half tensor
     ("RuntimeError: value cannot be converted to type Half without overflow: -inf", "S-fp16-overflow"),
 ]

@@ -2229,8 +2229,13 @@ def chance(c: Ctx) -> Hit | None:
     if short and level is None:
         return None
     found = facts.classes_from_config(c.run)
-    if found is None and level is None and p.loss_only_tol > 0 and logged >= p.loss_only_min_points:
+    if found is None and p.loss_only_tol > 0 and logged >= p.loss_only_min_points:
         classes = facts.classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes, tuple(p.loss_only_vocab or ()))
+        # An accuracy beside it counts only when it sits clearly below 1/C: uniform outputs tie every
+        # class and argmax breaks the tie towards one, so the accuracy is that class's share of the
+        # batch (often 0). An accuracy at or above 1/C goes the usual way (C from the accuracy).
+        if classes is not None and level is not None and not level < (1.0 - p.acc_tol) / classes:
+            classes = None
         if classes is not None:
             found = (classes, f"every point within {fmt(p.loss_only_tol)} of it")
     if found is None:
