@@ -442,6 +442,10 @@ def test_worse_than_uniform():
     typed, _ = parse(PARAMS["worse_than_uniform"], {})
     s = run.series["loss"]
     assert CHECKS["worse_than_uniform"](Ctx(run, "loss", s.steps, s.values, typed)) is None
+    # an accuracy climbing 0.07 -> 0.30 passes through 1/4 on its way up: a model learning, quiet
+    climbing = _run({"loss": [23.0, 18.0, 16.0, 15.0, 14.0, 13.0, 12.0, 11.0, 10.5, 10.0, 9.8, 9.7],
+                     "accuracy": [0.07, 0.11, 0.15, 0.2, 0.23, 0.245, 0.25, 0.26, 0.27, 0.28, 0.29, 0.3]})
+    _quiet("worse_than_uniform", climbing, "loss")
 
 
 def test_reward_trend():
@@ -1258,3 +1262,15 @@ def test_chance_by_loss_level_with_accuracy_below_it():
     hit = _check("chance", run, "loss", **params)
     assert hit.summary.startswith("loss stays within 0.1 of ln 8 = 2.08 (every point within 0.005 of it)")
     _quiet("chance", _run({"loss": flat, "accuracy": [0.5, 0.52, 0.55, 0.5, 0.53, 0.5]}), "loss", **params)
+
+
+def test_constant_quiet_while_a_score_of_the_same_evaluations_moves():
+    """An eval accuracy at 0.991 four times while the mIoU of the same evaluations climbs: the predictions
+    changed, so the repeat is a saturated score printed coarsely; with the mIoU frozen too it fires."""
+    params = dict(min_share=1.0, min_count=4, min_points=4, above=0.0, below=0.999, min_digits=3,
+                  since_first_seen=False, unless_moving=["eval/miou"])
+    moving = _run({"eval/accuracy": [0.991] * 4, "eval/miou": [0.476, 0.485, 0.49, 0.498]})
+    _quiet("constant", moving, "eval/accuracy", **params)
+    frozen = _run({"eval/accuracy": [0.991] * 4, "eval/miou": [0.476] * 4})
+    hit = _check("constant", frozen, "eval/accuracy", **params)
+    assert hit.summary.startswith("eval/accuracy is exactly 0.991 on 100% of points")

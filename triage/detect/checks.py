@@ -11,6 +11,7 @@ and min), so a million-row log costs the same as a twenty-thousand-row one.
 
 from __future__ import annotations
 
+import fnmatch
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Optional
@@ -814,6 +815,24 @@ class ConstantParams(WindowParams):
     # accuracy that climbed to it shows a model that learned, and an eval pinned there from its first
     # evaluation is an easy set solved within the first epoch
     unless_below: Optional[Names] = None
+    # quiet when one of these series takes two or more values over the frozen stretch: a score computed
+    # from the same predictions (an IoU or F1 of the same evaluations) that moves shows the predictions
+    # changed, so the frozen one is a coarse print of a saturated score, not a model that stopped
+    unless_moving: Optional[Names] = None
+
+
+def _moving_over(c: Ctx, names: Names, lo: float, hi: float) -> bool:
+    """Whether one of the series `names` (globs allowed) takes two or more finite values over steps
+    lo..hi."""
+    for name in names:
+        for key in c.run.metrics():
+            if key == c.name or not fnmatch.fnmatchcase(key, name):
+                continue
+            s = c.run.series[key]
+            keep = np.isfinite(s.values) & (s.steps >= lo) & (s.steps <= hi)
+            if len(np.unique(np.asarray(s.values)[keep])) >= 2:
+                return True
+    return False
 
 
 def _other_values(c: Ctx, names) -> np.ndarray:
@@ -925,6 +944,8 @@ def constant(c: Ctx) -> Hit | None:
     if p.unless_coarse_print is not None and _coarse_print(c.run, p.unless_coarse_print, logged):
         return None
     if p.unless_improved and _ended_improved(c, p.unless_improved, p.improved_by, 6):
+        return None
+    if p.unless_moving and _moving_over(c, p.unless_moving, float(hx[0]), float(hx[-1])):
         return None
     answer, why = None, ""
     if p.coarse_answer:
@@ -2423,6 +2444,10 @@ def worse_than_uniform(c: Ctx) -> Hit | None:
     share = float(hit.mean())
     if share < p.min_share:
         return None
+    third = max(1, len(level) // 3)
+    first, last = (float(np.median(part)) * classes for part in (level[:third], level[-third:]))
+    if first < 1.0 - p.acc_tol and last > first + p.acc_tol:
+        return None  # (an accuracy climbing through 1/C on its way up is a model learning, not one at chance)
     med = float(np.median(loss[hit]))
     return Hit(
         f"{c.name} {fmt(med)} while {s.name} sits at chance "
