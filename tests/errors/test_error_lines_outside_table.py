@@ -19,6 +19,11 @@ CASES = [
     # a fitting loop that stops on a NaN loss, and GluonTS's trainer skipping a batch whose loss was NaN
     ("NaN loss value, stopping!", "S-nan"),
     ("WARNING:gluonts.trainer:Batch [2] of Epoch[0] gave NaN loss and it will be ignored", "S-nan"),
+    # an empty dataset: PyTorch's ConcatDataset and RandomSampler given nothing, caret with no resample scored
+    ("    assert len(datasets) > 0, 'datasets should not be an empty iterable'\nAssertionError: datasets should not be "
+     "an empty iterable", "PB-data-inventory"),
+    ("ValueError: num_samples should be a positive integer value, but got num_samples=0", "PB-data-inventory"),
+    ("Something is wrong; all the Accuracy metric values are missing:\nError: Stopping", "PB-data-inventory"),
     # an infinity written into a half tensor
     ("RuntimeError: value cannot be converted to type Half without overflow: -inf", "S-fp16-overflow"),
 ]
