@@ -1274,3 +1274,17 @@ def test_constant_quiet_while_a_score_of_the_same_evaluations_moves():
     frozen = _run({"eval/accuracy": [0.991] * 4, "eval/miou": [0.476] * 4})
     hit = _check("constant", frozen, "eval/accuracy", **params)
     assert hit.summary.startswith("eval/accuracy is exactly 0.991 on 100% of points")
+
+
+def test_stuck_while_a_smooth_loss_falls_slowly():
+    """An eval accuracy at 0.35 for eleven evaluations while the loss falls smoothly 1.92 -> 1.82 (5%
+    short of the plain threshold, but far above its noise): the argmax stopped changing; the same small
+    fall in a noisy loss is no evidence."""
+    smooth = [1.9348, 1.9233, 1.9115, 1.8995, 1.8874, 1.8757, 1.8644, 1.8535, 1.8434, 1.8341, 1.8259, 1.8189]
+    acc = [0.3433] + [0.35] * 11
+    params = dict(min_run=5, min_tail=0.5, min_fall=0.05, noise_factor=20.0, min_fall_smooth=0.02)
+    hit = _check("stuck_while_training", _run({"eval/accuracy": acc, "loss": smooth}), "eval/accuracy", **params)
+    assert hit.summary.startswith("eval/accuracy is exactly 0.35 at the last 11 of 12 evaluations")
+    noisy = [1.93, 1.86, 1.95, 1.84, 1.92, 1.83, 1.9, 1.82, 1.89, 1.81, 1.88, 1.82]
+    _quiet("stuck_while_training", _run({"eval/accuracy": acc, "loss": noisy}), "eval/accuracy", **params)
+    _quiet("stuck_while_training", _run({"eval/accuracy": acc, "loss": smooth}), "eval/accuracy", min_run=5)

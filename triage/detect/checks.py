@@ -3300,6 +3300,11 @@ class StuckWhileTrainingParams(Params):
     min_tail: float = 0.5
     min_fall: float = 0.05
     max_value: float = 0.95
+    # a smaller fall still counts when it is this many times the training loss's own point-to-point
+    # noise around its trend (a loss that falls at every one of ten epochs is moving, however slowly),
+    # and at least `min_fall_smooth` of its level
+    noise_factor: Optional[float] = None
+    min_fall_smooth: float = 0.02
 
 
 @check("stuck_while_training", StuckWhileTrainingParams)
@@ -3325,8 +3330,14 @@ def stuck_while_training(c: Ctx) -> Hit | None:
         return None
     k = max(1, len(during) // 5)
     start, end = float(np.median(during[:k])), float(np.median(during[-k:]))
-    if start <= 0 or (start - end) / start < p.min_fall:
+    if start <= 0:
         return None
+    fall = (start - end) / start
+    if fall < p.min_fall:
+        smooth = (p.noise_factor is not None and len(during) >= p.min_run and fall >= p.min_fall_smooth
+                  and start - end >= p.noise_factor * facts.trend_noise(during))
+        if not smooth:
+            return None
     return Hit(
         f"{c.name} is exactly {fmt(y[-1])} at the last {run_len} of {len(y)} evaluations (steps {step_str(first)}-"
         f"{step_str(x[-1])}) while {other.name} fell from {fmt(start)} to {fmt(end)}: the eval predictions stopped changing",
