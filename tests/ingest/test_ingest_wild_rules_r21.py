@@ -19,7 +19,7 @@ def test_a_table_whose_rows_open_with_a_label_and_a_colon(tmp_path):
              "r(filter):\t\t 0.230000 \t 288.000000 \t 0.400000 \t 0.120000 "]
     run = _read(tmp_path, lines)
     assert run.meta["rows"] == 4
-    assert _vals(run, "MRR") == [0.12, 0.14, 0.21, 0.23]
+    assert _vals(run, "eval/mrr") == [0.12, 0.14, 0.21, 0.23]
     assert _vals(run, "MR") == [512.5, 498.25, 301.75, 288.0]
 
 

@@ -192,7 +192,8 @@ def _place_runs_plain(raw: np.ndarray, train: np.ndarray):
     starts, start = [], 0
     for k in (np.flatnonzero(s[1:] < s[:-1]) + 1).tolist():
         top_run = float(s[start:k].max())
-        if not ((s[k] <= first and first <= gap) or (top_run > 0 and s[k] <= 0.1 * top_run)):
+        if not ((s[k] <= first and first <= gap) or (top_run > 0 and s[k] <= 0.1 * top_run)
+                or s[k] < first and s[k] <= gap):
             continue
         if k + 1 < len(s) and s[k + 1] >= s[k - 1]:
             continue

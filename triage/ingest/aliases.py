@@ -222,6 +222,10 @@ class AliasTable:
         hit = self._direct(k, source)
         if hit:
             return self._make(hit, key)
+        if "_phase/" in k:
+            streamed = self._stream_metric(k, source)
+            if streamed:
+                return streamed
         against = _VERSUS.search(k)
         if against and against.start() > 0:  # Megatron's TensorBoard twins: `grad-norm vs samples`
             plain = self._resolve(k[: against.start()], source)
@@ -318,6 +322,8 @@ class AliasTable:
                 toks = toks[:at]
         while len(toks) > 2 and toks[0] in _MODIFIERS and toks[1] in _EVAL_WORDS | _TRAIN_WORDS:
             toks = toks[1:]  # `Mean Training loss`: the modifier before the split word
+        if len(toks) > 1 and toks[0] in _NAMESPACE_WORDS:
+            toks = toks[1:]  # `metric.accuracy.val`: a group word over the names, as `metrics/` is in a path
         split = "train"
         if len(toks) > 1 and (toks[0] in _EVAL_WORDS or toks[-1] in _EVAL_WORDS):
             word = toks.pop(0) if toks[0] in _EVAL_WORDS else toks.pop()
@@ -358,6 +364,29 @@ class AliasTable:
                     return Resolved(f"eval/test/{base}", "eval:test", key, negate, scale, PATTERN, order)
                 return Resolved(f"eval/{base}", "eval", key, negate, scale, PATTERN, order)
         return None
+
+    def _stream_metric(self, key: str, source: str | None) -> Resolved | None:
+        """A continual-learning metric named by its path (Avalanche: `Top1_Acc_Epoch/train_phase/train_stream/Task003`,
+        `Loss_Stream/eval_phase/test_stream/Task000`): the metric, how much it was averaged over, the phase,
+        the stream, the task. A training pass's mean (`_Epoch`) is the training metric; the mean over a whole
+        evaluation stream (`_Stream`) is that set's evaluation metric. A minibatch's running value (`_MB`)
+        and one experience's score (`_Exp`) keep their own names (several of them share one point)."""
+        m = _STREAM_METRIC.match(key)
+        if m is None:
+            return None
+        head, over, phase, stream = m.groups()
+        if (phase, over) not in (("train", "Epoch"), ("eval", "Stream")):
+            return None
+        got = self._direct(head, source)
+        res = self._make(got, head) if got else self._by_tokens(head, source)
+        if res is None or not res.known:
+            return None
+        base = res.name[5:] if res.name.startswith("eval/") else res.name
+        if phase == "train":
+            return Resolved(base, "train", key, res.negate, res.scale, PATTERN, res.order)
+        if stream.lower() in ("test", "testing"):
+            return Resolved(f"eval/test/{base}", "eval:test", key, res.negate, res.scale, PATTERN, res.order)
+        return Resolved(f"eval/{base}", "eval", key, res.negate, res.scale, PATTERN, res.order)
 
     def _path_tail(self, key: str, source: str | None) -> Resolved | None:
         """A grouped key read by its last path segments when the group names no metric
@@ -504,6 +533,8 @@ class AliasTable:
 # A ranking metric cut at the top K (recommenders, retrieval: RecBole's `recall@10 : 0.8353    ndcg@10 : 0.69`),
 # with the split that scored it when the key says one (`valid ndcg@10`, `test_hit@20`). (`mAP@50` is left
 # to detection: AP at IoU 0.50.)
+_STREAM_METRIC = re.compile(r"^([A-Za-z][A-Za-z0-9_]*?)_(Epoch|MB|Exp|Stream)/(train|eval)_phase/([A-Za-z]\w*?)_stream"
+                            r"(?:/Task\d+)?(?:/Exp\d+)?$")
 _RANK_AT = re.compile(r"(?i)^(?:(val|valid|validation|eval|test)[ _/-])?(recall|mrr|ndcg|hit|hr|precision|gauc)@(\d+)$")
 # `test-clean WER`, `dev-other-loss`: a split word, a hyphen, the part of the data set, then the metric.
 _SPLIT_PART = re.compile(r"(?i)^(test|dev|val|valid|eval)-([a-z]+)[-_ ]([A-Za-z].*)$")
@@ -527,6 +558,7 @@ _MODIFIERS = {"avg", "average", "mean", "total", "tot", "overall", "running", "s
               "step", "minibatch", "final", "current", "cur", "global", "bf16", "fp16", "fp32", "tf32", "reduced", "main",
               "set", "peak", "gpu", "cuda", "optim", "optimizer", "so", "far", "sofar",
               "iter", "iteration"}  # (`Iter acc`: the iteration's accuracy)
+_NAMESPACE_WORDS = {"metric", "metrics"}  # a leading group word joined with `.` or `_` (`metric.accuracy.train`)
 _TRAILING_ONLY = {"score", "value"}  # qualifies only after a name: `f1 score`, `reward score`, `Lr_value`, `loss value`
 # (`score loss` is a loss of its own, `value loss` a critic's)
 _VERSUS = re.compile(r"\s+vs\.?\s+(?:samples|steps|tokens|iterations|iters|time|wall[\s_-]?time)$", re.I)

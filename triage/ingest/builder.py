@@ -317,6 +317,10 @@ class RunBuilder:
         collided: list[tuple[str, str, str, str]] = []  # (key, the key that kept the name, name, its own name)
         for name, keys in by_name.items():
             keys.sort(key=lambda k: (resolved[k].quality, resolved[k].order, k))
+            if len(keys) > 1 and any(k[-1:] == ")" and _PAREN_QUALIFIER.search(k) for k in keys):
+                # `Avg Loss 0.32, Loss (local): 0.34, Loss (Avg): 2.29`: a name qualified in parentheses is one
+                # variant of the metric; the name with no qualifier is the metric itself
+                keys.sort(key=lambda k: k[-1:] == ")" and _PAREN_QUALIFIER.search(k) is not None)
             if name == "loss" and len(keys) > 1 and not any(k.strip().lower() == "loss" for k in keys):
                 # a key that says it is the training loss (`Train loss: 0.4616`) keeps the name over another
                 # spelling of a loss with no split in it (`[Metrics] AUC: 0.80 - logloss: 0.447`, a metric
@@ -394,6 +398,9 @@ class RunBuilder:
 
 
 _TRAIN_LOSS_KEY = re.compile(r"(?i)^\s*(?:train|training)[\s_/-]+loss\s*$")
+
+
+_PAREN_QUALIFIER = re.compile(r"\S\s*\([A-Za-z][\w .-]*\)$")  # `Loss (local)`, `Acc (ens)`: a variant of the metric
 
 
 def _clock_readings(v: np.ndarray) -> bool:

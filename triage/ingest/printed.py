@@ -53,11 +53,62 @@ _NUM_FULL = re.compile(NUM_BODY + r"\Z")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 _SPLIT_ABBREV = re.compile(r"^(Val|val|VAL|Valid|Eval|eval|Test|test|Train|train)\.\s+(?=[A-Za-z])")
+# a split word, a bare whole number and a comma, then named values: `Train 240, loss: 1.34, train acc: 0.99`
+_SPLIT_THEN_COUNT = re.compile(r"^(Train|train|TRAIN|Training|Test|test|TEST|Testing|Val|val|VAL|Valid|Validation|Eval"
+                               r"|Evaluation)(?:\s+|\s*:\s*)(\d{1,6}),\s*([A-Za-z][\w ]{0,30}?)\s*[:=]\s*[-+]?(?:\d|\.\d|nan|inf)")
+# the names of a line's values listed first, an arrow, then the values in that order (`train, round, loss, acc
+# ===> 003, 0.82, 0.39,`): a split word may lead the names with no value of its own
+_NAMES_THEN_VALUES = re.compile(r"(?:^|(?<=[:|\]])\s+)([A-Za-z_][\w/.@-]*(?:\s*,\s*[A-Za-z_][\w/.@-]*){1,15})\s*(?:=+>|-+>)\s*"
+                                r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?:\s*,\s*[-+]?(?:\d+\.?\d*|\.\d+|nan|inf)"
+                                r"(?:[eE][-+]?\d+)?){0,15})\s*,?\s*$", re.I)
+
+# the names in one bracketed list, then their values in a second, as numpy prints an array (`[Total Loss, KL Loss,
+# Reg Loss] : [  nan   nan 2.301]`, `[loss, acc] = [0.52, 0.81]`): the same pairs, each name with its value
+_BRACKETED_NAMES_VALUES = re.compile(
+    r"\[([A-Za-z_][\w /.@-]*(?:,\s*[A-Za-z_][\w /.@-]*){1,15})\]\s*[:=]\s*"
+    r"\[\s*((?:[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf)"
+    r"(?:(?:\s*,\s*|\s+)(?:[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf)){1,15})\s*\]$")
+
+
+def _bracketed_names_values(line: str) -> str:
+    m = _BRACKETED_NAMES_VALUES.search(line)
+    if m is None:
+        return line
+    names = [n.strip() for n in m.group(1).split(",")]
+    values = m.group(2).replace(",", " ").split()
+    if len(names) != len(values):
+        return line
+    return line[: m.start()] + ", ".join(f"{n}: {v}" for n, v in zip(names, values))
+
+
+def _names_then_values(line: str) -> str:
+    m = _NAMES_THEN_VALUES.search(line)
+    if m is None:
+        return line
+    names = [n.strip() for n in m.group(1).split(",")]
+    values = [v.strip() for v in m.group(2).split(",")]
+    split = ""
+    if len(names) == len(values) + 1 and names[0].lower() in _SPLIT_LEADS:
+        split, names = names[0] + " ", names[1:]
+    if len(names) != len(values) or len(values) < 2:
+        return line
+    return split + ", ".join(f"{n}: {v}" for n, v in zip(names, values))
+
+# how many steps a time was taken over, before the time's name (`100 Step Time : 143.4`, the seconds of the last
+# 100 steps): a tally, never the step the line belongs to
+_COUNT_BEFORE_TIMING = re.compile(r"(?i)^\d+\s+(?=(?:steps?|iters?|iterations?|batch(?:es)?)\s+time\s*[:=])")
+
+
 _HASH_COUNTER = re.compile(r"^#\d+(?:/\d+)?(?=[\s,:\-|])")
 # A number sign between a counter's name and its number (`Iteration #50`, `Episode #12:`): the counter
 # A counter's name glued to its number at the start of a line (`epoch0, iter10, loss: 0.71`, `Epoch12 loss 0.5`):
 # the name and the count, as `epoch 0`; a word that goes on after the digits (`step1_model`) is no counter
-_GLUED_COUNTER = re.compile(r"(?i)(?<![\w./-])(epoch|iter|iteration|step|episode|batch)(\d{1,9})(?=[,;:|]|\s|$)")
+_GLUED_COUNTER = re.compile(r"(?i)(?<![\w./-])(epoch|iter|iteration|step|episode|batch)-?(\d{1,9})(?=[,;:|]|\s|$)")
+# the same glued counter inside a line, after the word that says when (`Test set Top1 Accuracy(%) after
+# epoch116:  68.3`, `loss at iter500: 0.2`): the count the value was measured at (either may join the count
+# with a hyphen: `Epoch-3 lr: 0.00025`, `finished eval of epoch-3`)
+_GLUED_COUNTER_AFTER = re.compile(r"(?i)\b(after|at|of|in|for|on)\s+(epoch|iter|iteration|step|episode)-?(\d{1,9})"
+                                  r"(?=[,;:|)]|\s|$)")
 # a loss's name with its value written straight after it, no blank or sign between (`mean_loss0.130139,`)
 _GLUED_LOSS = re.compile(r"(?<![\w./-])([A-Za-z][A-Za-z_]*[Ll]oss)(\d*\.\d+(?:[eE][-+]?\d+)?|nan|inf)(?=[,;|]|\s|$)")
 # a bar drawn before its first step (`  0%|          | 0/65 [00:00<?, ?it/s]`) with the next print glued after it:
@@ -100,12 +151,13 @@ _PREFIX = re.compile(
     | \+(?=\.*[IWEF]\d{4}\s|\[?\d{4}-\d{2}-\d{2}[T\s])  # a diff hunk's added line: `+` before a stamped log line
     | \*\s  # a Markdown bullet
     | \.{3,}(?=[IWEF]\d{4}\s)  # glog after the progress dots of a pass (`.....I0305 23:00:29.7 35 Trainer.cpp:182]`)
-    | [IWEF]\d{4}\s+\d{1,2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]
+    | [IWEF]\d{4}(?:\d{4})?\s+\d{1,2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]  # (glog 0.7 on writes the year too: `I20250403 16:40:52.33 72 solver.cpp:217]`)
     | [IWEF]\s+[\w./-]+\.(?:cc|cpp|h|py):\d+\]
     | [IWE]\s(?=(?:Training|Validation|Validating|Test|Testing|Evaluation|Evaluating)\b)  # DeepSpeech's level letter
     | [IWE]\s(?=[A-Z][A-Za-z]{1,}:\s*[-+]?(?:\d|\.\d|nan|inf))  # (and before its report's metric: `I WER: 1.000000, loss: 21.9`)
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE|SUCCESS)\s*\|\s*[\w.<>-]+(?::[\w.<>-]+)*:\d+\s*(?:\||-(?=\s))
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL):[A-Za-z_][\w.-]*:  # logging's default format: `INFO:tensorflow:`, `INFO:my-run:`
+    | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\t[\w.<>-]+\t  # fields split by tabs, `%(levelname)s\t%(name)s\t`
     | \[?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE)\]?(?=[\s:\]|-])
     | \S+\s-\s(?=(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\s-\s)
     # (`[5]:` or `[86]` before a tab or a tab's spaces is a boosting round's counter (LightGBM's R package,
@@ -174,7 +226,7 @@ _COUNTER_AFTER = {"epoch", "iter", "iteration", "step"}
 # Plural nouns of things a number may count (`processed 74542 tokens`, `found: 16018 phrases`): a size.
 _COUNT_NOUNS = {"tokens", "phrases", "words", "sentences", "images", "samples", "examples", "sequences", "items",
                 "chars", "characters", "files", "instances", "boxes", "objects", "documents", "utterances",
-                "frames", "records", "lines", "pairs", "batches", "episodes"}
+                "frames", "records", "lines", "pairs", "batches", "episodes", "folds"}
 # Any `<things>/sec` or `<things>/s` is a rate: a unit after a value (`6.25 updates/sec`), never a key.
 _RATE_WORD = re.compile(r"^[A-Za-z]+/(?:s|sec|second)$")
 
@@ -210,7 +262,8 @@ BATCH_WORDS = {"batch", "batches", "batch_idx", "minibatch", "mini-batch", "bs_i
 SPLIT_EVAL = {"val", "vali", "valid", "validation", "eval", "evaluation", "test", "testing", "dev", "cv", "epoch(val)",
               "iter(val)", "iter(test)", "epoch(test)", "val epoch", "eval epoch", "valid epoch", "test epoch", "test set", "validation set", "val set",
               "dev set", "evaluating", "validating", "testing set", "infer", "inference", "valid set", "eval set",
-              "evaluation set", "validate", "validate epoch"}
+              "evaluation set", "validate", "validate epoch",
+              "bn_calibration"}  # (slimmable-network trainers: a pass that re-estimates BN statistics, then scores)
 SPLIT_TRAIN = {"train", "training", "epoch(train)", "iter(train)", "train epoch", "training epoch", "train set", "training set"}
 _STOP = {"of", "to", "the", "a", "an", "in", "at", "for", "with", "from", "after", "by", "is", "are", "was",
          "were", "be", "and", "or", "on", "this", "that", "it's", "has", "have", "than", "into", "not", "no",
@@ -534,6 +587,10 @@ def clean(line: str) -> str:
         line = _QUOTED_NAME_EQ.sub(r"\1=", line)
     if "**" in line:  # `gan1: **6.840**`: a value set in bold in a Markdown paste
         line = _BOLD_NUMBER.sub(r"\1", line)
+        if line.count("**") == 1:  # (a bold span over several lines: its marks open the first, close the last)
+            bare = line.strip()
+            if bare.startswith("**") and bare[2:3] not in ("*", "") or bare.endswith("**") and bare[-3:-2] not in ("*", ""):
+                line = line.replace("**", "")  # (`*** Validation loss: 9.9`: a row of stars is no bold mark)
     if "\x1b" in line:
         line = _ANSI.sub("", line)
     if "B/s" in line and _PIP_BAR.match(line):
@@ -604,8 +661,20 @@ def clean(line: str) -> str:
         line = _GLUED_LOSS.sub(r"\1 \2", line)
     if line[:1] in "eEiIsSbB" and _GLUED_COUNTER.match(line):
         line = _GLUED_COUNTER.sub(r"\1 \2", line)
+    if ("poch" in line or "ter" in line or "tep" in line) and _GLUED_COUNTER_AFTER.search(line):
+        line = _GLUED_COUNTER_AFTER.sub(r"\1 \2 \3", line)
     if line[:1] in "VvEeTt" and "." in line[3:6] and _SPLIT_ABBREV.match(line):
         line = _SPLIT_ABBREV.sub(r"\1 ", line, count=1)  # `Val. Epoch: 0/500.`: the split, abbreviated with a period
+    if ">" in line and "," in line and _NAMES_THEN_VALUES.search(line):
+        line = _names_then_values(line)
+    if line[-1:] == "]" and ", " in line and _BRACKETED_NAMES_VALUES.search(line):
+        line = _bracketed_names_values(line)
+    if line[:1] in "TtVvEe":
+        lead = _SPLIT_THEN_COUNT.match(line)
+        if lead and known_key(lead.group(3), loose=True):  # `Test 12, loss: 1.4`, `Test:0, Cost:0.27`: the split,
+            line = f"{lead.group(1)} epoch {lead.group(2)}{line[lead.end(2):]}"  # then its pass, then its values
+    if line[:1].isdigit() and "ime" in line and _COUNT_BEFORE_TIMING.match(line):
+        line = _COUNT_BEFORE_TIMING.sub("", line, count=1)  # `100 Step Time : 143.4`: the steps the time covers
     if line[:1] == "#" and line[1:2].isdigit() and _HASH_COUNTER.match(line):
         line = "step " + line[1:]  # `#1/1500 - Training Loss: 2.58`: a number sign before the count
     if len(line) > 2 and line[0] == "`" and line[-1] == "`" and "`" not in line[1:-1]:
@@ -754,8 +823,13 @@ def _key_role(key: str) -> str:
     if k in EPOCH_WORDS or (words and words[-1] in ("epoch", "ep")
                             and (len(words) <= 2 or _COUNTER_LEAD.issuperset(words[:-1])
                                  or _phrase_counter(words)
-                                 or len(words) == 3 and words[1] == "of" and words[0] in _SPLIT_LEADS)):
-        # (`Validation of Epoch 0 - loss: 188.4`: the split's pass of that epoch)
+                                 or len(words) == 3 and words[1] in ("of", "with") and words[0] in _SPLIT_LEADS
+                                 or len(words) == 4 and words[-2] == "of" and words[0] in _STEP_LEAD
+                                 and words[1] in _SPLIT_LEADS)) \
+            or (words and words[-1] == "pass" and words[0] in _SPLIT_LEADS
+                and (len(words) == 2 or len(words) == 3 and words[1] in ("of", "with"))):
+        # (`Validation of Epoch 0 - loss: 188.4`, `Test with Pass 2, Cost 4.15`: the split's pass of that epoch;
+        # `finished eval of epoch 3`: that pass, done)
         return "epoch"  # `Epoch 3`, `Train epoch 3`, `Now training epoch 3`
     if k in BATCH_WORDS:
         return "batch"
@@ -1185,6 +1259,8 @@ def parse(line: str) -> Plan:
             if _counts_things(toks, noun, jn, nxt):
                 slots.append(Slot("skip"))  # `processed 74542 tokens`: how many things, not a measurement
                 plan.tallies += 1
+                if noun is not None and noun[1].lower() == "folds" and not plan.label:
+                    plan.label = "eval"  # `Average 10 Folds Accuracy: 0.91`: a k-fold cross-validated score is held out
                 pending = []
                 assigned = False
                 # (the things counted are no part of the next name: `100 batches Average loss: 0.3`)
@@ -1305,6 +1381,10 @@ def parse(line: str) -> Plan:
                 slots.append(Slot("skip"))  # `#Images: 5456`: the number of things measured, a size
             elif key:
                 role = "epoch" if key_is_split else "value" if carried else _key_role(key)
+                if role in ("step", "epoch") and _phrase_counter(key.split()) and not text.isdigit() \
+                        and known_key(" ".join(key.split()[:-_phrase_counter(key.split())]), loose=True):
+                    role = "value"  # `avg loss in epoch = nan`: a counter's word with no count, the pass's mean
+                    key = " ".join(key.split()[:-_phrase_counter(key.split())])
                 if role in ("step", "epoch", "batch") and unit in _PLAIN_TIME:
                     role, key = "value", key + " time"  # `Time taken for 1 epoch: 29.04 secs`: a duration
                 elif role == "value" and unit in _PLAIN_TIME and _scores_a_fit(key):
@@ -1441,6 +1521,11 @@ def parse(line: str) -> Plan:
                 plan.label = _split_of(words)
                 sl.role = "skip"
                 continue
+            if sl.role == "value" and len(words) > 2 and words[1] == "set" and _split_of(words[:1]):
+                # CNTK's `[Training Set] TrainLossPerSample = 0.63`: the set named before the first name is the line's
+                plan.label = plan.label or _split_of(words[:1])
+                sl.key = " ".join(sl.key.split()[2:])
+                words = words[2:]
             if sl.role == "value" and " on " in sl.key:
                 on_set = _ON_SET.match(sl.key)
                 if on_set:  # `Accuracy on Test-Set: 94.1%`: the named set's accuracy
@@ -1454,6 +1539,11 @@ def parse(line: str) -> Plan:
                         and not _METRIC_WORDS.isdisjoint(w.lower() for w in tail):
                     sl.key = " ".join(tail)
                     words = sl.key.lower().split()
+                elif tail and "_" in tail[-1] and known_key(tail[-1]):
+                    # `finished eval of epoch 3 of valid-set  eval_loss=0.58`: a metric's own identifier closes
+                    # the sentence; it names the value by itself
+                    sl.key = tail[-1]
+                    words = [sl.key.lower()]
             if sl.role == "value" and sl.unit in ("s", "ms", "min", "h") and _split_of(words) and len(words) == 1:
                 sl.key += " time"  # `| train 3.2s | infer 5.5s`: how long the pass took
                 words.append("time")

@@ -10,6 +10,7 @@ input no format claims and no text reader can read).
 from __future__ import annotations
 
 import os
+import re
 import textwrap
 from dataclasses import replace
 from pathlib import Path
@@ -208,6 +209,11 @@ def _with_alias_problems(run: Run) -> Run:
     return run
 
 
+# the tags of a page that only wraps text: a paste kept between `<html><body>` and `</body></html>`
+_TAG_NAME = re.compile(rb"<\s*/?\s*([a-z][a-z0-9]*)")
+_WRAPPER_TAGS = frozenset((b"html", b"body", b"pre", b"code", b"br", b"p"))
+
+
 def not_a_log(head: bytes) -> str | None:
     """What a file is when it is plainly not a training log (named, for the error line)."""
     h = head.lstrip()[:512]
@@ -215,7 +221,9 @@ def not_a_log(head: bytes) -> str | None:
         return "a git-lfs pointer, not the file itself (fetch it with `git lfs pull`)"
     low = h[:64].lower()
     if low.startswith((b"<!doctype html", b"<html", b"<?xml")) or (low.startswith(b"<") and b"<head" in h.lower()):
-        return "an HTML or XML page, not a log (save the raw file, not the page that shows it)"
+        # (plain lines that a paste merely wrapped in `<html><body>`, no head, no other markup, are a log)
+        if not (low.startswith(b"<html") and _WRAPPER_TAGS.issuperset(_TAG_NAME.findall(h.lower()))):
+            return "an HTML or XML page, not a log (save the raw file, not the page that shows it)"
     if h.startswith((b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"%PDF", b"PK\x03\x04", b"\x7fELF")):
         return "an image, PDF, archive or program, not a log"
     return None

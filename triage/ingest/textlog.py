@@ -43,6 +43,7 @@ _PYDICT_START = re.compile(r"\{\s*'")
 _BARE_NONFINITE = re.compile(r"(?<![\w'\"])(-?)(nan|inf|NaN|Infinity)(?![\w'\"])")
 _TQDM = re.compile(r"(\d+)/(\d+)\s*\[")
 _KERAS_EPOCH = re.compile(r"^\s*Epoch\s+(\d+)/(\d+)\s*$")
+_KERAS_CALLBACK_EPOCH = re.compile(r"^\s*Epoch \d{5}: ")  # Keras 2's callbacks number the epoch `%05d`
 _LLMC_STEP = re.compile(r"^\s*step\s+(\d+)/(\d+)\s*\|(.*)$")
 _LLMC_MAIN = re.compile(r"^s:(\d+)((?:\s+[A-Za-z_]\w*:\S+)+)\s*$")
 _NANOGPT_ITER = re.compile(r"^\s*iter\s+(\d+):\s*loss\s+(" + _NUM + r")(?:,\s*time\s+(" + _NUM + r")ms)?(?:,\s*mfu\s+(" + _NUM + r")%)?")
@@ -134,6 +135,20 @@ _SAMPLE_MAX_LINES = 200
 _CKPT_FILE_NOTICE = re.compile(r"(?i)\b(?:removing|removed|deleting|deleted|loading|loaded|restoring|restored)\s+"
                                r"(?:the\s+)?(?:old\s+|best\s+|last\s+)?(?:checkpoint|ckpt)s?\s*(?:file\s*)?(?:from\s*|:\s*)?"
                                r"['\"]?[\w.~-]*/[^\s'\"]*['\"]?\s*\.?\s*$")
+# Python 2's `print("loss:", loss)` prints the tuple (`('epoch', 3, 'loss:', 0.41)`): quoted words and numbers
+# and nothing else, a word first; what it says is its items in a row (`epoch 3 loss: 0.41`)
+_PY2_WORD = r"""(?:'[^'\n]*'|"[^"\n]*")"""
+_PY2_TUPLE = re.compile(r"^\(\s*" + _PY2_WORD + r"(?:\s*,\s*(?:" + _PY2_WORD
+                        + r"|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)))+\s*,?\s*\)\s*$")
+_PY2_ITEM = re.compile(r"""'([^'\n]*)'|"([^"\n]*)"|([^\s,'"()]+)""")
+
+
+def _py2_tuple(s: str) -> str:
+    """The items of a printed tuple in a row, the words without their quotes."""
+    return " ".join(next(g for g in m.groups() if g is not None).strip()
+                    for m in _PY2_ITEM.finditer(s.strip()[1:-1])).strip()
+
+
 _KEY_VALUE_ITEM = re.compile(r"\bKey:\s*([A-Za-z_][\w/.@-]*)\s*,\s*Value:\s*(" + _NUM + r"|nan|inf|-inf)(?=\s*$)", re.I)
 # The weights a reward or a loss sums its terms with (`Reward weights: accuracy=0.7, grounding=0.25`,
 # `loss coefficients: ce=1.0, kl=0.1`)
@@ -312,6 +327,8 @@ class _TextReader:
         self.lone_tensors: list[tuple[int, float]] = []  # lines that are one scalar tensor's repr and nothing else
         self.pair_run: tuple | None = None  # (line, record, value column) of a run of one-pair lines, no counter
         self.named_next: tuple[int, str] | None = None  # (line, name) of a metric's name whose value is on the next line
+        self.last_clean: tuple[int, str, str] = (-2, "", "")  # (line, cleaned text, raw text) of the last line read
+        self.lr_ahead: tuple[float, dict] | None = None  # (epoch, values) of an LR notice waiting for its epoch's bar
 
     def mark(self) -> tuple:
         """What reading a line may change, for telling that a line changed nothing (tqdm counts aside)."""
@@ -510,6 +527,22 @@ class _TextReader:
             self.tb_line = ln
             self.tb_done = False
             return True
+        if "Traceback (most recent call last)" in bare:
+            # `... | Loss: 0.000000Traceback (most recent call last):`: stderr's traceback written right after
+            # a progress print that had no newline yet; the text before the header is a line of its own
+            at = bare.find("Traceback (most recent call last)")
+            head = bare[:at]
+            if head[-1:].strip() and not "\u2500" <= head[-1] <= "\u257f" \
+                    and not head.endswith(("Error", "Exception", "Interrupt")):  # (glued: no blank, no box's rule)
+                for seg in _segments(head):
+                    try:
+                        self.segment(ln, seg)
+                    except (ValueError, OverflowError, RecursionError, MemoryError):
+                        self.b.skip("unparsable line")
+                self.tb = [bare[at:]]
+                self.tb_line = ln
+                self.tb_done = False
+                return True
         text = line.strip()
         if not text:
             return False
@@ -551,6 +584,16 @@ class _TextReader:
         last = self.records[-1] if self.records else None
         return type(last) is _Rec and last.source == "keras" and last.epoch == self.epoch
 
+    def keras_ahead(self, epoch: float, s: str) -> bool:
+        """An LR notice naming `epoch` is printed ahead of that epoch's Keras bar: the last record is a
+        Keras bar of an earlier epoch (or of none, when `Epoch 2/5` has announced this one), or none was
+        read yet and the notice has Keras' `Epoch 00001:` form."""
+        last = self.records[-1] if self.records else None
+        if last is None:
+            return _KERAS_CALLBACK_EPOCH.match(s) is not None
+        return type(last) is _Rec and last.source == "keras" \
+            and (epoch > last.epoch if last.epoch is not None else epoch == self.epoch)
+
     def keras_flush(self, end: bool = False) -> None:
         """Keras redraws a progress line per batch; the last one of an epoch is the epoch's value. A
         log whose one bar never ends (the run died or was cut in its first epoch) has no epoch value:
@@ -566,15 +609,20 @@ class _TextReader:
             last = self.records[-1] if self.records else None
             total, self.keras_total = self.keras_total, None
             if ep is not None and last is not None and last.source == "keras" and last.epoch == ep:
-                if total is not None and self.keras_epoch_total is not None and total != self.keras_epoch_total \
-                        and not any(str(k).lower().startswith("val") for k in values):
+                if not any(str(k).lower().startswith("val") for k in values) and (
+                        (total is not None and self.keras_epoch_total is not None and total != self.keras_epoch_total)
+                        or _second_timed_bar(last.values, values)):
                     # `model.evaluate()` after `fit()`: a bar over another set (its own batch count, no val_
-                    # keys) is that set's result, beside the epoch's bar rather than in its place
+                    # keys) is that set's result, beside the epoch's bar rather than in its place; so is a bar
+                    # that ends timed (`0s 2ms/step`) after the epoch's bar ended timed, with other values
                     values = {f"test_{k}": v for k, v in values.items()}
                 else:
                     self.records.pop()  # a second finished bar in one epoch: the later one stands
             else:
                 self.keras_epoch_total = total
+            if self.lr_ahead is not None and self.lr_ahead[0] == ep:
+                values = {**self.lr_ahead[1], **values}  # (a bar that prints its own `lr` keeps it)
+                self.lr_ahead = None
             self.records.append(_Rec(ln, values, ep, ep, None, None, "", "keras", True))
             self.keras_pending = None
 
@@ -592,6 +640,8 @@ class _TextReader:
         if self.sample_text or (("]" in s or "_BEGIN" in s) and _SAMPLE_OPENS.search(s)):
             if self.sample_lines(s):
                 return False
+        if s[:2] in ("('", '("') and _PY2_TUPLE.match(s):
+            s = _py2_tuple(s)  # (`('epoch', 3, 'loss:', 0.41)`: Python 2 printed its arguments as a tuple)
         if "Value:" in s and "Key:" in s:
             # `Key: avg_train_loss, Value: 1.0937`: a results dict printed one item a line, its key and value
             # each labelled; the item is `avg_train_loss: 1.0937`
@@ -824,6 +874,14 @@ class _TextReader:
         if not c:
             self.quiet_segs += 1
             return False
+        last_ln, last_c, last_s = self.last_clean
+        self.last_clean = (ln, c, s)
+        if c == last_c and self.block is not None and ln == last_ln + 1 and _second_handler(s, last_s, c):
+            # TF 2.x's compat.v1 logging: each message once through absl (`I0816 18:35:17.46 14584 x.py:926]`)
+            # and once more through `INFO:tensorflow:`, two prefixes on one message: inside a block of results
+            # (`***** Eval results *****`, then one value a line) the copy would open a second record
+            self.b.skip("a message printed again by a second logging handler")
+            return False
         if '"' in c and c.count('"') == 1 and (c[0] == '"' or c[-1] == '"'):
             c = c.strip('" ')  # (`"# batch  l2_tst  lr`, `500  5.81e+00  1.0e-03"`: a paste inside quote marks)
         if c[:5] in ("time ", "rank=") and _TIMERS_LINE.match(c):  # DeepSpeed's `time (ms) | fwd: 2361.17 | step: 54.67`:
@@ -994,6 +1052,12 @@ class _TextReader:
                                          _COUNTED_TPL))
                 self.tpl_counts[_COUNTED_TPL] = self.tpl_counts.get(_COUNTED_TPL, 0) + 1
                 return True
+        if lr and list(rec.values) == ["learning rate"] and rec.step is None and rec.epoch is not None \
+                and self.keras_pending is None and self.keras_ahead(rec.epoch, s):
+            # Keras' LearningRateScheduler announces the rate as the epoch begins (`Epoch 00002:
+            # LearningRateScheduler setting learning rate to 0.001.`), before that epoch's bar: it joins that bar
+            self.lr_ahead = (rec.epoch, dict(rec.values))
+            return True
         if lr and list(rec.values) == ["learning rate"] and rec.step is None and self.records \
                 and type(self.records[-1]) is _Rec:
             last = self.records[-1]  # the LR the schedule set after that record's pass: one record with it
@@ -1033,8 +1097,11 @@ class _TextReader:
                 self.block_rec = None
                 self.block_counters = counters
                 self.block_label = plan.label or ""
-            elif self.block is not None and self.block_rec is not None and counters != self.block_counters:
-                pass  # `Total timesteps: 2457600` inside an iteration's block counts env steps: the block goes on
+            elif self.block is not None and self.block_rec is not None and counters != self.block_counters \
+                    and self.block[3] != _RESULTS_TPL:
+                # `Total timesteps: 2457600` inside an iteration's block counts env steps: the block goes on (a
+                # results file's block ends at a counter: `Epoch 30 ended.` heads the next pass's values)
+                pass
             else:
                 self.block = None
                 self.block_rec = None
@@ -1517,6 +1584,8 @@ class _TextReader:
         if "***" in s and _RUN_BANNER.match(s):  # `  ***** Running training *****`: the lines under it, as
             indent = len(s) - len(s.lstrip())  # indented as it or more, list the run's settings
             self.config_indent = max(indent - 1, 0)
+            self.block = None  # (and the banner ends a block of results above it: `***** eval metrics *****`)
+            self.block_rec = None
             return False
         if "raining" in s and _TRAINING_START_HEAD.match(s):  # `INFO: Starting training:` then, indented below
             self.config_indent = len(s) - len(s.lstrip())  # it, `Epochs: 5`, `Batch size: 4`: the run's plan
@@ -1547,6 +1616,12 @@ class _TextReader:
         if m is None:
             return
         self.heading = "train" if m.group(1).lower().startswith("train") else "eval"
+        if self.heading == "eval" and self.block is not None and self.block_rec is not None \
+                and self.block_rec.label != "eval":
+            # (`--> STEP: 49/406` over `| > loss_disc: 2.60`, then `> EVALUATION` over `| > avg_loss_disc: 2.73`:
+            # the heading ends the training lines' record; the lines under it are the evaluation's, at that step)
+            self.block_rec = None
+            self.block_label = "eval"
         # `It achieves the following results on the evaluation set:` (a model card): the list under it
         self.set_list = self.heading == "eval" and m.re is _SET_HEADING and c.rstrip().endswith(":")
         if m.group(1).lower().startswith("train"):
@@ -1579,10 +1654,16 @@ class _TextReader:
         when nothing else gives one (or the batch of the epoch its description names). The counter
         itself is never a value."""
         m = _BAR_COUNT.search(line)
+        lead = None
         if not m:
-            return False
+            # a bar_format that shows the count first and only the time spent in the brackets
+            # (`[500/500]: 100%|####| [52:29, loss=1.55]`): the same count, the same postfix
+            lead = _LEAD_BAR_COUNT.search(line)
+            if lead is None:
+                return False
+            m = lead
         done = m.group(1) == m.group(2)
-        desc = line[: printed._TQDM_BAR.search(line).start()].rstrip(" :|-")
+        desc = line[: (lead or printed._TQDM_BAR.search(line)).start()].rstrip(" :|-")
         tail = line[m.end():]
         # the time part `[00:09<16:00, 9.70s/it, loss=nan]` opened inside the counter's match
         if "]" in tail:
@@ -1619,9 +1700,10 @@ class _TextReader:
                     continue  # (unnamed numbers before a running bar: a table row without its header)
                 # `loss=0.52 lr=0.01: 33%|██| 3/9` (set_description each batch) is a record per redraw; a
                 # description that did not change since the last redraw is a label (the last epoch's
-                # score shown while the next one runs): neither redraw is a value
+                # score shown while the next one runs): neither redraw is a value. A value gone to nan or
+                # inf stays so on every redraw of a diverged run: that sameness says nothing about staleness
                 prev, self.bar_desc[tpl] = self.bar_desc.get(tpl), nums
-                if prev == nums:
+                if prev == nums and not any(n[-3:].lower() in ("nan", "inf") for n in nums):
                     last = self.records[-1] if self.records else None
                     if type(last) is _Rec and last.template.startswith("<bar>") and last.line < ln \
                             and last.values == got.values:
@@ -2039,6 +2121,27 @@ def _unlaunch(seg: str) -> str:
     return _LAUNCHER_PREFIX.sub("", seg, count=1)
 
 
+def _second_timed_bar(last: dict, values: dict) -> bool:
+    """Two finished Keras bars in one epoch, each closed with its time per step (`16s 24ms/step`, where
+    a redraw still running shows `ETA: 0s`), their values apart: the second is not the first one redrawn
+    but another call's bar (`evaluate()` over a set of the same batch count)."""
+    timed = [k for k in values if str(k).startswith("step_time")]
+    if not timed or not any(str(k).startswith("step_time") for k in last):
+        return False
+    shared = [k for k in values if k in last and not str(k).startswith("step_time")]
+    return bool(shared) and any(values[k] != last[k] for k in shared)
+
+
+def _second_handler(s: str, last: str, c: str) -> bool:
+    """`s` and the line `last` before it print one message `c` under two logger prefixes of different
+    shapes (absl's `I0816 18:35:17.464866 14584 run.py:926]` and `INFO:tensorflow:`): one message that two
+    handlers wrote. Prefixes of one shape that differ only in their digits (a timestamp) are two messages."""
+    at, last_at = s.find(c), last.find(c)
+    if at <= 0 or last_at <= 0:
+        return False
+    return printed.fold_digits(s[:at]).strip() != printed.fold_digits(last[:last_at]).strip()
+
+
 def _segments(line: str) -> list[str]:
     """The redraw segments of a line (`\\r`, backspaces), or the log lines pasted into it without
     their newlines; else the line itself."""
@@ -2062,6 +2165,19 @@ def _segments(line: str) -> list[str]:
         cuts = [m.end() for m in _GLUED_AFTER_BAR.finditer(line)]
         if cuts:
             return [p for p in (line[a:b] for a, b in zip([0] + cuts, cuts + [len(line)])) if p.strip()]
+    elif "]" in line and "/" in line and " [" in line:
+        m = _GLUED_AFTER_OPEN_BAR.search(line)
+        if m:  # a bar with no total (`1200it [20:40, 1.03s/it, loss=nan]`) and a message glued after it
+            return [line[: m.end()]] + _segments(line[m.end():].lstrip())
+    if "global step" in line:
+        m = _GLUED_CHECKPOINT_NOTE.search(line)
+        if m:  # Lightning's ModelCheckpoint note written into a bar's redraw (`..., v_num=Epoch 0, global step 51:
+            # 'val_accuracy' reached 0.02 (best 0.02), saving model to ...`): the score it names is one more value
+            # of the bar's own record (the step it counts is the optimizer's, not the bar's)
+            bar = line[: m.start()].rstrip()
+            if m.group(1):
+                bar = f"{bar}, {m.group(1)}={m.group(2)}]"
+            return _segments(bar)
     if "ETA:" in line:  # mmcv's bar (`[>>>>] 50/50, 163.1 task/s, elapsed: 0s, ETA:     0s`) with a log line glued on
         m = _MMCV_BAR_END.search(line)
         if m and m.end() < len(line):
@@ -2098,6 +2214,15 @@ _KERAS_VALUE_GLUED = re.compile(r"^\s*\d+/\d+\s+\[[=>.]*\].* - [A-Za-z][\w/]*: (
 # `...12.12s/it]10, 2.2398`)
 # (a bar cut short inside its time block, its `]` never written, by a logger's dated line: `[00:00<?, ?it/s[2024-11-29
 # 07:06:01,711] [INFO] ...`)
+# tqdm's bar over an iterable of unknown length (`Epoch 12: : 1200it [20:40,  1.03s/it, loss=nan, v_num=0]`: a count,
+# the elapsed time and the rate, no `<`) with a message glued after it (`   Monitored metric val_loss = nan is not
+# finite.`, Lightning's callbacks write while the bar is drawn): the message starts with a capitalized word
+_GLUED_AFTER_OPEN_BAR = re.compile(r"(?<=\d)[A-Za-z]{1,8} \[\d[\d:]*,\s*[\d.?]+\s*[A-Za-z]*/[A-Za-z]+(?:,[^\[\]]{0,400})?\]"
+                                   r"(?=\s*[A-Z][a-z])")
+# Lightning's ModelCheckpoint, verbose: `Epoch 0, global step 51: 'val_accuracy' reached 0.02055 (best 0.02055), saving
+# model to ...` (or `... was not in top 3`), found after other text on the line (a bar it interrupted)
+_GLUED_CHECKPOINT_NOTE = re.compile(r"(?<=\S)Epoch \d+, global step \d+: (?:['\"]?([A-Za-z][\w/@.-]*)['\"]? reached "
+                                    r"(" + _NUM + r"|nan|inf)\b)?")
 _GLUED_AFTER_BAR = re.compile(r"\[\d[\d:]*<[\d:?]*(?:,[^\[\]]{0,80})?\](?=[A-Za-z\[]|<[A-Za-z]\w*[=:]|\d{4}-\d\d-\d\d[ T]\d|\s*[A-Za-z][\w/@.-]*\s*[=:]\s*[-+.\d]"
                               r"|\d{1,9},\s?[-+]?(?:\d*\.\d|nan|inf))"
                               r"|\[\d[\d:]*<[\d:?]*,\s*[?\d.]+\s*[A-Za-z]*/[A-Za-z]+(?=\[\d{4}-\d\d-\d\d[ T]\d)")
@@ -2197,10 +2322,11 @@ _SPLIT_COUNT = re.compile(r"(?i)(?<![\w/])(val|valid|validation|eval|evaluation|
 _BRACKET_SECONDS = re.compile(r"\s*\[\s*\d+(?:\.\d+)?s(?:\s*\+\s*\d+(?:\.\d+)?s)*\s*\]")
 # A learning-rate schedule announcing its next value: PyTorch schedulers with verbose on (`Adjusting
 # learning rate of group 0 to 1.0000e-03.`), ReduceLROnPlateau (`reducing learning rate of group 0 to
-# 1e-04`, Keras `ReduceLROnPlateau reducing learning rate to 0.0001.`), the Informer/Time-Series-Library
+# 1e-04`, Keras `ReduceLROnPlateau reducing learning rate to 0.0001.` and `LearningRateScheduler setting
+# learning rate to 0.001.`), the Informer/Time-Series-Library
 # loop (`Updating learning rate to 0.0001`), `lr set to 0.01`: the phrase is one name, `to` its `:`.
 _LR_NOTICE = re.compile(
-    r"(?i)(?:\b(?:ReduceLROnPlateau\s+)?(?:updating|update|adjusting|adjust|reducing|reduce|setting|set|decaying|decay|"
+    r"(?i)(?:\b(?:(?:ReduceLROnPlateau|LearningRateScheduler)\s+)?(?:updating|update|adjusting|adjust|reducing|reduce|setting|set|decaying|decay|"
     r"decreasing|decrease|lowering|lower|changing|change|dropping|drop|annealing|anneal|new)\s+(?:the\s+)?)?"
     r"\b(?:learning[ _-]?rate|lr)"
     r"(?:\s+of\s+(?:param(?:eter)?\s+)?group\s+\d+)?"
@@ -2666,6 +2792,7 @@ _ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}\s*(?:[:=]\s*|\s)#\s*(
 # mean, or its change since the last evaluation, are one too)
 _STEP_WORD = re.compile(r"(?i)\b(?:step|iter(?:ation)?|it)\b[\s:=#]*\d")  # a running bar's description that counts steps
 _BAR_COUNT = re.compile(r"(\d+)/(\d+)\s*\[[\d:]+<[\d:?]+")
+_LEAD_BAR_COUNT = re.compile(r"\[(\d+)/(\d+)\]:?\s*\d{1,3}%\|[^|]*\|\s*\[[\d:]+(?=[,\]])")
 _SPLIT_REDRAWS = re.compile(r"\r|\x08+")
 
 
@@ -2687,7 +2814,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         split = decode(raw if isinstance(raw, bytes) else raw[:]).split("\n")
         if split and split[-1] == "":
             split.pop()
-        lines = _unnumbered(split)
+        lines = _unprompted(_unnumbered(split))
     del raw
     r.masks = masks
     r.lines = lines
@@ -2908,6 +3035,20 @@ def _unnumbered(lines: list[str]) -> list[str]:
     if not any(not _HAS_DIGIT.search(r) for r in rests) or not any(_HAS_DIGIT.search(r) for r in rests):
         return lines
     return rests
+
+
+_REPREX_MARK = "#>"
+
+
+def _unprompted(lines: list[str]) -> list[str]:
+    """R output as the reprex package (and knitr set to `comment = "#>"`) writes it: every line the
+    code printed opens with `#>` and one blank, the code itself does not. Where such lines are at least
+    three and a third of the lines with text, the mark is dropped from them and the output reads as
+    printed (a table's columns stay where they were)."""
+    marked = sum(1 for line in lines if line[:2] == _REPREX_MARK)
+    if marked < 3 or 3 * marked < sum(1 for line in lines if line.strip()):
+        return lines
+    return [line[3:] if line[:3] == "#> " else line[2:] if line[:2] == _REPREX_MARK else line for line in lines]
 
 
 def _one_column_header(line: str) -> list[str] | None:
@@ -3240,7 +3381,8 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
     return values, epoch
 
 
-_TABLE_NUM = re.compile(r"^(" + printed.NUM_BODY + r")(?:/\d+)?[A-Za-z%]{0,3}$")
+# (an ordinal, `1st`, `3rd`: the label of a summary's row, R's `1st Qu.:`, not a number)
+_TABLE_NUM = re.compile(r"^(" + printed.NUM_BODY + r")(?!st$|nd$|rd$|th$)(?:/\d+)?[A-Za-z%]{0,3}$")
 _NA_CELLS = frozenset({"NA", "N/A", "n/a", "<NA>"})
 _LIST_ITEM = re.compile(r"^" + _NUM + r"$")
 
@@ -3672,7 +3814,7 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
             return not rec.template or rec.template.startswith("<bar>") or _evaluation_result(rec) or _loss_record(rec) \
                 or _split_named_result(rec) \
                 or _results_block(rec) \
-                or _nonfinite_metric(rec) or _split_measurement(rec) \
+                or _nonfinite_metric(rec) or _split_measurement(rec) or _computed_list(rec) \
                 or (rec.line in tensor_lines and all(printed.names_loss_or_accuracy(str(k)) for k in rec.values))
 
         # (of the lines no other rule keeps, a block of scores printed together is an evaluation's report)
@@ -3706,12 +3848,24 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
     first_counted = min(counted, default=0) or min(
         (rec.line for rec in records if rec.template and counts.get(rec.template, 0) >= 3), default=0)
     keep = []
+    recurring: set[str] | None = None  # the names the log's repeated lines print (found when first needed)
     for rec in records:
         # (a line whose shape says its value enters the loss, Caffe's `(* 1 = 0.3 loss)`, is a metric)
         term = rec.template and "loss)" in rec.template and printed.WEIGHTED_LOSS_TAIL.search(rec.template)
         if rec.template and counts.get(rec.template, 0) == 1 and not term \
                 and not any(printed.known_key(str(k), loose=True) for k in rec.values):
-            b.skip("one-off line with no known metric (a setting or a banner)")
+            if recurring is None:
+                recurring = {str(k) for r in records if r.template and counts.get(r.template, 0) >= 3
+                             for k in r.values}
+            if type(rec) is not _Rec or len(rec.values) < 2 or not {str(k) for k in rec.values} <= recurring:
+                b.skip("one-off line with no known metric (a setting or a banner)")
+                continue
+            # the names the repeated lines measure, printed once in a shape of their own: a reading, which no
+            # setting is (`0: learn: 56.3 test: 56.0 ... total: 151ms` above lines that end in `12.5s`); at a
+            # point those lines already reached (`g 2.55 d 3.13 ad 1.04| step 6640` under bars of `Avg : g 1.35
+            # d 0.00 ad 0.00| step 6640`) it is another pass over other data, the evaluation
+            again = rec.step is not None and _step_reached(records, counts, rec)
+            keep.append(rec._replace(label="eval") if again and not rec.label else rec)
             continue
         if rec.template and counts.get(rec.template, 0) <= 2 and rec.line < first_counted and not term \
                 and rec.step is None and rec.epoch is None and rec.batch is None \
@@ -3723,6 +3877,39 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
             continue
         keep.append(rec)
     return keep
+
+
+def _full_precision(v) -> bool:
+    """A float written with all the digits a double holds (`2.905947208404541`): what a program prints
+    for a number it computed; a number a person typed (`0.001`, `0.485`) is short."""
+    if not isinstance(v, float) or not math.isfinite(v) or v == 0:
+        return False
+    digits = repr(v).lower().split("e")[0].lstrip("-").replace(".", "").lstrip("0")
+    return len(digits) >= 12
+
+
+def _computed_list(rec) -> bool:
+    """A list of numbers with no names (`[2.905947208404541, 1.910929560661316, 5.491055011749268, 200,
+    0.0002992]`, a VITS-style logger's loss terms, step and rate) three or more of them printed with a
+    double's full digits: values the run computed, even printed once; a list in a config is typed short."""
+    return type(rec) is _Rec and rec.template == _LIST_TPL \
+        and sum(_full_precision(v) for v in rec.values.values()) >= 3
+
+
+def _step_reached(records: list, counts: dict[str, int], rec: _Rec) -> bool:
+    """Some line of a repeated shape, other than `rec`, printed the same step (and epoch) as `rec`."""
+    for r in records:
+        if r is rec or not r.template or counts.get(r.template, 0) < 3 or r.step is None:
+            continue
+        if type(r) is _Bulk:
+            hit = np.asarray(r.step) == rec.step
+            if r.epoch is not None and rec.epoch is not None:
+                hit &= np.asarray(r.epoch) == rec.epoch
+            if hit.any():
+                return True
+        elif r.step == rec.step and (r.epoch is None or rec.epoch is None or r.epoch == rec.epoch):
+            return True
+    return False
 
 
 def _summary_apart(records: list, lines: set[int], b: RunBuilder) -> list:
@@ -3772,8 +3959,11 @@ def _loss_record(rec) -> bool:
         return False
     if any(isinstance(v, float) and not math.isfinite(v) for v in rec.values.values()):
         return True  # (`D_loss: nan, D_loss_grad_norm: nan, D_lr: 0.0019`: no setting is ever NaN)
-    if all(printed.names_loss_or_accuracy(str(k)) for k in rec.values):
+    scored = [k for k in rec.values if printed.names_loss_or_accuracy(str(k))]
+    if len(scored) == len(rec.values):
         return True  # (`loss_disc=2.58, loss_gen=3.31, loss_fm=13.2`: a GAN's terms, with no total among them)
+    if len(scored) >= 2 and _timings_only({k: v for k, v in rec.values.items() if k not in scored}):
+        return True  # (`Gen Loss Total: 37.2, Mel Error: 1.79, s/b: 1.85`: the terms and the batch's time)
     tab = _aliases.table()
     return any(r.name == "loss" and r.quality <= _aliases.NORMALISED for r in (tab.resolve(str(k), "text") for k in rec.values))
 
@@ -3945,8 +4135,11 @@ def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = Fals
     start = 0
     for k in drops:
         top_run = float(s[start:k].max())
-        if not ((s[k] <= first and first <= gap) or (top_run > 0 and s[k] <= 0.1 * top_run)):
-            continue  # a resume (a file that opens at its first count starts again there: a new run)
+        if not ((s[k] <= first and first <= gap) or (top_run > 0 and s[k] <= 0.1 * top_run)
+                or s[k] < first and s[k] <= gap):
+            continue  # a resume (a file that opens at its first count starts again there: a new run; so
+            # does a counter back at its very first count, below where the file opened: `Epoch 1/100`
+            # after a paste that opened at `Epoch 2/100`)
         if k + 1 < len(s) and s[k + 1] >= s[k - 1]:
             continue  # the counter goes on where it was
         p = k if ti is None else int(ti[k])
