@@ -1288,3 +1288,16 @@ def test_stuck_while_a_smooth_loss_falls_slowly():
     noisy = [1.93, 1.86, 1.95, 1.84, 1.92, 1.83, 1.9, 1.82, 1.89, 1.81, 1.88, 1.82]
     _quiet("stuck_while_training", _run({"eval/accuracy": acc, "loss": noisy}), "eval/accuracy", **params)
     _quiet("stuck_while_training", _run({"eval/accuracy": acc, "loss": smooth}), "eval/accuracy", min_run=5)
+
+
+def test_chance_when_the_accuracy_agrees_with_e_to_the_minus_loss():
+    """Beyond ten classes with no label count: a loss of 4.14-4.18 beside an accuracy of 1.26% (e^-4.15 is
+    1.6%): uniform outputs over about 64 classes, right 1/C of the time. A model that learned anything is
+    right far more often than e^-loss, so an accuracy of 8% beside the same loss is quiet."""
+    loss = [4.1821, 4.1529, 4.1635, 4.119, 4.1429, 4.1611]
+    steps = {"loss": [0, 100, 200, 300, 400, 500], "eval/accuracy": [589]}
+    params = dict(accuracy=["eval/accuracy"], min_points=3, agree_band=1.6, agree_min_classes=11)
+    hit = _check("chance", _run({"loss": loss, "eval/accuracy": [1.26]}, steps), "loss", **params)
+    assert hit.summary.startswith("loss stays within 0.1 of ln 64 = 4.16 (eval/accuracy 0.0126 ~ e^-4.16 = 1/64)")
+    _quiet("chance", _run({"loss": loss, "eval/accuracy": [8.0]}, steps), "loss", **params)
+    _quiet("chance", _run({"loss": loss, "eval/accuracy": [1.26]}, steps), "loss", accuracy=["eval/accuracy"], min_points=3)

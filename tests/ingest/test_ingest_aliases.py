@@ -34,6 +34,7 @@ CASES = [
     ("rollout/ep_rew_mean", None, "episode_reward", "train"),
     ("charts/episodic_return", None, "episode_reward", "train"),
     ("metrics/mAP50-95(B)", None, "eval/map", "eval"),
+    ("mAP@0.5IOU", None, "eval/map50", "eval"),
     ("Top-1 Acc", None, "accuracy", "train"),
     ("eval/Average_loss", None, "eval/loss", "eval"),
     ("eval_rewards/margins", None, "eval/rewards/margins", "eval"),

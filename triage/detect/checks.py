@@ -2208,6 +2208,10 @@ class ChanceParams(WindowParams):
     loss_only_vocab: Optional[tuple[int, ...]] = None
     # the loss is in bits (log base 2: fairseq divides every criterion by ln 2), so chance is log2 C
     bits: bool = False
+    # C from the loss itself (C = e^loss) when the accuracy sits within this factor of 1/C either way,
+    # for C of at least agree_min_classes (smaller C have their own, tighter readings): 0 disables it
+    agree_band: float = 0.0
+    agree_min_classes: int = 11
 
 
 def _learned_before(run, names: Names, start: float, classes: int, gain: float, points: int) -> tuple[str, float, float] | None:
@@ -2250,6 +2254,7 @@ def chance(c: Ctx) -> Hit | None:
     if short and level is None:
         return None
     found = facts.classes_from_config(c.run)
+    above = 1.0 + p.acc_tol  # an accuracy above this many times 1/C is above chance
     if found is None and p.loss_only_tol > 0 and logged >= p.loss_only_min_points:
         classes = facts.classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes, tuple(p.loss_only_vocab or ()))
         # An accuracy beside it counts only when it sits clearly below 1/C: uniform outputs tie every
@@ -2268,11 +2273,21 @@ def chance(c: Ctx) -> Hit | None:
             by_loss = int(round(math.exp(mid))) if 0.5 < mid < 13.0 else 0
             if by_loss >= 2 and abs(level / 100.0 * by_loss - 1.0) <= p.acc_tol and abs(mid - math.log(by_loss)) <= p.tol:
                 classes, level = by_loss, level / 100.0
-        if classes is None:
-            return None
-        found = (classes, f"{acc[0].name} {fmt(level)} = 1/{classes}")
+        off = classes is None or abs(mid - math.log(classes)) > p.tol  # (no C, or one the loss disagrees with)
+        if off and level is not None and p.agree_band > 1.0 and math.log(p.agree_min_classes) <= mid < 13.0:
+            # Two readings agree: uniform outputs over C classes score ln C and are right 1/C of the time,
+            # so an accuracy near e^-loss says the model is no better than the uniform guess its loss
+            # describes. A model that learned anything is right far more often than e^-loss.
+            by_loss = int(round(math.exp(mid)))
+            if 1.0 / p.agree_band <= level * by_loss <= p.agree_band:
+                found = (by_loss, f"{acc[0].name} {fmt(level)} ~ e^-{fmt(mid)} = 1/{by_loss}")
+                above = p.agree_band
+        if found is None:
+            if classes is None:
+                return None
+            found = (classes, f"{acc[0].name} {fmt(level)} = 1/{classes}")
     classes, where = found
-    if level is not None and level > (1 + p.acc_tol) / classes + 0.02:
+    if level is not None and level > above / classes + 0.02:
         return None  # the accuracy is above chance: the loss level means something else
     target, log_name = (math.log2(classes), "log2") if p.bits else (math.log(classes), "ln")
     share = float(np.mean(np.abs(y - target) <= p.tol))

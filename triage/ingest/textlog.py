@@ -496,6 +496,11 @@ class _TextReader:
                 if not bare.strip():
                     self.tb.append(line)
                     return True
+                if bare.startswith((" ", "\t")) and len(self.tb) < 400:
+                    # an exception message that goes on over indented lines (TensorFlow's `2 root error(s)
+                    # found.` lists each error below it, `  (0) Unknown: Failed to get convolution ...`)
+                    self.tb.append(line[:4000])
+                    return True
                 self.flush_traceback()
             elif "_print_stack" in bare:
                 # torch's anomaly mode ends its trace of the forward call so: frames pasted without a header
