@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import re
+
 from triage.errors import ExitCode, TriageError
 from triage.kb.base import KnowledgeBase
 from triage.kb.loader import Node
@@ -143,6 +145,10 @@ def read_input(path: str, fmt: str | None = None):
     return run, raw
 
 
+# a number printed to two or more decimals (`0.50397`, `25.31`): what programs print, rarely what people type
+_MEASURED = re.compile(r"(?<![\w.])[-+]?\d+\.\d{2,}(?![\w.])")
+
+
 def looks_like_prose(text: str) -> bool:
     """Short text a person wrote (a note, an issue description), not a log or a data file: most
     whitespace-separated tokens are words, few lines carry a logger prefix, and it is short."""
@@ -157,6 +163,9 @@ def looks_like_prose(text: str) -> bool:
     templates = Counter(shape(clean(line))[0] for line in lines)
     if len(lines) >= 3 and templates.most_common(1)[0][1] >= max(3, len(lines) // 2):
         return False  # one sentence printed again and again with new numbers is a program's output
+    measured = sum(1 for line in lines if _MEASURED.search(line))
+    if measured >= 3 and measured >= 0.25 * len(lines):
+        return False  # line after line of numbers to several decimals (scores, timings) is a program's report
     tokens = text.split()
     words = sum(1 for t in tokens if re.fullmatch(r"[\"'(]*[A-Za-z][A-Za-z'-]*[.,;:!?)\"']*", t))
     prefixed = sum(1 for line in lines if clean(line) != line.strip())

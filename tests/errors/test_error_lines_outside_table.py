@@ -19,6 +19,7 @@ CASES = [
     # a fitting loop that stops on a NaN loss, and GluonTS's trainer skipping a batch whose loss was NaN
     ("NaN loss value, stopping!", "S-nan"),
     ("WARNING:gluonts.trainer:Batch [2] of Epoch[0] gave NaN loss and it will be ignored", "S-nan"),
+    ("gluonts.core.exception.GluonTSUserError: Got NaN in first epoch. Try reducing initial learning rate.", "S-nan"),
     # an empty dataset: PyTorch's ConcatDataset and RandomSampler given nothing, caret with no resample scored
     ("    assert len(datasets) > 0, 'datasets should not be an empty iterable'\nAssertionError: datasets should not be "
      "an empty iterable", "PB-data-inventory"),

@@ -339,3 +339,12 @@ def test_a_sentence_printed_again_and_again_is_output_not_a_description():
     assert looks_like_prose(note)
     loop = "\n".join(f"Total rewards in episode {k} is 3.8 total number of steps are {49 * k}" for k in range(12))
     assert not looks_like_prose(loop)
+    # an AutoML report: words, but line after line of scores and timings to several decimals
+    report = "\n".join(["The task is binary_classification with evaluation metric logloss",
+                        "1_Default_LightGBM logloss 0.50397 trained in 25.31 seconds",
+                        "2_Default_Xgboost logloss 0.505556 trained in 26.08 seconds",
+                        "3_Default_CatBoost logloss 0.502192 trained in 33.14 seconds",
+                        "AutoML will ensemble available models"])
+    assert not looks_like_prose(report)
+    quoted = "My loss was 2.31 at step 10, then 2.45 and 3.11 later.\nThe LR is 0.001.\nWhat is wrong?"
+    assert looks_like_prose(quoted)
