@@ -554,7 +554,7 @@ _MODULE_WORDS = {"layer", "layers", "conv", "block", "blocks", "attn", "attentio
 _MODEL_PARTS = {"actor", "critic", "value", "vf", "pi", "q", "qf", "generator", "discriminator", "gen",
                 "disc", "g", "d", "teacher", "student", "encoder", "decoder", "aux", "auxiliary", "alpha", "entropy"}
 # Words that qualify a metric without changing what it is.
-_MODIFIERS = {"avg", "average", "mean", "total", "tot", "overall", "running", "smoothed", "smooth", "epoch", "batch",
+_MODIFIERS = {"avg", "average", "averaged", "mean", "total", "tot", "overall", "running", "smoothed", "smooth", "epoch", "batch",
               "step", "minibatch", "final", "current", "cur", "global", "bf16", "fp16", "fp32", "tf32", "reduced", "main",
               "set", "peak", "gpu", "cuda", "optim", "optimizer", "so", "far", "sofar",
               "iter", "iteration"}  # (`Iter acc`: the iteration's accuracy)

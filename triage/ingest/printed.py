@@ -53,6 +53,10 @@ _NUM_FULL = re.compile(NUM_BODY + r"\Z")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 _SPLIT_ABBREV = re.compile(r"^(Val|val|VAL|Valid|Eval|eval|Test|test|Train|train)\.\s+(?=[A-Za-z])")
+
+# a direction written with an arrow inside a name (`MT a->b valid_err=53.3`, `en->de bleu: 27.1`: the pair of
+# languages, or of domains, a model maps between): one word, its ends joined by a hyphen
+_NAME_ARROW = re.compile(r"\b([A-Za-z]{1,12})->([A-Za-z]{1,12})\b")
 # a split word, a bare whole number and a comma, then named values: `Train 240, loss: 1.34, train acc: 0.99`
 _SPLIT_THEN_COUNT = re.compile(r"^(Train|train|TRAIN|Training|Test|test|TEST|Testing|Val|val|VAL|Valid|Validation|Eval"
                                r"|Evaluation)(?:\s+|\s*:\s*)(\d{1,6}),\s*([A-Za-z][\w ]{0,30}?)\s*[:=]\s*[-+]?(?:\d|\.\d|nan|inf)")
@@ -125,6 +129,8 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\x1b[=>]")
 _PREFIX = re.compile(
     r"""^\s*(?:
       \[\d{4}-\d{2}-\d{2}[T\s]\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\s+[A-Za-z_][\w.-]*\]  # `[2025-10-20 20:55:02 alexnet]` (Swin-style loggers)
+    | \[[A-Za-z_][\w.-]*:\s\d{1,2}-\d{1,2}\s\d{1,2}:\d{2}:\d{2}\]\s+\{\d+\}(?=\s)  # `[%(name)s: %m-%d %H:%M:%S] {%(lineno)d}` (FLAML)
+    | \[\d{4}-\d{2}-\d{2}\s\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?:[\w.()-]+(?::[\w.()-]+)*\]  # `[%(asctime)s:%(name)s:%(host)s]`, one bracket
     | \[\s?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\s?:\s?\d{4}-\d{2}-\d{2}\s\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\s?\]  # `[ INFO : 2025-06-14 04:05:47,255 ]`
     | \([\w./-]+\.py\s+\d+\)\s*:?  # `(main.py 186):` the file and line the logger names
     | \([A-Za-z_][\w.]*:\d+\)(?=\s)  # `(%(module)s:%(lineno)d)`: `(base_trainer:831)`, a source line, no value
@@ -176,6 +182,8 @@ _PREFIX = re.compile(
     | \d+: (?![\t ])  # srun's rank (`5:\t`, `100:    `: a tab or its spaces after it: a boosting round's counter)
     | [\w.-]+:\d+(?=\t)
     | [\w.-]+:\d+(?=\s+(?:[\w.-]+:\d+\s+)?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\b)  # `host:0  olmo.train:908  INFO`
+    | [A-Za-z_][\w.]*\.py:\s+\d+(?::|\]:?)(?=\s)  # a padded line number, `%(filename)s: %(lineno)4d:` (`logging.py:   99:`,
+                                          # `[INFO: logging.py:   67]:`): where the call sits in the source, no step
     | [A-Za-z_][\w.]*\.py:\d+
     | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?::\d+)?(?=\s*[:\]\-|\u2013\u2014])
     | [\u2013\u2014](?=\s)  # `%(asctime)s \u2014 %(name)s \u2014 %(levelname)s \u2014 %(message)s`: the dash between fields
@@ -667,6 +675,8 @@ def clean(line: str) -> str:
         line = _SPLIT_ABBREV.sub(r"\1 ", line, count=1)  # `Val. Epoch: 0/500.`: the split, abbreviated with a period
     if ">" in line and "," in line and _NAMES_THEN_VALUES.search(line):
         line = _names_then_values(line)
+    if "->" in line and _NAME_ARROW.search(line):
+        line = _NAME_ARROW.sub(r"\1-\2", line)
     if line[-1:] == "]" and ", " in line and _BRACKETED_NAMES_VALUES.search(line):
         line = _bracketed_names_values(line)
     if line[:1] in "TtVvEe":

@@ -761,6 +761,7 @@ class _TextReader:
             if _DICT_OPENS.match(bare) or _BRACE_ALONE.match(bare) or _nested_dict_opens(bare):
                 return self.dict_line(ln, bare)
         if "=" in s and (_SETTINGS_REPR.match(s) or "main(" in s and _MAIN_CALL.search(s)
+                         or ("ifier(" in s or "essor(" in s) and _ESTIMATOR_REPR.search(s)
                          or ("train(" in s or "fit(" in s) and _TRAIN_CALL.match(s)):
             # `Namespace(batch_size=20, lr=20, ...)`, `INFO  main(rmq_port=5672, batch_size=8, ...)`: the run's settings;
             # `model.train(learning_rate=0.01, patience=10)`: the code that starts training, quoted with its arguments
@@ -787,7 +788,8 @@ class _TextReader:
             j = s.rfind("}")
             if j > i:
                 d = parse_pydict(s[i: j + 1])
-                if d and (_SETTINGS_LEAD.search(s[:i]) or ("." in s[:i] and _SETTINGS_FILE_LEAD.search(s[:i]))):
+                if d and (_SETTINGS_LEAD.search(s[:i]) or ("." in s[:i] and _SETTINGS_FILE_LEAD.search(s[:i]))
+                          or _arguments_dict(d)):
                     # `config: {'epochs': 20, 'learning_rate': 0.001}`, `args1.json defaultdict(<class 'str'>, {...})`
                     self.config_lines.add(ln)
                     self.b.skip("a settings dict")
@@ -915,8 +917,8 @@ class _TextReader:
         if lr:  # `Adjusting learning rate of group 0 to 1.0000e-03.`: the schedule's new value, as a pair
             c = c[: lr.start()] + "learning rate: " + c[lr.end():]
             self.lr_notices.add(ln)
-        if " = " in c and c[:1] in _VALUE_LEADS:
-            c = _value_first(s.strip()) or c
+        if " = " in c and (c[:1] in _VALUE_LEADS or c[:1] in "nNiI" and _NONFINITE_WORD.match(c.split(None, 1)[0])):
+            c = _value_first(s.strip()) or c  # (`nan = Validation rmse score`: a diverged model's score leads too)
         elif "," in c and c[:1] in _VALUE_LEADS:
             c = _values_named_after(c) or c
         if "mean" in c and "," in c:
@@ -1856,6 +1858,19 @@ class _TextReader:
         if step != step and type(done) is str and done.partition("/")[0].strip().isdigit():
             step = float(done.partition("/")[0])
         ep = _dict_number(d.get("epoch"))
+        if ep is None:  # (`"epoch": "10/50"`, `"cur_epoch": "5/20"`: the epoch and how many there are)
+            ep = _dict_count(d.get("epoch"))
+            if ep is None:
+                ep = _dict_count(d.get("cur_epoch"))
+        batch = total_batches = None
+        if step != step:  # PySlowFast's json_stats: the iteration, quoted, alone or with its total (`"iter":
+            it = d.get("iter", d.get("cur_iter"))  # "90/159"`, `"cur_iter": "10"`); with its total, beside an
+            f = _dict_count(it)  # epoch, it counts the batches of that epoch; beside an epoch without its total,
+            tail = it.partition("/")[2] if type(it) is str else ""  # it may start again each epoch: the epoch
+            if f is not None and ep is not None and tail:  # alone places the record
+                batch, total_batches = f, float(tail)
+            elif f is not None and ep is None:
+                step = f
         lead = self.lead_values(before) if m is None and _HAS_DIGIT.search(before) else None
         if lead is not None:  # `Epoch 201 train_vae_loss 0.0397: {'recons_loss': ..., 'kl_loss': ...}`
             d = {**lead.values, **d}
@@ -1883,7 +1898,8 @@ class _TextReader:
         label = lead.label if lead is not None else ""
         if not label and not before.strip() and self.heading_at == ln - 1:
             label = self.heading  # `Test scores` on the line above the dict: the dict is that split's
-        self.records.append(_Rec(ln, vals, step if step == step else None, ep, None, None, label, "hf_stdout", False))
+        self.records.append(_Rec(ln, vals, step if step == step else None, ep, batch, total_batches, label, "hf_stdout",
+                                 False))
         self.counts["hf_stdout"] = self.counts.get("hf_stdout", 0) + 1
 
     def coco_line(self, ln: int, s: str) -> bool:
@@ -2158,6 +2174,10 @@ def _segments(line: str) -> list[str]:
         return [p for s in _SPLIT_REDRAWS.split(line) if s.strip() for p in _segments(s)]
     if len(line) > 120 and len(_STAMP.findall(line)) > 1:
         return [s for s in _STAMP_SPLIT.split(line) if s.strip()]
+    if line[:1].isalpha() and line.count(line[:5]) > 1:
+        m = _REPEATED_LEAD_COUNTER.match(line)
+        if m:  # `Epoch: 456 cost time: 3.1 Epoch: 456, Steps: 22 | ...`: two prints of one epoch, the newline lost
+            return [line[: m.end()]] + _segments(line[m.end():])
     if line[:1] == "[" and "][" in line:  # a record glued to the next one (its newline lost in a paste):
         m = _LEAD_COUNTER_TAG.match(line)  # `[Epoch 11/11] [Batch 3861] [...][Epoch 11/11] [Batch 3871] [...]`
         cut = line.find("][" + m.group(1), m.end()) if m else -1
@@ -2200,6 +2220,9 @@ def _segments(line: str) -> list[str]:
 # rsyslog (and the SageMaker / CloudWatch captures built on it) writes a control character as `#` and its
 # three octal digits: `#015` for the carriage return of a progress-bar redraw, `#033` for the ESC of a colour
 _SYSLOG_ESCAPE = re.compile(r"#(0[0-3][0-7])")
+# a line opening on a counter (`Epoch: 456`) that names the same counter at the same value again further on:
+# where the second one starts, a second message begins
+_REPEATED_LEAD_COUNTER = re.compile(r"([A-Za-z]+):?\s?(\d+)\b[^\n]*?\s(?=\1:?\s?\2\b)")
 # a bracketed counter opening a record (`[Epoch 11/11]`, `[Iter: 40]`)
 _LEAD_COUNTER_TAG = re.compile(r"\[([A-Za-z]+)\s*:?\s*\d")
 _MMCV_BAR_END = re.compile(r"^\[[>\s]*\]\s*\d+/\d+,.*?ETA:\s*\d+s(?=\S)")
@@ -2299,7 +2322,9 @@ _BEST_NOTICE = re.compile(r"(?i)\b(?:improved\s+from\s+\S+\s+to|did\s+not\s+impr
                           r"(?:decreased|increased|improved)\s*\(\s*\S+\s*-+>|"
                           r"is\s+(?:improving|not\s+improving)\s+[\w/@.-]+\s*:\s*\S+\s*-+>|"  # `Model is improving acc: 44.6 --> 71.3.`
                           r"\bbest\s+[\w ]{1,20}?\s+was|"  # Tesseract's `2 Percent improvement time=-28864, best error was 7.024 @ 39917`
-                          r"\bsav(?:e|ed|ing)\s+best)"  # `step 2000 , save best 10.22, ./best_ckpt`: a checkpoint kept for its score
+                          r"\bsav(?:e|ed|ing)\s+best|"  # `step 2000 , save best 10.22, ./best_ckpt`: a checkpoint kept for its score
+                          # `Saving model at Epoch 3 with Validation Accuracy: 38.96%`: the score the checkpoint was kept for
+                          r"\bsav(?:e|ed|ing)\s+(?:the\s+)?(?:best\s+)?(?:model|checkpoint)\b[^:=]{0,40}?\bwith\s+[A-Za-z][\w ]{0,40}?[:=])"
                           r"\s*[-+]?(?:\d|\.\d|inf\b|nan\b)")
 # A config printed as a tree, each level drawn as `|-` (`  |-   |- batch_size<TAB>128`): one name and its setting
 _TREE_SETTING = re.compile(r"^\s*(?:\|-\s*)+[A-Za-z_][\w.\-]*\s+\S+\s*$")
@@ -2473,9 +2498,28 @@ _SETTINGS_LEAD = re.compile(r"(?i)(?:\b(?:config|configs|configuration|args|argu
 _SETTINGS_FILE_LEAD = re.compile(r"(?i)\b(?:config|configs|configuration|args|arguments|hparams|hyperparameters|params|"
                                  r"parameters|settings|options|opts|cfg)[\w-]*\.(?:json|ya?ml|toml)\s*[:=]?\s*"
                                  r"(?:(?:defaultdict|OrderedDict|dict)\((?:<class '\w+'>,\s*)?)?$")
+# Keys a script's command-line arguments hold and a metric record never does alone
+_ARGUMENT_KEYS = frozenset({"batch_size", "seed", "epochs", "num_epochs", "n_epochs", "lr", "learning_rate", "data_path",
+                            "save_dir", "output_dir", "img_size", "image_size", "weight_decay", "num_workers"})
+
+
+def _arguments_dict(d: dict) -> bool:
+    """`{'batch_size': 2, 'data_path': './data', 'epochs': 300, 'lr': 0.0001, 'seed': 2988}` printed with no
+    name before it (`print(vars(args))`): several argument keys, a text or yes/no value among them, and no
+    key naming a loss or an accuracy: the run's settings, not a record."""
+    if len(d) < 4 or sum(1 for k in d if str(k).lower() in _ARGUMENT_KEYS) < 3:
+        return False
+    if not any(type(v) in (str, bool) for v in d.values()):
+        return False
+    return not any(printed.names_loss_or_accuracy(str(k)) for k in d)
+
+
 # the entry function's call logged with its keyword arguments (`main(rmq_host=..., epochs=4, batch_size=8)`)
 _TRAIN_CALL = re.compile(r"^\s*(?:>>>\s*)?(?:[A-Za-z_]\w*\s*=\s*)?[A-Za-z_][\w.]*\.(?:train|fit)\((?:[^()=]*,\s*)?\w+\s*=")
 _MAIN_CALL = re.compile(r"(?:^|\s)main\(\w+=[^,()]*,\s*\w+=")
+# A fitted estimator's repr (`retrained model: LGBMClassifier(colsample_bytree=0.64, learning_rate=1.0,`,
+# scikit-learn's `RandomForestRegressor(max_depth=8)`): the hyperparameters it was built with
+_ESTIMATOR_REPR = re.compile(r"\b[A-Z]\w*(?:Classifier|Regressor)\(\w+=")
 _SETTINGS_REPR = re.compile(r"^\s*`?(?:Namespace|[A-Z]\w*(?:Config|Arguments|Args|Params|Options|Settings))\(\w+=")
 # A YAML mapping key that opens a block (`SOLVER:`, `  TRANS:`) and an entry of one (`  BASE_LR: 0.00035`).
 _OPT_GROUP = re.compile(r"^Parameter Group \d+\s*$")  # torch.optim.Optimizer.__repr__'s group heading
@@ -3667,6 +3711,18 @@ def _dict_number(v: object) -> float | None:
         except ValueError:
             return None
     return f
+
+
+def _dict_count(v: object) -> float | None:
+    """A counter a dict holds as a whole number, or as a string of one with its total after a slash
+    (`10`, `"10"`, `"10/50"`); None for anything else."""
+    if type(v) is int:
+        return float(v)
+    if type(v) is str:
+        head, _, tail = v.partition("/")
+        if head.strip().isdigit() and (not tail or tail.strip().isdigit()):
+            return float(head)
+    return None
 
 
 def _hf_by_epoch(records: list) -> list:
