@@ -118,3 +118,16 @@ def test_run_detectors_orders_by_first_step(tmp_path):
     ids = [f.detector for f in found]
     assert "det-loss-nan" in ids and "det-gradnorm-zero" in ids
     assert ids.index("det-gradnorm-zero") < ids.index("det-loss-nan")
+
+
+def test_a_train_prefixed_name_picks_the_training_series_by_exact_name():
+    """`train:G` in a detector's metric list is the training series named exactly `G` (a GAN's generator
+    term), with or without a glob; an eval series of that name is left alone."""
+    from triage.detect import _candidates
+    from triage.ingest.run import Run, Series
+
+    run = Run("mem", "test")
+    run.series["G"] = Series("G", "train", np.arange(3.0), np.array([1.0, np.nan, np.nan]))
+    run.series["eval/G"] = Series("eval/G", "eval", np.arange(3.0), np.array([1.0, 1.0, 1.0]))
+    assert [s.name for s in _candidates(run, ["train:G"])] == ["G"]
+    assert _candidates(run, ["train:D"]) == []

@@ -25,6 +25,9 @@ CASES = [
      "an empty iterable", "PB-data-inventory"),
     ("ValueError: num_samples should be a positive integer value, but got num_samples=0", "PB-data-inventory"),
     ("Something is wrong; all the Accuracy metric values are missing:\nError: Stopping", "PB-data-inventory"),
+    # a loop's own assertion that the loss is not NaN, quoted in its traceback
+    ('  File "train.py", line 88, in train\n    assert not np.isnan(loss_value), "loss is nan"\nAssertionError: loss is nan',
+     "S-nan"),
     # an infinity written into a half tensor
     ("RuntimeError: value cannot be converted to type Half without overflow: -inf", "S-fp16-overflow"),
 ]

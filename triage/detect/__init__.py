@@ -72,7 +72,7 @@ def _candidates(run, names: list[str]) -> list:
     for name in names:
         if name.startswith("!"):
             continue
-        if "*" in name:
+        if "*" in name or name.startswith("train:"):
             split, pattern = ("train", name[6:]) if name.startswith("train:") else (None, name)
             found += [run.series[k] for k in sorted(run.series) if fnmatchcase(k, pattern) and len(run.series[k])
                       and (split is None or getattr(run.series[k], "split", split) == split)]
