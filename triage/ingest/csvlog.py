@@ -699,6 +699,10 @@ def _read_wandb(b: RunBuilder, header: list[str], rows) -> None:
         b.end_row(got, step)
 
 
+# a name given its value on a printed line (`loss = 0.52`, `step: 10`): a cell of a CSV holds no such pair
+_PRINTED_PAIR = re.compile(r"[A-Za-z]\s*(?::|=)\s*[-+]?(?:\d|\.\d|nan\b|inf\b)", re.I)
+
+
 @functools.lru_cache(maxsize=8)  # every CSV dialect asks about the same head
 def sniff(head: bytes, name: str = "") -> tuple[str, float]:
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
@@ -726,6 +730,9 @@ def sniff(head: bytes, name: str = "") -> tuple[str, float]:
     wordy = sum(1 for c in header if len(c) > 48 or c.count(" ") > 4)
     if not name.endswith((".csv", ".tsv")) and (not cells or numeric < 0.5 or wordy or widths != {len(header)}):
         return "csv", 0.0
+    if not name.endswith((".csv", ".tsv")) and _PRINTED_PAIR.search(header[0]) \
+            and all(_PRINTED_PAIR.search(r[0]) for r in parsed[1:] if r):
+        return "csv", 0.0  # `Iteration 02000: loss = nan,nan`: printed lines whose values a comma joins
     numeric_header = sum(1 for c in header if to_float(c) is not None)
     if numeric_header > len(header) // 2:
         return "csv", 0.1  # no header row

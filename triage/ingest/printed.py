@@ -210,6 +210,7 @@ _IOU_RANGE = r"(?:@\[[\d.]+:[\d.]+\]|(?<=\d):\d*\.?\d+(?=\s*[:=]))"
 
 _TOKEN = re.compile(
     r"(?P<fname>(?<![\w.])\d[\w-]*\.[A-Za-z][A-Za-z0-9]{1,3}\b)"  # `200001.jpg`: a file, neither value nor key
+    r"|(?P<dword>(?<![\w.])\d[A-Za-z]+_[A-Za-z]\w*)"  # `3d_train`, `2d_loss`: a name that opens on its digit
     r"|(?P<num>" + NUM + r")"
     r"|(?P<word>(?:[^\W\d]|[@#])[\w@#]*(?:[./\-@][\w@#]+)*" + _IOU_RANGE + r"?(?:\([A-Za-z]\w*\))?(?:\.(?=\s))?)"
     r"|(?P<dash>\s(?:-{1,3}|[\u2013\u2014])\s)"  # `-`, `--`, an en or em dash between blanks: a separator
@@ -454,6 +455,18 @@ _BAR_PERCENT = re.compile(r"(?<![\w.])\d{1,3}%\s*(?:\|[^|]*\|\s*|\|[^|\d]*)?(?=\
 _GROUPED_COUNT = re.compile(r"(?i)(\b(?:global[_ ]?step|steps?|iters?|iterations?|epochs?|episodes?|updates?|batch)"
                             r"\s*[:=#]?\s*)(\d{1,3}(?:,\d{3})+)(?![\d.]|,\d)")
 # Which way a metric should go, noted after its name (`acc (higher is better) : 0.49`): not part of it
+# a sentence that names a value, then the pass it belongs to: `Loss of 0.0131 on iteration 2`, `loss of 3.2 at step 100`
+_VALUE_OF_AT = re.compile(r"^\s*([A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*){0,3}) of ([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf|NaN)"
+                          r"\s+(?:on|at|after|in|for) (iteration|iter|step|epoch|episode|update|batch) (\d+)\s*[.!]?\s*$")
+# a value given in a sentence, `the PSNR is 27.1`, maybe glued to its neighbours (`epoch0:the SSIM is8.08the PSNR is0.002`)
+_THE_NAME_IS = re.compile(r"(?:^|(?<=[\s:,;|\d]))[Tt]he ([A-Za-z][\w/@.-]{0,30}) is\s*"
+                          r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf)(?=[^\w.]|$|[Tt]he )")
+# a super-resolution benchmark and its upscaling factor as a tag before the scores (EDSR and the trainers built on it)
+_SCALE_SET_TAG = re.compile(r"^\[[A-Za-z][\w.-]{0,30} [xX]\d{1,2}\]\s*(?=(?:PSNR|SSIM|LPIPS)\b)")
+_LAST_AND_BEST = re.compile(r"^\s*([A-Za-z][\w@/.-]{0,30}):\s+last\s*:\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf)"
+                            r"\s+(?:max|min|best)\s*:.*$")
+_PID_TAG = re.compile(r"\[(?:P|PID|pid|Pid|process)\s*[:=]\s*\d+\]:?\s*")
+_SOURCE_SPOT = re.compile(r"\bfile=\S+\s+line=\d+\b")
 _DIRECTION_NOTE = re.compile(r"(?i)\s*\((?:the\s+)?(?:higher|lower|larger|smaller|bigger)\s+(?:is|=)\s+better\)")
 # Lightning's ModelCheckpoint (verbose): `Epoch 0, global step 50: 'val_loss' reached 3.79987 (best 3.79987),
 # saving model to '/x/epoch=0-step=50.ckpt' as top 1`
@@ -583,8 +596,14 @@ def clean(line: str) -> str:
         line = _CLASS_LABEL.sub(r" \1 ", line)
     if " of " in line:
         line = _TALLY_OF.sub("", line)
+        if line[-1:].isdigit() and _VALUE_OF_AT.match(line):  # `Loss of 0.013 on iteration 2`: the counter first
+            line = _VALUE_OF_AT.sub(r"\3 \4 \1: \2", line, count=1)
     if " (" in line and _TALLY_ASIDE.search(line):
         line = _TALLY_ASIDE.sub("", line)
+    if " is" in line and ("the " in line or "The " in line) and _THE_NAME_IS.search(line):
+        line = _THE_NAME_IS.sub(r" \1: \2 ", line).strip()  # `the SSIM is8.08the PSNR is0.002`: a name, a value
+    if "last" in line and _LAST_AND_BEST.match(line):  # `AUROC:   last: 0.9106    max: 0.9106     epoch_max: 0`:
+        line = _LAST_AND_BEST.sub(r"\1: \2", line, count=1)  # the latest score; the best so far is no new value
     if "better)" in line:
         line = _DIRECTION_NOTE.sub("", line)
     if "' reached " in line:  # Lightning's ModelCheckpoint: the monitored value, without the best so far
@@ -603,6 +622,8 @@ def clean(line: str) -> str:
         line = _ANSI.sub("", line)
     if "B/s" in line and _PIP_BAR.match(line):
         return ""
+    if "file=" in line and _SOURCE_SPOT.search(line):  # `THCudaCheck FAIL file=/x/THCGeneral.cpp line=405 error=11`:
+        return ""  # a check that failed at a place in the source; its numbers are a line and an error code
     if "\u2190[" in line:  # `←[39G`: ESC as a Windows console (code page 437) shows it, copied as text
         line = _ARROW_ANSI.sub("", line)
     if "^[" in line:  # colours written out in caret notation (`^[[32m`), as `cat -v` and some pastes show them
@@ -622,6 +643,8 @@ def clean(line: str) -> str:
         m = _PREFIX.match(line)
         if m and m.end() > 0:
             line = line[m.end():]
+        elif line[:2] in ("[P", "[p") and _PID_TAG.match(line):
+            line = _PID_TAG.sub("", line, count=1)  # `[P:24512]: => Train: Loss 0.06`: the process that wrote it
         elif n > 0 and line.startswith("# "):
             line = line[2:]  # `2024-07-25 18:05:41.16  # [Train Epoch: 1/20] loss=0.62`: a marker after the stamp
         elif n == 0:
@@ -655,6 +678,8 @@ def clean(line: str) -> str:
         line = _REDRAW_DEBRIS.sub(r"\1", line)
     if "nan" in line and _NAN_RESIDUE.search(line):
         line = _NAN_RESIDUE.sub(r"\1", line)
+    if line[:1] == "[" and " x" in line[:40] and _SCALE_SET_TAG.match(line):
+        line = _SCALE_SET_TAG.sub("[eval] ", line, count=1)  # `[Set5 x2]\tPSNR: 37.0`: a benchmark at a scale factor
     if line[:1] == "[" and ")]" in line:
         line = _TAG_QUALIFIER.sub(r"[\1]", line, count=1)  # `[Diff-Val(Test-Normal)] Epoch 1`: the tag alone
     if "batch " in line and ": epoch " in line:
@@ -785,6 +810,8 @@ def _tokens(line: str) -> list[tuple[str, str]]:
             kind = "sep"
         elif kind == "fname":
             kind = "p"
+        elif kind == "dword":
+            kind = "word"
         out.append((kind, text))
     while out and out[-1][0] == "sp":
         out.pop()
@@ -1561,6 +1588,11 @@ def parse(line: str) -> Plan:
                 # a split word alone may name a split's size (`train=11200, val=1400`): the reader drops
                 # it where its number is whole (on a line that counts steps it is `<step> val <loss>`)
                 plan.sizes += (sl.key,)
+            if len(words) > 4 and ")" in sl.key and not known_key(sl.key):
+                short = _ACRONYM_NAMED.search(sl.key)
+                if short:  # `Protocol #1 Error (MPJPE) J_Best: 37.5 mm`: the abbreviation names the metric
+                    sl.key = f"{short.group(1)} {short.group(2)}".strip()
+                    words = sl.key.lower().split()
             if (any(w in _STOP for w in words) or len(words) > 4) and not known_key(sl.key) \
                     or sl.key.lower() in _NOT_METRIC or _BEST.match(sl.key) or _ENV_VAR.match(sl.key) \
                     or ("best" in sl.key.lower() and _BEST_AFTER.search(sl.key)):
@@ -1617,6 +1649,8 @@ def parse(line: str) -> Plan:
         plan.prose = True  # `processed 74542 tokens with 5600 phrases; found: 16018 phrases`: a tally of the data
     if slots and slots[0].role == "value" and _EXCEPTION_NAME.match(slots[0].key):
         plan.prose = True  # `KeyError: 8`: the exception a traceback ends in, and its argument (no metric)
+    if line[:4] in ("Done", "done") and _DONE_IN.match(line):
+        plan.prose = True  # `Done, 30.58s`: how long a finished stage (feature extraction, a distance matrix) took
     if _CODE.match(line):
         plan.prose = True  # `return 10`, `for i in range(10):`: source code pasted into a log
     if "--" in line and len(_CLI_OPTION.findall(line)) >= 2:
@@ -1628,6 +1662,15 @@ def parse(line: str) -> Plan:
     if line.rstrip()[-1:] in ("?", "\uff1f") and _ASKED.search(line.rstrip()):
         plan.prose = True  # `Step: 229k的时候Loss: 0.2852，一直没有下降，为什么？`: a question about the numbers it quotes
     return plan
+
+
+# A long description that gives its metric's abbreviation in parentheses, then at most two words (which
+# variant): `Mean Per Joint Position Error (MPJPE) P_Agg`; the abbreviation is two or more capitals
+_ACRONYM_NAMED = re.compile(r"\(([A-Z][A-Z0-9@-]*[A-Z0-9])\)((?:\s+\S+){0,2})\s*$")
+
+
+# A stage's end and its duration, nothing else: `Done, 30.58s`, `done in 4.1 sec.`
+_DONE_IN = re.compile(r"^[Dd]one\b[\s,:!.]*(?:in\s+|after\s+)?\d[\d.]*\s*(?:s|sec|secs|seconds|ms|min)\.?\s*$")
 
 
 # A line that ends by asking: a question mark (ASCII or full-width) right after a word, not after a blank

@@ -72,6 +72,8 @@ _TB_FRAME = re.compile(r'^\s*File "[^"\n]+", line \d+, in \S')
 _RICH_TB_HEAD = re.compile(r"^[╭┏][─━]+ *Traceback \(most recent call last\) *[─━]+[╮┓]\s*$")
 _RICH_TB_FRAME = re.compile(r"^│(?: {3,}| ❱ +)\d+ │|^│ +\S.*\.py:\d+ in [\w<>.]+ *│$")
 _TRACEBACK_CHAIN = re.compile(r"^\s*(During handling of the above exception|The above exception was the direct cause)")
+# `loss_dict = {'loss_cls': nan}`: a variable's name and its container's repr, the whole line
+_MESSAGE_DUMP = re.compile(r"^[A-Za-z_]\w*\s*=\s*(?:\{.*\}|\[.*\])\s*$")
 _EXC_LINE = re.compile(r"^\s*([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fault)|KeyboardInterrupt|AssertionError|StopIteration)\b(:.*)?$")
 _OVERFLOW = re.compile(
     r"(OVERFLOW!|[Oo]verflow detected|dynamic loss scale overflow|Gradient overflow\.|Reducing dynamic loss scale"
@@ -499,6 +501,12 @@ class _TextReader:
                 if bare.startswith((" ", "\t")) and len(self.tb) < 400:
                     # an exception message that goes on over indented lines (TensorFlow's `2 root error(s)
                     # found.` lists each error below it, `  (0) Unknown: Failed to get convolution ...`)
+                    self.tb.append(line[:4000])
+                    return True
+                if "=" in bare and self.tb[-1].strip() and _MESSAGE_DUMP.match(bare):
+                    # `FloatingPointError: Loss became infinite or NaN at iteration=190!` then `loss_dict =
+                    # {'loss_cls': nan}`: a message of two lines whose second shows the variable that tripped
+                    # the guard; the values were the exception's, not a logged record
                     self.tb.append(line[:4000])
                     return True
                 self.flush_traceback()
