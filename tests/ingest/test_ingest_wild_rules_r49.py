@@ -108,3 +108,10 @@ def test_a_fitted_estimators_repr_holds_settings_not_metrics(tmp_path):
     run = _read(tmp_path, lines)
     assert run.meta["rows"] == 5
     assert not any("learning_rate" in name or "max_depth" in name for name in run.series)
+
+
+def test_a_print_glued_many_times_on_one_line_splits_a_few_and_keeps_the_rest(tmp_path):
+    """Thousands of copies of one print on one line (no newlines at all) split off a bounded number of
+    records and leave the rest as one segment: no recursion that grows with the line."""
+    run = _read(tmp_path, ["Epoch: 3 loss: 2.5 " * 5000])
+    assert len(run.get("loss").values) >= 1

@@ -2185,12 +2185,25 @@ def _segments(line: str) -> list[str]:
     if line[:1].isalpha() and line.count(line[:5]) > 1:
         m = _REPEATED_LEAD_COUNTER.match(line)
         if m:  # `Epoch: 456 cost time: 3.1 Epoch: 456, Steps: 22 | ...`: two prints of one epoch, the newline lost
-            return [line[: m.end()]] + _segments(line[m.end():])
+            head: list[str] = []
+            while m and len(head) < _MAX_GLUED:  # (a loop, not recursion: a line may repeat one print thousands of times)
+                head.append(line[: m.end()])
+                line = line[m.end():]
+                m = _REPEATED_LEAD_COUNTER.match(line) if line.count(line[:5]) > 1 else None
+            return head + ([line] if m else _segments(line))
     if line[:1] == "[" and "][" in line:  # a record glued to the next one (its newline lost in a paste):
-        m = _LEAD_COUNTER_TAG.match(line)  # `[Epoch 11/11] [Batch 3861] [...][Epoch 11/11] [Batch 3871] [...]`
-        cut = line.find("][" + m.group(1), m.end()) if m else -1
-        if cut > 0 and _LEAD_COUNTER_TAG.match(line, cut + 1):
-            return [line[: cut + 1]] + _segments(line[cut + 1:])
+        head = []  # `[Epoch 11/11] [Batch 3861] [...][Epoch 11/11] [Batch 3871] [...]`
+        capped = True
+        while len(head) < _MAX_GLUED:
+            m = _LEAD_COUNTER_TAG.match(line)
+            cut = line.find("][" + m.group(1), m.end()) if m else -1
+            if not (cut > 0 and _LEAD_COUNTER_TAG.match(line, cut + 1)):
+                capped = False
+                break
+            head.append(line[: cut + 1])
+            line = line[cut + 1:]
+        if head:
+            return head + ([line] if capped else _segments(line))
     if "<" in line and "]" in line:
         # tqdm writes its bar to stderr without a newline: a print that follows glues onto the bar
         # (`26%|███| 6399993/25000000 [16:22:11<48:18:45, 106.94it/s]INFO:agent:avg_r: 0.0000, ...`), and
@@ -2230,6 +2243,7 @@ def _segments(line: str) -> list[str]:
 _SYSLOG_ESCAPE = re.compile(r"#(0[0-3][0-7])")
 # a line opening on a counter (`Epoch: 456`) that names the same counter at the same value again further on:
 # where the second one starts, a second message begins
+_MAX_GLUED = 16  # prints split off one line at most (a paste loses a few newlines; the rest stays one segment)
 _REPEATED_LEAD_COUNTER = re.compile(r"([A-Za-z]+):?\s?(\d+)\b[^\n]*?\s(?=\1:?\s?\2\b)")
 # a bracketed counter opening a record (`[Epoch 11/11]`, `[Iter: 40]`)
 _LEAD_COUNTER_TAG = re.compile(r"\[([A-Za-z]+)\s*:?\s*\d")
