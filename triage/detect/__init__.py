@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from triage.detect import checks as _checks
 from triage.detect.checks import CHECKS, PARAMS, Ctx
+from triage.detect.checks import series_matching as _candidates
 from triage.detect.params import ParamProblem, Params, parse
 from triage.kb.base import KnowledgeBase, _as_list
 from triage.kb.frameworks import framework_table
@@ -56,32 +57,6 @@ def _step(x):
 
 def detectors(kb: KnowledgeBase) -> list:
     return sorted(kb.by_kind("detector"), key=lambda n: n.id)
-
-
-def _candidates(run, names: list[str]) -> list:
-    """The series a detector looks at, in the order its names are listed: each name the run has;
-    a pattern with `*` (e.g. `eval/*/loss`, one per named eval set) stands for every matching
-    series, and `train:` before a pattern keeps the training split's only (`train:*loss`: every
-    training loss term). The first that shows the pattern is the finding (a run's eval F1 at one
-    evaluation says nothing, its training F1 at four does). A name starting with `!` leaves out the
-    series it matches (`!rewards/*/std`: a spread, not a reward)."""
-    from fnmatch import fnmatchcase
-
-    found: list = []
-    drop = [n[1:] for n in names if n.startswith("!")]
-    for name in names:
-        if name.startswith("!"):
-            continue
-        if "*" in name or name.startswith("train:"):
-            split, pattern = ("train", name[6:]) if name.startswith("train:") else (None, name)
-            found += [run.series[k] for k in sorted(run.series) if fnmatchcase(k, pattern) and len(run.series[k])
-                      and (split is None or getattr(run.series[k], "split", split) == split)]
-            continue
-        s = run.get(name)
-        if s is not None and len(s):
-            found.append(s)
-    unique = {id(s): s for s in found if not any(fnmatchcase(s.name, d) for d in drop)}
-    return list(unique.values())
 
 
 def applies(node, run) -> bool:

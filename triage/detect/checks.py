@@ -66,6 +66,30 @@ class Ctx:
 
 
 # -- helpers -------------------------------------------------------------------------------
+def series_matching(run, names) -> list:
+    """The series a detector looks at, in the order its names are listed: each name the run has;
+    a pattern with `*` (e.g. `eval/*/loss`, one per named eval set) stands for every matching
+    series, and `train:` before a pattern keeps the training split's only (`train:*loss`: every
+    training loss term). The first that shows the pattern is the finding (a run's eval F1 at one
+    evaluation says nothing, its training F1 at four does). A name starting with `!` leaves out the
+    series it matches (`!rewards/*/std`: a spread, not a reward)."""
+    found: list = []
+    drop = [n[1:] for n in names if n.startswith("!")]
+    for name in names:
+        if name.startswith("!"):
+            continue
+        if "*" in name or name.startswith("train:"):
+            split, pattern = ("train", name[6:]) if name.startswith("train:") else (None, name)
+            found += [run.series[k] for k in sorted(run.series) if fnmatch.fnmatchcase(k, pattern) and len(run.series[k])
+                      and (split is None or getattr(run.series[k], "split", split) == split)]
+            continue
+        s = run.get(name)
+        if s is not None and len(s):
+            found.append(s)
+    unique = {id(s): s for s in found if not any(fnmatch.fnmatchcase(s.name, d) for d in drop)}
+    return list(unique.values())
+
+
 def fmt(x: float | None) -> str:
     """A number for a sentence: 3 significant digits, no exponent for ordinary values."""
     if x is None:
@@ -824,14 +848,10 @@ class ConstantParams(WindowParams):
 def _moving_over(c: Ctx, names: Names, lo: float, hi: float) -> bool:
     """Whether one of the series `names` (globs allowed) takes two or more finite values over steps
     lo..hi."""
-    for name in names:
-        for key in c.run.metrics():
-            if key == c.name or not fnmatch.fnmatchcase(key, name):
-                continue
-            s = c.run.series[key]
-            keep = np.isfinite(s.values) & (s.steps >= lo) & (s.steps <= hi)
-            if len(np.unique(np.asarray(s.values)[keep])) >= 2:
-                return True
+    for s in series_matching(c.run, list(names)):
+        keep = np.isfinite(s.values) & (s.steps >= lo) & (s.steps <= hi)
+        if s.name != c.name and len(np.unique(np.asarray(s.values)[keep])) >= 2:
+            return True
     return False
 
 

@@ -56,6 +56,7 @@ _SPLIT_ABBREV = re.compile(r"^(Val|val|VAL|Valid|Eval|eval|Test|test|Train|train
 
 # a direction written with an arrow inside a name (`MT a->b valid_err=53.3`, `en->de bleu: 27.1`: the pair of
 # languages, or of domains, a model maps between): one word, its ends joined by a hyphen
+_PLAIN_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"  # a signed number, decimal or scientific (no nan/inf)
 _NAME_ARROW = re.compile(r"\b([A-Za-z]{1,12})->([A-Za-z]{1,12})\b")
 # a split word, a bare whole number and a comma, then named values: `Train 240, loss: 1.34, train acc: 0.99`
 _SPLIT_THEN_COUNT = re.compile(r"^(Train|train|TRAIN|Training|Test|test|TEST|Testing|Val|val|VAL|Valid|Validation|Eval"
@@ -63,15 +64,14 @@ _SPLIT_THEN_COUNT = re.compile(r"^(Train|train|TRAIN|Training|Test|test|TEST|Tes
 # the names of a line's values listed first, an arrow, then the values in that order (`train, round, loss, acc
 # ===> 003, 0.82, 0.39,`): a split word may lead the names with no value of its own
 _NAMES_THEN_VALUES = re.compile(r"(?:^|(?<=[:|\]])\s+)([A-Za-z_][\w/.@-]*(?:\s*,\s*[A-Za-z_][\w/.@-]*){1,15})\s*(?:=+>|-+>)\s*"
-                                r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?:\s*,\s*[-+]?(?:\d+\.?\d*|\.\d+|nan|inf)"
-                                r"(?:[eE][-+]?\d+)?){0,15})\s*,?\s*$", re.I)
+                                r"(" + _PLAIN_NUM + r"(?:\s*,\s*(?:" + _PLAIN_NUM + r"|[-+]?(?:nan|inf))){0,15})\s*,?\s*$", re.I)
 
 # the names in one bracketed list, then their values in a second, as numpy prints an array (`[Total Loss, KL Loss,
 # Reg Loss] : [  nan   nan 2.301]`, `[loss, acc] = [0.52, 0.81]`): the same pairs, each name with its value
 _BRACKETED_NAMES_VALUES = re.compile(
     r"\[([A-Za-z_][\w /.@-]*(?:,\s*[A-Za-z_][\w /.@-]*){1,15})\]\s*[:=]\s*"
-    r"\[\s*((?:[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf)"
-    r"(?:(?:\s*,\s*|\s+)(?:[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf)){1,15})\s*\]$")
+    r"\[\s*((?:" + _PLAIN_NUM + r"|[-+]?nan|[-+]?inf)"
+    r"(?:(?:\s*,\s*|\s+)(?:" + _PLAIN_NUM + r"|[-+]?nan|[-+]?inf)){1,15})\s*\]$")
 
 
 def _bracketed_names_values(line: str) -> str:
@@ -456,14 +456,14 @@ _GROUPED_COUNT = re.compile(r"(?i)(\b(?:global[_ ]?step|steps?|iters?|iterations
                             r"\s*[:=#]?\s*)(\d{1,3}(?:,\d{3})+)(?![\d.]|,\d)")
 # Which way a metric should go, noted after its name (`acc (higher is better) : 0.49`): not part of it
 # a sentence that names a value, then the pass it belongs to: `Loss of 0.0131 on iteration 2`, `loss of 3.2 at step 100`
-_VALUE_OF_AT = re.compile(r"^\s*([A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*){0,3}) of ([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf|NaN)"
+_VALUE_OF_AT = re.compile(r"^\s*([A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*){0,3}) of (" + _PLAIN_NUM + r"|nan|inf|NaN)"
                           r"\s+(?:on|at|after|in|for) (iteration|iter|step|epoch|episode|update|batch) (\d+)\s*[.!]?\s*$")
 # a value given in a sentence, `the PSNR is 27.1`, maybe glued to its neighbours (`epoch0:the SSIM is8.08the PSNR is0.002`)
 _THE_NAME_IS = re.compile(r"(?:^|(?<=[\s:,;|\d]))[Tt]he ([A-Za-z][\w/@.-]{0,30}) is\s*"
-                          r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf)(?=[^\w.]|$|[Tt]he )")
+                          r"(" + _PLAIN_NUM + r"|nan|inf)(?=[^\w.]|$|[Tt]he )")
 # a super-resolution benchmark and its upscaling factor as a tag before the scores (EDSR and the trainers built on it)
 _SCALE_SET_TAG = re.compile(r"^\[[A-Za-z][\w.-]{0,30} [xX]\d{1,2}\]\s*(?=(?:PSNR|SSIM|LPIPS)\b)")
-_LAST_AND_BEST = re.compile(r"^\s*([A-Za-z][\w@/.-]{0,30}):\s+last\s*:\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf)"
+_LAST_AND_BEST = re.compile(r"^\s*([A-Za-z][\w@/.-]{0,30}):\s+last\s*:\s*(" + _PLAIN_NUM + r"|nan|inf)"
                             r"\s+(?:max|min|best)\s*:.*$")
 _PID_TAG = re.compile(r"\[(?:P|PID|pid|Pid|process)\s*[:=]\s*\d+\]:?\s*")
 _SOURCE_SPOT = re.compile(r"\bfile=\S+\s+line=\d+\b")

@@ -151,7 +151,7 @@ def _py2_tuple(s: str) -> str:
                     for m in _PY2_ITEM.finditer(s.strip()[1:-1])).strip()
 
 
-_KEY_VALUE_ITEM = re.compile(r"\bKey:\s*([A-Za-z_][\w/.@-]*)\s*,\s*Value:\s*(" + _NUM + r"|nan|inf|-inf)(?=\s*$)", re.I)
+_KEY_VALUE_ITEM = re.compile(r"\bKey:\s*([A-Za-z_][\w/.@-]*)\s*,\s*Value:\s*(" + _NUM + r")(?=\s*$)", re.I)
 # The weights a reward or a loss sums its terms with (`Reward weights: accuracy=0.7, grounding=0.25`,
 # `loss coefficients: ce=1.0, kl=0.1`)
 _TERM_WEIGHTS = re.compile(r"(?i)^\W{0,4}(?:reward|loss|objective|task)s?[ _-](?:weights?|coefficients?|coeffs?)\s*[:=]\s*"
@@ -2272,7 +2272,7 @@ _GLUED_AFTER_OPEN_BAR = re.compile(r"(?<=\d)[A-Za-z]{1,8} \[\d[\d:]*,\s*[\d.?]+\
 # Lightning's ModelCheckpoint, verbose: `Epoch 0, global step 51: 'val_accuracy' reached 0.02055 (best 0.02055), saving
 # model to ...` (or `... was not in top 3`), found after other text on the line (a bar it interrupted)
 _GLUED_CHECKPOINT_NOTE = re.compile(r"(?<=\S)Epoch \d+, global step \d+: (?:['\"]?([A-Za-z][\w/@.-]*)['\"]? reached "
-                                    r"(" + _NUM + r"|nan|inf)\b)?")
+                                    r"(" + _NUM + r")\b)?")
 _GLUED_AFTER_BAR = re.compile(r"\[\d[\d:]*<[\d:?]*(?:,[^\[\]]{0,80})?\](?=[A-Za-z\[]|<[A-Za-z]\w*[=:]|\d{4}-\d\d-\d\d[ T]\d|\s*[A-Za-z][\w/@.-]*\s*[=:]\s*[-+.\d]"
                               r"|\d{1,9},\s?[-+]?(?:\d*\.\d|nan|inf))"
                               r"|\[\d[\d:]*<[\d:?]*,\s*[?\d.]+\s*[A-Za-z]*/[A-Za-z]+(?=\[\d{4}-\d\d-\d\d[ T]\d)")
