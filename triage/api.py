@@ -152,7 +152,6 @@ _MEASURED = re.compile(r"(?<![\w.])[-+]?\d+\.\d{2,}(?![\w.])")
 def looks_like_prose(text: str) -> bool:
     """Short text a person wrote (a note, an issue description), not a log or a data file: most
     whitespace-separated tokens are words, few lines carry a logger prefix, and it is short."""
-    import re
     from collections import Counter
 
     from triage.ingest.printed import clean, shape
