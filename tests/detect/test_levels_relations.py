@@ -313,6 +313,37 @@ def test_a_loss_pinned_at_ln_2_names_its_classes_without_an_accuracy():
     assert "det-loss-near-ln-c" not in fired(make_run({"loss": [3.0e4, 2.9e4, 2.95e4, 3.1e4, 3.0e4, 2.9e4]}))
 
 
+def test_a_contrastive_loss_pinned_at_ln_batch_on_a_half_precision_grid():
+    """InfoNCE over a batch of 4096 pairs scores ln 4096 = 8.318 when no pair is told apart; a loss
+    printed from fp16 lands on its grid (8.3203, 8.3125: a step of 0.0078 at that size), one step off
+    ln B on some points. A loss wandering over 0.05 around the same level is no pin."""
+    pinned = make_run({"loss": [8.320312, 8.320312, 8.320312, 8.3125, 8.320312]}, {"loss": [90, 100, 110, 120, 130]})
+    assert "det-loss-near-ln-c" in fired(pinned)
+    wandering = make_run({"loss": [8.30, 8.35, 8.29, 8.34, 8.31]}, {"loss": [90, 100, 110, 120, 130]})
+    assert "det-loss-near-ln-c" not in fired(wandering)
+
+
+def test_a_loss_that_differs_only_in_its_last_double_bits_is_pinned():
+    """`0.013182825077950069` then `...067` at every iteration: the same loss summed in another
+    order, not a loss that moves; one that changes in the 9th digit does move."""
+    a, b = 0.013182825077950069, 0.013182825077950067
+    assert "det-loss-pinned" in fired(make_run({"loss": [a, b] * 14}))
+    assert "det-loss-pinned" not in fired(make_run({"loss": [a, a * (1 + 1e-8)] * 14}))
+
+
+def test_chance_from_the_loss_pools_the_train_and_eval_accuracy():
+    """Beyond ten classes the loss names C only with an accuracy near e^-loss: a train and an eval
+    accuracy over a few hundred samples each land either side of 1/C, and their pooled reading
+    counts (ln 50 with 0.037 and 0.013); a model right 15% of the time at that loss has learned."""
+    steps = {k: [1, 2, 3, 4, 5] for k in ("loss", "accuracy", "eval/accuracy")}
+    at_chance = make_run({"loss": [3.901, 3.911, 3.929, 3.908, 3.909], "accuracy": [0.045, 0.034, 0.016, 0.037, 0.037],
+                          "eval/accuracy": [0.034, 0.031, 0.016, 0.013, 0.034]}, steps)
+    assert "det-loss-near-ln-c" in fired(at_chance)
+    learned = make_run({"loss": [3.901, 3.911, 3.929, 3.908, 3.909], "accuracy": [0.15, 0.16, 0.15, 0.17, 0.16],
+                        "eval/accuracy": [0.14, 0.15, 0.15, 0.16, 0.15]}, steps)
+    assert "det-loss-near-ln-c" not in fired(learned)
+
+
 def test_a_nan_in_a_loss_term_when_no_total_is_logged():
     """A GAN's G_loss goes NaN (no series is called `loss`); an eval loss term or a loss scale that
     overflows is not it."""

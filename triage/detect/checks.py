@@ -943,7 +943,9 @@ def constant(c: Ctx) -> Hit | None:
         return None
     if p.at_max and target < float(np.max(y)):
         return None
-    same = (y == target) if p.tol == 0 else (np.abs(y - target) <= p.tol)
+    # (the same value to the last few bits of a double is the same value: summing one batch's terms in another
+    # order changes the 16th digit, `0.013182825077950069` then `...067`, and nothing a person would call a change)
+    same = (np.abs(y - target) <= 1e-12 * abs(target)) if p.tol == 0 else (np.abs(y - target) <= p.tol)
     count = int(np.count_nonzero(same))
     share = count / len(y) if len(y) else 0.0
     if share < p.min_share and p.value is None and p.tol == 0 and p.since_first_seen and count >= min_count \
@@ -2234,6 +2236,26 @@ class ChanceParams(WindowParams):
     agree_min_classes: int = 11
 
 
+def _pooled_accuracy(run, names: Names, start: float) -> tuple[float | None, list[str]]:
+    """The median of every logged accuracy in `names` (as fractions) from step `start` on, and the
+    names that gave points; (None, []) when none did."""
+    vals, used = [], []
+    for name in names:
+        s = run.get(name)
+        if s is None:
+            continue
+        frac = facts.as_fraction(s.values)
+        keep = np.isfinite(frac)
+        if np.isfinite(s.steps).all():
+            keep &= s.steps >= start
+        if keep.any():
+            vals.append(frac[keep])
+            used.append(s.name)
+    if not vals:
+        return None, []
+    return float(np.median(np.concatenate(vals))), used
+
+
 def _learned_before(run, names: Names, start: float, classes: int, gain: float, points: int) -> tuple[str, float, float] | None:
     """(series, best accuracy, its step) when an accuracy series stood well above chance 1/C
     before `start` on at least `points` logs: the model had learned something."""
@@ -2283,7 +2305,7 @@ def chance(c: Ctx) -> Hit | None:
         if classes is not None and level is not None and not level < (1.0 - p.acc_tol) / classes:
             classes = None
         if classes is not None:
-            found = (classes, f"every point within {fmt(p.loss_only_tol)} of it")
+            found = (classes, f"every point within {fmt(p.loss_only_tol)} of it, or one step of its printed grid")
     if found is None:
         mid = float(np.median(y))
         classes = facts.chance_classes_by_loss(level, mid, p.acc_tol) if level is not None else None
@@ -2298,10 +2320,16 @@ def chance(c: Ctx) -> Hit | None:
             # Two readings agree: uniform outputs over C classes score ln C and are right 1/C of the time,
             # so an accuracy near e^-loss says the model is no better than the uniform guess its loss
             # describes. A model that learned anything is right far more often than e^-loss.
+            # Every accuracy the run logs over the same part is a reading of the same thing (a train and an
+            # eval accuracy over a few hundred samples each land a factor of two either side of 1/C by chance
+            # alone): their pooled median is the reading.
             by_loss = int(round(math.exp(mid)))
-            if 1.0 / p.agree_band <= level * by_loss <= p.agree_band:
-                found = (by_loss, f"{acc[0].name} {fmt(level)} ~ e^-{fmt(mid)} = 1/{by_loss}")
-                above = p.agree_band
+            pooled, names = _pooled_accuracy(c.run, p.accuracy, float(x[0]))
+            # (the same slack as the test below: an accuracy within 0.02 of the band's top is chance too; a few
+            # hundred samples hold only a handful of right answers at 1/C)
+            if pooled is not None and 1.0 / p.agree_band <= pooled * by_loss and pooled <= p.agree_band / by_loss + 0.02:
+                found = (by_loss, f"{' and '.join(names)} {fmt(pooled)} ~ e^-{fmt(mid)} = 1/{by_loss}")
+                above, level = p.agree_band, pooled
         if found is None:
             if classes is None:
                 return None
