@@ -210,10 +210,12 @@ _IOU_RANGE = r"(?:@\[[\d.]+:[\d.]+\]|(?<=\d):\d*\.?\d+(?=\s*[:=]))"
 
 _TOKEN = re.compile(
     r"(?P<fname>(?<![\w.])\d[\w-]*\.[A-Za-z][A-Za-z0-9]{1,3}\b)"  # `200001.jpg`: a file, neither value nor key
-    r"|(?P<dword>(?<![\w.])\d[A-Za-z]+_[A-Za-z]\w*)"  # `3d_train`, `2d_loss`: a name that opens on its digit
+    # `3d_train`, `2d_loss`: a name that opens on its digit; so is one that a colon and a value follow (`1px: 0.90`,
+    # optical flow's share of pixels within 1 px) where no value goes (`idx: 0loss: 8.4` is a value, then a name)
+    r"|(?P<dword>(?<![\w.])(?:\d[A-Za-z]+_[A-Za-z]\w*|(?<![:=]\s)(?<![:=])\d[A-Za-z]{2,}(?=:[ \t]+[-+]?\.?\d)))"
     r"|(?P<num>" + NUM + r")"
     r"|(?P<word>(?:[^\W\d]|[@#])[\w@#]*(?:[./\-@][\w@#]+)*" + _IOU_RANGE + r"?(?:\([A-Za-z]\w*\))?(?:\.(?=\s))?)"
-    r"|(?P<dash>\s(?:-{1,3}|[\u2013\u2014])\s)"  # `-`, `--`, an en or em dash between blanks: a separator
+    r"|(?P<dash>\s+(?:-{1,3}|[\u2013\u2014])\s)"  # `-`, `--`, an en or em dash between blanks: a separator
     r"|(?P<sp>\s+)"
     r"|(?P<p>.)",
     re.S,
@@ -504,6 +506,8 @@ def _per_head_accuracies(line: str) -> str:
 
 # A number set in Markdown bold (`**6.840**`, a table kept in a README): the number alone
 _BOLD_NUMBER = re.compile(r"\*\*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?%?)\*\*")
+# A span set in Markdown bold inside a line (`**l1: nan g: nan**`): its text alone; a row of stars is no mark
+_BOLD_SPAN = re.compile(r"(?<!\*)\*\*(?=[^\s*])([^*]*?[^\s*])\*\*(?!\*)")
 # `of class:` / `for class:` before a class's name (PyTorch's CIFAR-10 tutorial, `Accuracy for class: plane is
 # 66.2 %`): the label word goes, leaving the `<metric> for <part>` that names one class's metric
 _CLASS_LABEL = re.compile(r"(?i)(?<=\w)\s+(of|for)\s+class\s*:\s*(?=[^\W\d])")
@@ -614,6 +618,8 @@ def clean(line: str) -> str:
         line = _QUOTED_NAME_EQ.sub(r"\1=", line)
     if "**" in line:  # `gan1: **6.840**`: a value set in bold in a Markdown paste
         line = _BOLD_NUMBER.sub(r"\1", line)
+        if "**" in line:  # `Iter: 2 **l1: nan g: nan** d: 0.92`: names and values set in bold (the poster's mark)
+            line = _BOLD_SPAN.sub(r"\1", line)
         if line.count("**") == 1:  # (a bold span over several lines: its marks open the first, close the last)
             bare = line.strip()
             if bare.startswith("**") and bare[2:3] not in ("*", "") or bare.endswith("**") and bare[-3:-2] not in ("*", ""):
@@ -1345,6 +1351,17 @@ def parse(line: str) -> Plan:
                     slots.append(Slot("total", key))
                     if role == "epoch":
                         epoch_seen = True
+                elif key and "." in text and "." in toks[j + 1][1] and ":" not in text \
+                        and (len(two := pending[-1].split("/")) == 2 and all(two) or not known_key(key, loose=True)):
+                    # `dn: 35.62/0.792`, `ValSet: 33.85/0.000`: two readings of one thing (a PSNR and an SSIM)
+                    # joined by a slash; a count of progress is whole numbers, never decimals. A name with a slash
+                    # of its own names both (`PSNR/SSIM: 30.12/0.8812`)
+                    names = (key, key + "_2") if len(two) != 2 or not all(two) \
+                        else tuple(" ".join(pending[:-1] + [w]) for w in two)
+                    slots.append(Slot("value", names[0]))
+                    slots.append(Slot("value", names[1]))
+                    value_keys.extend(names)
+                    plan.keys += 2
                 elif key and known_key(key, loose=True):
                     slots.append(Slot("num", key))  # `Accuracy: 9800/10000`, `HellaSwag: 2441/10042`
                     slots.append(Slot("den", key))
@@ -1750,8 +1767,10 @@ _CLI_OPTION = re.compile(r"(?:^|\s)--[A-Za-z][\w-]*(?:[\s=]|$)")
 # A command line that sets environment variables before the program it runs (`BS=32 LR=3e-4 python3 train.py`)
 # A command that runs a Python script with options of one dash (`python train.py -gpuid 0 -learning_rate 2`)
 _SCRIPT_COMMAND = re.compile(r"^\s*(?:python[\d.]*|torchrun|deepspeed)\s+(?:-\w\s+)?[\w./-]+\.py(?:\s+-{1,2}[A-Za-z]|\s*$)")
+# (the program is followed by its script or options, never by another `name=value`: `loss=0.01, sh degree=3`
+# is a bar's description of two values whose second name opens with the word `sh`)
 _ENV_COMMAND = re.compile(r"^\s*(?:[A-Za-z_]\w*=\S*\s+)+(?:python[\d.]*|torchrun|accelerate|deepspeed|bash|sh|"
-                          r"srun|mpirun|CUDA_VISIBLE_DEVICES=\S*)(?:\s|$)")
+                          r"srun|mpirun|CUDA_VISIBLE_DEVICES=\S*)(?:\s(?![\w ]*=)|$)")
 
 
 _NOT_PART = {"result", "results", "metric", "metrics", "summary", "score", "scores", "stats", "statistics",

@@ -945,6 +945,8 @@ class _TextReader:
                 self.section_header(head)  # a comment or a heading, never a record
                 return False
             c = c[1:].strip()  # `# Epoch: 010/010 | Loss: 2.303`: output pasted as a comment under the code
+        if c[:1] in _BAR_BLOCKS and c.lstrip(_BAR_BLOCKS)[:1].isdigit():
+            c = c.lstrip(_BAR_BLOCKS)  # (`██184  0.2529  3.6331`: a bar's last blocks left before a table row)
         layout, cells = None, c
         if not self.header:
             layout = _layout_for(c)
@@ -954,6 +956,11 @@ class _TextReader:
         header = self.header or layout
         if header and header is self.header and type(header) is list and _per_class_row(header, cells):
             return False  # `| vessel | nan | nan |` under `| Class | IoU | Acc |`: one class's score, not a record
+        if header and header is self.header and c[:1].isalpha() and type(header) is list \
+                and str(header[0]).lower() in _AXIS_WORDS:
+            own = _layout_for(c)  # a row that opens with a word under a header whose first column counts (`Epoch`)
+            if own is not None:  # is not that table's: a known layout's row (a validation `all` row whose own
+                header = layout = own  # header the paste lost, under the training header it followed)
         if header:
             row = tables.row(header, _blank_stamp(s, c), _COUNT_COLUMNS) if type(header) is tables.Positional \
                 else _table_row(header, cells, blanks=layout is not None or type(header) is _SpacedHeader)
@@ -961,6 +968,11 @@ class _TextReader:
                 # a row with blank cells under a header of two-blank cells: its values go by position
                 placed = tables.at_cells(self.header_line, header)
                 row = tables.row(placed, s, _COUNT_COLUMNS) if placed is not None else None
+            if row is None and header is self.header:
+                own = _layout_for(c)  # a known headerless row right under another table's header (Ultralytics'
+                if own is not None:  # validation `all` row below the training header whose own header the paste
+                    header = own  # lost): read by its own layout; the header above holds for the rows after it
+                    row = _table_row(own, c, blanks=True)
             if row is not None:
                 values, epoch = row
                 step = values.pop("step", None)
@@ -1045,6 +1057,9 @@ class _TextReader:
         if ")" in c and _PAREN_TAIL.match(c):  # `0.163s)`: the end of a line hard-wrapped inside its parentheses
             self.b.skip("the wrapped end of the line before")
             return False
+        if "ms " in c and _PHASE_TIMES.match(c):  # `Speed: 0.1ms preprocess, 15.9ms inference, 0.0ms loss, ...`
+            self.b.skip("a speed report (how long each phase took per item)")
+            return False
         plan, tpl = self.plan_of(c, tpl)
         if not plan.slots:
             if _SECTION.match(c):  # `Validating` behind a stamp with digits: a heading all the same
@@ -1107,6 +1122,14 @@ class _TextReader:
             if _COUNTER_ONLY.match(tpl) and self.block is not None and self.block_rec is not None \
                     and self.block[1] is None and self.block[2] is None and not self.block_counters:
                 self.date_block(rec.step, rec.epoch)  # `***** Eval results *****`, values, `global_step = 312`
+            elif _COUNTER_ONLY.match(tpl) and self.block is not None and self.block_rec is None \
+                    and self.block[1] is None and self.block[2] is None and not self.block_counters \
+                    and _BANNER.match(self.block[3][7:]) and ln == self.block[0] + 1 \
+                    and rec.step is None and rec.epoch is not None:
+                # `***** Eval results *****` then `epoch = 1.0` first (HF's metrics block, its names sorted): the
+                # epoch dates the banner's block, whose values follow it a line each
+                self.block = (self.block[0], rec.step, rec.epoch, self.block[3], rec.batch, rec.total)
+                self.block_counters = counters
             elif _COUNTER_ONLY.match(tpl):
                 self.block = (ln, rec.step, rec.epoch, "<block>" + tpl, rec.batch, rec.total)
                 self.block_rec = None
@@ -1675,8 +1698,13 @@ class _TextReader:
             # (`[500/500]: 100%|####| [52:29, loss=1.55]`): the same count, the same postfix
             lead = _LEAD_BAR_COUNT.search(line)
             if lead is None:
-                return False
-            m = lead
+                # a redraw cut right after its count (`acc: 0.51:   0%| | 1/42622`): the paste or the terminal
+                # lost the time part; the count and the description are whole
+                m = _CUT_BAR_COUNT.search(line)
+                if m is None:
+                    return False
+            else:
+                m = lead
         done = m.group(1) == m.group(2)
         desc = line[: (lead or printed._TQDM_BAR.search(line)).start()].rstrip(" :|-")
         tail = line[m.end():]
@@ -2333,6 +2361,9 @@ def _commented_output(c: str) -> bool:
 # 0.61`, `did not improve from 0.61`; the EarlyStopping helper many repositories copy prints
 # `Validation loss decreased (inf --> 0.61)`): the value repeats the evaluation line before it.
 # (`rank=0 time (ms) | forward: 652.41 | ... | step: 1172.13`: DeepSpeed's wall-clock breakdown, one line a rank)
+# A report of the time each phase took per item, every value in milliseconds with its phase named after it
+# (Ultralytics and YOLOv5 after validating: `Speed: 0.1ms preprocess, 15.9ms inference, 0.0ms loss, ...`)
+_PHASE_TIMES = re.compile(r"^[A-Za-z][\w ]{0,20}:\s*\d[\d.]*\s*ms\s+[A-Za-z][\w-]*(?:,\s*\d[\d.]*\s*ms\s+[A-Za-z][\w-]*)+")
 _TIMERS_LINE = re.compile(r"^(?:rank=\d+\s+)?time \((?:ms|s|sec|us)\)\s*\|\s*[A-Za-z_]\w*\s*:\s*\d")
 _STOP_BEST = re.compile(r"\bMetric\s+(\S+)\s+improved\b.*?New best score:\s*(" + _NUM + r")")
 # pycocotools' summary, one line per value: `Average Recall     (AR) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = -1.000`
@@ -2864,6 +2895,7 @@ _ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}\s*(?:[:=]\s*|\s)#\s*(
 _STEP_WORD = re.compile(r"(?i)\b(?:step|iter(?:ation)?|it)\b[\s:=#]*\d")  # a running bar's description that counts steps
 _BAR_COUNT = re.compile(r"(\d+)/(\d+)\s*\[[\d:]+<[\d:?]+")
 _LEAD_BAR_COUNT = re.compile(r"\[(\d+)/(\d+)\]:?\s*\d{1,3}%\|[^|]*\|\s*\[[\d:]+(?=[,\]])")
+_CUT_BAR_COUNT = re.compile(r"\|\s*(\d+)/(\d+)(?:\.\d+)?\s*$")
 _SPLIT_REDRAWS = re.compile(r"\r|\x08+")
 
 
@@ -3454,6 +3486,8 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
 
 # (an ordinal, `1st`, `3rd`: the label of a summary's row, R's `1st Qu.:`, not a number)
 _TABLE_NUM = re.compile(r"^(" + printed.NUM_BODY + r")(?!st$|nd$|rd$|th$)(?:/\d+)?[A-Za-z%]{0,3}$")
+# The blocks a progress bar is drawn with: a redraw the paste kept in part leaves them glued before a row
+_BAR_BLOCKS = "\u2588\u2589\u258a\u258b\u258c\u258d\u258e\u258f"
 _NA_CELLS = frozenset({"NA", "N/A", "n/a", "<NA>"})
 _LIST_ITEM = re.compile(r"^" + _NUM + r"$")
 
@@ -3902,9 +3936,10 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
 
         # (of the lines no other rule keeps, a block of scores printed together is an evaluation's report)
         report = _score_report_lines([rec for rec in printed_recs if not measured(rec)])
+        listing = _per_item_lines(printed_recs)
 
         def kept(rec) -> bool:
-            return rec.line in report or measured(rec)
+            return rec.line in report or rec.line in listing or measured(rec)
 
         lone = [rec for rec in printed_recs if not kept(rec)]
         if lone:
@@ -4053,7 +4088,7 @@ def _loss_record(rec) -> bool:
 
 # Canonical names of scores an evaluation reports (besides losses and accuracies, which their words name)
 _REPORT_SCORES = frozenset({"precision", "recall", "f1", "miou", "iou", "auc", "dice", "bleu", "mae", "rmse", "mse",
-                            "perplexity", "wer", "cer", "map", "r2"})
+                            "perplexity", "wer", "cer", "map", "r2", "rank1", "rank5", "rank10", "rank20"})
 
 
 def _report_score(key: str) -> bool:
@@ -4082,7 +4117,38 @@ def _score_report_lines(recs: list) -> set[int]:
             close()
             group = []
             continue
-        if group and rec.line != group[-1].line + 1:
+        if group and rec.line - group[-1].line > 1 + (rec.line - group[-1].line == 2 and _heading_gap(group)):
+            close()
+            group = []
+        group.append(rec)
+    close()
+    return out
+
+
+def _heading_gap(group: list) -> bool:
+    """One line may sit inside a report of scores when it is the heading of what follows (`mAP: 28.9%`, `CMC
+    curve`, `Rank-1  : 53.9%`): the scores before it are few (one or two), the block goes on after it."""
+    return len(group) <= 2
+
+
+def _per_item_lines(recs: list) -> set[int]:
+    """Lines of a test that scores one item a line (`Testing 0 baby - PSNR: 37.4 dB; SSIM: 0.96`, then the
+    next image's): three or more lines next to each other with the same two or more names, one of them a
+    metric triage knows, with no counter. Their shapes differ only by the item's name; a setting is never
+    printed again and again under the same names."""
+    out: set[int] = set()
+    group: list = []
+
+    def close() -> None:
+        if len(group) >= 3 and any(printed.known_key(str(k)) for k in group[0].values):
+            out.update(rec.line for rec in group)
+
+    for rec in recs:
+        if type(rec) is not _Rec or rec.step is not None or rec.epoch is not None or len(rec.values) < 2:
+            close()
+            group = []
+            continue
+        if group and (rec.line != group[-1].line + 1 or rec.values.keys() != group[-1].values.keys()):
             close()
             group = []
         group.append(rec)
