@@ -383,3 +383,35 @@ def test_whole_number_list_parameters_are_checked():
     assert ok is not None and ok.loss_only_vocab == (50257, 32000) and not problems
     bad, problems = parse(ChanceParams, {"loss_only_vocab": ["gpt2"]})
     assert problems and "whole numbers" in problems[0].message
+
+
+def test_a_huge_loss_falling_while_the_accuracy_climbs_is_a_summed_loss():
+    """A self-supervised speech loss summed over a batch (2.1e4 -> 1.7e4) beside a contrastive
+    accuracy 0.36 -> 0.43: both readings improve together, so the size is its units, not a blow-up;
+    the same loss beside an accuracy that does not move is still absurd for a classifier."""
+    steps = {"loss": [18223, 36446], "eval/accuracy": [18223, 36446]}
+    learning = make_run({"loss": [2.13e4, 1.66e4], "eval/accuracy": [0.3597, 0.4266]}, steps)
+    assert "det-loss-ce-absurd" not in fired(learning)
+    stuck = make_run({"loss": [2.13e4, 1.66e4], "eval/accuracy": [0.3597, 0.3601]}, steps)
+    assert "det-loss-ce-absurd" in fired(stuck)
+
+
+def test_one_box_term_at_zero_beside_another_that_moves_is_a_branch_switched_off():
+    """A semi-supervised detector's unlabelled RPN box loss is 0 by design while its supervised box
+    losses move; a run whose only box term is 0 while the classification moves has no matched boxes."""
+    n = 6
+    base = {"loss": np.linspace(1.2, 1.0, n), "loss_cls": np.linspace(0.4, 0.3, n)}
+    off = make_run({**base, "unsup_loss_rpn_bbox": np.zeros(n), "sup_loss_rpn_bbox": np.linspace(0.17, 0.15, n)})
+    assert "det-box-loss-zero" not in fired(off)
+    none_matched = make_run({**base, "loss_rpn_bbox": np.zeros(n)})
+    assert "det-box-loss-zero" in fired(none_matched)
+
+
+def test_a_loss_never_finite_beside_a_high_auroc_is_a_loss_not_computed():
+    """An anomaly detector that fits feature statistics shows `loss=nan` in its bar beside a pixel
+    AUROC of 0.985: NaN weights rank nothing, so the NaN is a loss the method never computes. The
+    same NaN beside an AUROC at chance is a NaN loss."""
+    scored = make_run({"loss": [np.nan], "pixel_AUROC": [0.985]}, {"loss": [0], "pixel_AUROC": [0]})
+    assert not {"det-loss-nan-early", "det-loss-nan", "det-loss-part-nan-early"} & fired(scored)
+    chance = make_run({"loss": [np.nan], "pixel_AUROC": [0.5]}, {"loss": [0], "pixel_AUROC": [0]})
+    assert {"det-loss-nan-early", "det-loss-part-nan-early"} & fired(chance)

@@ -298,6 +298,22 @@ class NonfiniteParams(Params):
     # after finite ones) rather than the detector's own answer
     answer_missing_start: Optional[Answer] = None
     answer_missing_later: Optional[Answer] = None
+    # quiet when the series is bad at every point while a score these names match (patterns as in a
+    # detector's metric list; as fractions) has a median of scored_above or more: NaN scores rank
+    # nothing (a ranking score such as ROC AUC, not an accuracy: NaN outputs argmax to class 0, right on
+    # every sample of a majority class), so a model ranking that well has finite outputs, and a loss that
+    # was never once finite is a loss the method does not compute (a statistics-fitting model's bar)
+    unless_scored: Optional[Names] = None
+    scored_above: float = 0.9
+
+
+def _scores_well(run, names: Names, above: float) -> bool:
+    """Whether a series `names` match has a finite median (as a fraction) of `above` or more."""
+    for s in series_matching(run, names):
+        y = facts.as_fraction(finite_xy(s.steps, s.values)[1])
+        if len(y) and float(np.median(y)) >= above:
+            return True
+    return False
 
 
 @check("nonfinite", NonfiniteParams)
@@ -309,6 +325,8 @@ def nonfinite(c: Ctx) -> Hit | None:
     if p.ignore_inf_when and any(c.run.get(n) is not None for n in p.ignore_inf_when):
         bad = np.isnan(v)  # with a dynamic loss scale, an Inf gradient is a skipped overflow step
     if not bad.any():
+        return None
+    if p.unless_scored and bad.all() and _scores_well(c.run, p.unless_scored, p.scored_above):
         return None
     raw = np.flatnonzero(bad)  # (before the other series masks any: what the optimizer saw)
     through_end = bool(bad[-1])
@@ -419,6 +437,10 @@ class ThresholdParams(WindowParams):
     # large which keeps falling fast is in large units (a loss summed over tokens), not blown up
     unless_fell_by: Optional[float] = None
     improved_min_points: int = 6  # the fewest points of `unless_improved` that can show a trend
+    # quiet when both move the right way at once: the series fell by this share of its first value and
+    # the `unless_improved` metric rose by this share of its own (two readings agree that the run learns;
+    # each alone needs its own, larger margin above)
+    joint_improved: Optional[float] = None
     # quiet when this learning-rate series rises at every log over the points beyond the bound (and
     # ends at least twice where it began): the log covers warmup only, where a fresh head or adapter
     # gives large gradients that the rising rate has not yet worked down
@@ -467,6 +489,10 @@ def threshold(c: Ctx) -> Hit | None:
     if p.unless_fell_by is not None and len(y) >= 2 and y[0] > 0 and y[-1] <= (1.0 - p.unless_fell_by) * y[0]:
         return None
     if p.unless_improved and _ended_improved(c, p.unless_improved, p.improved_by, max(2, p.improved_min_points)):
+        return None
+    if p.joint_improved is not None and p.unless_improved and len(y) >= 2 and y[0] > 0 \
+            and y[-1] <= (1.0 - p.joint_improved) * y[0] \
+            and _ended_improved(c, p.unless_improved, p.joint_improved, max(2, p.improved_min_points)):
         return None
     hx, hy = x[hit], y[hit]
     worst = int(np.argmax(np.abs(hy - bound))) if op not in ("==", "!=") else 0
@@ -815,6 +841,10 @@ class ConstantParams(WindowParams):
     only_while_nonzero: Optional[Names] = None
     # only when this series is logged and exactly 0 wherever it is finite
     only_while_zero: Optional[Names] = None
+    # quiet when another series these names match (patterns as in a detector's metric list) is non-zero
+    # somewhere: one box term of a run at 0 while another regresses boxes is a branch switched off by
+    # design (a semi-supervised detector's unlabelled RPN), not data without boxes
+    unless_any_nonzero: Optional[Names] = None
     # judge only the points from where the value takes over to the end of the log, after other values:
     # a loss that turns exactly 0 part-way and stays there
     trailing: bool = False
@@ -922,6 +952,10 @@ def constant(c: Ctx) -> Hit | None:
         oy = _other_values(c, p.only_while_zero)
         if not len(oy) or np.any(oy):
             return None
+    if p.unless_any_nonzero and any(
+            s.name != c.name and np.any(finite_xy(s.steps, s.values)[1] != 0)
+            for s in series_matching(c.run, p.unless_any_nonzero)):
+        return None
     if p.unless_below and p.value is not None:
         oy = _other_values(c, p.unless_below)
         if len(oy) and np.any((facts.as_fraction(oy) if p.fraction else oy) < p.value):
