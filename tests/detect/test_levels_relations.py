@@ -415,3 +415,19 @@ def test_a_loss_never_finite_beside_a_high_auroc_is_a_loss_not_computed():
     assert not {"det-loss-nan-early", "det-loss-nan", "det-loss-part-nan-early"} & fired(scored)
     chance = make_run({"loss": [np.nan], "pixel_AUROC": [0.5]}, {"loss": [0], "pixel_AUROC": [0]})
     assert {"det-loss-nan-early", "det-loss-part-nan-early"} & fired(chance)
+
+
+def test_an_eval_nan_ahead_of_the_first_training_log_is_eval_only():
+    """An evaluation at epoch 9.0 is NaN and the first training log, at 9.5, is finite: nothing
+    before it says otherwise, so the training stays finite there (the eval set scores 0/0)."""
+    run = make_run({"eval/loss": [np.nan], "loss": [0.3877]}, {"eval/loss": [9.0], "loss": [9.5]})
+    assert "det-eval-nan" in fired(run)
+
+
+def test_a_psnr_that_turns_nan_is_a_nan_evaluation():
+    """PSNR is finite for any finite output (an exact copy is +Inf): a validation PSNR of NaN is NaN
+    outputs or a mean over no images. A PSNR that only rises is no finding."""
+    nan = make_run({"psnr": [21.5, np.nan], "ssim": [0.63, np.nan]}, {"psnr": [11400, 11600], "ssim": [11400, 11600]})
+    assert "det-eval-nan" in fired(nan)
+    fine = make_run({"psnr": [21.5, 22.1]}, {"psnr": [11400, 11600]})
+    assert "det-eval-nan" not in fired(fine)

@@ -246,7 +246,7 @@ def _ended_improved(c: Ctx, names: Names, by: float, min_points: int) -> bool:
 def _finite_at(other, steps: np.ndarray, where: np.ndarray) -> np.ndarray:
     """Mask over `steps`: True where `where` holds and `other` is finite at that step: its value at
     the same step, or, where it has none there (an evaluation at epoch 1.0 between training logs at
-    0.93 and 1.07), its last value before it."""
+    0.93 and 1.07), its last value before it (its first, for a step before it logs anything)."""
     out = np.zeros(len(steps), dtype=bool)
     idx = np.flatnonzero(where)
     if not len(idx) or not len(other.steps):
@@ -256,9 +256,10 @@ def _finite_at(other, steps: np.ndarray, where: np.ndarray) -> np.ndarray:
     if len(d) and not (d > 0).all():  # not strictly increasing: the general (sorting) way
         out[idx] = np.isin(want, os_[np.isfinite(other.values)])
         return out
-    # (steps strictly increasing: the last one at or before each wanted step)
-    before = np.searchsorted(os_, want, side="right") - 1
-    out[idx] = (before >= 0) & np.isfinite(other.values[np.maximum(before, 0)])
+    # (steps strictly increasing: the last one at or before each wanted step; before the other's first
+    # step, its first value: an evaluation at epoch 9.0 ahead of the first training log at 9.5)
+    before = np.maximum(np.searchsorted(os_, want, side="right") - 1, 0)
+    out[idx] = np.isfinite(other.values[before])
     return out
 
 
