@@ -431,3 +431,11 @@ def test_a_psnr_that_turns_nan_is_a_nan_evaluation():
     assert "det-eval-nan" in fired(nan)
     fine = make_run({"psnr": [21.5, 22.1]}, {"psnr": [11400, 11600]})
     assert "det-eval-nan" not in fired(fine)
+
+
+def test_a_score_above_100_is_out_of_range_in_any_scale():
+    """NDCG is normalised by the best DCG the labels allow: 112 is beyond 1 and beyond 100%.
+    A recall printed in percent (55-60) is in range, and so is a perfect 100.0."""
+    steps = {"eval/ndcg@10": [0, 1, 2]}
+    assert "det-score-out-of-range" in fired(make_run({"eval/ndcg@10": [1.33, 112.3, 118.7]}, steps))
+    assert "det-score-out-of-range" not in fired(make_run({"eval/ndcg@10": [41.3, 44.9, 100.0]}, steps))
