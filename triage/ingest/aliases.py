@@ -118,6 +118,7 @@ class AliasTable:
         for lst in (self.eval_prefixes, self.test_prefixes, self.train_prefixes):
             lst.sort(key=len, reverse=True)
         self.axis_keys = {k for v in self.axes.values() for k in v}
+        self.ignored = set(self.axes["ignore"])
 
     def _add_doc(self, doc: dict, order: int) -> int:
         for lay in doc.get("headers") or []:
@@ -222,6 +223,8 @@ class AliasTable:
         hit = self._direct(k, source)
         if hit:
             return self._make(hit, key)
+        if k in self.ignored:  # bookkeeping that looks like a metric name (`Acc_iter`: a count, no accuracy)
+            return Resolved(normalise(k), "train", key)
         if "_phase/" in k:
             streamed = self._stream_metric(k, source)
             if streamed:

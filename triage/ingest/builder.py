@@ -377,6 +377,9 @@ class RunBuilder:
             series[name] = Series(name=name, split=split, steps=s, values=v,
                                   epochs=e, wall=w, source_key=key)
         for k, first, name, alt in collided:
+            if _sharper_copy(series, name, alt):
+                self.warn(f"{k!r} prints {first!r} with more digits: {name!r} holds its values")
+                continue
             if _join(series, name, alt):
                 self.warn(f"{k!r} and {first!r} both mean {name!r}: read as one series (where both have a "
                           f"step, they agree)")
@@ -408,6 +411,42 @@ def _clock_readings(v: np.ndarray) -> bool:
     the years 2001 and 2100), every one of them: no step lasts decades, so they are a clock, not durations."""
     finite = v[np.isfinite(v)]
     return bool(len(finite)) and bool(np.all((finite >= 1e9) & (finite <= 4.1e9)))
+
+
+def _decimals(values: np.ndarray) -> int:
+    """The fewest decimals that write every finite value (7 when none up to 6 do)."""
+    finite = values[np.isfinite(values)]
+    for d in range(7):
+        if np.allclose(finite, np.round(finite, d), rtol=0.0, atol=1e-9 * max(1.0, 10.0 ** -d)):
+            return d
+    return 7
+
+
+def _folded_key(key: str) -> str:
+    return re.sub(r"[\W_]+", "", key).casefold()
+
+
+def _sharper_copy(series: dict[str, Series], name: str, alt: str) -> bool:
+    """A value printed twice at each step, once in full and once rounded (`Loss: 0.326567` on one line,
+    `loss:0.327` in the terms line under it): the same number, so series[name] takes the full digits,
+    point for point, and keeps its own steps. True when it did; nothing changes otherwise."""
+    a, b = series.get(name), series.get(alt)
+    if a is None or b is None or len(a) != len(b) or len(a) < 2 or a.split != b.split \
+            or _folded_key(a.source_key) != _folded_key(b.source_key):
+        return False  # (two spellings of one name only: `valid_0 auc` and `valid_1 auc` are two sets)
+    fa, fb = np.isfinite(a.values), np.isfinite(b.values)
+    if not np.array_equal(fa, fb) or not fa.any():
+        return False
+    da = _decimals(a.values)
+    if not 1 <= da < _decimals(b.values) or len(np.unique(a.values[fa])) < 2:
+        return False  # (whole numbers, or one value again and again: two scores that agree only when rounded)
+    if not np.allclose(np.round(b.values[fb], da), a.values[fa], rtol=0.0, atol=0.51 * 10.0 ** -da):
+        return False
+    if not np.array_equal(a.values[~fa], b.values[~fb], equal_nan=True):
+        return False
+    series[name] = Series(name=a.name, split=a.split, steps=a.steps, values=b.values.copy(),
+                          epochs=a.epochs, wall=a.wall, source_key=a.source_key)
+    return True
 
 
 def _join(series: dict[str, Series], name: str, alt: str) -> bool:

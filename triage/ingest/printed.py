@@ -164,6 +164,7 @@ _PREFIX = re.compile(
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE|SUCCESS)\s*\|\s*[\w.<>-]+(?::[\w.<>-]+)*:\d+\s*(?:\||-(?=\s))
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL):[A-Za-z_][\w.-]*:  # logging's default format: `INFO:tensorflow:`, `INFO:my-run:`
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\t[\w.<>-]+\t  # fields split by tabs, `%(levelname)s\t%(name)s\t`
+    | \[\s+(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE)\s*\]  # a level padded to its width, `[%(levelname)8s]`: `[    INFO]`
     | \[?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE)\]?(?=[\s:\]|-])
     | \S+\s-\s(?=(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\s-\s)
     # (`[5]:` or `[86]` before a tab or a tab's spaces is a boosting round's counter (LightGBM's R package,
@@ -423,6 +424,25 @@ def grouped_tuples(line: str) -> str:
     if ")/(" not in line and ") / (" not in line:
         return line
     return _GROUPED_TUPLE.sub(_grouped_pairs, line)
+
+
+# Names listed before one `=` and their values listed after it, as `print("acc_val, acc =", a, b)` writes
+# them (`acc_val, acc = 0.72 0.709`): each name takes the value at its place
+_LISTED_PAIRS = re.compile(
+    r"^(\s*)([A-Za-z_][\w@./-]*(?:\s*,\s*[A-Za-z_][\w@./-]*)+)\s*[=:]\s*"
+    r"(" + _GROUP_NUM + r"(?:\s*,?\s+" + _GROUP_NUM + r")+)\s*$")
+
+
+def listed_pairs(line: str) -> str:
+    """The line with `a, b = x y` read as `a = x, b = y` (as many names as values, or the line as it is)."""
+    m = _LISTED_PAIRS.match(line)
+    if m is None:
+        return line
+    names = [n.strip() for n in m.group(2).split(",")]
+    values = m.group(3).replace(",", " ").split()
+    if len(names) != len(values):
+        return line
+    return m.group(1) + ", ".join(f"{k} = {v}" for k, v in zip(names, values))
 
 
 # Aggregates written as a call around the metric's name (`avg(utility)=270.0`, `mean(reward)=1.2`):
@@ -1969,7 +1989,26 @@ def known_key(key: str, loose: bool = False) -> bool:
         return True
     # loosely, a key with a loss or an accuracy in its words is one (`loss_bbox`, `rpn_cls_loss`), unless
     # it names a setting of one (`BBOX_REG_LOSS_WEIGHT`, `focal_loss_alpha`)
-    return loose and not (key.isupper() and "_" in key) and names_loss_or_accuracy(key)
+    return loose and not (key.isupper() and "_" in key) and names_loss_or_accuracy(key) \
+        or loose and _qualified_score(key)
+
+
+# Scores that a key names at one level of detail (`pixel_auroc`, `instance_auroc`, `image_f1`), and scores
+# that it names for one class, the class's index after it (`iou_1`, `F1_0`, `precision_0`, `recall_1`)
+_LEVEL_SCORES = frozenset({"auc", "auroc", "f1", "dice"})
+_CLASS_SCORES = _LEVEL_SCORES | {"iou", "precision", "recall", "acc"}
+
+
+def _qualified_score(key: str) -> bool:
+    """The key is a score of a model's quality narrowed to a level or a class; a setting never names one."""
+    from triage.ingest.aliases import tokens
+
+    words = tokens(key)
+    if len(words) < 2 or not _SETTING_WORDS.isdisjoint(words):
+        return False
+    if words[-1].isdigit():
+        return len(words) == 2 and words[0] in _CLASS_SCORES
+    return words[-1] in _LEVEL_SCORES
 
 
 def _scores_a_fit(key: str) -> bool:

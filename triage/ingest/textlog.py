@@ -715,6 +715,12 @@ class _TextReader:
             if _LONE_NUMBER.match(u):  # (`tensor(3.22, device='cuda:0')` alone: `print(loss)`, see lone_tensor_rows)
                 self.lone_tensors.append((ln, to_float(u.strip())))
         s = printed.grouped_tuples(printed.call_keys(u))
+        if "," in s and s.lstrip()[:1].isalpha():
+            s = printed.listed_pairs(s)
+        if "lr=[" in s or "lr: [" in s or "rate=[" in s or "rate: [" in s:
+            s = _GROUP_RATES.sub(r"\1\2\3", s)
+        if ">>>" in s:
+            s = _ARROW_RUN.sub(": ", s)
         if "[(" in s:
             s = _ONE_POLICY.sub(r"\1", s)
             if "[('" in s or '[("' in s:
@@ -1763,12 +1769,13 @@ class _TextReader:
         if label != "eval" and rec.step is None and (not done or float(m.group(2)) in self.bar_last):
             dplan = printed.parse(desc) if _HAS_DIGIT.search(desc) else None
             dr = printed.apply(dplan, printed.shape(desc)[1]) if dplan is not None else None
-            n, total = float(m.group(1)), float(m.group(2))
+            n = float(m.group(1))
+            total = float(m.group(2)) if m.group(2) else None  # (None: the total was cut off, `| 1024/`)
             if dr is not None and dr.epoch is not None:
                 rec.epoch, rec.batch, rec.total = dr.epoch, n, total  # `Epoch 3: 45%|..| 450/1000`
             elif dr is not None and dr.step is not None:
                 rec.step = dr.step
-            elif self.epoch != self.epoch:
+            elif self.epoch != self.epoch and total is not None:
                 # the bar's counter alone: each time it starts again is the next pass over the data
                 rec.epoch, rec.batch, rec.total, passes = self.bar_pass(total, n), n, total, True
             else:
@@ -2507,6 +2514,12 @@ def _value_first(line: str) -> str | None:
 
 # A value kept per policy as a list of (policy id, value) pairs, the value a string (Sample Factory's
 # `Avg episode reward: [(0, '-1.416')]`): with one policy, the value is the metric's
+# a learning rate printed once per parameter group (DeepSpeed's `lr=[3.2e-08, 3.2e-08]`): when every group has the
+# same rate, that rate is the run's
+_GROUP_RATES = re.compile(r"(?<![\w.])(lr|learning_rate)(\s*[=:]\s*)\[\s*(" + _NUM + r")(?:\s*,\s*\3)+\s*\]")
+# a run of `>` between the heading and the values (`***** Evaluation original ***** >>>> meanIOU: 73.50`):
+# a separator, as a colon would be (never at the line's start, where `>>>` is a Python prompt)
+_ARROW_RUN = re.compile(r"(?<=[\w*\]])\s+>{3,}\s+")
 _ONE_POLICY = re.compile(r"\[\(\d+,\s*'(" + _NUM + r")'\)\]")
 
 
@@ -2895,7 +2908,8 @@ _ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}\s*(?:[:=]\s*|\s)#\s*(
 _STEP_WORD = re.compile(r"(?i)\b(?:step|iter(?:ation)?|it)\b[\s:=#]*\d")  # a running bar's description that counts steps
 _BAR_COUNT = re.compile(r"(\d+)/(\d+)\s*\[[\d:]+<[\d:?]+")
 _LEAD_BAR_COUNT = re.compile(r"\[(\d+)/(\d+)\]:?\s*\d{1,3}%\|[^|]*\|\s*\[[\d:]+(?=[,\]])")
-_CUT_BAR_COUNT = re.compile(r"\|\s*(\d+)/(\d+)(?:\.\d+)?\s*$")
+# (the cut may fall inside the count itself, `100%|█| 1024/`: the total is lost, the count is whole)
+_CUT_BAR_COUNT = re.compile(r"\|\s*(\d+)/(\d*)(?:\.\d+)?\s*$")
 _SPLIT_REDRAWS = re.compile(r"\r|\x08+")
 
 
@@ -3357,13 +3371,17 @@ def _spaced_header(line: str) -> _SpacedHeader | None:
     together (`Gen Len`) are one column."""
     words = line.split()
     first = words[0].lower() if words else ""
-    if not 3 <= len(words) <= 20 or (first not in _AXIS_WORDS and first not in _SPLIT_NAMES) \
+    if not 3 <= len(words) <= 40 or (first not in _AXIS_WORDS and first not in _SPLIT_NAMES) \
             or not all(_SPACED_NAME.match(w) for w in words):
         return None
     tab = _aliases.table()
     merged: list[str] = []  # (fastai 1.0's first tables: `epoch train loss valid loss accuracy`, names of two words)
+    # (a split's name followed by a word that is neither a split nor an axis names that split's column, known
+    # or not: a model card's `Epochs Train Loss Train Fp ... Validation Recall`, one blank between all words)
     for w in words:
-        if merged and merged[-1].lower() in _SPLIT_NAMES and tab.resolve(f"{merged[-1]} {w}", "text").known:
+        if merged and merged[-1].lower() in _SPLIT_NAMES and (
+                tab.resolve(f"{merged[-1]} {w}", "text").known
+                or (w.lower() not in _SPLIT_NAMES and w.lower() not in _AXIS_WORDS and "_" not in merged[-1])):
             merged[-1] = f"{merged[-1]}_{w}"
         elif merged and not _name_alone(merged[-1], tab) and not _name_alone(w, tab) \
                 and tab.resolve(f"{merged[-1]} {w}", "text").known:
@@ -4096,7 +4114,22 @@ def _report_score(key: str) -> bool:
     if printed.names_loss_or_accuracy(key):
         return True
     found = _aliases.table().resolve(key, "text")
-    return found.quality <= _aliases.PREFIXED and found.name.removeprefix("eval/") in _REPORT_SCORES
+    if key.lower() in _REPORT_SCORES or (found.quality <= _aliases.PREFIXED
+                                         and found.name.removeprefix("eval/") in _REPORT_SCORES):
+        return True
+    # a score of one class or one level: the class's index after it (`iou_1`, `F1_0`, `precision_0`), or
+    # the level before it (`pixel_auroc`, `instance_auroc`); a mean score spelt with an `m` (`mf1`)
+    words = [w for w in _SCORE_WORD_SPLIT.split(key) if w]
+    while len(words) > 1 and words[-1].isdigit():
+        words.pop()
+    if not words:
+        return False
+    if len(words) > 1 or words[0] != key:
+        return _report_score(words[-1])
+    return len(key) > 2 and key[0] in "mM" and _report_score(key[1:])
+
+
+_SCORE_WORD_SPLIT = re.compile(r"[_\s]+")
 
 
 def _score_report_lines(recs: list) -> set[int]:
