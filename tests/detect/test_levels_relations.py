@@ -439,3 +439,13 @@ def test_a_score_above_100_is_out_of_range_in_any_scale():
     steps = {"eval/ndcg@10": [0, 1, 2]}
     assert "det-score-out-of-range" in fired(make_run({"eval/ndcg@10": [1.33, 112.3, 118.7]}, steps))
     assert "det-score-out-of-range" not in fired(make_run({"eval/ndcg@10": [41.3, 44.9, 100.0]}, steps))
+
+
+def test_a_held_out_score_that_decays_from_its_best_and_stays_down():
+    """An anomaly detector's AUC peaks at 0.989 and ends near 0.75 over sixteen evaluations: worse at the
+    task it is scored on. One that dips and comes back to its best, or plateaus near it, is no finding."""
+    steps = {"auc": list(range(1, 17))}
+    decays = [0.975, 0.981, 0.989, 0.93, 0.88, 0.84, 0.80, 0.79, 0.77, 0.78, 0.75, 0.76, 0.74, 0.75, 0.73, 0.748]
+    assert "det-eval-score-decays" in fired(make_run({"auc": decays}, steps))
+    returns = [0.975, 0.981, 0.989, 0.93, 0.88, 0.84, 0.90, 0.95, 0.97, 0.98, 0.985, 0.99, 0.988, 0.99, 0.989, 0.99]
+    assert "det-eval-score-decays" not in fired(make_run({"auc": returns}, steps))

@@ -28,6 +28,8 @@ CASES = [
     # a loop's own assertion that the loss is not NaN, quoted in its traceback
     ('  File "train.py", line 88, in train\n    assert not np.isnan(loss_value), "loss is nan"\nAssertionError: loss is nan',
      "S-nan"),
+    # a factorisation loop stopping on a NaN objective
+    ("RuntimeError: Training diverged and returned NaN.", "S-nan"),
     # audio files that will not decode (soundfile / libsndfile, and ffmpeg behind torchaudio)
     ("[rank1]: soundfile.LibsndfileError: <exception str() failed>", "DP-corrupt-samples"),
     ("soundfile.LibsndfileError: Error opening 'clip_0412.wav': File contains data in an unknown format.",
