@@ -449,3 +449,15 @@ def test_a_held_out_score_that_decays_from_its_best_and_stays_down():
     assert "det-eval-score-decays" in fired(make_run({"auc": decays}, steps))
     returns = [0.975, 0.981, 0.989, 0.93, 0.88, 0.84, 0.90, 0.95, 0.97, 0.98, 0.985, 0.99, 0.988, 0.99, 0.989, 0.99]
     assert "det-eval-score-decays" not in fired(make_run({"auc": returns}, steps))
+
+
+def test_recall_at_k_at_k_over_n_is_a_random_ranking():
+    """1 true response among 10 candidates: recall@10 is 1 by construction, and recall@1/@2/@5 at
+    0.12/0.20/0.48 is K/10, what a random order gives. A trained ranker at 0.54/0.71/0.92 is not."""
+    steps = {k: [100, 200, 300] for k in ("recall_at_1", "recall_at_2", "recall_at_5", "recall_at_10")}
+    rand = {"recall_at_1": [0.122, 0.121, 0.121], "recall_at_2": [0.199, 0.2, 0.197],
+            "recall_at_5": [0.48, 0.479, 0.483], "recall_at_10": [1.0, 1.0, 1.0]}
+    assert "det-recall-at-k-chance" in fired(make_run(rand, steps))
+    learned = {"recall_at_1": [0.48, 0.52, 0.54], "recall_at_2": [0.66, 0.69, 0.71],
+               "recall_at_5": [0.90, 0.91, 0.92], "recall_at_10": [1.0, 1.0, 1.0]}
+    assert "det-recall-at-k-chance" not in fired(make_run(learned, steps))

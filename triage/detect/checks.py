@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Optional
 
@@ -2748,6 +2749,56 @@ def at_chance_while_falling(c: Ctx) -> Hit | None:
         f"{c.name} sits at chance 1/{classes} = {fmt(chance_level)} ({where}) at {share:.0%} of {len(y)} evaluations "
         f"(median {fmt(float(np.median(y)))}) while {learning}",
         x[0], x[-1], numbers={"classes": classes, "share": share},
+    )
+
+
+@params
+class RecallAtKChanceParams(Params):
+    """Recall@K logged for several K, with recall@N at 1 for the largest N: the true item is always
+    among N candidates, and a ranking no better than random puts it in the top K with probability
+    K/N. Fires when every other K sits within `tol` (relative) or `abs_tol` (whichever is wider) of
+    K/N on its median over the last `window_fraction` of its points, for at least `min_ks` values
+    of K (a test set of a few thousand queries moves recall@1 = 0.1 by a hundredth or two)."""
+
+    tol: float = 0.15
+    abs_tol: float = 0.03
+    min_ks: int = 2
+    min_points: int = 1
+    window_fraction: float = 0.5
+
+
+_RECALL_AT = re.compile(r"(?i)(?:^|/)(?:recall|r|hit|hits|hr)(?:@|_at_|_at|@top|_)(\d+)$")
+
+
+@check("recall_at_k_chance", RecallAtKChanceParams)
+def recall_at_k_chance(c: Ctx) -> Hit | None:
+    """A ranking at random: recall@K = K/N for the N that recall@N reaches 1 at."""
+    p: RecallAtKChanceParams = c.params
+    by_k: dict[int, float] = {}
+    names: dict[int, str] = {}
+    for name, s in c.run.series.items():
+        m = _RECALL_AT.search(name)
+        if not m:
+            continue
+        y = facts.as_fraction(finite_xy(s.steps, s.values)[1])
+        if len(y) < p.min_points:
+            continue
+        tail = y[int(len(y) * (1.0 - p.window_fraction)):] if len(y) > 1 else y
+        k = int(m.group(1))
+        if k > 0 and k not in by_k:
+            by_k[k], names[k] = float(np.median(tail)), name
+    full = [k for k, v in by_k.items() if v >= 0.999]
+    if not full:
+        return None
+    n = min(full)
+    ks = sorted(k for k in by_k if k < n)
+    if len(ks) < p.min_ks or not all(abs(by_k[k] - k / n) <= max(p.tol * k / n, p.abs_tol) for k in ks):
+        return None
+    parts = ", ".join(f"{names[k]} {fmt(by_k[k])} (K/N {fmt(k / n)})" for k in ks)
+    return Hit(
+        f"{names[n]} is 1, so the true item is always among {n} candidates, and {parts} sit at K/{n}: "
+        f"the chance a random order puts it in the top K",
+        None, None, numbers={"candidates": n},
     )
 
 
