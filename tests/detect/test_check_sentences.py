@@ -1301,3 +1301,13 @@ def test_chance_when_the_accuracy_agrees_with_e_to_the_minus_loss():
     assert hit.summary.startswith("loss stays within 0.1 of ln 64 = 4.16 (eval/accuracy 0.0126 ~ e^-4.16 = 1/64)")
     _quiet("chance", _run({"loss": loss, "eval/accuracy": [8.0]}, steps), "loss", **params)
     _quiet("chance", _run({"loss": loss, "eval/accuracy": [1.26]}, steps), "loss", accuracy=["eval/accuracy"], min_points=3)
+
+
+def test_recall_at_k_chance():
+    """recall@10 at 1 names N = 10; recall@1, @2, @5 at K/10 are a random order."""
+    run = _run({"recall_at_1": [0.122, 0.121], "recall_at_2": [0.199, 0.197], "recall_at_5": [0.48, 0.483],
+                "recall_at_10": [1.0, 1.0]})
+    hit = _check("recall_at_k_chance", run, "recall_at_1")
+    assert hit.summary.startswith("recall_at_10 is 1, so the true item is always among 10 candidates, and recall_at_1 0.121")
+    assert hit.summary.endswith("sit at K/10: the chance a random order puts it in the top K")
+    assert hit.numbers == {"candidates": 10}
