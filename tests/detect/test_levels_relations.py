@@ -461,3 +461,11 @@ def test_recall_at_k_at_k_over_n_is_a_random_ranking():
     learned = {"recall_at_1": [0.48, 0.52, 0.54], "recall_at_2": [0.66, 0.69, 0.71],
                "recall_at_5": [0.90, 0.91, 0.92], "recall_at_10": [1.0, 1.0, 1.0]}
     assert "det-recall-at-k-chance" not in fired(make_run(learned, steps))
+
+
+def test_a_loss_that_starts_at_ln_2_and_goes_negative_is_a_cross_entropy_with_targets_out_of_range():
+    """A sigmoid cross-entropy starts at ln 2 and is never below 0 for targets in [0, 1]: 0.713 at step 1,
+    then -0.158, is graded labels fed to it. A loss that starts elsewhere (a density's NLL) may go below 0."""
+    steps = {"loss": [1, 101, 201, 301]}
+    assert "det-loss-negative-from-ln2" in fired(make_run({"loss": [0.7131, 0.2213, 0.0412, -0.158]}, steps))
+    assert "det-loss-negative-from-ln2" not in fired(make_run({"loss": [2.91, 1.20, 0.41, -0.158]}, steps))

@@ -447,6 +447,10 @@ class ThresholdParams(WindowParams):
     # ends at least twice where it began): the log covers warmup only, where a fresh head or adapter
     # gives large gradients that the rising rate has not yet worked down
     unless_warming_up: Optional[Names] = None
+    # only a series whose first logged value sits within first_tol of first_near, at the start of the
+    # run (a loss that begins at ln 2 is a binary cross-entropy, or a softmax over two, at its start)
+    first_near: Optional[float] = None
+    first_tol: float = 0.03
 
 
 @check("threshold", ThresholdParams)
@@ -461,6 +465,9 @@ def threshold(c: Ctx) -> Hit | None:
         if p.gate_required and not len(gy):
             return None
     x, y = finite_xy(c.steps, c.values)
+    if p.first_near is not None and not (len(y) and abs(float(y[0]) - p.first_near) <= p.first_tol
+                                         and x[0] <= max(1.0, 0.01 * float(x[-1]))):
+        return None
     if p.ignore_abs_below is not None:  # float noise around 0 means "undefined" here (e.g. constant returns)
         keep = np.abs(y) >= p.ignore_abs_below
         x, y = x[keep], y[keep]
