@@ -469,3 +469,12 @@ def test_a_loss_that_starts_at_ln_2_and_goes_negative_is_a_cross_entropy_with_ta
     steps = {"loss": [1, 101, 201, 301]}
     assert "det-loss-negative-from-ln2" in fired(make_run({"loss": [0.7131, 0.2213, 0.0412, -0.158]}, steps))
     assert "det-loss-negative-from-ln2" not in fired(make_run({"loss": [2.91, 1.20, 0.41, -0.158]}, steps))
+
+
+def test_a_loss_term_that_explodes_in_a_run_with_no_total():
+    """A basis-fitting loop logs its MSE and a scaled loss but no total: the MSE climbs from 72 to
+    3e5. A generator's loss that climbs while its discriminator improves is adversarial, not a blow-up."""
+    up = [72.4, 70.1, 66.0, 61.2, 58.3, 55.9, 53.3, 54.0, 60.2, 120.5, 1840.0, 326800.0, 10048.0]
+    assert "det-loss-term-explosion" in fired(make_run({"Real_MSE_Loss": up}))
+    gan = make_run({"G_GAN_Loss": up, "D_real": np.linspace(0.7, 0.1, len(up))})
+    assert "det-loss-term-explosion" not in fired(gan)
