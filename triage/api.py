@@ -147,6 +147,8 @@ def read_input(path: str, fmt: str | None = None):
 
 # a number printed to two or more decimals (`0.50397`, `25.31`): what programs print, rarely what people type
 _MEASURED = re.compile(r"(?<![\w.])[-+]?\d+\.\d{2,}(?![\w.])")
+_TAGGED = re.compile(r"\s*\[[A-Za-z][\w .:-]{0,30}\]")
+_RULE = re.compile(r"\s*[^\w\s]{5,}\s*$")
 
 
 def looks_like_prose(text: str) -> bool:
@@ -167,7 +169,9 @@ def looks_like_prose(text: str) -> bool:
         return False  # line after line of numbers to several decimals (scores, timings) is a program's report
     tokens = text.split()
     words = sum(1 for t in tokens if re.fullmatch(r"[\"'(]*[A-Za-z][A-Za-z'-]*[.,;:!?)\"']*", t))
-    prefixed = sum(1 for line in lines if clean(line) != line.strip())
+    # lines a program marks as its own: a logger prefix, a bracketed tag (`[LightGBM] [Info] ...`), or a
+    # banner rule made of symbols only (`*****`, `=====`) framing a launcher's notice
+    prefixed = sum(1 for line in lines if clean(line) != line.strip() or _TAGGED.match(line) or _RULE.match(line))
     return len(tokens) >= 3 and words >= 0.6 * len(tokens) and prefixed <= 0.3 * len(lines)
 
 

@@ -348,3 +348,18 @@ def test_a_sentence_printed_again_and_again_is_output_not_a_description():
     assert not looks_like_prose(report)
     quoted = "My loss was 2.31 at step 10, then 2.45 and 3.11 later.\nThe LR is 0.001.\nWhat is wrong?"
     assert looks_like_prose(quoted)
+
+
+def test_tagged_lines_and_banners_are_output_not_a_description():
+    """A library's tagged log lines (`[LightGBM] [Info] ...`) and a launcher's notice framed by rules of
+    stars are a program's words; a note with one Markdown rule in it is still a person's."""
+    from triage.api import looks_like_prose
+
+    tagged = "\n".join(["[LightGBM] [Info] Finished loading parameters", "[LightGBM] [Info] Loading query boundaries...",
+                        "[LightGBM] [Info] Started training...", "[LightGBM] [Info] Trained a tree with leaves=1"])
+    assert not looks_like_prose(tagged)
+    banner = "*" * 41 + "\nSetting OMP_NUM_THREADS environment variable for each process to be 1 in default.\n" + "*" * 41
+    assert not looks_like_prose(banner)
+    note = ("The loss stays flat after the first epoch.\nI train a small CNN on my own images.\n-----\n"
+            "Any idea what to check first?\nThe learning rate is the default one.")
+    assert looks_like_prose(note)
