@@ -188,6 +188,10 @@ def _read_stream(src: Source, stream, fmt: str | None, split: bool) -> Run | Non
     except (StopIteration, csv.Error) as exc:
         raise IngestError(src.path, f"CSV file has no readable header ({exc})") from None
     header = [c.strip().strip('"').strip() for c in header]
+    if len(header) >= 4 and 2 * sum(1 for c in header if not c) > len(header):
+        # most columns unnamed: a spreadsheet's merged headings over a hand-kept sheet (`,,,seed,Adapter,,,`);
+        # a logger names every column it writes (pandas leaves at most its index's blank)
+        raise IngestError(src.path, "CSV header leaves most columns unnamed (a spreadsheet, not a metric log)")
     tag = tensorboard_export_tag(header, src.name)
     if tag:
         header = header[:2] + [tag]

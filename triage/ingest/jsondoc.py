@@ -161,9 +161,18 @@ def read(src: Source, fmt: str | None = None, doc=None) -> Run:
         _jsonl._emit(ctx, [doc], 1)
         ctx.finish()
         run = b.build()
-        if run.series:
+        if run.series and _names_a_metric(run):
             return run
     raise IngestError(src.path, "JSON document with no metrics (expected trainer_state.json, rows or columns)")
+
+
+def _names_a_metric(run: Run) -> bool:
+    """A lone JSON object is one row of results only when one of its numbers is named as a metric of a
+    model (`{"eval_loss": 0.41, "params": {...}}`); an export of some other record (a cyclist's weekly
+    hours and stress scores, a build's sizes) has numbers under names no run logs."""
+    from triage.ingest.printed import known_key
+
+    return any(known_key(name, loose=True) or known_key(name.rsplit("/", 1)[-1], loose=True) for name in run.series)
 
 
 _AXIS_PLURALS = {"epochs": "epoch", "steps": "step", "iterations": "iteration"}  # a column of the axis' values

@@ -41,6 +41,7 @@ NUM_BODY = (
     r"|[-+]?1\.#(?:QNAN|SNAN|IND|INF)\d*"  # the MSVC runtime's NaN and infinity (`1.#QNAN000`, `-1.#IND`)
     r"|[-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?"
     r"|(?:[Nn]a[Nn]|NAN|[Ii]nf(?:inity)?|INF)(?:\.0\b|x+(?=[\s,;|)\]]|\Z))?(?![A-Za-z]))"  # (Lightning's bar: `train_loss=inf.0`)
+    r"|[-+]?\.(?:nan|NaN|NAN|inf|Inf|INF)(?![\w.])"  # YAML's spelling (`episode_reward_mean: .nan`, `-.inf`)
 )  # (`nanxxx`: a float format with fill `x`, `{:x<6f}` as PaddleOCR prints, pads only nan/inf, which are short)
 _UNIT_AHEAD = (r"(?=(?:ms|us|s|sec|min|h|GB|GiB|Gb|G|MB|MiB|Mb|M|KB|kB|K|B|x(?!\d)|it/s|s/it|ms/step|s/step|tok/s)"
                r"(?![A-Za-z]))")  # (`32x64` is a shape, not 32 times)
@@ -556,6 +557,10 @@ _NAME_BRACKET_POS = re.compile(r"^([A-Za-z][A-Za-z _-]{0,40}?)\s*\[\s*(\d+(?:\s*
                                r"(?=[-+]?(?:\d*\.\d|nan\b|inf\b))", re.I)
 
 
+# A message with a scalar tensor's value glued after it in brackets, the whole line (TF 1.x `tf.Print(x, [x],
+# "CrossE")` writes `CrossE[472.02966]`): the message names the value; a whole number there is a position
+_GLUED_TENSOR = re.compile(r"^([A-Za-z][\w.-]{0,40})\[([-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+|nan|inf))\]$")
+
 # Open MPI's --tag-output tag (`[1,3]<stdout>:`, job and rank) where it stands inside a line, not at its head
 _MPI_TAG_INSIDE = re.compile(r"\[\d+,\d+\]<std(?:out|err)>:")
 
@@ -689,6 +694,8 @@ def clean(line: str) -> str:
         line = _TAGGED_NAME.sub(r"\1:", line)
     if "]" in line and line[:1].isalpha() and _NAME_BRACKET_POS.match(line):
         line = _NAME_BRACKET_POS.sub(_position_first, line, count=1)
+    if line[-1:] == "]" and line[:1].isalpha() and _GLUED_TENSOR.match(line):  # `CrossE[472.02966]`: tf.Print's
+        line = _GLUED_TENSOR.sub(r"\1: \2", line)  # message, then the printed tensor's value in brackets
     if ("m " in line or "h " in line) and _SPACED_DURATION.search(line):  # (`1h 40m`: hours, minutes)
         line = _SPACED_DURATION.sub(r"\1", line)  # `Epoch Time: 0m 57s` is one duration, `0m57s`
     if ("minute" in line or "hour" in line) and _WORDED_DURATION.search(line):
@@ -1674,6 +1681,9 @@ def parse(line: str) -> Plan:
             and not any(sl.role == "value" and _SPLIT_NAMED.match(sl.key) for sl in slots):
         plan.label = "eval"  # TF Estimator's `Saving dict for global step 0: accuracy = 0.0, loss = 0.0`: an evaluation's results
     plan.known = any(sl.role in ("value", "num") and known_key(sl.key, loose=True) for sl in slots)
+    if not plan.known and len(slots) == 1 and slots[0].role == "value" and statistic_of_known(slots[0].key) \
+            and line.lstrip().startswith(slots[0].key + ":"):
+        plan.known = True  # `episode_reward_max: 200.0` (a result dict as YAML): the spread of a known metric
     if not plan.known and "loss)" in line and WEIGHTED_LOSS_TAIL.search(line):
         plan.known = True  # Caffe's `Train net output #0: ctcloss = 0.3 (* 1 = 0.3 loss)`: a term of the loss
     plan.counter = any(sl.role in ("step", "epoch", "batch") for sl in slots)
@@ -1993,6 +2003,19 @@ def known_key(key: str, loose: bool = False) -> bool:
         or loose and _qualified_score(key)
 
 
+_STAT_SUFFIX = re.compile(r"[_ ](?:max|min|std|mean|median)$", re.I)
+
+
+def statistic_of_known(key: str) -> bool:
+    """A spread statistic of a metric the table knows, its name then the statistic (RLlib's result writes
+    `episode_reward_max` and `episode_reward_min` beside `episode_reward_mean`). Printed alone it may be a
+    best-so-far note (`roc_auc_max (0.72 --> 0.78)`), so callers take it only where a setting cannot be."""
+    from triage.ingest.aliases import table
+
+    m = _STAT_SUFFIX.search(key)
+    return m is not None and m.start() > 0 and table().resolve(key[:m.start()], "text").quality <= 1
+
+
 # Scores that a key names at one level of detail (`pixel_auroc`, `instance_auroc`, `image_f1`), and scores
 # that it names for one class, the class's index after it (`iou_1`, `F1_0`, `precision_0`, `recall_1`)
 _LEVEL_SCORES = frozenset({"auc", "auroc", "f1", "dice"})
@@ -2077,6 +2100,7 @@ def to_number(text: str) -> float:
     except ValueError:
         low = t.lower().lstrip("+")
         low = low.rstrip("x") if low.endswith("x") else low  # `nanxxx`, `infxxx`: x-filled format
+        low = low[:1] + low[2:] if low.startswith("-.") else low[1:] if low.startswith(".") else low  # YAML `-.inf`
         if low.lstrip("-") in ("nan", "nan.0"):
             return float("nan")
         if low.lstrip("-").startswith("inf"):

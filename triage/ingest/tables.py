@@ -155,10 +155,14 @@ def row(header: Positional, seg: str, skip: frozenset | set = frozenset()) -> tu
             epoch = v if epoch is None else epoch
         else:
             values[name] = v
-    if numbers < max(2, len(header) // 2) or not (values or step is not None or counter is not None):
+    split_row = label is not None and len(label.split()) == 1 and bool(printed._split_of([label]))
+    # (a split's row under a header of one metric, `│ train │ 0.0960 │` under `│ combined │ loss │`, holds one
+    # number: its label cell names what the number is of)
+    least = 1 if split_row and len(header) == 2 else max(2, len(header) // 2)
+    if numbers < least or not (values or step is not None or counter is not None):
         return None
     step = step if step is not None else counter
-    if label is not None and len(label.split()) == 1 and printed._split_of([label]):
+    if split_row:
         # `│ vali │ 1.2190 │ 0.2708 │` under `│ rating │ loss │ accuracy │`: one split's row of the
         # metrics the header names (Ludwig, fastai-style summaries): its values are that split's
         values = {f"{label} {k}": v for k, v in values.items()}

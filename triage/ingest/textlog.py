@@ -303,6 +303,7 @@ class _TextReader:
         self.block_label = ""  # the split a block's counter line names (`Eval epoch: 4` heads eval values)
         self.header_line = ""  # the line the current table header was read from, as printed
         self.header_at = -1  # the line number of a header read from a line with no digit
+        self.header_split = ""  # the split a heading right above the current table header names (`test results:`)
         self.counted: set = set()  # templates of lines that count steps, epochs or batches (training's own)
         self.keyless: set[str] = set()  # one-value record shapes with the key taken out (`_keyless`)
         self.config_indent: int | None = None  # indentation of the header of the config block being read
@@ -869,6 +870,7 @@ class _TextReader:
                     return False
                 self.header_at = ln if self.header is not None else -1
                 self.header_line = s
+                self.header_split = self.heading_split(ln) if self.header is not None else ""
                 # (`#  step  rmse_val  rmse_trn  lr`: a header written as a comment, numpy.savetxt's way)
                 if self.header is None and c:
                     self.section_header(c)
@@ -986,7 +988,8 @@ class _TextReader:
                     self.epoch = epoch
                 elif step is None and self.epoch == self.epoch and type(header) is tables.Positional:
                     epoch = self.epoch  # `Epoch   4` then the epoch's summary table (no counter of its own)
-                self.records.append(_Rec(ln, values, step, epoch, None, None, "", "text", False))
+                label = self.header_split if header is self.header else ""
+                self.records.append(_Rec(ln, values, step, epoch, None, None, label, "text", False))
                 self.tpl_counts["<table>"] = self.tpl_counts.get("<table>", 0) + 1
                 return True
             if _PLACEHOLDER_ROW.match(c):  # `2    --------------`: a pandas row printed with no values yet
@@ -1014,12 +1017,14 @@ class _TextReader:
             header = self.tables.header(ln, _blank_stamp(s, c), self.masks and self.masks.lines) or _table_header(c)
             if header:
                 self.header = header
+                self.header_split = self.heading_split(ln)
                 return False
         if not nums and " " in c:
             # (`epoch train loss valid loss f2_opt`; `DEV: loss, acc, f1`: names listed with commas)
             spaced = _spaced_header(c) or (_comma_header(c) if ", " in c else None)
             if spaced:
                 self.header = spaced
+                self.header_split = self.heading_split(ln)
                 return False
         if not self.header and "|" in c and _PIPE_NUMBERS.match(c):
             c = " ".join(_PIPE_CELL.findall(c))  # `|  150|  16300|5.0e-05|  1.1553|`: a table row whose header
@@ -1595,6 +1600,17 @@ class _TextReader:
             return False
         self.header_at = ln
         return True
+
+    def heading_split(self, ln: int) -> str:
+        """`eval information (... on the test data ...) :` then `epoch  loss  precision  recall  f1` and its
+        rows: a heading with no number, ended by a colon right above a table's header, that names a held-out
+        split makes the table's rows that split's ("" when there is no such heading)."""
+        if ln < 2 or ln - 1 > len(self.lines):
+            return ""
+        above = self.lines[ln - 2].strip()
+        if not above.endswith(":") or printed.shape(printed.clean(above))[1]:
+            return ""
+        return "eval" if printed._split_of(above.lower().split()) == "eval" else ""
 
     def settings_heading(self, first: int) -> bool:
         """The line right above a dict printed over several lines names it the run's settings
@@ -4070,7 +4086,8 @@ def _nonfinite_metric(rec) -> bool:
     if type(rec) is not _Rec or any(w.strip(".,:;=") in printed._STOP for w in rec.template.lower().split()):
         return False
     return any(
-        isinstance(v, float) and not math.isfinite(v) and printed.known_key(str(k), loose=True)
+        isinstance(v, float) and not math.isfinite(v)
+        and (printed.known_key(str(k), loose=True) or printed.statistic_of_known(str(k)))
         for k, v in rec.values.items())
 
 
