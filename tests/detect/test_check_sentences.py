@@ -1311,3 +1311,18 @@ def test_recall_at_k_chance():
     assert hit.summary.startswith("recall_at_10 is 1, so the true item is always among 10 candidates, and recall_at_1 0.121")
     assert hit.summary.endswith("sit at K/10: the chance a random order puts it in the top K")
     assert hit.numbers == {"candidates": 10}
+
+
+def test_no_gain_while_fitting():
+    """The eval mAP peaks at its second evaluation and ends lower; the loss falls to under a tenth."""
+    steps = list(range(1, 13))
+    run = _run({"eval/map": [0.5831, 0.5853, 0.583, 0.585, 0.582, 0.567, 0.566, 0.5658, 0.566, 0.567, 0.575, 0.5723],
+                "loss": [0.4197, 0.41, 0.40, 0.38, 0.35, 0.30, 0.02, 0.012, 0.009, 0.008, 0.0075, 0.0078]},
+               {"eval/map": steps, "loss": steps})
+    hit = _check("no_gain_while_fitting", run, "eval/map", against=["loss"])
+    assert hit.summary == ("eval/map was best at its second (0.585, step 2) and ends at 0.572, while loss fell from 0.41 "
+                           "to 0.0078: it fits its training data and gains nothing on held-out data")
+    rising = _run({"eval/map": [0.52, 0.55, 0.58, 0.60, 0.62, 0.63, 0.64, 0.645, 0.65, 0.652, 0.655, 0.656],
+                   "loss": [0.4197, 0.41, 0.40, 0.38, 0.35, 0.30, 0.02, 0.012, 0.009, 0.008, 0.0075, 0.0078]},
+                  {"eval/map": steps, "loss": steps})
+    _quiet("no_gain_while_fitting", rising, "eval/map", against=["loss"])

@@ -2760,6 +2760,47 @@ def at_chance_while_falling(c: Ctx) -> Hit | None:
 
 
 @params
+class NoGainWhileFittingParams(Params):
+    """A held-out score (higher is better) whose best came at one of its first evaluations (within
+    best_within of them) and that ends no better, while the training loss `against` fell by
+    min_loss_drop or more of its value at that best: the model fitted its training data ever
+    more closely and gained nothing it can use on held-out data."""
+
+    against: Names = ("loss",)
+    min_points: int = 4
+    best_within: float = 0.34
+    min_loss_drop: float = 0.9
+
+
+@check("no_gain_while_fitting", NoGainWhileFittingParams)
+def no_gain_while_fitting(c: Ctx) -> Hit | None:
+    """An eval score that never improved past its first evaluations while the training loss collapsed."""
+    p: NoGainWhileFittingParams = c.params
+    x, y = finite_xy(c.steps, facts.as_fraction(c.values))
+    if len(y) < p.min_points:
+        return None
+    i = int(np.argmax(y))
+    if i > max(1, int(p.best_within * len(y))) or float(np.median(y[-max(1, len(y) // 3):])) > y[i]:
+        return None
+    other = c.other(p.against)
+    if other is None:
+        return None
+    ox, oy = finite_xy(other.steps, other.values)
+    then, end = oy[ox <= x[i]], oy[ox >= x[-1] - 1e-9 * max(1.0, abs(float(x[-1])))]
+    if not len(then) or not len(end) or then[-1] <= 0:
+        return None
+    o_then, o_end = float(then[-1]), float(np.median(oy[-max(1, len(oy) // 10):]))
+    if o_end > (1.0 - p.min_loss_drop) * o_then:
+        return None
+    return Hit(
+        f"{c.name} was best at its {'first' if i == 0 else 'second' if i == 1 else f'evaluation {i + 1}'} "
+        f"({fmt(float(y[i]))}, step {step_str(x[i])}) and ends at {fmt(float(y[-1]))}, while {other.name} fell from "
+        f"{fmt(o_then)} to {fmt(o_end)}: it fits its training data and gains nothing on held-out data",
+        x[i], x[-1], numbers={"best": float(y[i]), "loss_then": o_then, "loss_end": o_end},
+    )
+
+
+@params
 class RecallAtKChanceParams(Params):
     """Recall@K logged for several K, with recall@N at 1 for the largest N: the true item is always
     among N candidates, and a ranking no better than random puts it in the top K with probability
