@@ -498,8 +498,12 @@ _CKPT_REACHED = re.compile(r"'([A-Za-z][\w/.@-]{0,60})' reached (\S+) \(best [^(
 _CUTOFF_ARG = re.compile(r"(?<=[A-Za-z0-9_])\(k=(\d{1,5})\)")
 # A metric's name in single quotes right before its `=` and value
 _QUOTED_NAME_EQ = re.compile(r"'([A-Za-z][\w/.@-]{0,60})'(?==)")
-# A boosting round's `[N]` before one set's metric (`[100] training's l2:`): a tab's place, whatever the blank
-_ROUND_BEFORE_POSSESSIVE = re.compile(r"^(\[\d+\]) (?=[A-Za-z]\w*'s [\w@.-]+:)")
+# A boosting round's `[N]` before one set's metric (`[100] training's l2:`, the R package's `[7]: train's l2:`
+# with its tab turned into a blank): a tab's place, whatever the blank
+_ROUND_BEFORE_POSSESSIVE = re.compile(r"^(\[\d+\]:?) (?=[A-Za-z]\w*'s [\w@.-]+:)")
+# R's print() of one string (`[1] "[7]: train's l2:0.0567"`): the vector's index and the quotes are no part
+# of the message inside them
+_R_PRINTED_STRING = re.compile(r'^\s*\[1\] "(.*)"\s*$')
 # `[N]` before `name value / name value / ...` pairs (Dreamer's console line): the step the pairs are
 # measured at, kept as a counter the way a tab after it keeps a boosting round's
 _STEP_BEFORE_SLASHED = re.compile(r"^(\[\d+\]) (?=[A-Za-z_][\w/.]*\s+[-+]?(?:\d|\.\d|nan|inf)\S*\s+/\s)")
@@ -613,6 +617,8 @@ def clean(line: str) -> str:
         line = line.translate(_FULL_WIDTH)
         if "第" in line:  # `第10次训练` (the 10th training pass), `第3轮` (the 3rd round): the counter in words
             line = _CJK_ORDINAL.sub(_cjk_counter, line)
+    if '[1] "' in line and line[-1:] in "\" " and (r_str := _R_PRINTED_STRING.match(line)):
+        line = r_str.group(1)
     if "'s" in line:
         if line[:1] == "[":  # `[100] training's l2: 0.05`: LightGBM's round, one blank after it (not a rank)
             line = _ROUND_BEFORE_POSSESSIVE.sub("\\1\t", line, count=1)
@@ -1686,6 +1692,9 @@ def parse(line: str) -> Plan:
         plan.known = True  # `episode_reward_max: 200.0` (a result dict as YAML): the spread of a known metric
     if not plan.known and "loss)" in line and WEIGHTED_LOSS_TAIL.search(line):
         plan.known = True  # Caffe's `Train net output #0: ctcloss = 0.3 (* 1 = 0.3 loss)`: a term of the loss
+    if not plan.known and plan.label == "eval" and "core" in line \
+            and any(sl.role == "value" and names_score(sl.key) for sl in slots):
+        plan.known = True  # `val cls score: 0.91`, `Test score: 0.83`: a score measured on a held-out split, no setting
     plan.counter = any(sl.role in ("step", "epoch", "batch") for sl in slots)
     stop_keys = sum(1 for kkey in value_keys for w in kkey.lower().split() if w in _STOP)
     named = [sl.key for sl in slots if sl.role in ("value", "num")]
@@ -2004,6 +2013,12 @@ def known_key(key: str, loose: bool = False) -> bool:
 
 
 _STAT_SUFFIX = re.compile(r"[_ ](?:max|min|std|mean|median)$", re.I)
+
+
+def names_score(key: str) -> bool:
+    """The key's last word is `score` (`cls score`, `Score`): on a line that names an evaluation split,
+    what the model scored there."""
+    return key[-5:].lower() == "score" and (len(key) == 5 or key[-6] in " _-")
 
 
 def statistic_of_known(key: str) -> bool:

@@ -313,6 +313,7 @@ class _TextReader:
         self.config_lines: set[int] = set()  # lines that are `key: value` entries of a config block
         self.tensor_lines: set[int] = set()  # lines whose numbers were printed inside a tensor's repr
         self.lr_notices: set[int] = set()  # lines where the schedule said the LR it set (`Updating learning rate to`)
+        self.step_head: tuple[int, str] | None = None  # TFLearn's `Training Step: 12  | time: 1.2s`: (line, step)
         self.masks: printed_bulk.Masks | None = None  # the bulk path's masks (big logs)
         self.lines: printed_bulk.Lines | list[str] = []  # the log's lines (a dict's heading is read back from it)
         # tqdm counts not in `bars` yet, in line order: (first, end) spans of lines passed over, (-1, total, n)
@@ -923,6 +924,18 @@ class _TextReader:
             c = _SUM_OF_TERMS.sub(r"\1 loss: \2", c)
         if "s]" in c:  # `Epoch 9 [60.6s + 86.3s]:`: how long training and testing took, not a metric
             c = _BRACKET_SECONDS.sub("", c)
+        if c[:14] == "Training Step:":
+            step_line = _STEP_HEAD.match(c)
+            below = self.lines[ln].strip() if step_line and ln < len(self.lines) else ""
+            self.step_head = None
+            if step_line and below[:1] == "|" and _SAMPLES_SEEN.search(below):
+                self.step_head = (ln, step_line.group(1))  # TFLearn's step line over its metrics line
+        elif self.step_head and ln == self.step_head[0] + 1:
+            seen = _SAMPLES_SEEN.search(c)
+            if seen:  # (`| Adam | epoch: 001 | loss: 0.2 -- iter: 64/500`: the count after `iter:` is the samples
+                # seen this epoch; the step is the line above's)
+                c = f"step: {self.step_head[1]} | " + c[: seen.start()]
+            self.step_head = None
         if c[:5] == "kpis\t":  # PaddlePaddle's continuous-evaluation lines: `kpis<TAB>train_cost<TAB>25.504290`
             kpi = _KPI_LINE.match(c)
             if kpi:
@@ -1908,7 +1921,7 @@ class _TextReader:
                         self.bar_used[total] = n
                 else:  # a bar that did not move since the last dict (a finished `map` bar): not its step
                     self.stale_bar = True
-        for key in ("step", "global_step"):
+        for key in ("Step", "step", "global_step"):  # (mlx-vlm's `{'Step': 10, 'Loss': '3.4376', ...}`)
             if key in d:
                 f = _dict_number(d[key])
                 if f is not None:
@@ -1945,7 +1958,7 @@ class _TextReader:
         # step's loss and optimizer state, which the closing summary never prints)
         summary = ("train_runtime" in d and not _step_state(d)) or ("train_loss" in d and "loss" not in d
                                                                      and not is_eval and not _epoch_average(d))
-        vals = {k: v for k, v in d.items() if k not in ("epoch", "step", "global_step", "total_flos")}
+        vals = {k: v for k, v in d.items() if k not in ("epoch", "step", "Step", "global_step", "total_flos")}
         if summary:
             for k, v in vals.items():
                 f = to_float(v)
@@ -2420,6 +2433,8 @@ _RECAP_AT = re.compile(r"(?i)\b(?:final|best)\s+[\w ]{1,40}?\s*[:=]\s*\S+\s*\(oc
 _SUM_OF_TERMS = re.compile(r"\b([A-Za-z]\w*)\s*==\[\s*(" + _NUM + r")\s*=\s*" + _NUM + r"(?:\s*\+\s*" + _NUM + r")+\s*\]")
 # Durations in square brackets, one or a sum of several (`[305.4s + 92.5s]`)
 # A KPI line (`kpis`, the name, the value, tab-separated): the word `kpis` marks the line, it is no part of the name
+_STEP_HEAD = re.compile(r"^Training Step:\s*(\d+)\s*\|")
+_SAMPLES_SEEN = re.compile(r"\s*--\s*iter:\s*\d+\s*/\s*\d+\s*$")
 _KPI_LINE = re.compile(r"^kpis\t+([A-Za-z_][\w./-]*)\t+(\S+)\s*$")
 # A split word with the number of samples it was scored on glued to it in parentheses, then (maybe) the run's
 # name, one blank-free token with digits in it, then the first `key=` or `key:` value of the split
@@ -3376,6 +3391,11 @@ _SPACED_NAME = re.compile(r"^[A-Za-z_][\w./%@-]*$")
 _DURATION_CELL = re.compile(r"^\(?\d+:\d{2}(?::\d{2})?\)?$")
 
 
+# The parts of a compound column name that make it a measurement (`RMSE-F-Test`, `L2Reg-Loss`)
+_METRIC_PARTS = frozenset({"loss", "rmse", "mae", "mse", "error", "acc", "accuracy", "train", "test", "val", "valid"})
+_COMPOUND_CUT = re.compile(r"[-_/.]")
+
+
 def _spaced_header(line: str) -> _SpacedHeader | None:
     """A header of single-blank-separated names: an axis first (`epoch`), then two or more names
     the alias table knows as metrics (`train_loss valid_loss`). Prose never opens with an axis word
@@ -3409,6 +3429,11 @@ def _spaced_header(line: str) -> _SpacedHeader | None:
             len(words) >= 3 and words[1].lower() in _AXIS_WORDS and tab.resolve(words[0], "text").name == "loss"):
         return None
     known = sum(1 for w in words if tab.resolve(w, "text").known and w.lower() not in _AXIS_WORDS)
+    if known == 1:  # (`Step Total-Loss L1Reg-Loss RMSE-E-Train RMSE-E-Test`: one name the table knows, the others
+        # compounds whose parts say what they are, a loss or an error on a split: a header still)
+        rest = [w for w in words[1:] if not tab.resolve(w, "text").known]
+        if len(rest) >= 2 and all(_METRIC_PARTS & set(_COMPOUND_CUT.split(w.lower())) for w in rest):
+            known = 2
     return _SpacedHeader(_scored_on_eval(words)) if known >= 2 else None
 
 
@@ -3459,7 +3484,9 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
         if len(spaced) == len(header) and all(_NUM_OR_NA.match(w) for w in spaced):
             cells = spaced
     if len(cells) < len(header):
-        return None
+        header = _without_val_columns(header, len(cells))
+        if header is None:
+            return None
     if len(cells) > len(header) and not blanks:
         header = _snake_split(header, len(cells))
     while len(cells) > len(header) and _DURATION_CELL.match(cells[-1]):
@@ -3524,6 +3551,28 @@ _TABLE_NUM = re.compile(r"^(" + printed.NUM_BODY + r")(?!st$|nd$|rd$|th$)(?:/\d+
 _BAR_BLOCKS = "\u2588\u2589\u258a\u258b\u258c\u258d\u258e\u258f"
 _NA_CELLS = frozenset({"NA", "N/A", "n/a", "<NA>"})
 _LIST_ITEM = re.compile(r"^" + _NUM + r"$")
+
+
+_VAL_PARTS = frozenset({"val", "valid", "tst", "test"})
+_TRN_PARTS = ("trn", "train")
+
+
+def _without_val_columns(header: list[str], width: int) -> list[str] | None:
+    """A header that names each error twice, a validation and a training column (`rmse_val
+    rmse_trn`, `l2_tst l2_trn`), over rows that are narrower by just the validation columns: a
+    trainer with no validation data left them out of its rows (DeePMD's v3 lcurve.out keeps the
+    full header), so the rows hold the other names in order. Any other shortfall: None."""
+    lowered = {n.lower() for n in header}
+    keep = []
+    for name in header:
+        parts = name.lower().split("_")
+        at = next((i for i, p in enumerate(parts) if p in _VAL_PARTS), None)
+        if at is not None and any("_".join(parts[:at] + [t] + parts[at + 1:]) in lowered for t in _TRN_PARTS):
+            continue
+        keep.append(name)
+    if len(keep) != width or len(keep) == len(header):
+        return None
+    return keep
 
 
 def _snake_split(header: list[str], width: int) -> list[str]:
@@ -3930,6 +3979,35 @@ def _bare_pairs(records: list, b: RunBuilder) -> list:
     return [rec for rec in records if not (type(rec) is _Rec and rec.template == _PAIR)]
 
 
+# Knobs of the optimiser and its schedule that a trainer is given, never measures
+_OPTIMISER_KNOBS = frozenset({"learning_rate", "weight_decay", "momentum"})
+_SCHEDULE_KNOB = re.compile(r"(?i)^(?:t_max|t_0|t_mult|beta_?[12]|eps|epsilon|gamma|step_size|warmup(?:_\w+)?|"
+                            r"batch_size|train_batch_size|eval_batch_size|val_batch_size)$")
+
+
+def _settings_notes(records: list) -> bool:
+    """Every record a printed line with no step, epoch or batch counter, every name on it a knob
+    of the optimiser or its schedule (`lr = 0.0001, weight decay = 0.001, ... T_max = 20`), and
+    some line naming a knob other than the learning rate: notes that list the settings of several
+    runs, with nothing measured. (Counterless lines of the learning rate alone may be a schedule.)"""
+    from triage.ingest.aliases import table
+
+    tab = table()
+    beyond_lr = False
+    for rec in records:
+        if type(rec) is not _Rec or not rec.template or not rec.values \
+                or rec.step is not None or rec.epoch is not None or rec.batch is not None:
+            return False
+        for key in rec.values:
+            name = tab.resolve(str(key), "text").name
+            if name == "learning_rate":
+                continue
+            if name not in _OPTIMISER_KNOBS and not _SCHEDULE_KNOB.match(str(key).strip().replace(" ", "_")):
+                return False
+            beyond_lr = True
+    return beyond_lr
+
+
 def _one_off_counters(printed_recs: list, most: int) -> bool:
     """Every line shape printed once, none naming a metric triage knows, in a log of no other records:
     a counter among them is a size or a plan (`Starting training: history_window=30, epochs=50`, `Data
@@ -3952,6 +4030,10 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         if len(kept) < len(records):
             b.skip("a setting in a config dump", len(records) - len(kept))
             records = kept
+    if records and _settings_notes(records):
+        b.skip("lines that list runs' settings and nothing measured (notes, not a metric log)",
+               sum(_n(rec) for rec in records))
+        return []
     printed_recs = [rec for rec in records if rec.template]
     most = max((counts.get(rec.template, 0) for rec in printed_recs), default=0)
     if printed_recs and (not any(rec.step is not None or rec.epoch is not None or rec.batch is not None
@@ -4005,7 +4087,8 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         # (a line whose shape says its value enters the loss, Caffe's `(* 1 = 0.3 loss)`, is a metric)
         term = rec.template and "loss)" in rec.template and printed.WEIGHTED_LOSS_TAIL.search(rec.template)
         if rec.template and counts.get(rec.template, 0) == 1 and not term \
-                and not any(printed.known_key(str(k), loose=True) for k in rec.values):
+                and not any(printed.known_key(str(k), loose=True) for k in rec.values) \
+                and not (rec.label == "eval" and any(printed.names_score(str(k)) for k in rec.values)):
             if recurring is None:
                 recurring = {str(k) for r in records if r.template and counts.get(r.template, 0) >= 3
                              for k in r.values}
