@@ -5,7 +5,7 @@ against the label.
     python bench/wild.py [--json FILE] [--only SUBSTRING]
 
 The logs are real training output copied from public repositories and issue threads
-(tests/wild/logs/{repos,threads,more,fresh,wild2..wild79}, described by tests/wild/manifest-*.yaml). The labels
+(tests/wild/logs/{repos,threads,more,fresh,wild2..wild82}, described by tests/wild/manifest-*.yaml). The labels
 are in tests/wild/judged*.yaml: `verdict` broken or healthy, and for a broken log the cause IDs a
 competent engineer would accept. Starting from an earlier reading of the manifests' notes, each
 log's notes were re-read, the log itself and, where the root cause mattered, the issue thread;
@@ -47,10 +47,10 @@ sys.path.insert(0, str(ROOT))
 
 from triage import api
 
-COLLECTIONS = ("repos", "threads", "more", "fresh", "wild2", "wild3", "wild4", "wild5", "wild6", "wild7", "wild8", "wild9", "wild10", "wild11", "wild12", "wild13", "wild14", "wild15", "wild16", "wild17", "wild18", "wild19", "wild20", "wild21", "wild22", "wild23", "wild24", "wild25", "wild26", "wild27", "wild28", "wild29", "wild30", "wild31", "wild32", "wild33", "wild34", "wild35", "wild36", "wild37", "wild38", "wild39", "wild40", "wild41", "wild42", "wild43", "wild44", "wild45", "wild46", "wild47", "wild48", "wild49", "wild50", "wild51", "wild52", "wild53", "wild54", "wild55", "wild56", "wild57", "wild58", "wild59", "wild60", "wild61", "wild62", "wild63", "wild64", "wild65", "wild66", "wild67", "wild68", "wild69", "wild70", "wild71", "wild72", "wild73", "wild74", "wild75", "wild76", "wild77", "wild78", "wild79")
+COLLECTIONS = ("repos", "threads", "more", "fresh", "wild2", "wild3", "wild4", "wild5", "wild6", "wild7", "wild8", "wild9", "wild10", "wild11", "wild12", "wild13", "wild14", "wild15", "wild16", "wild17", "wild18", "wild19", "wild20", "wild21", "wild22", "wild23", "wild24", "wild25", "wild26", "wild27", "wild28", "wild29", "wild30", "wild31", "wild32", "wild33", "wild34", "wild35", "wild36", "wild37", "wild38", "wild39", "wild40", "wild41", "wild42", "wild43", "wild44", "wild45", "wild46", "wild47", "wild48", "wild49", "wild50", "wild51", "wild52", "wild53", "wild54", "wild55", "wild56", "wild57", "wild58", "wild59", "wild60", "wild61", "wild62", "wild63", "wild64", "wild65", "wild66", "wild67", "wild68", "wild69", "wild70", "wild71", "wild72", "wild73", "wild74", "wild75", "wild76", "wild77", "wild78", "wild79", "wild80", "wild81", "wild82")
 TUNED = ("repos", "threads", "more")
 HELD_OUT = ("fresh",)
-NEW = ("wild2", "wild3", "wild4", "wild5", "wild6", "wild7", "wild8", "wild9", "wild10", "wild11", "wild12", "wild13", "wild14", "wild15", "wild16", "wild17", "wild18", "wild19", "wild20", "wild21", "wild22", "wild23", "wild24", "wild25", "wild26", "wild27", "wild28", "wild29", "wild30", "wild31", "wild32", "wild33", "wild34", "wild35", "wild36", "wild37", "wild38", "wild39", "wild40", "wild41", "wild42", "wild43", "wild44", "wild45", "wild46", "wild47", "wild48", "wild49", "wild50", "wild51", "wild52", "wild53", "wild54", "wild55", "wild56", "wild57", "wild58", "wild59", "wild60", "wild61", "wild62", "wild63", "wild64", "wild65", "wild66", "wild67", "wild68", "wild69", "wild70", "wild71", "wild72", "wild73", "wild74", "wild75", "wild76", "wild77", "wild78", "wild79")  # collected after the reader work began (labels in judged-wild{2..79}.yaml); each was
+NEW = ("wild2", "wild3", "wild4", "wild5", "wild6", "wild7", "wild8", "wild9", "wild10", "wild11", "wild12", "wild13", "wild14", "wild15", "wild16", "wild17", "wild18", "wild19", "wild20", "wild21", "wild22", "wild23", "wild24", "wild25", "wild26", "wild27", "wild28", "wild29", "wild30", "wild31", "wild32", "wild33", "wild34", "wild35", "wild36", "wild37", "wild38", "wild39", "wild40", "wild41", "wild42", "wild43", "wild44", "wild45", "wild46", "wild47", "wild48", "wild49", "wild50", "wild51", "wild52", "wild53", "wild54", "wild55", "wild56", "wild57", "wild58", "wild59", "wild60", "wild61", "wild62", "wild63", "wild64", "wild65", "wild66", "wild67", "wild68", "wild69", "wild70", "wild71", "wild72", "wild73", "wild74", "wild75", "wild76", "wild77", "wild78", "wild79", "wild80", "wild81", "wild82")  # collected after the reader work began (labels in judged-wild{2..82}.yaml); each was
 # scored once before any rule was drawn from it (first reads: tests/wild/README.md), then tuned on
 TOP = 3
 
