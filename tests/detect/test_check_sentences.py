@@ -1326,3 +1326,11 @@ def test_no_gain_while_fitting():
                    "loss": [0.4197, 0.41, 0.40, 0.38, 0.35, 0.30, 0.02, 0.012, 0.009, 0.008, 0.0075, 0.0078]},
                   {"eval/map": steps, "loss": steps})
     _quiet("no_gain_while_fitting", rising, "eval/map", against=["loss"])
+
+
+def test_no_gain_while_fitting_is_quiet_at_the_ceiling():
+    """A macro F1 of 1.0 from the first evaluation on has no room to gain while the loss falls."""
+    steps = list(range(1, 9))
+    run = _run({"eval/macro_f1": [1.0, 1.0, 1.0, 0.999, 1.0, 1.0, 1.0, 1.0],
+                "loss": [0.238, 0.1, 0.02, 0.01, 0.005, 0.001, 6e-4, 5.2e-4]}, {"eval/macro_f1": steps, "loss": steps})
+    _quiet("no_gain_while_fitting", run, "eval/macro_f1", against=["loss"])

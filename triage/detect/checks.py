@@ -2770,6 +2770,9 @@ class NoGainWhileFittingParams(Params):
     min_points: int = 4
     best_within: float = 0.34
     min_loss_drop: float = 0.9
+    # a score at or above this (as a fraction) at its best has no room left to gain: a model right from its
+    # first evaluation on, not one that learned nothing held-out
+    max_value: float = 0.95
 
 
 @check("no_gain_while_fitting", NoGainWhileFittingParams)
@@ -2780,7 +2783,8 @@ def no_gain_while_fitting(c: Ctx) -> Hit | None:
     if len(y) < p.min_points:
         return None
     i = int(np.argmax(y))
-    if i > max(1, int(p.best_within * len(y))) or float(np.median(y[-max(1, len(y) // 3):])) > y[i]:
+    if i > max(1, int(p.best_within * len(y))) or float(np.median(y[-max(1, len(y) // 3):])) > y[i] \
+            or y[i] >= p.max_value:
         return None
     other = c.other(p.against)
     if other is None:
