@@ -453,6 +453,11 @@ class ThresholdParams(WindowParams):
     first_tol: float = 0.03
 
 
+def _fell_by(y: np.ndarray, share: float) -> bool:
+    """Whether a positive series' last point is at most (1 - share) of its first."""
+    return len(y) >= 2 and y[0] > 0 and y[-1] <= (1.0 - share) * y[0]
+
+
 @check("threshold", ThresholdParams)
 def threshold(c: Ctx) -> Hit | None:
     """A share of points beyond a bound."""
@@ -466,7 +471,7 @@ def threshold(c: Ctx) -> Hit | None:
             return None
     x, y = finite_xy(c.steps, c.values)
     if p.first_near is not None and not (len(y) and abs(float(y[0]) - p.first_near) <= p.first_tol
-                                         and x[0] <= max(1.0, 0.01 * float(x[-1]))):
+                                         and facts.begins_at_start(x)):
         return None
     if p.ignore_abs_below is not None:  # float noise around 0 means "undefined" here (e.g. constant returns)
         keep = np.abs(y) >= p.ignore_abs_below
@@ -495,12 +500,11 @@ def threshold(c: Ctx) -> Hit | None:
         return None
     if p.unless_warming_up and _warming_up(c.other(p.unless_warming_up), float(x[hit][0]), float(x[hit][-1])):
         return None
-    if p.unless_fell_by is not None and len(y) >= 2 and y[0] > 0 and y[-1] <= (1.0 - p.unless_fell_by) * y[0]:
+    if p.unless_fell_by is not None and _fell_by(y, p.unless_fell_by):
         return None
     if p.unless_improved and _ended_improved(c, p.unless_improved, p.improved_by, max(2, p.improved_min_points)):
         return None
-    if p.joint_improved is not None and p.unless_improved and len(y) >= 2 and y[0] > 0 \
-            and y[-1] <= (1.0 - p.joint_improved) * y[0] \
+    if p.joint_improved is not None and p.unless_improved and _fell_by(y, p.joint_improved) \
             and _ended_improved(c, p.unless_improved, p.joint_improved, max(2, p.improved_min_points)):
         return None
     hx, hy = x[hit], y[hit]
@@ -2280,8 +2284,8 @@ class ChanceParams(WindowParams):
 
 
 def _pooled_accuracy(run, names: Names, start: float) -> tuple[float | None, list[str]]:
-    """The median of every logged accuracy in `names` (as fractions) from step `start` on, and the
-    names that gave points; (None, []) when none did."""
+    """The median of every logged accuracy in `names` (as fractions) from step `start` on (all of a
+    series whose steps are not all known), and the names that gave points; (None, []) when none did."""
     vals, used = [], []
     for name in names:
         s = run.get(name)
@@ -2328,14 +2332,8 @@ def chance(c: Ctx) -> Hit | None:
     sl = window_slice(len(y), p)
     x, y = x[sl], y[sl]
     acc = _accuracy(c.run, p.accuracy)
-    level = None
-    if acc is not None:
-        s, frac = acc
-        keep = np.isfinite(frac)
-        if np.isfinite(s.steps).all():
-            keep &= s.steps >= x[0]  # the accuracy over the same (last) part of the run
-        if keep.any():
-            level = float(np.median(frac[keep]))
+    # the accuracy over the same (last) part of the run
+    level = _pooled_accuracy(c.run, (acc[0].name,), float(x[0]))[0] if acc is not None else None
     if short and level is None:
         return None
     found = facts.classes_from_config(c.run)
@@ -2790,8 +2788,9 @@ def no_gain_while_fitting(c: Ctx) -> Hit | None:
     if other is None:
         return None
     ox, oy = finite_xy(other.steps, other.values)
-    then, end = oy[ox <= x[i]], oy[ox >= x[-1] - 1e-9 * max(1.0, abs(float(x[-1])))]
-    if not len(then) or not len(end) or then[-1] <= 0:
+    then = oy[ox <= x[i]]
+    logged_to_end = bool(np.any(ox >= x[-1] - 1e-9 * max(1.0, abs(float(x[-1])))))
+    if not len(then) or not logged_to_end or then[-1] <= 0:
         return None
     o_then, o_end = float(then[-1]), float(np.median(oy[-max(1, len(oy) // 10):]))
     if o_end > (1.0 - p.min_loss_drop) * o_then:

@@ -75,15 +75,19 @@ _BRACKETED_NAMES_VALUES = re.compile(
     r"(?:(?:\s*,\s*|\s+)(?:" + _PLAIN_NUM + r"|[-+]?nan|[-+]?inf)){1,15})\s*\]$")
 
 
+def _paired(names: list[str], values: list[str], sep: str) -> str | None:
+    """`name<sep>value, ...` for names and values listed apart, or None when their counts differ."""
+    if len(names) != len(values):
+        return None
+    return ", ".join(f"{n}{sep}{v}" for n, v in zip(names, values))
+
+
 def _bracketed_names_values(line: str) -> str:
     m = _BRACKETED_NAMES_VALUES.search(line)
     if m is None:
         return line
-    names = [n.strip() for n in m.group(1).split(",")]
-    values = m.group(2).replace(",", " ").split()
-    if len(names) != len(values):
-        return line
-    return line[: m.start()] + ", ".join(f"{n}: {v}" for n, v in zip(names, values))
+    pairs = _paired([n.strip() for n in m.group(1).split(",")], m.group(2).replace(",", " ").split(), ": ")
+    return line if pairs is None else line[: m.start()] + pairs
 
 
 def _names_then_values(line: str) -> str:
@@ -95,9 +99,8 @@ def _names_then_values(line: str) -> str:
     split = ""
     if len(names) == len(values) + 1 and names[0].lower() in _SPLIT_LEADS:
         split, names = names[0] + " ", names[1:]
-    if len(names) != len(values) or len(values) < 2:
-        return line
-    return split + ", ".join(f"{n}: {v}" for n, v in zip(names, values))
+    pairs = _paired(names, values, ": ") if len(values) >= 2 else None
+    return line if pairs is None else split + pairs
 
 # how many steps a time was taken over, before the time's name (`100 Step Time : 143.4`, the seconds of the last
 # 100 steps): a tally, never the step the line belongs to
@@ -439,11 +442,8 @@ def listed_pairs(line: str) -> str:
     m = _LISTED_PAIRS.match(line)
     if m is None:
         return line
-    names = [n.strip() for n in m.group(2).split(",")]
-    values = m.group(3).replace(",", " ").split()
-    if len(names) != len(values):
-        return line
-    return m.group(1) + ", ".join(f"{k} = {v}" for k, v in zip(names, values))
+    pairs = _paired([n.strip() for n in m.group(2).split(",")], m.group(3).replace(",", " ").split(), " = ")
+    return line if pairs is None else m.group(1) + pairs
 
 
 # Aggregates written as a call around the metric's name (`avg(utility)=270.0`, `mean(reward)=1.2`):
