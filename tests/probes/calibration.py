@@ -14,7 +14,7 @@ label smoothing, and a count regression whose Poisson loss is negative by defini
 
 Every setup is a function of this module named by its parts (`clean__cnn_bn__adamw__1e-3`), so a probe
 runs it as `--setup tests/probes/calibration.py:clean__cnn_bn__adamw__1e-3`. Run this file to print the
-whole matrix: `.venv/bin/python tests/probes/calibration.py`.
+whole matrix: `.venv/bin/python tests/probes/calibration.py` (`--device cuda` runs every probe on a GPU).
 """
 
 from __future__ import annotations
@@ -426,7 +426,7 @@ def bug_labels_shuffled_every_step():
     """An MLP whose loss sees new random labels at every call (labels drawn inside the loss): nothing fixed to fit."""
     s = build("mlp", "adam", 1e-3)
     g = torch.Generator().manual_seed(3)
-    s["loss_fn"] = lambda out, y: F.cross_entropy(out, torch.randint(0, C, y.shape, generator=g))
+    s["loss_fn"] = lambda out, y: F.cross_entropy(out, torch.randint(0, C, y.shape, generator=g).to(y.device))
     s.pop("train_step")
     return s
 
@@ -603,7 +603,7 @@ def run(probe, setup_name, *extra):
         return json.loads(out.read_text())
 
 
-def matrix(setups=None, probes=None):
+def matrix(setups=None, probes=None, extra=()):
     """{(setup, probe): result} for every applicable pair."""
     from triage.probes import names
 
@@ -611,16 +611,21 @@ def matrix(setups=None, probes=None):
     for s in setups or CLEAN:
         for p in probes or names():
             if applicable(p, s):
-                results[(s, p)] = run(p, s)
+                results[(s, p)] = run(p, s, *extra)
     return results
 
 
-def main():
-    torch.set_num_threads(1)
+def main(argv=None):
+    import argparse
     import time
 
+    ap = argparse.ArgumentParser(description="Print the probes' calibration matrix: clean setups, then buggy ones.")
+    ap.add_argument("--device", help="run every probe on this device (e.g. cuda); default: the setups' own, cpu")
+    args = ap.parse_args(argv)
+    extra = ("--device", args.device) if args.device else ()
+    torch.set_num_threads(1)
     t0 = time.monotonic()
-    res = matrix()
+    res = matrix(extra=extra)
     fails = {k: v for k, v in res.items() if v["status"] not in ("pass", "inconclusive")}
     by_probe = {}
     for (_s, p), v in res.items():
@@ -635,7 +640,7 @@ def main():
     t0 = time.monotonic()
     caught = 0
     for s, (p, answers, words) in BUGGY.items():
-        v = run(p, s)
+        v = run(p, s, *extra)
         ok = v["status"] == "fail" and all(v["answers"].get(k) == a for k, a in answers.items()) and words in v["message"]
         caught += ok
         print(f"  {'caught' if ok else 'MISSED'} {s} by {p}: {v['status']} {v['answers']} {v['message'][:160]}")

@@ -337,6 +337,27 @@ def bf16_fragile():
     return s
 
 
+class DtypeDependentDropout(nn.Dropout):
+    """A dropout whose mask depends on the dtype of its input, as GPU dropout kernels do (they draw random numbers
+    per vector of elements, and a half-precision vector holds twice the elements of an fp32 one)."""
+
+    def forward(self, x):
+        if not self.training or self.p == 0:
+            return x
+        step = 1 if x.dtype == torch.float32 else 2
+        keep = (torch.rand(x.numel() * step, device=x.device)[::step] >= self.p).reshape(x.shape)
+        return x * keep / (1 - self.p)
+
+
+def dropout_dtype_dependent():
+    """A healthy MLP with dropout whose masks differ between fp32 and bf16 passes: no precision problem at all."""
+    s = good()
+    s["model"] = nn.Sequential(nn.Linear(8, 32), nn.ReLU(), DtypeDependentDropout(0.5), nn.Linear(32, C))
+    s["optimizer"] = torch.optim.Adam(s["model"].parameters(), lr=1e-2)
+    s.pop("train_step")
+    return s
+
+
 # -- tokenizer (needs transformers; built locally, no download) -------------------------------------
 def _tokenizer(pad: bool, side: str = "right"):
     from tokenizers import Tokenizer, models, pre_tokenizers

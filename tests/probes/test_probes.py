@@ -50,6 +50,7 @@ CASES = [
     ("lr_schedule", "scheduler_other_optimizer", "fail", {"Q-lr-schedule": "flat"}, "different optimizer"),
     ("lr_schedule", "scheduler_before_step", "fail", {"Q-opt-loop-order": "no"}, "before optimizer.step()"),
     ("precision_compare", "good", "pass", {"Q-ops-param-dtype": "fp32"}, "cosine"),
+    ("precision_compare", "dropout_dtype_dependent", "pass", {"Q-ops-param-dtype": "fp32"}, "cosine"),
     ("precision_compare", "bf16_fragile", "fail", {"Q-stab-fp32-rerun": "fixed"}, "low precision"),
 ]
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """fp32 vs bf16 on one batch: run forward and backward on copies of the model, once in fp32 and
 once under bf16 autocast (fp16 on GPUs without bf16; the model as stored when its weights are
-already half precision), and compare the loss and the gradients (relative error, cosine). A loss
+already half precision), and compare the loss and the gradients (relative error, cosine). Dropout
+layers are switched off in both copies, so the two passes differ only in precision. A loss
 that turns non-finite or moves by more than 5%, or gradients whose cosine to fp32 falls below 0.95, mean the model
 is numerically fragile in low precision. The user's model is never touched (copies only).
 
@@ -15,6 +16,21 @@ OPTIONAL = ('device',)
 
 # ---- common block: pasted here from triage/probes/common_block.py by `triage probe export`.
 # ---- end of common block
+
+
+def _quiet_dropout(model):
+    """Switch off the random layers of a copy: on a GPU a dropout mask depends on the dtype of its input (kernels
+    draw random numbers per vector of elements, and a bf16 vector holds more elements than an fp32 one), so the
+    two passes would drop different units and their gradients would differ for no numerical reason."""
+    count = 0
+    for m in model.modules():
+        if isinstance(m, torch.nn.modules.dropout._DropoutNd) or "drop" in type(m).__name__.lower():
+            m.eval()
+            count += 1
+        elif isinstance(m, torch.nn.MultiheadAttention) and m.dropout:
+            m.dropout = 0.0
+            count += 1
+    return count
 
 
 def _run(ctx, model, dtype):
@@ -41,6 +57,8 @@ def body(ctx):
         low = torch.float16
     ref = copy.deepcopy(model).float()
     test = copy.deepcopy(model)
+    quieted = _quiet_dropout(ref)
+    _quiet_dropout(test)
     l32, g32 = _run(ctx, ref, None)
     llow, glow = _run(ctx, test, None if half is not None else low)
     name = {torch.bfloat16: "bf16", torch.float16: "fp16"}[half or low]
@@ -59,7 +77,8 @@ def body(ctx):
         cos, rel, worst = 1.0, 0.0, None
     dl = abs(llow - l32) / max(abs(l32), 1e-8) if math.isfinite(llow) else float("inf")
     ctx.meas.update(low_precision=name, weights=sorted(str(d) for d in dtypes), loss_fp32=l32, loss_low=llow,
-                    loss_rel_diff=dl, grad_cosine=cos, grad_rel_error=rel, least_similar_tensor=worst)
+                    loss_rel_diff=dl, grad_cosine=cos, grad_rel_error=rel, least_similar_tensor=worst,
+                    dropout_layers_off=quieted)
     text = f"loss fp32 {l32:.5g} vs {name} {llow:.5g} (rel diff {dl:.2g}), gradient cosine {cos:.4f}"
     if not math.isfinite(l32):
         return "inconclusive", answers, "the fp32 loss itself is not finite; fix that first"
