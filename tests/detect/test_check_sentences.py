@@ -562,6 +562,20 @@ def test_reward_trend_of_a_return_pinned_at_one_value():
     assert CHECKS["reward_trend"](Ctx(run, "episode_reward", s.steps, s.values, typed)) is None
 
 
+def test_reward_trend_of_a_win_rate_that_collapsed_to_zero():
+    """A win rate that climbs to 0.6-0.75 and then reads 0 at every evaluation: most differences are 0, so
+    the noise is the size of the moves it makes (median 0.2), and the climb given back is a collapse."""
+    y = [0.0, 0.0, 0.4, 0.7, 0.55, 0.45, 0.7, 0.65, 0.75] + [0.0] * 13
+    run = _run({"eval/success_rate": y}, steps={"eval/success_rate": [100 * i for i in range(len(y))]})
+    hit = _check("reward_trend", run, "eval/success_rate", shape="collapsed", start_share=0.1)
+    assert hit.summary == ("eval/success_rate rose from 0 to 0.7 (smoothed) by step 800, then fell back to 0 "
+                           "(steps 0-2,100, 22 points)")
+    run = _run({"eval/success_rate": [0.0, 0.0, 0.4, 0.7, 0.55, 0.45, 0.7, 0.65, 0.75] + [0.7] * 13})
+    typed, _ = parse(PARAMS["reward_trend"], {"shape": "collapsed"})
+    s = run.series["eval/success_rate"]  # the same climb, kept: quiet
+    assert CHECKS["reward_trend"](Ctx(run, "eval/success_rate", s.steps, s.values, typed)) is None
+
+
 def test_gap_while_stalled_with_one_evaluation():
     run = _run({"eval/accuracy": [0.4336], "accuracy": [1.0, 1.0, 1.0, 0.98]},
                steps={"eval/accuracy": [5120], "accuracy": [5040, 5060, 5080, 5100]})
@@ -1334,3 +1348,36 @@ def test_no_gain_while_fitting_is_quiet_at_the_ceiling():
     run = _run({"eval/macro_f1": [1.0, 1.0, 1.0, 0.999, 1.0, 1.0, 1.0, 1.0],
                 "loss": [0.238, 0.1, 0.02, 0.01, 0.005, 0.001, 6e-4, 5.2e-4]}, {"eval/macro_f1": steps, "loss": steps})
     _quiet("no_gain_while_fitting", run, "eval/macro_f1", against=["loss"])
+
+
+def test_far_below_train():
+    """One evaluation at 9% beside training accuracies 74-76% (median of the last five before it: 74%) is
+    8.2x below; an evaluation at 60% beside the same training accuracy, or 9% beside a memorised 99%, is quiet."""
+    steps = {"eval/accuracy": [5200], "accuracy": [5195, 5196, 5197, 5198, 5199, 5200]}
+    run = _run({"eval/accuracy": [0.09], "accuracy": [76, 75, 68, 74, 68, 74]}, steps=steps)
+    hit = _check("far_below_train", run, "eval/accuracy")
+    assert hit.summary == ("eval/accuracy is at most 0.09 (last 0.09 at step 5,200) while accuracy is 0.74: the "
+                           "evaluation scores 8.22x worse than a training set the model has not yet memorised, so it "
+                           "does not see what training sees")
+    typed, _ = parse(PARAMS["far_below_train"], {})
+    for ev, tr in ((0.6, 0.74), (0.09, 0.99)):
+        run = _run({"eval/accuracy": [ev], "accuracy": [tr] * 6}, steps=steps)
+        s = run.series["eval/accuracy"]
+        assert CHECKS["far_below_train"](Ctx(run, "eval/accuracy", s.steps, s.values, typed)) is None
+
+
+def test_near_zero_score():
+    """mAP 0.7% at one evaluation after training began; quiet at 3%, while it climbs from 0 (0.2%, 0.8%,
+    1.6%), and when scored before the first training step."""
+    run = _run({"eval/map": [0.007], "loss": [2.1, 1.8, 1.6]}, steps={"eval/map": [3276], "loss": [100, 2000, 3200]})
+    hit = _check("near_zero_score", run, "eval/map")
+    assert hit.summary == ("eval/map is at most 0.007 at its only evaluation (step 3,276): the model gets almost "
+                           "nothing right on held-out data")
+    hit = _check("near_zero_score", _run({"eval/accuracy": [1.2, 0.8, 1.1]}), "eval/accuracy")  # percent
+    assert hit.summary.startswith("eval/accuracy is at most 0.012 at all 3 evaluations (steps 1-3)")
+    typed, _ = parse(PARAMS["near_zero_score"], {})
+    for series, steps in (({"eval/map": [0.03]}, None), ({"eval/map": [0.002, 0.008, 0.016]}, None),
+                          ({"eval/map": [0.0], "loss": [2.0, 1.5]}, {"eval/map": [0], "loss": [10, 20]})):
+        run = _run(series, steps=steps)
+        s = run.series["eval/map"]
+        assert CHECKS["near_zero_score"](Ctx(run, "eval/map", s.steps, s.values, typed)) is None

@@ -18,6 +18,9 @@ CASES = [
     ("    raise ValueError(' [x] nan loss ')\nValueError:  [x] nan loss", "S-nan"),
     # a fitting loop that stops on a NaN loss, and GluonTS's trainer skipping a batch whose loss was NaN
     ("NaN loss value, stopping!", "S-nan"),
+    # a trainer's own stop message, and a TF1 loop printing its cost under glog's prefix
+    ("Loss exploded to nan at step 118", "S-nan"),
+    ("E0311 10:02:51.120331 5121 train_net.py:140] cost is: nan", "S-nan"),
     ("WARNING:gluonts.trainer:Batch [2] of Epoch[0] gave NaN loss and it will be ignored", "S-nan"),
     ("gluonts.core.exception.GluonTSUserError: Got NaN in first epoch. Try reducing initial learning rate.", "S-nan"),
     # an empty dataset: PyTorch's ConcatDataset and RandomSampler given nothing, caret with no resample scored

@@ -451,6 +451,9 @@ class ThresholdParams(WindowParams):
     # run (a loss that begins at ln 2 is a binary cross-entropy, or a softmax over two, at its start)
     first_near: Optional[float] = None
     first_tol: float = 0.03
+    # the unless_* exemptions above hold only while every value beyond the bound is below this: past it
+    # no healthy run of the kind gives such a number, whatever its other readings say
+    exempt_below: Optional[float] = None
 
 
 def _fell_by(y: np.ndarray, share: float) -> bool:
@@ -496,17 +499,18 @@ def threshold(c: Ctx) -> Hit | None:
         low = np.abs(y[y != 0])
         if not len(low) or float(np.max(np.abs(y[hit]))) < p.min_rise * float(np.min(low)):
             return None
-    if p.unless_accuracy_above is not None and _accuracy_at_least(c.run, p.unless_accuracy_above, x[0], x[-1]):
-        return None
-    if p.unless_warming_up and _warming_up(c.other(p.unless_warming_up), float(x[hit][0]), float(x[hit][-1])):
-        return None
-    if p.unless_fell_by is not None and _fell_by(y, p.unless_fell_by):
-        return None
-    if p.unless_improved and _ended_improved(c, p.unless_improved, p.improved_by, max(2, p.improved_min_points)):
-        return None
-    if p.joint_improved is not None and p.unless_improved and _fell_by(y, p.joint_improved) \
-            and _ended_improved(c, p.unless_improved, p.joint_improved, max(2, p.improved_min_points)):
-        return None
+    if p.exempt_below is None or float(np.max(np.abs(y[hit]))) < p.exempt_below:
+        if p.unless_accuracy_above is not None and _accuracy_at_least(c.run, p.unless_accuracy_above, x[0], x[-1]):
+            return None
+        if p.unless_warming_up and _warming_up(c.other(p.unless_warming_up), float(x[hit][0]), float(x[hit][-1])):
+            return None
+        if p.unless_fell_by is not None and _fell_by(y, p.unless_fell_by):
+            return None
+        if p.unless_improved and _ended_improved(c, p.unless_improved, p.improved_by, max(2, p.improved_min_points)):
+            return None
+        if p.joint_improved is not None and p.unless_improved and _fell_by(y, p.joint_improved) \
+                and _ended_improved(c, p.unless_improved, p.joint_improved, max(2, p.improved_min_points)):
+            return None
     hx, hy = x[hit], y[hit]
     worst = int(np.argmax(np.abs(hy - bound))) if op not in ("==", "!=") else 0
     where = f"steps {step_str(hx[0])}-{step_str(hx[-1])}" if hx[0] != hx[-1] else f"step {step_str(hx[0])}"
@@ -1522,6 +1526,46 @@ def _lone_gap(c: Ctx, p: GapWhileStalledParams, x: np.ndarray, y: np.ndarray) ->
 
 
 @params
+class FarBelowTrainParams(Params):
+    """This eval accuracy, at its best, is `ratio` times or more below the training accuracy logged
+    beside its last evaluation, while that training accuracy sits between `train_from` and
+    `train_to`. A model still learning its training set generalises about as well as it fits: the
+    gap between the two opens as the training accuracy nears 100% (memorisation, det-eval-accuracy-gap).
+    A model right on three training examples in four and on one held-out example in ten is not
+    judged on the inputs or labels it learned from."""
+
+    against: Names = ("accuracy",)
+    ratio: float = 3.0
+    train_from: float = 0.5
+    train_to: float = 0.97
+    min_points: int = 1
+
+
+@check("far_below_train", FarBelowTrainParams)
+def far_below_train(c: Ctx) -> Hit | None:
+    """Eval accuracy a fraction of a training accuracy that is still mid-range."""
+    p: FarBelowTrainParams = c.params
+    x, y = finite_xy(c.steps, facts.as_fraction(c.values))
+    other = c.other(p.against)
+    if len(y) < p.min_points or not len(y) or other is None:
+        return None
+    ox, oy = finite_xy(other.steps, facts.as_fraction(other.values))
+    before = ox <= x[-1]
+    near = oy[before][-5:] if before.any() else oy[:5]
+    if not len(near):
+        return None
+    train, best = float(np.median(near)), float(np.max(y))
+    if not p.train_from <= train <= p.train_to or best * p.ratio > train:
+        return None
+    return Hit(
+        f"{c.name} is at most {fmt(best)} (last {fmt(float(y[-1]))} at step {step_str(x[-1])}) while {other.name} is "
+        f"{fmt(train)}: the evaluation scores {fmt(train / max(best, 1e-12))}x worse than a training set the model has "
+        f"not yet memorised, so it does not see what training sees",
+        x[-1], x[-1], numbers={"eval": best, "train": train},
+    )
+
+
+@params
 class ZeroWhileFallingParams(Params):
     """against: the loss that must fall (by min_fall of its start) while this metric is 0;
     min_alone: this many evaluations all at exactly 0 are enough without it (0 = never)."""
@@ -1582,6 +1626,39 @@ def zero_while_falling(c: Ctx) -> Hit | None:
             if len(sy) >= p.min_with_siblings and not np.any(sy):
                 return Hit(f"{said}, and so is {sib.name}", x[0], x[-1])
     return None
+
+
+@params
+class NearZeroScoreParams(Params):
+    """A held-out score whose best over every evaluation is at most `max_value` (as a fraction: 2% of
+    100): the model gets almost nothing right. Quiet while it still climbs from 0 (its last evaluation
+    is its best and above its first: a detector's first epochs), and for an evaluation scored before
+    the first logged training step of `against` (a model at init)."""
+
+    max_value: float = 0.02
+    against: Names = ("loss", "train_loss_avg")
+    min_points: int = 1
+
+
+@check("near_zero_score", NearZeroScoreParams)
+def near_zero_score(c: Ctx) -> Hit | None:
+    """A task score that stays at or near 0."""
+    p: NearZeroScoreParams = c.params
+    x, y = finite_xy(c.steps, facts.as_fraction(c.values))
+    if len(y) < p.min_points or not len(y):
+        return None
+    best = float(np.max(y))
+    if best > p.max_value or (len(y) >= 2 and y[-1] == best and y[-1] > y[0]):
+        return None
+    other = c.other(p.against)
+    if other is not None:
+        ox = finite_xy(other.steps, other.values)[0]
+        if len(ox) and x[-1] < ox[0]:
+            return None
+    said = f"at all {len(y)} evaluations (steps {step_str(x[0])}-{step_str(x[-1])})" if len(y) > 1 \
+        else f"at its only evaluation (step {step_str(x[0])})"
+    return Hit(f"{c.name} is at most {fmt(best)} {said}: the model gets almost nothing right on held-out data",
+               x[0], x[-1], numbers={"best": best})
 
 
 @params
@@ -3144,7 +3221,12 @@ def reward_trend(c: Ctx) -> Hit | None:
             return Hit(f"{c.name} is {fmt(mode)} on {share:.0%} of {len(y)} points and on the last third too (steps "
                        f"{step_str(x[0])}-{step_str(x[-1])}): it never improves", x[0], x[-1],
                        numbers={"first": mode, "last": mode})
-        return None  # (a return that takes a few whole values, 20 and 21 on a solved Pong: no trend to judge)
+        if p.shape == "flat":
+            return None  # (a return that takes a few whole values, 20 and 21 on a solved Pong: no trend to judge)
+        # most points repeat the one before (a win rate of 0 evaluation after evaluation once the policy
+        # collapsed): the size of the series' moves, when it moves, is its noise
+        moves = np.abs(np.diff(y))
+        margin = p.z * float(1.4826 * np.median(moves[moves > 0]) / math.sqrt(2.0)) * math.sqrt(1.0 / head + 1.0 / third)
     tol = max(margin, p.min_gain * abs(first))  # the band a level run stays within
     gain = last - first
     span = f"steps {step_str(x[0])}-{step_str(x[-1])}"

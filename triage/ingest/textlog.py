@@ -100,7 +100,7 @@ _ERROR = re.compile(
     r"|\bNCCL\b.*\b(?:error|timeout|Timeout|WARN)|Watchdog caught collective operation timeout|^\s*Killed\s*$"
     r"|\bERROR\b|\bFATAL\b|\bfatal error\b|CANCELLED AT .* DUE TO|\berror:" + _RATE_NEXT + r"|device-side assert"
     r"|Assertion .* failed"
-    r"|\bnan loss\b|(?i:\bloss (?:is|was|became) (?:nan|inf)\b(?!.{0,40}\bskipping))|non-finite loss|[Ll]oss (?:is|in) not finite|detected NaN|\bNaN or Inf found"
+    r"|\bnan loss\b|(?i:\b(?:loss|cost) (?:is|was|became|has become|exploded to|went to|turned(?: to| into)?)\s*:?\s*[-+]?(?:nan|inf)\b(?!.{0,40}\bskipping))|non-finite loss|[Ll]oss (?:is|in) not finite|detected NaN|\bNaN or Inf found"
     r"|^\s*NaN detected\b|^\s*what\(\):\s|terminate called after throwing"  # a C++ engine's uncaught exception
     r"|Error reported to Coordinator"  # TF 1.x: the exception that stops the training threads
     r"|\b[A-Z]\w*(?:Error|Exception) \(see above for traceback\):"  # TF 1.x's session error, its stack printed before
