@@ -30,7 +30,7 @@ def test_a_lone_accuracy_printed_as_a_tensor_is_a_measurement_not_a_setting(tmp_
              "action_accuracy:  tensor(0.25, device='cuda:0')",
              "train_loss:  1.9"]
     run = _read(tmp_path, lines)
-    assert _vals(run, "action_accuracy") == [0.25]
+    assert _vals(run, "accuracy") == [0.25]  # (the log's only accuracy, read as the accuracy)
     assert _vals(run, "loss") == [1.9]
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -339,6 +340,8 @@ class RunBuilder:
         lone = _lone_loss(names, resolved)
         if lone is not None:
             self.warn(f"{lone!r} read as the training loss: it is the only loss the log has")
+        for key, name in _lone_accuracy(names, resolved):
+            self.warn(f"{key!r} read as {name!r}: it is the only accuracy the log has")
         series: dict[str, Series] = {}
         duplicates = 0
         restarts = 0
@@ -579,6 +582,38 @@ def _lone_loss(names: dict[str, tuple[str, str]], resolved: dict) -> str | None:
 
 
 _EVAL_PREFIX = re.compile(r"(?i)^(?:eval|val|valid|validation)[/_ ]")
+
+
+def _lone_accuracy(names: dict[str, tuple[str, str]], resolved: dict) -> list[tuple[str, str]]:
+    """A log whose one accuracy goes by a head's name (Keras names each output's metrics after the output:
+    `capsnet_accuracy`, `val_capsnet_accuracy`) measures the model's accuracy under it: read as `accuracy`
+    (and `eval/accuracy`), so the accuracy checks run on it. Only when the log has no accuracy of its own
+    and one such key per split; a top-5 accuracy (`top5_acc`) is no plain accuracy. Returns (key, name)
+    for each key so read."""
+    taken = {name for name, _ in names.values()}
+    # (one of a family that differs only by a number, `top_1_categorical_accuracy` beside top_5, top_10 and
+    # top_100, is a ranking at a cutoff, not the model's accuracy)
+    families = Counter(_DIGITS.sub("#", k) for k in names)
+    done = []
+    for split, canonical in (("train", "accuracy"), ("eval", "eval/accuracy")):
+        if canonical in taken:
+            continue
+        candidates = [k for k, (name, sp) in names.items()
+                      if (sp == split or (split == "eval" and sp.startswith("eval"))) and not resolved[k].known
+                      and _names_an_accuracy(k) and families[_DIGITS.sub("#", k)] == 1]
+        if len(candidates) == 1:
+            names[candidates[0]] = (canonical, split)
+            done.append((candidates[0], canonical))
+    return done
+
+
+def _names_an_accuracy(key: str) -> bool:
+    words = _aliases.tokens(key)
+    return len(words) >= 2 and words[-1] in ("acc", "accuracy") and not _TOP_K.search(key)
+
+
+_DIGITS = re.compile(r"\d+")
+_TOP_K = re.compile(r"(?i)top[\W_]*(?:[2-9]|\d\d)|@")
 
 
 def _names_a_loss(key: str) -> bool:

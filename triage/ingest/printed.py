@@ -112,6 +112,10 @@ _HASH_COUNTER = re.compile(r"^#\d+(?:/\d+)?(?=[\s,:\-|])")
 # A counter's name glued to its number at the start of a line (`epoch0, iter10, loss: 0.71`, `Epoch12 loss 0.5`):
 # the name and the count, as `epoch 0`; a word that goes on after the digits (`step1_model`) is no counter
 _GLUED_COUNTER = re.compile(r"(?i)(?<![\w./-])(epoch|iter|iteration|step|episode|batch)-?(\d{1,9})(?=[,;:|]|\s|$)")
+# A name that opens with the counter and its number, joined by underscores (`iter_200_AUC_all is 0.91`,
+# `epoch_3_val_acc: 0.8`, the word sometimes missing its first `e`, `itration_200`): the count the value was
+# measured at, then the metric's own name
+_COUNTER_IN_NAME = re.compile(r"(?i)^(epoch|ite?ration|iter|step|episode)_(\d{1,9})_(?=[A-Za-z])")
 # the same glued counter inside a line, after the word that says when (`Test set Top1 Accuracy(%) after
 # epoch116:  68.3`, `loss at iter500: 0.2`): the count the value was measured at (either may join the count
 # with a hyphen: `Epoch-3 lr: 0.00025`, `finished eval of epoch-3`)
@@ -140,6 +144,7 @@ _PREFIX = re.compile(
     | \([A-Za-z_][\w.]*:\d+\)(?=\s)  # `(%(module)s:%(lineno)d)`: `(base_trainer:831)`, a source line, no value
     | \[?\d{3,4}[-/]\d{1,2}[-/]\d{1,2}[T\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,](?:\d+|%f))?)?(?:\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?  # (`024-07-17 ...`: a paste that cut the year's first digit)
     | \[?(?:19|20)\d{6}[-_T\s]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\]?(?=\s)  # `%Y%m%d-%H:%M:%S`: `20200204-20:09:01`
+    | \[?(?:19|20)\d{2}-\d{2}-\d{2}[-_]\d{2}-\d{2}(?:-\d{2})?\]?:?(?=\s)  # dashes only, `%Y-%m-%d-%H-%M`: `2020-05-28-20-43:`
     | \[?\d{1,2}[-/]\d{1,2}(?:[-/]\d{2,4})?[\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:[A-Za-z_][\w.]*)?\]?:?
     | \d{1,2}/\d{1,2}-\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?=\s)  # datefmt `%m/%d-%H:%M:%S`: `02/18-02:53:26.942`
     | \[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?
@@ -298,7 +303,8 @@ _ON_SET = re.compile(r"(?i)^([A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?) on (?:the )?(?:
 _NOT_METRIC = {"eta", "data", "data_time", "remaining", "elapsed", "max", "min", "gpu", "cpu", "pid", "rank",
                "world", "device", "cuda", "node", "nodes", "len", "length", "id", "idx", "index", "seed",
                "version", "port", "worker", "workers", "line", "file", "done", "left", "total", "got",
-               "depth", "max depth", "max_depth"}  # (`max depth = 15`: the shape of a boosted tree, not a score)
+               "depth", "max depth", "max_depth",  # (`max depth = 15`: the shape of a boosted tree, not a score)
+               "stalled"}  # (`: stalled 2 times`: how many validations in a row have not improved, early stopping's count)
 
 
 @dataclass
@@ -609,6 +615,31 @@ def _position_first(m: re.Match) -> str:
     return f"{where} {m.group(1).rstrip()}{m.group(4)} "
 
 
+# Julia's `println((:epoch, e, :trn, l1, :tst, l2))` (Knet's examples): a tuple of symbols, each before its value;
+# a Float32 prints its exponent after an `f` (`38.7037f0`, `1.5f-5`) and its NaN as `NaN32`
+_JULIA_NUM = r"[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eEf][-+]?\d+)?|NaN(?:16|32)?|Inf(?:16|32)?)"
+_JULIA_TUPLE = re.compile(r"\(\s*:[A-Za-z_]\w*\s*,\s*" + _JULIA_NUM + r"(?:\s*,\s*:[A-Za-z_]\w*\s*,\s*" + _JULIA_NUM + r")+\s*\)")
+_JULIA_PAIR = re.compile(r":([A-Za-z_]\w*)\s*,\s*(" + _JULIA_NUM + r")")
+
+
+def _julia_number(text: str) -> str:
+    if text[-2:] in ("32", "16") and text.lstrip("+-")[:1] in "NI":
+        return text[:-2]
+    return text.replace("f", "e") if "f" in text else text
+
+
+def _julia_pairs(line: str) -> str:
+    """The line `(:epoch,8,:trn,38.7f0)` as `epoch = 8, trn = 38.7e0`, or the line as it is."""
+    if _JULIA_TUPLE.fullmatch(line) is None:
+        return line
+    return ", ".join(f"{k} = {_julia_number(v)}" for k, v in _JULIA_PAIR.findall(line))
+
+
+def _counter_in_name(m: re.Match) -> str:
+    word = m.group(1).lower()
+    return f"{'iteration' if word.endswith('ation') else word} {m.group(2)} "
+
+
 def clean(line: str) -> str:
     """The line without colours and without the prefixes a logger puts before the message."""
     if "<-" in line or "\u2190" in line:  # `loss: inf  <-- it breaks here`: a note the poster added, no value
@@ -694,6 +725,8 @@ def clean(line: str) -> str:
     line = line.strip()
     if "]<std" in line:  # `Step[1,3]<stdout>:\tImg/sec ...`: mpirun tags each write of a rank, one printed
         line = _MPI_TAG_INSIDE.sub("", line)  # line may be several writes; the tags inside it are no part of it
+    if line[:2] == "(:" and line[-1:] == ")":
+        line = _julia_pairs(line)
     if line[:3] in ("Acc", "acc", "ACC") and _PER_HEAD_ACCURACIES.match(line):
         line = _per_head_accuracies(line)
     if "]:" in line and _TAGGED_NAME.search(line):  # `dev bleu[13a]:  20.05`: the metric, its variant in brackets
@@ -733,12 +766,16 @@ def clean(line: str) -> str:
         line = _GLUED_LOSS.sub(r"\1 \2", line)
     if line[:1] in "eEiIsSbB" and _GLUED_COUNTER.match(line):
         line = _GLUED_COUNTER.sub(r"\1 \2", line)
+    elif line[:1] in "eEiIsS" and "_" in line[:12] and _COUNTER_IN_NAME.match(line):
+        line = _COUNTER_IN_NAME.sub(_counter_in_name, line, count=1)
     if ("poch" in line or "ter" in line or "tep" in line) and _GLUED_COUNTER_AFTER.search(line):
         line = _GLUED_COUNTER_AFTER.sub(r"\1 \2 \3", line)
     if line[:1] in "VvEeTt" and "." in line[3:6] and _SPLIT_ABBREV.match(line):
         line = _SPLIT_ABBREV.sub(r"\1 ", line, count=1)  # `Val. Epoch: 0/500.`: the split, abbreviated with a period
     if ">" in line and "," in line and _NAMES_THEN_VALUES.search(line):
         line = _names_then_values(line)
+    if " | " in line and " - " in line and _DASHED_PIPED.match(line):  # `kl - nan | lr_multiplier - 2.25`: each
+        line = _DASHED_PAIR.sub(r"\1: ", line)  # item a name, a spaced dash, its value; pipes between the items
     if "->" in line and _NAME_ARROW.search(line):
         line = _NAME_ARROW.sub(r"\1-\2", line)
     if line[-1:] == "]" and ", " in line and _BRACKETED_NAMES_VALUES.search(line):
@@ -854,7 +891,26 @@ def _tokens(line: str) -> list[tuple[str, str]]:
         out.append((kind, text))
     while out and out[-1][0] == "sp":
         out.pop()
+    if "(" in line:
+        _unwrap_paren_counter(out)
     return out
+
+
+_PAREN_COUNTER_WORDS = frozenset({"epoch", "iter", "iteration", "step"})
+
+
+def _unwrap_paren_counter(out: list[tuple[str, str]]) -> None:
+    """A heading whose counter sits in parentheses glued to its words, a colon and named values after it
+    (`BMN testing loss(epoch 3): tem_loss: 1.1, total_loss: 1.4`): the parenthesised counter is the
+    line's epoch or step, read as if printed `testing loss, epoch 3: ...`, not a value of the heading."""
+    for j in range(len(out) - 6):
+        if out[j][0] == "word" and out[j + 1] == ("p", "(") and out[j + 2][0] == "word" \
+                and out[j + 2][1].lower() in _PAREN_COUNTER_WORDS and out[j + 3][0] == "sp" \
+                and out[j + 4][0] == "num" and out[j + 5] == ("p", ")") and out[j + 6] == ("p", ":") \
+                and j + 8 < len(out) and out[j + 7][0] == "sp" and out[j + 8][0] == "word":
+            out[j + 1:j + 2] = [("sep", ","), ("sp", " ")]
+            del out[j + 6]  # (the closing parenthesis, one further on after the insertion)
+            return
 
 
 # Words that may open a counter's name (`Now training epoch 16.`, `Starting epoch 3`).
@@ -872,7 +928,7 @@ _SPLIT_LEADS = {"training", "train", "validation", "validating", "valid", "val",
 _AT_WORD = re.compile(r"(?<![^\s])@(?=[a-z])")
 # Words that say where in the loop a counter is (`Ending global_step 60`, `Starting iteration 5`): no metric's name.
 _STEP_LEAD = frozenset(("ending", "end", "finished", "completed", "starting", "start", "beginning", "begin", "current"))
-_PHRASE_COUNTER = ("at", "after", "@", "in")  # `<metric> at iteration N is X`, `<metric> in episode N is X`
+_PHRASE_COUNTER = ("at", "after", "@", "in", "for")  # `<metric> at iteration N is X`, `<metric> for epoch N is X`
 _COUNTER_ORDINALS = frozenset(("final", "last", "first", "current"))  # `loss in final step 20000 is 0.30`
 
 
@@ -1000,8 +1056,21 @@ def _lead_split_key(pending: list[str]) -> str:
     return " ".join(rest)
 
 
+# DARTS-family search and train scripts: a split word, the batch's index, then the running loss in
+# exponent form and the top-1 and top-5 accuracy (percent), none of them named (`train 050 2.030248e+00
+# 24.540441 78.370098`, printed with `'%s %03d %e %f %f'`). The top-1 column is the one those scripts
+# print again at the pass's end as `train_acc` / `valid_acc`, and is named so.
+_SPLIT_LOSS_TOPK = re.compile(r"^(train|valid|test)\s+\d{1,7}\s+\d\.\d+e[-+]\d+(?:\s+\d{1,3}\.\d+){2}\s*$")
+
+
 def parse(line: str) -> Plan:
     """Read one cleaned line's template (numbers may be any value: only their positions matter)."""
+    if line[:1] in "tv":
+        m = _SPLIT_LOSS_TOPK.match(line)
+        if m:
+            sp = m.group(1)
+            return Plan([Slot("step", "step"), Slot("value", f"{sp} loss"), Slot("value", f"{sp}_acc"),
+                         Slot("value", f"{sp} top5")], label=_split_of([sp]), keys=3, known=True, counter=True)
     toks = _tokens(line)
     plan = Plan()
     if _TQDM_BAR.search(line):
@@ -1497,7 +1566,8 @@ def parse(line: str) -> Plan:
                     # value after the copula is the metric's (named by the phrase where its head alone
                     # is no metric triage knows: DL4J's `Score at iteration`)
                     head = pending[:-_phrase_counter(pending)]
-                    carry = head if known_key(" ".join(head), loose=True) else list(pending)
+                    whole = known_key(" ".join(pending), loose=True) and not known_key(" ".join(head), loose=True)
+                    carry = list(pending) if whole else head  # (`Nash conv after step 8 is 0.51`: the head, unknown too)
                 elif role in ("step", "epoch", "batch") and held and pending[0].lower() in ("and", ","):
                     carry = held  # `Loss at epoch 0 and iteration 500 is 0.22`: the phrase goes on
                 if role == "value" and unit in UNIT_NAMES and unit.endswith("/s") and key.lower() in _RATE_KEYS:
@@ -1805,7 +1875,8 @@ def _lone_number_after(toks: list[tuple[str, str]], j: int) -> bool:
 _CLI_OPTION = re.compile(r"(?:^|\s)--[A-Za-z][\w-]*(?:[\s=]|$)")
 # A command line that sets environment variables before the program it runs (`BS=32 LR=3e-4 python3 train.py`)
 # A command that runs a Python script with options of one dash (`python train.py -gpuid 0 -learning_rate 2`)
-_SCRIPT_COMMAND = re.compile(r"^\s*(?:python[\d.]*|torchrun|deepspeed)\s+(?:-\w\s+)?[\w./-]+\.py(?:\s+-{1,2}[A-Za-z]|\s*$)")
+# (the shell's trace or prompt may lead it: `+ python train.py ...` under `set -x`, `$ python train.py ...`)
+_SCRIPT_COMMAND = re.compile(r"^\s*(?:[+$]+\s+)?(?:python[\d.]*|torchrun|deepspeed)\s+(?:-\w\s+)?[\w./-]+\.py(?:\s+-{1,2}[A-Za-z]|\s*$)")
 # (the program is followed by its script or options, never by another `name=value`: `loss=0.01, sh degree=3`
 # is a bar's description of two values whose second name opens with the word `sh`)
 _ENV_COMMAND = re.compile(r"^\s*(?:[A-Za-z_]\w*=\S*\s+)+(?:python[\d.]*|torchrun|accelerate|deepspeed|bash|sh|"
@@ -2037,6 +2108,11 @@ _LEVEL_SCORES = frozenset({"auc", "auroc", "f1", "dice"})
 _CLASS_SCORES = _LEVEL_SCORES | {"iou", "precision", "recall", "acc"}
 
 
+# A detection or retrieval score at an overlap or score threshold written as a fraction after its name, with
+# perhaps the stage or head it scores between (`recall_0.5`, `AP@0.75`, `recall_rcnn_0.3`, `mAP_0.5`)
+_AT_OVERLAP = re.compile(r"(?i)^(?:m?ap|recall|precision|f1|iou|auc)(?:_[a-z][a-z0-9]*)?[_@ ](?:0\.\d{1,3}|1\.0)$")
+
+
 def _qualified_score(key: str) -> bool:
     """The key is a score of a model's quality narrowed to a level or a class; a setting never names one."""
     from triage.ingest.aliases import tokens
@@ -2044,6 +2120,8 @@ def _qualified_score(key: str) -> bool:
     words = tokens(key)
     if len(words) < 2 or not _SETTING_WORDS.isdisjoint(words):
         return False
+    if key[-1:].isdigit() and _AT_OVERLAP.match(key):
+        return True
     if words[-1].isdigit():
         return len(words) == 2 and words[0] in _CLASS_SCORES
     return words[-1] in _LEVEL_SCORES
@@ -2067,6 +2145,8 @@ def names_loss_or_accuracy(key: str) -> bool:
         return False
     if not _METRIC_WORDS.isdisjoint(words):
         return True
+    if "oss" in key and any(_GLUED_LOSS_WORD.match(w) for w in words):
+        return True  # `aeloss`, `discloss`, `klloss`: a short lower-case name of a term glued to `loss`
     if "@" in key or any(ch.isdigit() for ch in key):  # `Prec@1`, `top1`: the alias table names an accuracy
         from triage.ingest.aliases import table
 
@@ -2076,6 +2156,11 @@ def names_loss_or_accuracy(key: str) -> bool:
 
 
 _ACCURACY_NAMES = {"accuracy", "accuracy_top5"}
+# items split by pipes, each a name, a spaced dash and one number (`Game - 104 | data length - 21`)
+_DASH_ITEM = r"[A-Za-z][\w ]*? - (?:[-+]?\d[\d.]*(?:e[-+]?\d+)?|nan|inf)"
+_DASHED_PIPED = re.compile(r"\s*" + _DASH_ITEM + r"(?:\s*\|\s*" + _DASH_ITEM + r")+\s*$", re.I)
+_DASHED_PAIR = re.compile(r"([A-Za-z][\w ]*?) - (?=[-+]?\d|nan|inf)", re.I)
+_GLUED_LOSS_WORD = re.compile(r"[a-z]{2,6}loss$")
 
 
 # `Best Valid accuracy: 51%`, `best_val_loss`: the best value so far repeats one already printed

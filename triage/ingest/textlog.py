@@ -1155,7 +1155,10 @@ class _TextReader:
                 self.block = (self.block[0], rec.step, rec.epoch, self.block[3], rec.batch, rec.total)
                 self.block_counters = counters
             elif _COUNTER_ONLY.match(tpl):
-                self.block = (ln, rec.step, rec.epoch, "<block>" + tpl, rec.batch, rec.total)
+                epoch = rec.epoch
+                if epoch is None and rec.step is None and rec.batch is not None and self.epoch == self.epoch:
+                    epoch = self.epoch  # (`---- batch: 010 ----` under `**** EPOCH 002 ****`: a batch of that epoch)
+                self.block = (ln, rec.step, epoch, "<block>" + tpl, rec.batch, rec.total)
                 self.block_rec = None
                 self.block_counters = counters
                 self.block_label = plan.label or ""
@@ -1731,7 +1734,7 @@ class _TextReader:
         if not m:
             # a bar_format that shows the count first and only the time spent in the brackets
             # (`[500/500]: 100%|####| [52:29, loss=1.55]`): the same count, the same postfix
-            lead = _LEAD_BAR_COUNT.search(line)
+            lead = _LEAD_BAR_COUNT.search(line) or _POSTFIX_IN_BAR.search(line)
             if lead is None:
                 # a redraw cut right after its count (`acc: 0.51:   0%| | 1/42622`): the paste or the terminal
                 # lost the time part; the count and the description are whole
@@ -1744,13 +1747,16 @@ class _TextReader:
         desc = line[: (lead or printed._TQDM_BAR.search(line)).start()].rstrip(" :|-")
         tail = line[m.end():]
         # the time part `[00:09<16:00, 9.70s/it, loss=nan]` opened inside the counter's match
-        if "]" in tail:
+        if lead is not None and lead.re is _POSTFIX_IN_BAR:  # (the time part closes the line, after the postfix)
+            post = tail[: tail.rfind(" [")]
+        elif "]" in tail:
             post = tail[: tail.rfind("]")]
         else:  # a redraw cut at the terminal's width (`..., loss=nan, top1=`): its last item may be cut short
             post = tail[: tail.rfind(",")] if "," in tail else ""
         # tqdm's set_postfix: `loss=0.23`; set_postfix_str with a name then its value: `Loss 6.2739`
+        # (an item whose value is a tuple or a list, `recall_0.3=(0, 8) / 931`, is counts, not one reading)
         post = ", ".join(_DASHED_ITEM.sub(r"\1=", p) for p in _postfix_items(post)
-                         if "=" in p or _NAMED_ITEM.match(p) or _DASHED_ITEM.match(p))
+                         if ("=" in p and not _LISTED_ITEM.search(p)) or _NAMED_ITEM.match(p) or _DASHED_ITEM.match(p))
         heading = self.heading if done else ""
         if done:
             self.heading = ""  # the pass under the heading is over
@@ -2014,7 +2020,7 @@ class _TextReader:
         """`***** Eval results *****`: a banner that names results heads a block of one-value lines
         (`eval_accuracy = 0.1`, `loss = 2.37`), one record. True when the line was that."""
         c = printed.clean(s)
-        if not _BANNER.match(c) or not _RESULTS_WORD.search(c):
+        if not (_BANNER.match(c) or c[:3] in _FILLS and _GLUED_BANNER.match(c)) or not _RESULTS_WORD.search(c):
             return False
         self.block = (ln, None, None, "<block>" + printed.shape(c)[0])
         self.block_rec = None
@@ -2145,6 +2151,9 @@ _NAMED_ITEM = re.compile(r"^\s*[A-Za-z][A-Za-z_./@-]*(?: [A-Za-z][A-Za-z_./@-]*)
 # a postfix item joined by a spaced dash (`dice_loss - 0.2156`: segmentation_models.pytorch's epoch runner
 # writes its meters so); the dash is the separator, never the value's sign
 _DASHED_ITEM = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_./@-]*) - (?=[-+]?(?:\d*\.?\d+(?:e[-+]?\d+)?|nan|inf)\s*$)", re.I)
+
+
+_LISTED_ITEM = re.compile(r"=\s*[(\[]")
 
 
 def _postfix_items(post: str) -> list[str]:
@@ -2720,6 +2729,23 @@ def _name_cut(line: str, following: str) -> bool:
         and _NAME_CUT_HEAD.search(t, max(0, k - 48), k) is not None and _NAME_CUT_REST.match(following) is not None
 
 
+# A line cut at the console's width inside the unit of a rate (`Speed: 566.06 sa` then `mples/sec   Train-Accuracy=0`,
+# `572.39 samples/se` then `c   Train-Accuracy=0`): the number, a blank, the start of the unit; the next line opens
+# with the unit's rest, then the line's remaining pairs
+_UNIT_CUT = re.compile(r"\d\s+([A-Za-z/]{1,16})$")
+_RATE_UNIT = re.compile(r"[A-Za-z]{1,12}/(?:s|sec|second|it|step|batch)")
+
+
+def _unit_cut(line: str, following: str) -> bool:
+    """`line` ends inside a rate's unit whose rest opens `following` (see _UNIT_CUT)."""
+    if len(line) < _NAME_CUT_MIN or line[-1:].isspace():
+        return False
+    m = _UNIT_CUT.search(line)
+    head = following.split(None, 1)
+    return m is not None and len(head) == 2 and _RATE_UNIT.fullmatch(m.group(1) + head[0]) is not None \
+        and ("=" in head[1] or ":" in head[1])
+
+
 def _name_cut_gap(line: str, following: str) -> str:
     """The blank the cut took: kept where the next line opens with one, or where the names are words with
     blanks between them (`| number of nan` + `iterations:`); none inside one identifier (`num_update` + `s=`)."""
@@ -2744,6 +2770,8 @@ def _wrapped(line: str, following: str) -> bool:
         # `{'loss': 0.0, ..., 'completions/max_terminated` + `_length': 578.0, 'epoch': 1.5}`: a dict printed
         # on one line, its newline landing inside a key
         return _dict_cut(line)
+    if first.isalpha() and line[-1:].isalpha() and _unit_cut(line, following):
+        return True
     if first not in " \t:=":
         return " / " in line and _slash_wrapped(line, following)
     if _WRAP_TAIL.match(following) is not None:
@@ -2906,6 +2934,9 @@ _SPACY_PARTS = frozenset({"tagger", "parser", "ner", "textcat", "textcat_multila
                           "span_finder", "beam_ner", "beam_parser"})
 _BANNER = re.compile(r"^([*=#~-])\1{2,}\s.*\S\s+\1{3,}$")
 _BANNER_EDGES = re.compile(r"^([*=#~-])\1{2,}\s+|\s+([*=#~-])\2{2,}$")
+# a banner whose title touches its fill on both sides (DL4J's `=====Scores=====` over Evaluation.stats())
+_GLUED_BANNER = re.compile(r"^([*=#~-])\1{2,}[A-Za-z][A-Za-z ]{0,40}[A-Za-z]\1{3,}$")
+_FILLS = frozenset(ch * 3 for ch in "*=#~-")
 _RESULTS_WORD = re.compile(r"(?i)\b(?:results?|metrics|scores|summary)\b")
 _EVAL_BANNER_WORD = re.compile(r"(?i)\b(?:eval|evaluation|val|valid|validation|test|dev|pred|predict|prediction)\b")
 # A line that is only a number (with its unit) closing a parenthesis: a hard-wrapped line's tail
@@ -2939,6 +2970,9 @@ _ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}\s*(?:[:=]\s*|\s)#\s*(
 _STEP_WORD = re.compile(r"(?i)\b(?:step|iter(?:ation)?|it)\b[\s:=#]*\d")  # a running bar's description that counts steps
 _BAR_COUNT = re.compile(r"(\d+)/(\d+)\s*\[[\d:]+<[\d:?]+")
 _LEAD_BAR_COUNT = re.compile(r"\[(\d+)/(\d+)\]:?\s*\d{1,3}%\|[^|]*\|\s*\[[\d:]+(?=[,\]])")
+# PyTorch Ignite's ProgressBar (`Epoch [1/250]: [18/781]   2%|▍     , total_loss=nan [00:10<08:12]`): the count
+# before the bar, the postfix right after the bar's fill (no closing `|`), then the time part
+_POSTFIX_IN_BAR = re.compile(r"\[(\d+)/(\d+)\]:?\s*\d{1,3}%\|[^|\[\],]*(?=,[^\[\]]*=[^\[\]]*\s\[[\d:]+<[\d:?]+\]\s*$)")
 # (the cut may fall inside the count itself, `100%|█| 1024/`: the total is lost, the count is whole)
 _CUT_BAR_COUNT = re.compile(r"\|\s*(\d+)/(\d*)(?:\.\d+)?\s*$")
 _SPLIT_REDRAWS = re.compile(r"\r|\x08+")
@@ -4047,7 +4081,7 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
             return not rec.template or rec.template.startswith("<bar>") or _evaluation_result(rec) or _loss_record(rec) \
                 or _split_named_result(rec) \
                 or _results_block(rec) \
-                or _nonfinite_metric(rec) or _split_measurement(rec) or _computed_list(rec) \
+                or _nonfinite_metric(rec) or _split_measurement(rec) or _computed_list(rec) or _running_summary(rec) \
                 or (rec.line in tensor_lines and all(printed.names_loss_or_accuracy(str(k)) for k in rec.values))
 
         # (of the lines no other rule keeps, a block of scores printed together is an evaluation's report)
@@ -4092,7 +4126,11 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
             if recurring is None:
                 recurring = {str(k) for r in records if r.template and counts.get(r.template, 0) >= 3
                              for k in r.values}
-            if type(rec) is not _Rec or len(rec.values) < 2 or not {str(k) for k in rec.values} <= recurring:
+            # (one name alone is kept where the line counts steps and the repeated lines measure that name: a
+            # reading whose trailing note changed the line's shape, Marian's `[valid] Ep. 1 : Up. 20000 :
+            # translation : 0.3 : stalled 1 times` after the same name's `... : new best` lines)
+            if type(rec) is not _Rec or not {str(k) for k in rec.values} <= recurring \
+                    or (len(rec.values) < 2 and rec.step is None):
                 b.skip("one-off line with no known metric (a setting or a banner)")
                 continue
             # the names the repeated lines measure, printed once in a shape of their own: a reading, which no
@@ -4121,6 +4159,17 @@ def _full_precision(v) -> bool:
         return False
     digits = repr(v).lower().split("e")[0].lstrip("-").replace(".", "").lstrip("0")
     return len(digits) >= 12
+
+
+def _running_summary(rec) -> bool:
+    """A score given with the run's statistics of it, each tagged (`accuracy: 75.95 (last), 63.96 (average),
+    79.44 (best)`): a reading taken again and again over the run, its latest value first; a setting has no
+    last, average and best."""
+    return type(rec) is _Rec and "(last)" in rec.template and bool(_LAST_THEN_STATS.search(rec.template)) \
+        and all(printed.names_loss_or_accuracy(str(k)) or _report_score(str(k)) for k in rec.values)
+
+
+_LAST_THEN_STATS = re.compile(r"#\s*\(last\)\s*,\s*#\s*\((?:average|mean|avg|best|max|min)\)")
 
 
 def _computed_list(rec) -> bool:
