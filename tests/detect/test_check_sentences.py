@@ -1381,3 +1381,14 @@ def test_near_zero_score():
         run = _run(series, steps=steps)
         s = run.series["eval/map"]
         assert CHECKS["near_zero_score"](Ctx(run, "eval/map", s.steps, s.values, typed)) is None
+
+
+def test_log_clamp():
+    """23.025851 twice is -ln(1e-10) to seven digits; 23.4 and 22.8 pass by it without sitting on it."""
+    hit = _check("log_clamp", _run({"loss": [23.025851, 23.025851]}), "loss")
+    assert hit.summary == ("loss is 23.0259 = -ln(1e-10) on 100% of 2 points (steps 1-2): every sample costs the clamp of a "
+                           "probability clipped at 1e-10, so the model gives the true class no probability at all")
+    typed, _ = parse(PARAMS["log_clamp"], {})
+    run = _run({"loss": [23.41, 22.8, 21.95]})
+    s = run.series["loss"]
+    assert CHECKS["log_clamp"](Ctx(run, "loss", s.steps, s.values, typed)) is None

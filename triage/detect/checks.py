@@ -2695,6 +2695,38 @@ def saturated(c: Ctx) -> Hit | None:
     )
 
 
+@params
+class LogClampParams(Params):
+    """A loss sitting at -ln(10^-k), the cost of one sample whose true-class probability was clipped at 10^-k
+    before the log (`tf.clip_by_value(p, 1e-10, 1.0)`, an `eps` added inside the log), for a k of `exponents`:
+    within `tol` (relative) on min_share of its points and min_count of them."""
+
+    exponents: tuple[int, ...] = (6, 8, 10, 12, 15)
+    tol: float = 0.001
+    min_share: float = 0.5
+    min_count: int = 2
+
+
+@check("log_clamp", LogClampParams)
+def log_clamp(c: Ctx) -> Hit | None:
+    """Every sample costs the clamp: the loss is -ln of the clip value."""
+    p: LogClampParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_count:
+        return None
+    for k in p.exponents:
+        level = k * math.log(10.0)
+        at = np.abs(y - level) <= p.tol * level
+        count = int(at.sum())
+        if count >= p.min_count and count >= p.min_share * len(y):
+            i = np.flatnonzero(at)
+            return Hit(f"{c.name} is {float(y[i[0]]):.6g} = -ln(1e-{k}) on {pct(count, len(y))} (steps "
+                       f"{step_str(x[i[0]])}-{step_str(x[i[-1]])}): every sample costs the clamp of a probability clipped "
+                       f"at 1e-{k}, so the model gives the true class no probability at all",
+                       x[i[0]], x[i[-1]], numbers={"clamp": level})
+    return None
+
+
 # -- relations between metrics ---------------------------------------------------------------
 def _paired(c: Ctx, other) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(other's steps, this series summarised at each of them, other's values): this series is
