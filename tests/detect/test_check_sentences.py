@@ -1392,3 +1392,17 @@ def test_log_clamp():
     run = _run({"loss": [23.41, 22.8, 21.95]})
     s = run.series["loss"]
     assert CHECKS["log_clamp"](Ctx(run, "loss", s.steps, s.values, typed)) is None
+
+
+def test_constant_short_value_in_a_full_precision_log():
+    """0.5 at four evaluations has one significant digit: a rounded print could hide changes behind it, unless
+    the log writes its numbers to every digit of a double (0.4090909090909091 beside it), where 0.5 is exact."""
+    params = {"min_share": 1.0, "min_count": 4, "min_points": 4, "above": 0.0, "below": 0.999, "min_digits": 3}
+    full = _run({"eval/accuracy": [0.5, 0.5, 0.5, 0.5], "accuracy": [0.4090909090909091, 0.5454545454545454,
+                                                                      0.6363636363636364, 0.5454545454545454]})
+    hit = _check("constant", full, "eval/accuracy", **params)
+    assert hit.summary.startswith("eval/accuracy is exactly 0.5 on 100% of points (4 of 4")
+    typed, _ = parse(PARAMS["constant"], params)
+    rounded = _run({"eval/accuracy": [0.5, 0.5, 0.5, 0.5], "accuracy": [0.41, 0.55, 0.64, 0.55]})
+    s = rounded.series["eval/accuracy"]
+    assert CHECKS["constant"](Ctx(rounded, "eval/accuracy", s.steps, s.values, typed)) is None

@@ -990,7 +990,8 @@ def constant(c: Ctx) -> Hit | None:
         vals, counts = np.unique(y, return_counts=True)
         target = float(vals[np.argmax(counts)])
     if (p.above is not None and not target > p.above) or (p.below is not None and not target < p.below) \
-            or (p.min_digits is not None and target != 0 and _digits(target) < p.min_digits):
+            or (p.min_digits is not None and target != 0 and _digits(target) < p.min_digits
+                and not facts.prints_full_precision(c.run)):
         return None
     if p.at_max and target < float(np.max(y)):
         return None

@@ -153,6 +153,17 @@ def classes_from_loss_level(y: np.ndarray, tol: float, max_classes: int, vocab: 
     return None
 
 
+def prints_full_precision(run) -> bool:
+    """Whether the log writes its numbers to every digit of a double (a CSV or JSON written from Python
+    floats: `0.4090909090909091`): then a short value such as `0.5` is that value exactly, not a rounded
+    print. Any value with 12 or more significant digits says so."""
+    for s in getattr(run, "series", {}).values():
+        for v in np.asarray(s.values, dtype=float)[:64]:
+            if math.isfinite(v) and v != 0 and len(repr(abs(float(v))).split("e")[0].replace(".", "").lstrip("0")) >= 12:
+                return True
+    return False
+
+
 def noise(y: np.ndarray) -> float:
     """A robust estimate of a series' point-to-point noise (its standard deviation around the
     local level): the median absolute first difference, scaled for a normal distribution. A
