@@ -20,6 +20,16 @@ CASES = [
     ("NaN loss value, stopping!", "S-nan"),
     # a trainer's own stop message, and a TF1 loop printing its cost under glog's prefix
     ("Loss exploded to nan at step 118", "S-nan"),
+    # numpy sampling from a NaN policy; a distribution whose constraint has arguments; an error quoting NaN
+    # values; a program's own check on a computed value; GPT-NeoX's overflow monitor
+    ("ValueError: probabilities contain NaN", "S-nan"),
+    ("ValueError: Expected parameter logits (Tensor of shape (64, 9)) of distribution Categorical(logits: "
+     "torch.Size([64, 9])) to satisfy the constraint IndependentConstraint(Real(), 1), but found invalid values:",
+     "S-nan"),
+    ("AssertionError: {'action': array([nan, nan, nan, nan], dtype=float32), 'reset': False}", "S-nan"),
+    ('Traceback (most recent call last):\n  File "evaluate.py", line 88, in score\n    raise Exception("Anomaly score '
+     'is NaN")\nException: Anomaly score is NaN', "S-nan"),
+    ("Exception: Skipped 50 iterations in a row due to Overflow - Exiting training.", "S-fp16-overflow"),
     ("E0311 10:02:51.120331 5121 train_net.py:140] cost is: nan", "S-nan"),
     ("WARNING:gluonts.trainer:Batch [2] of Epoch[0] gave NaN loss and it will be ignored", "S-nan"),
     ("gluonts.core.exception.GluonTSUserError: Got NaN in first epoch. Try reducing initial learning rate.", "S-nan"),
