@@ -143,11 +143,16 @@ def print_summary(results: list[dict]) -> None:
     print(summary_row("all", crash, false_alarms=False))
 
 
-def print_details(results: list[dict]) -> None:
+def print_details(results: list[dict], held_out: bool = False) -> None:
     """One line per miss (not flagged, or flagged with no acceptable cause in the top 3) and per
-    false alarm."""
+    false alarm. The held-out collection's lines are left out unless `held_out`: reading which of
+    its logs fail is how a held-out set stops being one."""
     lines = []
+    hidden = 0
     for r in results:
+        if r["collection"] in HELD_OUT and not held_out:
+            hidden += 1
+            continue
         said = r["error"] or f"findings={r['findings']} top{TOP}={r['top']}"
         if r["verdict"] == "broken" and not r["flagged"]:
             lines.append(f"MISS   {r['file']}  want {r['acceptable']}  | {said}")
@@ -157,12 +162,16 @@ def print_details(results: list[dict]) -> None:
             lines.append(f"FALSE  {r['file']}  | {said}")
     print("\nMISS: broken, not flagged   CAUSE: flagged, no acceptable cause in top 3   FALSE: false alarm")
     print("\n".join(lines) if lines else "(none)")
+    if hidden:
+        print(f"({hidden} held-out logs ({', '.join(HELD_OUT)}) counted above but not listed; --show-held-out lists them)")
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", metavar="FILE", help="write one result record per log to FILE")
     parser.add_argument("--only", metavar="SUBSTRING", help="score only the logs whose path contains this")
+    parser.add_argument("--show-held-out", action="store_true",
+                        help="also list the held-out collection's misses and false alarms one by one")
     args = parser.parse_args(argv)
 
     labels = [lb for lb in load_labels() if not args.only or args.only in lb["file"]]
@@ -176,7 +185,7 @@ def main(argv=None) -> int:
     print(f"{len(results)} labelled logs scanned in {elapsed:.1f} s "
           f"(fresh/ is held out; labels: tests/wild/judged*.yaml)\n")
     print_summary(results)
-    print_details(results)
+    print_details(results, args.show_held_out)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
         print(f"\nper-log results written to {args.json}")
