@@ -558,6 +558,8 @@ def _cjk_counter(m: re.Match) -> str:
 _POSSESSIVE = re.compile(r"(?<=\w)'s(?=\s)")
 # A progress bar cut at the terminal's edge right after its share done (`... 576: 100%|█`): no count,
 # no timing, nothing of the bar worth reading; the line before it stands alone
+# a progress bar drawn with `#` in brackets, then the share done (`[########    ] 45%`): no name, no value
+_HASH_BAR = re.compile(r"\[[#\s.>=-]*#{3,}[#\s.>=-]*\]\s*\d{1,3}(?:\.\d+)?%")
 _CUT_BAR_TAIL = re.compile(r"[\s:]*\d{1,3}%\|[\s█▉▊▋▌▍▎▏#]*$")
 # A metric's name with the loop's position in brackets between it and its value (`Loss [3, 200]: 2.54`,
 # `loss [3/10] = 0.71`, `Loss [65, 200](epoch, minibatch):  2.54`, where the parentheses name the counters):
@@ -597,6 +599,9 @@ _EPOCH_BATCH_PAIR = re.compile(r"(?i)^([A-Za-z][\w ./-]{0,60}?):\s*epoch\s+(" + 
 
 # A line's opening tag with a qualifier in parentheses (`[Diff-Val(Test-Normal)]`, `[Val(EMA)]`): the
 # qualifier says which variant of the pass, the tag names it
+# a short tag in brackets that the metric's name after it begins with (SGAN's `[D] D_data_loss: 1.386`,
+# `[G] G_total_loss: 0.693`): the tag says again what the name says
+_ECHOED_TAG = re.compile(r"^\[([A-Za-z][A-Za-z0-9]{0,9})\]\s+(?=\1_\w)")
 _TAG_QUALIFIER = re.compile(r"^\[([A-Za-z][\w-]*)\([^()\[\]]*\)\]")
 
 
@@ -700,6 +705,8 @@ def clean(line: str) -> str:
         line = _IDLE_BAR.sub("", line, count=1)
     if "%" in line:
         line = _BAR_PERCENT.sub("", line)
+        if "##" in line and "]" in line:  # `Batch:250/250: [##########] 100%  Loss:-0.68`: the bar and its share
+            line = _HASH_BAR.sub(" ", line)
         if "%|" in line[-14:]:
             line = _CUT_BAR_TAIL.sub("", line)
     if "," in line and _GROUPED_COUNT.search(line):
@@ -754,6 +761,8 @@ def clean(line: str) -> str:
         line = _SCALE_SET_TAG.sub("[eval] ", line, count=1)  # `[Set5 x2]\tPSNR: 37.0`: a benchmark at a scale factor
     if line[:1] == "[" and ")]" in line:
         line = _TAG_QUALIFIER.sub(r"[\1]", line, count=1)  # `[Diff-Val(Test-Normal)] Epoch 1`: the tag alone
+    if line[:1] == "[" and "] " in line[:14] and _ECHOED_TAG.match(line):
+        line = _ECHOED_TAG.sub("", line, count=1)  # `[D] D_total_loss: 1.38`: the tag the name starts with anyway
     if "batch " in line and ": epoch " in line:
         line = _EPOCH_BATCH_PAIR.sub(r"\1: \2\3", line)
     if "-" in line and "[" in line and _COUNTER_RANGE.search(line):
@@ -2106,6 +2115,9 @@ def statistic_of_known(key: str) -> bool:
 # that it names for one class, the class's index after it (`iou_1`, `F1_0`, `precision_0`, `recall_1`)
 _LEVEL_SCORES = frozenset({"auc", "auroc", "f1", "dice"})
 _CLASS_SCORES = _LEVEL_SCORES | {"iou", "precision", "recall", "acc"}
+# Image-quality scores named first and then the output they measure, an evaluation comparing a model with a
+# baseline on the same images (`PSNR_predicted` beside `PSNR_bicubic`, `ssim_sr`, `psnr_restored`)
+_LEAD_SCORES = frozenset({"psnr", "ssim"})
 
 
 # A detection or retrieval score at an overlap or score threshold written as a fraction after its name, with
@@ -2124,6 +2136,8 @@ def _qualified_score(key: str) -> bool:
         return True
     if words[-1].isdigit():
         return len(words) == 2 and words[0] in _CLASS_SCORES
+    if len(words) == 2 and words[0] in _LEAD_SCORES and words[1].isalpha():
+        return True
     return words[-1] in _LEVEL_SCORES
 
 

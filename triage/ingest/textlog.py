@@ -1884,6 +1884,10 @@ class _TextReader:
         m = None
         for m in _TQDM.finditer(before):  # noqa: B007 - keeps the last match
             pass
+        if _index_map(d):  # `{'dog': '0', 'rooster': '1', ...}`: class names and the indices they are given
+            self.config_lines.add(ln)
+            self.b.skip("a map of labels to their indices")
+            return
         # `{'train': 40058, 'test': 12032}`: a split word with a whole number is the split's size
         d = {k: v for k, v in d.items() if not (type(v) is int and printed._split_of([str(k)]))}
         if d and all(str(k) in _SPACY_PARTS and type(v) is float for k, v in d.items()):
@@ -1965,6 +1969,8 @@ class _TextReader:
         summary = ("train_runtime" in d and not _step_state(d)) or ("train_loss" in d and "loss" not in d
                                                                      and not is_eval and not _epoch_average(d))
         vals = {k: v for k, v in d.items() if k not in ("epoch", "step", "Step", "global_step", "total_flos")}
+        if done is not None:  # ms-swift 2.x's `acc` is the token accuracy its 3.x calls `token_acc`
+            vals = {_SWIFT_ACC.get(k, k): v for k, v in vals.items()}
         if summary:
             for k, v in vals.items():
                 f = to_float(v)
@@ -2411,6 +2417,8 @@ def _commented_output(c: str) -> bool:
 _PHASE_TIMES = re.compile(r"^[A-Za-z][\w ]{0,20}:\s*\d[\d.]*\s*ms\s+[A-Za-z][\w-]*(?:,\s*\d[\d.]*\s*ms\s+[A-Za-z][\w-]*)+")
 _TIMERS_LINE = re.compile(r"^(?:rank=\d+\s+)?time \((?:ms|s|sec|us)\)\s*\|\s*[A-Za-z_]\w*\s*:\s*\d")
 _STOP_BEST = re.compile(r"\bMetric\s+(\S+)\s+improved\b.*?New best score:\s*(" + _NUM + r")")
+# ms-swift dicts (they carry `global_step/max_steps`): 2.x names its token accuracy plain `acc`
+_SWIFT_ACC = {"acc": "token_acc", "eval_acc": "eval_token_acc"}
 # pycocotools' summary, one line per value: `Average Recall     (AR) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = -1.000`
 _COCO_SUMMARY = re.compile(r"^\s*Average\s+(?:Precision|Recall)\s+\((AP|AR)\)\s*@\[\s*IoU\s*=\s*([\d.:]+)\s*\|"
                            r"\s*area\s*=\s*(\w+)\s*\|\s*maxDets\s*=\s*(\d+)\s*\]\s*=\s*"
@@ -3914,6 +3922,23 @@ def _hf_by_epoch(records: list) -> list:
 def _rises(steps: list) -> bool:
     """The counter always rises but for going back to where it began (a resumed run appended to the same file)."""
     return all(a < z or z <= steps[0] for a, z in zip(steps, steps[1:])) and steps[-1] > steps[0]
+
+
+def _index_map(d: dict) -> bool:
+    """Every value a whole number (or one quoted), together each index from 0 once (`{'dog': '0',
+    'rooster': '1', 'pig': '2', ...}`, a dataset's `class_to_idx`): labels and the indices they get,
+    no measurement."""
+    if len(d) < 4:
+        return False
+    idx = set()
+    for v in d.values():
+        if type(v) is int:
+            idx.add(v)
+        elif type(v) is str and v.isdigit():
+            idx.add(int(v))
+        else:
+            return False
+    return idx == set(range(len(d)))
 
 
 def _quoted_numbers(d: dict) -> dict | None:
