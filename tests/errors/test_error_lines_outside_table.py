@@ -23,6 +23,8 @@ CASES = [
     # numpy sampling from a NaN policy; a distribution whose constraint has arguments; an error quoting NaN
     # values; a program's own check on a computed value; GPT-NeoX's overflow monitor
     ("ValueError: probabilities contain NaN", "S-nan"),
+    ("\u250c Warning: First function call produced NaNs. Exiting.\n\u2514 @ SciMLBase ~/.julia/packages/SciMLBase/x/src/utils.jl:620",
+     "S-nan"),
     ("ValueError: Expected parameter logits (Tensor of shape (64, 9)) of distribution Categorical(logits: "
      "torch.Size([64, 9])) to satisfy the constraint IndependentConstraint(Real(), 1), but found invalid values:",
      "S-nan"),
