@@ -40,6 +40,10 @@ _VALUE = re.compile(r"^([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)
                     r"(?:/\d+)?(?:%|[A-Za-z]{1,2})?$", re.I)  # `0.93`, `70/100` (an epoch), `6.73G`, `93.1%`
 _CELL_WORDS = 4  # a header name has at most this many words; more is a sentence
 _MAX_COLUMNS = 40
+# Words that keep a line from reading as a key in prose (`batch size: 32` is a setting) but are plain nouns
+# inside a column name (`Step size`, `Num samples`): in the header of a table with a counter column they
+# make no sentence.
+_NAME_NOUNS = frozenset({"size", "number", "num", "version", "seed", "set"})
 
 
 class Positional(list):
@@ -221,7 +225,11 @@ def _sentence(names: list[str]) -> bool:
     """Names that read as prose (`saving the model`), not as column names."""
     if any(len(n.split()) > _CELL_WORDS for n in names):
         return True
-    return any(" " in n and any(w in printed._STOP for w in n.lower().split()) for n in names) \
+    # (a noun such as `size` names a column only in a table that counts steps: `| Iteration | Step size |`;
+    # without a counter, `| Batch size | LR |` is a run's settings drawn as a table)
+    nouns = _NAME_NOUNS if any(printed._key_role(n) in ("step", "epoch") for n in names) else frozenset()
+    return any(" " in n and any(w in printed._STOP and w not in nouns for w in n.lower().split())
+               for n in names) \
         or all(n.lower() in printed._STOP for n in names)
 
 

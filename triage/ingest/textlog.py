@@ -189,6 +189,16 @@ def parse_pydict(text: str) -> dict | None:
     return obj if isinstance(obj, dict) else None
 
 
+# `name [(1, 0.0758), (2, 0.0649)]`: a metric's name, then its values as (counter, value) pairs
+_COUNTED_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf"
+_COUNTED_PAIR = re.compile(r"\(\s*(\d+)\s*,\s*(" + _COUNTED_NUM + r")\s*\)")
+_COUNTED_PAIRS = re.compile(r"(?:^|[\s:|])([A-Za-z][\w./-]*)\s*[:=]?\s*(\[\(\s*\d+\s*,\s*(?:" + _COUNTED_NUM
+                        + r")\s*\)(?:\s*,\s*\(\s*\d+\s*,\s*(?:" + _COUNTED_NUM + r")\s*\))*\s*\])[\s`]*$")
+
+
+_SCORE_PLURALS = frozenset({"losses", "accuracies"})  # (Flower's `losses_distributed`, `accuracies_centralized`)
+
+
 class _Rec(NamedTuple):
     """One metric record as printed, before the step axis of the whole log is known."""
     line: int
@@ -276,6 +286,7 @@ class _TextReader:
         self.tb_done = False  # saw the exception line; a chain marker may follow
         self.tb_box = False  # inside a rich traceback's box (every `│` line is the traceback's)
         self.records: list[_Rec] = []
+        self.pair_records: list[_Rec] = []  # histories printed as (counter, value) pairs, kept apart until the end
         self.plans: dict[str, printed.Plan] = {}
         self.tpl_counts: dict[str, int] = {}
         self.header: list[str] | None = None  # the column names of a printed table being read
@@ -303,6 +314,7 @@ class _TextReader:
         self.block_label = ""  # the split a block's counter line names (`Eval epoch: 4` heads eval values)
         self.header_line = ""  # the line the current table header was read from, as printed
         self.header_at = -1  # the line number of a header read from a line with no digit
+        self.header_read_at = -1  # the line any table header was read on (a blank line may follow it)
         self.header_split = ""  # the split a heading right above the current table header names (`test results:`)
         self.counted: set = set()  # templates of lines that count steps, epochs or batches (training's own)
         self.keyless: set[str] = set()  # one-value record shapes with the key taken out (`_keyless`)
@@ -794,6 +806,8 @@ class _TextReader:
             else:
                 self.bars[total] = n
             bars = True
+        if "[(" in s and self.pair_list(ln, s):
+            return True
         i = s.find("{'")
         if i < 0:
             i = s.find('{"')
@@ -847,6 +861,8 @@ class _TextReader:
                 return False
             if self.header and not s.strip() and type(self.header) is _LabelledHeader:
                 return False  # a blank line between groups of labelled rows (`l(raw):` ... then `l(filter):` ...)
+            if self.header and not s.strip() and self.header_read_at == ln - 1:
+                return False  # one blank line between a header and its first row (a paste that spaced its lines)
             if type(self.header) is _SpacedHeader and _DASH_LINE.match(s):
                 return False  # `-----` drawn under a header of one-blank names: the rows follow it
             if not (self.header and (_MD_RULE.match(s) or _BOX_RULE.match(s) or _ASCII_RULE.match(s))):
@@ -870,6 +886,7 @@ class _TextReader:
                     self.header = before
                     return False
                 self.header_at = ln if self.header is not None else -1
+                self.header_read_at = self.header_at
                 self.header_line = s
                 self.header_split = self.heading_split(ln) if self.header is not None else ""
                 # (`#  step  rmse_val  rmse_trn  lr`: a header written as a comment, numpy.savetxt's way)
@@ -1031,6 +1048,7 @@ class _TextReader:
             if header:
                 self.header = header
                 self.header_split = self.heading_split(ln)
+                self.header_read_at = ln
                 return False
         if not nums and " " in c:
             # (`epoch train loss valid loss f2_opt`; `DEV: loss, acc, f1`: names listed with commas)
@@ -1394,6 +1412,10 @@ class _TextReader:
     def tidy(self) -> None:
         """Corrections that need the whole log read: a cut first line, the split of best-tracked metrics."""
         self.close_split_table()
+        if self.pair_records and not self.records:
+            # a history printed at the end of a run restates what its progress lines said: it is the
+            # log's reading only where no progress line was printed (or kept in the excerpt)
+            self.records.extend(self.pair_records)
         self.mend_cut_first()
         self.label_best_tracked()
         self.label_eval_summaries()
@@ -1863,6 +1885,22 @@ class _TextReader:
         k = self.bar_passes.get(total, 0) + (1 if last is not None and n < last else 0)
         self.bar_passes[total], self.bar_last[total] = k, n
         return float(k)
+
+    def pair_list(self, ln: int, s: str) -> bool:
+        """A metric's history printed as a list of (counter, value) pairs after its name (Flower's
+        `losses_distributed [(1, 0.0758), (2, 0.0649), (3, 0.0707)]`): a record per pair, the counter
+        its step. Only for a name that is a metric and counters that go up; True when the line was that.
+        The pairs count only in a log with no other record (`tidy`)."""
+        m = _COUNTED_PAIRS.search(s)
+        if m is None or not (printed.known_key(m.group(1), loose=True)
+                             or not _SCORE_PLURALS.isdisjoint(_aliases.tokens(m.group(1)))):
+            return False  # (`milestones [(10, 0.1), (20, 0.01)]`: a schedule's settings, no metric)
+        pairs = [(float(k), printed.to_number(v)) for k, v in _COUNTED_PAIR.findall(m.group(2))]
+        if len(pairs) < 2 or any(b[0] <= a[0] for a, b in zip(pairs, pairs[1:])):
+            return False
+        for k, v in pairs:
+            self.pair_records.append(_Rec(ln, {m.group(1): v}, k, None, None, None, "", "text", False))
+        return True
 
     def history_dict(self, ln: int, d: dict) -> bool:
         """Keras's `print(history.history)`: `loss` and every other value a list of numbers, one per
@@ -4264,9 +4302,15 @@ def _loss_record(rec) -> bool:
     """A printed record that names the loss itself among three or more values (`loss: nan,
     cls_pos_loss: nan, loc_loss: nan`), or holds a NaN or an infinity among them: a measurement,
     even with no counter and no repeat; a setting quoted in prose names one value, not a loss and
-    its terms, and is never NaN."""
-    if type(rec) is not _Rec or len(rec.values) < 3:
+    its terms, and is never NaN. Two values are enough when one is the loss itself and the other an
+    accuracy or a loss too (`Loss: 5.70, Accuracy: 0.0167` quoted after a sentence): a pair of scores of
+    one model, where a quoted setting would name a knob."""
+    if type(rec) is not _Rec or len(rec.values) < 2:
         return False
+    if len(rec.values) == 2:
+        tab = _aliases.table()
+        return all(printed.names_loss_or_accuracy(str(k)) for k in rec.values) and any(
+            tab.resolve(str(k), "text").name == "loss" for k in rec.values)
     if any(isinstance(v, float) and not math.isfinite(v) for v in rec.values.values()):
         return True  # (`D_loss: nan, D_loss_grad_norm: nan, D_lr: 0.0019`: no setting is ever NaN)
     scored = [k for k in rec.values if printed.names_loss_or_accuracy(str(k))]
