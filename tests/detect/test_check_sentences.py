@@ -1406,3 +1406,19 @@ def test_constant_short_value_in_a_full_precision_log():
     rounded = _run({"eval/accuracy": [0.5, 0.5, 0.5, 0.5], "accuracy": [0.41, 0.55, 0.64, 0.55]})
     s = rounded.series["eval/accuracy"]
     assert CHECKS["constant"](Ctx(rounded, "eval/accuracy", s.steps, s.values, typed)) is None
+
+
+def test_contradicted():
+    """Accuracy 0 at three logs beside an AUC of 0.985-0.9997 (median 0.999): two readings of the same predictions
+    that cannot both hold; an accuracy of 0.96 beside the same AUC, or 0 beside an AUC of 0.6, is quiet."""
+    run = _run({"accuracy": [0.0, 0.0, 0.0], "auc": [0.9853, 0.9991, 0.9997]})
+    hit = _check("contradicted", run, "accuracy")
+    assert hit.summary == ("accuracy is at most 0 on 100% of 3 points while auc is 0.999 (median) for the same "
+                           "predictions: the accuracy is not computed on what the model outputs (a metric that does not "
+                           "fit the output or the target's form)")
+    assert "eval/auc" in _check("contradicted", _run({"eval/accuracy": [0.0], "eval/auc": [0.99]}), "eval/accuracy").summary
+    typed, _ = parse(PARAMS["contradicted"], {})
+    for acc, auc in (([0.96, 0.97, 0.98], [0.98, 0.99, 0.99]), ([0.0, 0.0, 0.0], [0.55, 0.6, 0.62])):
+        run = _run({"accuracy": acc, "auc": auc})
+        s = run.series["accuracy"]
+        assert CHECKS["contradicted"](Ctx(run, "accuracy", s.steps, s.values, typed)) is None

@@ -1630,6 +1630,43 @@ def zero_while_falling(c: Ctx) -> Hit | None:
 
 
 @params
+class ContradictedParams(Params):
+    """This accuracy sits at `at_most` or below on min_share of its points while another score of the same split
+    (`others`, looked up under the accuracy's own split: `eval/auc` beside `eval/accuracy`) has a median of
+    `others_at_least` or more: two readings of the same predictions that cannot both be true."""
+
+    others: Names = ("auc", "precision", "recall", "f1")
+    at_most: float = 0.01
+    others_at_least: float = 0.8
+    min_share: float = 0.8
+    min_points: int = 1
+
+
+@check("contradicted", ContradictedParams)
+def contradicted(c: Ctx) -> Hit | None:
+    """An accuracy near 0 beside scores near 1 for the same predictions."""
+    p: ContradictedParams = c.params
+    x, y = finite_xy(c.steps, facts.as_fraction(c.values))
+    if len(y) < p.min_points or not len(y):
+        return None
+    low = y <= p.at_most
+    if low.sum() < p.min_share * len(y):
+        return None
+    prefix = c.name[: c.name.rfind("/") + 1] if c.name.startswith("eval/") else ""
+    for name in p.others:
+        other = c.run.get(prefix + name)
+        if other is None or not len(other.values):
+            continue
+        oy = finite_xy(other.steps, facts.as_fraction(other.values))[1]
+        if len(oy) and float(np.median(oy)) >= p.others_at_least:
+            return Hit(f"{c.name} is at most {fmt(float(np.max(y)))} on {pct(int(low.sum()), len(y))} while {other.name} "
+                       f"is {fmt(float(np.median(oy)))} (median) for the same predictions: the accuracy is not computed "
+                       f"on what the model outputs (a metric that does not fit the output or the target's form)",
+                       x[0], x[-1], numbers={"accuracy": float(np.max(y)), "other": float(np.median(oy))})
+    return None
+
+
+@params
 class NearZeroScoreParams(Params):
     """A held-out score whose best over every evaluation is at most `max_value` (as a fraction: 2% of
     100): the model gets almost nothing right. Quiet while it still climbs from 0 (its last evaluation

@@ -225,6 +225,11 @@ class AliasTable:
             return self._make(hit, key)
         if k in self.ignored:  # bookkeeping that looks like a metric name (`Acc_iter`: a count, no accuracy)
             return Resolved(normalise(k), "train", key)
+        nth = _KERAS_NTH.match(k)
+        if nth:  # Keras numbers a metric object created again in one session: `auc_2`, `val_precision_1`
+            plain = self._resolve(nth.group(1), source)
+            if plain.known:
+                return Resolved(plain.name, plain.split, key, plain.negate, plain.scale, plain.quality, plain.order)
         if "_phase/" in k:
             streamed = self._stream_metric(k, source)
             if streamed:
@@ -609,6 +614,8 @@ def tokens(key: str) -> list[str]:
 # Chinese words for splits and metrics, as tutorials print them (order: split words first).
 _CJK_WORDS = (("测试", "test"), ("验证", "val"), ("训练", "train"), ("损失", "loss"), ("正确率", "accuracy"),
               ("准确率", "accuracy"), ("精度", "accuracy"), ("学习率", "lr"))
+_KERAS_NTH = re.compile(r"^((?:val_)?(?:auc|prc|precision|recall|f1_score|mean_io_u|(?:true|false)_(?:positives|negatives)"
+                        r"|(?:binary_|categorical_|sparse_categorical_)?accuracy))_\d+$")
 _SET_INDEX = re.compile(r"^\d+[\s_]+")  # `valid_0 auc`: which evaluation set, not part of the metric's name
 _LR_MONITOR = re.compile(r"^lr-([A-Za-z][\w.]*)(?:/(\w+))?$")
 _LR_PG = re.compile(r"^lr/pg(\d+)$")
