@@ -569,6 +569,19 @@ _NAME_BRACKET_POS = re.compile(r"^([A-Za-z][A-Za-z _-]{0,40}?)\s*\[\s*(\d+(?:\s*
                                r"(?=[-+]?(?:\d*\.\d|nan\b|inf\b))", re.I)
 
 
+# The epoch and the batch written as two bracketed pairs of a count and its total, side by side (BIT_CD and
+# ChangeFormer: `Is_training: True. [3,199][101,445], imps: 204.40, G_loss: 1.19`): the comma in each pair
+# parts the count from the total, it groups no digits
+_COUNT_PAIRS = re.compile(r"\[\s*(\d+)\s*,\s*(\d+)\s*\]\[\s*(\d+)\s*,\s*(\d+)\s*\]")
+
+
+def _count_pairs(m: re.Match) -> str:
+    e, e_all, i, i_all = (int(g) for g in m.groups())
+    if e > e_all or i > i_all or i_all == 0:  # (a count beyond its total is no position in a loop)
+        return m.group(0)
+    return f"Epoch {e}/{e_all}, batch {i}/{i_all},"
+
+
 # A message with a scalar tensor's value glued after it in brackets, the whole line (TF 1.x `tf.Print(x, [x],
 # "CrossE")` writes `CrossE[472.02966]`): the message names the value; a whole number there is a position
 _GLUED_TENSOR = re.compile(r"^([A-Za-z][\w.-]{0,40})\[([-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+|nan|inf))\]$")
@@ -738,6 +751,8 @@ def clean(line: str) -> str:
         line = _per_head_accuracies(line)
     if "]:" in line and _TAGGED_NAME.search(line):  # `dev bleu[13a]:  20.05`: the metric, its variant in brackets
         line = _TAGGED_NAME.sub(r"\1:", line)
+    if "][" in line and _COUNT_PAIRS.search(line):  # `[3,199][101,445]`: epoch 3 of 199, batch 101 of 445
+        line = _COUNT_PAIRS.sub(_count_pairs, line, count=1)
     if "]" in line and line[:1].isalpha() and _NAME_BRACKET_POS.match(line):
         line = _NAME_BRACKET_POS.sub(_position_first, line, count=1)
     if line[-1:] == "]" and line[:1].isalpha() and _GLUED_TENSOR.match(line):  # `CrossE[472.02966]`: tf.Print's

@@ -4145,6 +4145,7 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
                 or _split_named_result(rec) \
                 or _results_block(rec) \
                 or _nonfinite_metric(rec) or _split_measurement(rec) or _computed_list(rec) or _running_summary(rec) \
+                or _split_led_scores(rec) \
                 or (rec.line in tensor_lines and all(printed.names_loss_or_accuracy(str(k)) for k in rec.values))
 
         # (of the lines no other rule keeps, a block of scores printed together is an evaluation's report)
@@ -4420,6 +4421,25 @@ def _split_measurement(rec) -> bool:
     if type(rec) is not _Rec or not rec.values:
         return False
     return all(printed.SPLIT_WORDS.search(str(k)) and printed.names_loss_or_accuracy(str(k)) for k in rec.values)
+
+
+# An evaluated split's word standing alone inside a phrase (`Sintel val clean epe`)
+_EVAL_SPLIT_WORD = re.compile(r"(?i)^(?:val|valid|validation|eval|evaluation|test|testing|dev)$")
+
+
+def _split_led_scores(rec) -> bool:
+    """A one-off line of several scores whose first name is a phrase naming the evaluated split and,
+    as its last word, a metric triage knows (`Sintel val clean epe: 1.38  1px: 0.90  3px: 0.96`, a
+    benchmark's result per dataset): what an evaluation measured, even when the names after it (the
+    thresholds' scores) are none the alias table knows. A setting is never said of a split."""
+    if type(rec) is not _Rec or len(rec.values) < 2:
+        return False
+    words = str(next(iter(rec.values))).split()
+    if len(words) < 2 or not any(_EVAL_SPLIT_WORD.match(w) for w in words[:-1]) \
+            or not printed.known_key(words[-1]):
+        return False
+    tab = _aliases.table()
+    return not any(tab.resolve(str(k), "text").name in _PREFIXED_KNOBS for k in rec.values)
 
 
 # Canonical names that a prefixed key may resolve to which are knobs, not measurements (`train_lr: 0.1`)
