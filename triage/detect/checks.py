@@ -1548,7 +1548,7 @@ def far_below_train(c: Ctx) -> Hit | None:
     p: FarBelowTrainParams = c.params
     x, y = finite_xy(c.steps, facts.as_fraction(c.values))
     other = c.other(p.against)
-    if len(y) < p.min_points or not len(y) or other is None:
+    if len(y) < max(1, p.min_points) or other is None:
         return None
     ox, oy = finite_xy(other.steps, facts.as_fraction(other.values))
     before = ox <= x[-1]
@@ -1647,7 +1647,7 @@ def contradicted(c: Ctx) -> Hit | None:
     """An accuracy near 0 beside scores near 1 for the same predictions."""
     p: ContradictedParams = c.params
     x, y = finite_xy(c.steps, facts.as_fraction(c.values))
-    if len(y) < p.min_points or not len(y):
+    if len(y) < max(1, p.min_points):
         return None
     low = y <= p.at_most
     if low.sum() < p.min_share * len(y):
@@ -1658,11 +1658,12 @@ def contradicted(c: Ctx) -> Hit | None:
         if other is None or not len(other.values):
             continue
         oy = finite_xy(other.steps, facts.as_fraction(other.values))[1]
-        if len(oy) and float(np.median(oy)) >= p.others_at_least:
+        level = float(np.median(oy)) if len(oy) else -math.inf
+        if level >= p.others_at_least:
             return Hit(f"{c.name} is at most {fmt(float(np.max(y)))} on {pct(int(low.sum()), len(y))} while {other.name} "
-                       f"is {fmt(float(np.median(oy)))} (median) for the same predictions: the accuracy is not computed "
+                       f"is {fmt(level)} (median) for the same predictions: the accuracy is not computed "
                        f"on what the model outputs (a metric that does not fit the output or the target's form)",
-                       x[0], x[-1], numbers={"accuracy": float(np.max(y)), "other": float(np.median(oy))})
+                       x[0], x[-1], numbers={"accuracy": float(np.max(y)), "other": level})
     return None
 
 
@@ -1683,7 +1684,7 @@ def near_zero_score(c: Ctx) -> Hit | None:
     """A task score that stays at or near 0."""
     p: NearZeroScoreParams = c.params
     x, y = finite_xy(c.steps, facts.as_fraction(c.values))
-    if len(y) < p.min_points or not len(y):
+    if len(y) < max(1, p.min_points):
         return None
     best = float(np.max(y))
     if best > p.max_value or (len(y) >= 2 and y[-1] == best and y[-1] > y[0]):
@@ -3276,7 +3277,8 @@ def reward_trend(c: Ctx) -> Hit | None:
         return None
     third, head = max(2, len(y) // 3), max(2, len(y) // 10)  # (a fast learner leaves its start within a tenth)
     first, last = float(np.mean(y[:head])), float(np.mean(y[-third:]))  # (means: returns are often whole numbers)
-    margin = p.z * facts.noise(y) * math.sqrt(1.0 / head + 1.0 / third)
+    scale = p.z * math.sqrt(1.0 / head + 1.0 / third)  # a third's median against the start's, in noise units
+    margin = scale * facts.noise(y)
     if margin <= 0:
         if float(np.ptp(y)) == 0:
             return None  # a return that never varies is the constant-reward findings' case
@@ -3295,8 +3297,7 @@ def reward_trend(c: Ctx) -> Hit | None:
             return None  # (a return that takes a few whole values, 20 and 21 on a solved Pong: no trend to judge)
         # most points repeat the one before (a win rate of 0 evaluation after evaluation once the policy
         # collapsed): the size of the series' moves, when it moves, is its noise
-        moves = np.abs(np.diff(y))
-        margin = p.z * float(1.4826 * np.median(moves[moves > 0]) / math.sqrt(2.0)) * math.sqrt(1.0 / head + 1.0 / third)
+        margin = scale * facts.noise(y, moving_only=True)
     tol = max(margin, p.min_gain * abs(first))  # the band a level run stays within
     gain = last - first
     span = f"steps {step_str(x[0])}-{step_str(x[-1])}"

@@ -164,13 +164,19 @@ def prints_full_precision(run) -> bool:
     return False
 
 
-def noise(y: np.ndarray) -> float:
+def noise(y: np.ndarray, moving_only: bool = False) -> float:
     """A robust estimate of a series' point-to-point noise (its standard deviation around the
     local level): the median absolute first difference, scaled for a normal distribution. A
-    trend moves every difference a little and hardly changes the median."""
+    trend moves every difference a little and hardly changes the median. moving_only: the
+    differences that are not 0 (a series that mostly repeats its last value: the size of its
+    moves when it moves); 0 when it never moves."""
     if len(y) < 3:
         return 0.0
     d = np.abs(np.diff(y))
+    if moving_only:
+        d = d[d > 0]
+        if not len(d):
+            return 0.0
     return float(1.4826 * np.median(d) / math.sqrt(2.0))
 
 
