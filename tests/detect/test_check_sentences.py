@@ -7,6 +7,8 @@ had none; the expected figures come from the arithmetic in each docstring, not f
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -1422,3 +1424,45 @@ def test_contradicted():
         run = _run({"accuracy": acc, "auc": auc})
         s = run.series["accuracy"]
         assert CHECKS["contradicted"](Ctx(run, "accuracy", s.steps, s.values, typed)) is None
+
+
+def test_near_names_c_by_the_level_it_sank_to():
+    """A loss that starts at 220, reaches 6,800 and then holds 0.6931-0.6932 for the second half has no
+    label count and no first loss at ln C: the level itself names C = 2. Without level_tol it is quiet."""
+    values = [220.9, 6800.0, 35.0, 3.0] + [0.6932, 0.6931] * 8
+    run = _run({"loss": values})
+    params = dict(target_from="ln_classes", first_above=2.0, start_points=3, early_fraction=0.25, tol=0.1,
+                  min_share=0.8, window="tail", window_fraction=0.5, min_points=5)
+    hit = _check("near", run, "loss", level_tol=0.005, **params)
+    assert hit.numbers["target"] == pytest.approx(math.log(2))
+    assert "every point of the tail within 0.005 of it" in hit.summary
+    assert "after blowing up to 6,800 at step 2" in hit.summary
+    typed, _ = parse(PARAMS["near"], params)
+    s = run.series["loss"]
+    assert CHECKS["near"](Ctx(run, "loss", s.steps, s.values, typed)) is None
+    # a loss that sits near 0.70 (not ln 2 to four digits) names nothing
+    run = _run({"loss": values[:4] + [0.70, 0.705] * 8})
+    s = run.series["loss"]
+    typed, _ = parse(PARAMS["near"], dict(params, level_tol=0.005))
+    assert CHECKS["near"](Ctx(run, "loss", s.steps, s.values, typed)) is None
+
+
+def test_threshold_only_if_stalled():
+    """A rate of 8e-8 at all 8 logs fires only beside a loss that did not fall: 5.89-5.97 (the median of
+    the last quarter, 5.93, is not below 95% of the first quarter's, 5.92) fires; 1.20 falling to 0.85
+    does not; and without a loss there is nothing to say the weights did not move."""
+    params = dict(op="<=", value=1e-7, min_share=1.0, min_points=1, only_if_stalled=["loss"], stalled_tol=0.05)
+    lr = [8e-8] * 8
+    hit = _check("threshold", _run({"learning_rate": lr, "loss": [5.89, 5.95, 5.91, 5.97, 5.88, 5.93, 5.96, 5.90]}),
+                 "learning_rate", **params)
+    assert hit.summary.startswith("learning_rate <= 1.00e-07 on 100% of 8 points")
+    typed, _ = parse(PARAMS["threshold"], params)
+    for series in ({"learning_rate": lr, "loss": [1.20, 1.12, 1.05, 0.99, 0.94, 0.90, 0.87, 0.85]},
+                   {"learning_rate": lr}):
+        run = _run(series)
+        s = run.series["learning_rate"]
+        assert CHECKS["threshold"](Ctx(run, "learning_rate", s.steps, s.values, typed)) is None
+    # two points: the second below 95% of the first is a loss that moved
+    run = _run({"learning_rate": [8e-8, 8e-8], "loss": [4.0, 3.7]})
+    s = run.series["learning_rate"]
+    assert CHECKS["threshold"](Ctx(run, "learning_rate", s.steps, s.values, typed)) is None

@@ -454,6 +454,28 @@ class ThresholdParams(WindowParams):
     # the unless_* exemptions above hold only while every value beyond the bound is below this: past it
     # no healthy run of the kind gives such a number, whatever its other readings say
     exempt_below: Optional[float] = None
+    # only when the first of these metrics that the run logs never got below (1 - stalled_tol) of its
+    # first positive value over stalled_min_points or more logs (a learning rate too small to move the
+    # weights shows as a loss that does not move; without such a loss, quiet)
+    only_if_stalled: Optional[Names] = None
+    stalled_tol: float = 0.05
+    stalled_min_points: int = 2
+
+
+def _stalled(s, tol: float, min_points: int) -> bool:
+    """Whether a positive series did not fall: its later points never below (1 - tol) of its first, or,
+    with 8 points or more (a per-batch loss swings), the median of its last quarter not below (1 - tol)
+    of the median of its first."""
+    if s is None:
+        return False
+    y = finite_xy(s.steps, s.values)[1]
+    if len(y) < max(2, min_points):
+        return False
+    if len(y) >= 8:
+        q = len(y) // 4
+        head, tail = float(np.median(y[:q])), float(np.median(y[-q:]))
+        return head > 0 and tail >= (1.0 - tol) * head
+    return float(y[0]) > 0 and float(np.min(y[1:])) >= (1.0 - tol) * float(y[0])
 
 
 def _fell_by(y: np.ndarray, share: float) -> bool:
@@ -475,6 +497,8 @@ def threshold(c: Ctx) -> Hit | None:
     x, y = finite_xy(c.steps, c.values)
     if p.first_near is not None and not (len(y) and abs(float(y[0]) - p.first_near) <= p.first_tol
                                          and facts.begins_at_start(x)):
+        return None
+    if p.only_if_stalled and not _stalled(c.other(p.only_if_stalled), p.stalled_tol, p.stalled_min_points):
         return None
     if p.ignore_abs_below is not None:  # float noise around 0 means "undefined" here (e.g. constant returns)
         keep = np.abs(y) >= p.ignore_abs_below
@@ -536,6 +560,10 @@ class NearParams(WindowParams):
     first_above: Optional[float] = None
     start_points: int = 3
     early_fraction: float = 0.0
+    # ln_classes with nothing else to name C: the window's every point within `level_tol` of ln C for
+    # a C up to `level_max_classes` names it (0: off)
+    level_tol: float = 0.0
+    level_max_classes: int = 10
 
     def problems(self) -> list:
         if (self.target is None) == (self.target_from is None):
@@ -558,6 +586,10 @@ def near(c: Ctx) -> Hit | None:
             # (a loss that blew up before sinking: its first value, logged at init, was ln C)
             k = facts.classes_from_first_loss(x, y)
             found = (k, f"first {c.name} {fmt(float(y[0]))} = ln {k}") if k and k >= 2 else None
+        if found is None and p.level_tol > 0:
+            # (or the level it sank to: ln 2 = 0.6931 to four digits is two classes)
+            k = facts.classes_from_loss_level(y[window_slice(len(y), p)], p.level_tol, p.level_max_classes)
+            found = (k, f"every point of the {p.window} within {fmt(p.level_tol)} of it") if k else None
         if found is None:
             return None
         target, where = math.log(found[0]), f" = ln {found[0]} ({found[1]})"
