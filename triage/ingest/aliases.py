@@ -243,7 +243,8 @@ class AliasTable:
         if ranked and not ((self._by_tokens(k, source) or Resolved("", "", k)).known):
             # `recall@10`, `ndcg@10`, `valid mrr@20`: a top-K ranking metric, scored on held-out data
             # (a name the table knows otherwise keeps it: detection's `mAP@50` is AP at IoU 0.50)
-            name = f"{ranked.group(2).lower()}@{ranked.group(3)}"
+            metric = ranked.group(2).lower()
+            name = f"{_RANK_SHORT.get(metric, metric)}@{ranked.group(3)}"
             if (ranked.group(1) or "").lower().startswith("test"):
                 return Resolved(f"eval/test/{name}", "eval:test", key, quality=PATTERN)
             return Resolved(f"eval/{name}", "eval", key, quality=PATTERN)
@@ -543,7 +544,10 @@ class AliasTable:
 # to detection: AP at IoU 0.50.)
 _STREAM_METRIC = re.compile(r"^([A-Za-z][A-Za-z0-9_]*?)_(Epoch|MB|Exp|Stream)/(train|eval)_phase/([A-Za-z]\w*?)_stream"
                             r"(?:/Task\d+)?(?:/Exp\d+)?$")
-_RANK_AT = re.compile(r"(?i)^(?:(val|valid|validation|eval|test)[ _/-])?(recall|mrr|ndcg|hit|hr|precision|gauc)@(\d+)$")
+_RANK_AT = re.compile(r"(?i)^(?:(val|valid|validation|eval|test)[ _/-])?(recall|mrr|ndcg|hits?|hr|precision|gauc|r|p)@(\d+)$")
+# the short spellings of a top-K metric: deep metric learning's `R@1 : 33.4` (Recall@1), retrieval's `P@5`,
+# knowledge-graph link prediction's `Hits@10`
+_RANK_SHORT = {"r": "recall", "p": "precision", "hits": "hit"}
 # `test-clean WER`, `dev-other-loss`: a split word, a hyphen, the part of the data set, then the metric.
 _SPLIT_PART = re.compile(r"(?i)^(test|dev|val|valid|eval)-([a-z]+)[-_ ]([A-Za-z].*)$")
 # a translation eval's split, its language pair and the objective scored (XLM: `valid_en-fr_mt_bleu`,

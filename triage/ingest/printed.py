@@ -263,6 +263,23 @@ def unit_of(word: str) -> str:
 # Vague names of a rate (`Speed: 1293.6 samples/sec`): the rate's unit names it better.
 _RATE_KEYS = {"speed", "throughput", "rate"}
 _COPULA = {"is", "are", "was", "were", "becomes", "became", "now"}
+# A verb of change before `to` and the new value (`loss jumped to 12.5`, `Loss exploded to nan at step 32`):
+# the words before it name the metric, the number after `to` is its value
+_MOVED = {"went", "exploded", "jumped", "rose", "fell", "dropped", "climbed", "spiked", "grew", "shot", "increased",
+          "decreased", "diverged", "blew"}
+
+
+def _names_then_moved(pending: list[str]) -> bool:
+    """The words so far are a metric triage knows followed by a copula (`loss is`) or a verb of change
+    and `to` (`loss exploded to`): the number next is that metric's value, even when it is spelled as a
+    word (`nan`, `inf`), never a word of a longer phrase."""
+    if len(pending) >= 3 and pending[-1].lower() == "to" and pending[-2].lower() in _MOVED:
+        head = pending[:-2]
+    elif len(pending) >= 2 and pending[-1].lower() in _COPULA:
+        head = pending[:-1]
+    else:
+        return False
+    return len(head) <= 3 and known_key(" ".join(head), loose=True)
 # What an unnamed value is called by its unit alone (``| 4621.47 ms |``).
 _PLAIN_TIME = {"s", "ms", "min", "h"}
 UNIT_NAMES = {"ms": "step_time_ms", "s": "step_time_s", "ms/step": "step_time_ms", "s/step": "step_time_s", "tok/s": "tok/s",
@@ -1391,13 +1408,20 @@ def parse(line: str) -> Plan:
             continue
         if kind == "num" and text[-1:].isalpha() and (not pending or pending[-1].lower() in _STOP):
             j2, after = nxt(i + 1)
-            if after is not None and after[0] == "word":  # `number of nan iterations:`: a word here
+            # (`Loss is nan at step 32`: the loss's value; `LossTensor is inf or nan`: a check's wording)
+            if after is not None and after[0] == "word" \
+                    and (after[1].lower() in ("or", "and") or not _names_then_moved(pending)):
+                # `number of nan iterations:`: a word here
                 slots.append(Slot("skip"))
                 pending.append(text)
                 i += 1
                 continue
         if kind == "num":
             copula = bool(pending) and pending[-1].lower() in _COPULA
+            if len(pending) >= 3 and pending[-1].lower() == "to" and pending[-2].lower() in _MOVED \
+                    and _names_then_moved(pending):
+                pending = pending[:-2]  # `Loss exploded to nan at step 32`: the verb and `to` go, as a copula does
+                copula = True
             while pending and pending[-1].lower() in _COPULA:  # `val loss is 0.05`: the key is `val loss`
                 pending = pending[:-1]
             carried = (copula or carry_assigned) and not pending and bool(carry)
