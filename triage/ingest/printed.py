@@ -772,8 +772,6 @@ def clean(line: str) -> str:
         line = _COUNT_PAIRS.sub(_count_pairs, line, count=1)
     if "]" in line and line[:1].isalpha() and _NAME_BRACKET_POS.match(line):
         line = _NAME_BRACKET_POS.sub(_position_first, line, count=1)
-    if line[-1:] == "]" and line[:1].isalpha() and _GLUED_TENSOR.match(line):  # `CrossE[472.02966]`: tf.Print's
-        line = _GLUED_TENSOR.sub(r"\1: \2", line)  # message, then the printed tensor's value in brackets
     if ("m " in line or "h " in line) and _SPACED_DURATION.search(line):  # (`1h 40m`: hours, minutes)
         line = _SPACED_DURATION.sub(r"\1", line)  # `Epoch Time: 0m 57s` is one duration, `0m57s`
     if ("minute" in line or "hour" in line) and _WORDED_DURATION.search(line):
@@ -1808,6 +1806,9 @@ def parse(line: str) -> Plan:
     if not plan.known and len(slots) == 1 and slots[0].role == "value" and statistic_of_known(slots[0].key) \
             and line.lstrip().startswith(slots[0].key + ":"):
         plan.known = True  # `episode_reward_max: 200.0` (a result dict as YAML): the spread of a known metric
+    if not plan.known and len(slots) == 1 and line[-1:] == "]" and _GLUED_TENSOR.match(line):
+        plan.known = True  # `CrossE[472.02966]`: tf.Print's message, then the tensor's value in brackets (a
+        # value the graph computed, whatever the message calls it; `parse` reads the bracket as the name's value)
     if not plan.known and "loss)" in line and WEIGHTED_LOSS_TAIL.search(line):
         plan.known = True  # Caffe's `Train net output #0: ctcloss = 0.3 (* 1 = 0.3 loss)`: a term of the loss
     if not plan.known and plan.label == "eval" and "core" in line \

@@ -117,6 +117,10 @@ _WARNING = re.compile(r"(\b\w*Warning\b|\bWARNING\b|\bWARN\b|\[W\d*\s|^\s*warnin
 _DARKNET_ITER = re.compile(r"^\s*\d+:\s*[-+]?(?:\d|nan|inf)[^,]*,\s*[-+]?(?:\d|nan|inf)[^,]*\savg(?:\s+loss)?\b", re.I)
 _REGION_LAYER = re.compile(r"\bRegion\s+(?:\d+\s+)?Avg\s*\(?\s*IOU\b")
 # a line that is only a number (what a lone scalar tensor's repr leaves once unwrapped)
+# MATLAB's struct display: the heading naming the struct (`info.val = `), a field holding an array (`error: [0.56 ...`)
+_STRUCT_HEAD = re.compile(r"^\s*[A-Za-z]\w*\.([A-Za-z]\w*)\s*=\s*$")
+_STRUCT_FIELD = re.compile(r"^\s*([A-Za-z]\w*):\s*\[(.*)$")
+_STRUCT_NUMBER = re.compile(r"^[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|NaN|nan|Inf|inf)$")
 _LONE_NUMBER = re.compile(r"^\s*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf)\s*$")
 _LONE_TENSOR_RUN = 3  # lone tensor lines in a row before they read as a printed loss
 _SKIPPED_STEP = re.compile(r"(?i)^warning\s*:\s*(?:the\s+)?[\w/ .-]{1,40}?\s+(?:is|was|became)\s+(?:nan|inf|non-finite)"
@@ -287,6 +291,11 @@ class _TextReader:
         self.tb_box = False  # inside a rich traceback's box (every `│` line is the traceback's)
         self.records: list[_Rec] = []
         self.pair_records: list[_Rec] = []  # histories printed as (counter, value) pairs, kept apart until the end
+        # a struct shown the way MATLAB displays one (`info.train =`, then `objective: [1.56 1.15 ...]`): its split,
+        # the field whose array is being read (name, numbers so far) and the arrays read, by split and field
+        self.mat_head: str | None = None
+        self.mat_field: tuple[str, list[str]] | None = None
+        self.mat_arrays: dict[str, dict[str, list[float]]] = {}
         self.plans: dict[str, printed.Plan] = {}
         self.tpl_counts: dict[str, int] = {}
         self.header: list[str] | None = None  # the column names of a printed table being read
@@ -365,6 +374,8 @@ class _TextReader:
         if len(line) > MAX_TEXT_LINE:
             return False
         line = line.replace("\x00", "")
+        if (self.mat_head is not None or "=" in line[-3:]) and self.struct_arrays(line):
+            return False
         if self.sb3_line(ln, line) or self.events(ln, line):
             return False
         segs = _segments(line)
@@ -1412,6 +1423,8 @@ class _TextReader:
     def tidy(self) -> None:
         """Corrections that need the whole log read: a cut first line, the split of best-tracked metrics."""
         self.close_split_table()
+        if self.mat_arrays and not self.records and not self.pair_records:
+            self.struct_records()
         if self.pair_records and not self.records:
             # a history printed at the end of a run restates what its progress lines said: it is the
             # log's reading only where no progress line was printed (or kept in the excerpt)
@@ -1885,6 +1898,60 @@ class _TextReader:
         k = self.bar_passes.get(total, 0) + (1 if last is not None and n < last else 0)
         self.bar_passes[total], self.bar_last[total] = k, n
         return float(k)
+
+    def struct_arrays(self, line: str) -> bool:
+        """MATLAB's display of a struct of per-epoch histories (MatConvNet's `info`): a heading `info.train =`
+        names the struct (its last part the split), then one field a line, `objective: [1.5653 1.1478 ...]`,
+        an array wrapped over as many lines as it takes up to its `]`. Each array holds a value per epoch
+        (its index). Fields that are no numbers (`speed: [1x20 double]`) are passed over; any other line
+        ends the struct. True when the line belonged to it (it is read at the end, see `tidy`)."""
+        if self.mat_field is not None:
+            name, nums = self.mat_field
+            body, closed = (line.split("]", 1)[0], True) if "]" in line else (line, False)
+            nums.extend(body.replace(",", " ").split())
+            if closed:
+                self.mat_field = None
+                self.mat_array_done(name, nums)
+            return True
+        m = _STRUCT_HEAD.match(line)
+        if m is not None:
+            self.mat_head = printed._split_of([m.group(1)]) or "train"
+            return True
+        if self.mat_head is None:
+            return False
+        if not line.strip():
+            return True
+        m = _STRUCT_FIELD.match(line)
+        if m is None:
+            self.mat_head = None
+            return False
+        body = m.group(2)
+        if "]" in body:
+            self.mat_array_done(m.group(1), body.split("]", 1)[0].replace(",", " ").split())
+        else:
+            self.mat_field = (m.group(1), body.replace(",", " ").split())
+        return True
+
+    def mat_array_done(self, name: str, nums: list[str]) -> None:
+        if len(nums) < 2 or not all(_STRUCT_NUMBER.match(n) for n in nums):
+            return  # (`[1x20 double]`: the display's summary of an array too wide to print, no values)
+        if all(n.lstrip("+-").isdigit() for n in nums):
+            return  # (`layers: [64 128 256]`: whole numbers alone are sizes or ids, no epoch's readings)
+        self.mat_arrays.setdefault(self.mat_head or "train", {})[name] = [printed.to_number(n) for n in nums]
+
+    def struct_records(self) -> None:
+        """The arrays of MATLAB struct displays as records, one per epoch (an evaluated split's fields under
+        its prefix, `val_objective`): only in a log that had no other record (the struct restates, at the
+        end of a run, what its epoch lines said)."""
+        rows: dict[int, dict[str, float]] = {}
+        for label, fields in self.mat_arrays.items():
+            pre = "val_" if label == "eval" else ""
+            for k, v in fields.items():
+                for e, x in enumerate(v):
+                    rows.setdefault(e, {})[pre + k] = x
+        for e in sorted(rows):
+            self.records.append(_Rec(0, rows[e], None, float(e + 1), None, None, "", "text", False, "<struct>"))
+        self.mat_arrays = {}
 
     def pair_list(self, ln: int, s: str) -> bool:
         """A metric's history printed as a list of (counter, value) pairs after its name (Flower's
@@ -3131,6 +3198,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
             # `torchrun ... \` / `  --lr 1e-4 \` / `  --seed 42`: a launch command broken over lines with
             # shell continuations; its options are the run's settings, never a record
             b.skip("a shell command continued over lines")
+        elif (r.mat_head is not None or "=" in line[-3:]) and r.struct_arrays(line):
+            quiet_try = False  # (a line of a MATLAB struct display: read at the end, see `struct_records`)
         elif not r.sb3_line(ln, line) and not r.events(ln, line):
             segs = _segments(line)
             r.ordinary = None
