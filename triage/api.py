@@ -149,6 +149,8 @@ def read_input(path: str, fmt: str | None = None):
 _MEASURED = re.compile(r"(?<![\w.])[-+]?\d+\.\d{2,}(?![\w.])")
 _TAGGED = re.compile(r"\s*\[[A-Za-z][\w .:-]{0,30}\]")
 _RULE = re.compile(r"\s*[^\w\s]{5,}\s*$")
+# a settings line: `key: value`, `key = value`, `- item`, or a section heading (`model:`, `[train]`)
+_SETTING = re.compile(r"\s*(?:-\s+\S+|\[[\w .-]+\]|-?\s*[\w.-]+\s*[:=]\s*(?:[^\s:=]+)?)\s*$")
 
 
 def looks_like_prose(text: str) -> bool:
@@ -164,6 +166,8 @@ def looks_like_prose(text: str) -> bool:
     templates = Counter(shape(clean(line))[0] for line in lines)
     if len(lines) >= 3 and templates.most_common(1)[0][1] >= max(3, len(lines) // 2):
         return False  # one sentence printed again and again with new numbers is a program's output
+    if len(lines) >= 4 and sum(1 for line in lines if _SETTING.match(line)) >= 0.5 * len(lines):
+        return False  # a config dump (YAML, INI, key = value): settings, not a description of a problem
     measured = sum(1 for line in lines if _MEASURED.search(line))
     if measured >= 3 and measured >= 0.25 * len(lines):
         return False  # line after line of numbers to several decimals (scores, timings) is a program's report

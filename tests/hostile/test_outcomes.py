@@ -350,6 +350,22 @@ def test_a_sentence_printed_again_and_again_is_output_not_a_description():
     assert looks_like_prose(quoted)
 
 
+def test_a_config_dump_is_settings_not_a_description():
+    """A YAML or INI dump is a program's settings: its keys (`optimizer`, `save`, `batch_size`) are never
+    matched against the knowledge as if a person had described a problem. A note that quotes one setting
+    is still a person's."""
+    from triage.api import looks_like_prose
+
+    yaml_dump = "\n".join(["### Experiment Configuration ###", "model:", "  affine: true", "  nflow: 60", "optimizer:",
+                           "  LR: 0.001", "output:", "  save: true", "parameters:", "  batch_size: 100"])
+    assert not looks_like_prose(yaml_dump)
+    ini = "\n".join(["[train]", "lr = 3e-4", "epochs = 10", "I think these are fine", "- warmup"])
+    assert not looks_like_prose(ini)
+    note = "\n".join(["My loss is flat at 2.30 from the first epoch.", "lr: 0.1", "I tried SGD and Adam.",
+                      "Why does it not learn?"])
+    assert looks_like_prose(note)
+
+
 def test_tagged_lines_and_banners_are_output_not_a_description():
     """A library's tagged log lines (`[LightGBM] [Info] ...`) and a launcher's notice framed by rules of
     stars are a program's words; a note with one Markdown rule in it is still a person's."""
