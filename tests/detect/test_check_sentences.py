@@ -1466,3 +1466,18 @@ def test_threshold_only_if_stalled():
     run = _run({"learning_rate": [8e-8, 8e-8], "loss": [4.0, 3.7]})
     s = run.series["learning_rate"]
     assert CHECKS["threshold"](Ctx(run, "learning_rate", s.steps, s.values, typed)) is None
+
+
+def test_constant_resolution_from_a_neighbour():
+    """`val_loss: 0.2000` at every epoch beside `loss: 3.5313`: the log prints four decimals, so 0.2 is
+    0.2000 to every printed digit, 200 steps of 0.001 above 0: frozen. 0.0001 repeated beside a loss
+    printed to six decimals is a summary's printing floor (under 10^2 steps of 0.001): quiet."""
+    params = dict(min_share=1.0, min_count=3, min_points=3, min_digits=2, resolution_from=["loss"])
+    run = _run({"eval/loss": [0.2] * 5, "loss": [270.295, 3.5313, 2519.9942, 24.8725, 104.2208]})
+    hit = _check("constant", run, "eval/loss", **params)
+    assert hit.summary == "eval/loss is exactly 0.2 on 100% of points (5 of 5, steps 1-5)"
+    typed, _ = parse(PARAMS["constant"], params)
+    for evals, train in (([0.0001] * 3, [0.186254, 0.084256, 0.022577]), ([0.2] * 3, [3.0, 2.5, 2.0])):
+        run = _run({"eval/loss": evals, "loss": train})
+        s = run.series["eval/loss"]
+        assert CHECKS["constant"](Ctx(run, "eval/loss", s.steps, s.values, typed)) is None

@@ -909,6 +909,11 @@ class ConstantParams(WindowParams):
     above: Optional[float] = None
     below: Optional[float] = None
     min_digits: Optional[int] = None
+    # the log's own print resolution, from the decimals its values of these series carry (a Keras line
+    # prints `loss: 3.5313 - val_loss: 0.2000`): a value with fewer digits counts when it stands at least
+    # 10^min_digits steps of that resolution (read at three decimals at most) above 0: 0.2000 is 200
+    # steps of 0.001, not the floor of a print as 0.0001 is
+    resolution_from: Optional[Names] = None
     # judge a value printed to three or more digits from where it first appears (frozen after a spike);
     # off: the value must hold from the first point
     since_first_seen: bool = True
@@ -1023,7 +1028,7 @@ def constant(c: Ctx) -> Hit | None:
         target = float(vals[np.argmax(counts)])
     if (p.above is not None and not target > p.above) or (p.below is not None and not target < p.below) \
             or (p.min_digits is not None and target != 0 and _digits(target) < p.min_digits
-                and not facts.prints_full_precision(c.run)):
+                and not facts.prints_full_precision(c.run) and not _resolved(c, p, target)):
         return None
     if p.at_max and target < float(np.max(y)):
         return None
@@ -1127,6 +1132,21 @@ def _printed(v: float, most: int = 9, rel_tol: float = 1e-9) -> tuple[int, int, 
             return digits, e, m
     e = top - most + 1
     return most, e, round(v / 10.0**e)
+
+
+def _resolved(c: Ctx, p, target: float) -> bool:
+    """Whether `target` stands 10^min_digits or more print steps above 0, the step read from the most
+    decimals (three at most) the values of this series and of p.resolution_from carry: a value that only
+    shows fewer digits is then a round number printed in full, not one rounded to the print's floor."""
+    if not p.resolution_from:
+        return False
+    decimals = facts.printed_decimals(c.values)
+    other = c.other(p.resolution_from)
+    if other is not None:
+        decimals = max(decimals, facts.printed_decimals(other.values))
+    # (a neighbour's decimals vouch for three at most: a test summary may print its loss to 4 decimals
+    # beside training lines at 6, and 0.0001 there is that summary's floor)
+    return decimals > 0 and abs(target) >= 10.0 ** (p.min_digits - min(decimals, 3))
 
 
 def _digits(v: float) -> int:
