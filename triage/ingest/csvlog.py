@@ -200,6 +200,10 @@ def _read_stream(src: Source, stream, fmt: str | None, split: bool) -> Run | Non
     if dialect == "wandb_csv":
         _read_wandb(b, header, _text_rows(blocks))
         return b.build()
+    long = _long_layout(header)
+    if long is not None:
+        _read_long(b, long, _text_rows(blocks))
+        return b.build()
     plan = _Plan(header, dialect, comment)
     ranges = _split(src, blocks) if split and dialect != "sb3_monitor" else None  # monitor: steps add up
     if ranges:
@@ -701,6 +705,53 @@ def _read_wandb(b: RunBuilder, header: list[str], rows) -> None:
                     b.add(metric, f, step)
                     got = True
         b.end_row(got, step)
+
+
+def _long_layout(header: list[str]) -> tuple[int, str, int, int] | None:
+    """A long-format table, one metric per row (`Epoch,Loss,Value` then `0,recon_loss,71.0`, as pandas'
+    `melt` writes it): three columns, one a step or epoch axis, one named `value`, the third holding the
+    metric's name. Returns (axis column, axis kind, name column, value column)."""
+    if len(header) != 3:
+        return None
+    folded = [h.strip().lower() for h in header]
+    if "value" not in folded or folded.count("value") != 1:
+        return None
+    table = _aliases.table()
+    axis = None
+    for kind in ("step", "epoch"):
+        i = _first_index(header, table.axes[kind])
+        if i is not None and folded[i] != "value":
+            axis = (i, kind)
+            break
+    if axis is None:
+        return None
+    value_col = folded.index("value")
+    (name_col,) = {0, 1, 2} - {axis[0], value_col}
+    if folded[name_col] in table.axis_keys or folded[name_col].replace(" ", "_") in table.axis_keys:
+        return None  # (`Wall time,Step,Value`: TensorBoard's export of one tag, its name in the file's name)
+    return axis[0], axis[1], name_col, value_col
+
+
+def _read_long(b: RunBuilder, layout: tuple[int, str, int, int], rows) -> None:
+    """Each row one metric's value at its step or epoch; a row whose name cell is a number is no
+    long-format row (skipped)."""
+    axis_col, kind, name_col, value_col = layout
+    b.meta["long_format"] = True
+    for row in rows:
+        if len(row) < 3 or not any(c.strip() for c in row):
+            b.skip("blank line")
+            continue
+        name = row[name_col].strip()
+        at = to_float(row[axis_col])
+        v = to_float(row[value_col])
+        if not name or to_float(name) is not None or v is None:
+            b.skip("no metrics")
+            continue
+        if kind == "epoch":
+            b.add(name, v, epoch=NAN if at is None else at)
+        else:
+            b.add(name, v, NAN if at is None else at)
+        b.end_row(True, at)
 
 
 # a name given its value on a printed line (`loss = 0.52`, `step: 10`): a cell of a CSV holds no such pair

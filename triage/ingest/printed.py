@@ -115,6 +115,14 @@ _GLUED_COUNTER = re.compile(r"(?i)(?<![\w./-])(epoch|iter|iteration|step|episode
 # A name that opens with the counter and its number, joined by underscores (`iter_200_AUC_all is 0.91`,
 # `epoch_3_val_acc: 0.8`, the word sometimes missing its first `e`, `itration_200`): the count the value was
 # measured at, then the metric's own name
+# Two counters under one slashed name, their values slashed the same way (`epoch/iter: 5/3539`, `Epoch/Step
+# 3/120`): the epoch, then the step inside the run; the second number is no total of the first.
+_SLASHED_COUNTERS = re.compile(r"(?i)\b(epoch|ep)\s*/\s*(iter|iteration|step|batch)\s*[:=]?\s*(\d+)\s*/\s*(\d+)\b")
+# `[lfw][6000]XNorm: 38.36`, `[6000]Accuracy-Highest: 0.515` (InsightFace's verification report): a test
+# set's name in brackets, then the step in brackets glued to the metric's name
+# (behind a logger's stamp and dash too: `Training: 2021-09-03 04:06:46,999-[lfw][2000]XNorm: 9.46`)
+_SET_AND_STEP = re.compile(r"^(.{0,40}?\d\d:\d\d:\d\d(?:[,.]\d+)?\s*-\s*)?\[([A-Za-z][\w.-]*)\]\[(\d+)\](?=[A-Za-z])")
+_GLUED_STEP = re.compile(r"^\[(\d+)\](?=[A-Za-z][\w-]*:\s*[-+]?(?:\d|\.\d|nan|inf))")
 _COUNTER_IN_NAME = re.compile(r"(?i)^(epoch|ite?ration|iter|step|episode)_(\d{1,9})_(?=[A-Za-z])")
 # the same glued counter inside a line, after the word that says when (`Test set Top1 Accuracy(%) after
 # epoch116:  68.3`, `loss at iter500: 0.2`): the count the value was measured at (either may join the count
@@ -699,6 +707,8 @@ def clean(line: str) -> str:
         line = _TALLY_OF.sub("", line)
         if line[-1:].isdigit() and _VALUE_OF_AT.match(line):  # `Loss of 0.013 on iteration 2`: the counter first
             line = _VALUE_OF_AT.sub(r"\3 \4 \1: \2", line, count=1)
+    if ("h/" in line or "H/" in line or "p/" in line or "P/" in line) and _SLASHED_COUNTERS.search(line):
+        line = _SLASHED_COUNTERS.sub(r"\1: \3  \2: \4", line)
     if " (" in line and _TALLY_ASIDE.search(line):
         line = _TALLY_ASIDE.sub("", line)
     if " is" in line and ("the " in line or "The " in line) and _THE_NAME_IS.search(line):
@@ -819,6 +829,10 @@ def clean(line: str) -> str:
         line = _NAME_ARROW.sub(r"\1-\2", line)
     if line[-1:] == "]" and ", " in line and _BRACKETED_NAMES_VALUES.search(line):
         line = _bracketed_names_values(line)
+    if "][" in line[:80] and _SET_AND_STEP.match(line):
+        line = _SET_AND_STEP.sub(r"step: \3  \2 ", line, count=1)
+    elif line[:1] == "[" and line[1:2].isdigit() and _GLUED_STEP.match(line):
+        line = _GLUED_STEP.sub(r"step: \1  ", line, count=1)
     if line[:1] in "TtVvEe":
         lead = _SPLIT_THEN_COUNT.match(line)
         if lead and known_key(lead.group(3), loose=True):  # `Test 12, loss: 1.4`, `Test:0, Cost:0.27`: the split,

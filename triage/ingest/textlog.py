@@ -1002,6 +1002,8 @@ class _TextReader:
             if layout is None and c != s.strip():  # a layout whose first cell the cleaning took for a prefix (`174:`)
                 layout = _layout_for(s.strip())
                 cells = s.strip() if layout is not None else c
+            if layout is not None and "|" in cells:
+                cells = cells.replace("|", " ")  # a pipe-drawn headerless row: its cells lie between the pipes
         header = self.header or layout
         if header and header is self.header and type(header) is list and _per_class_row(header, cells):
             return False  # `| vessel | nan | nan |` under `| Class | IoU | Acc |`: one class's score, not a record
@@ -3411,9 +3413,15 @@ def _layout_for(line: str) -> list[str] | None:
     from triage.ingest.aliases import table
 
     for rx, columns in table().layouts:
-        if rx.match(line) and len(line.split()) == len(columns):
+        if rx.match(line) and len(_layout_cells(line)) == len(columns):
             return columns
     return None
+
+
+def _layout_cells(line: str) -> list[str]:
+    """A headerless row's cells: split on blanks, and on `|` where the row is drawn as a pipe table
+    (`|   149|   1000|  0.017|`), whose pipes are no cells of their own."""
+    return line.replace("|", " ").split() if "|" in line else line.split()
 
 
 def _logger_header(line: str) -> list[str] | None:
