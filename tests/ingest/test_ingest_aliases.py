@@ -131,3 +131,18 @@ def test_a_name_inside_groups_or_sets_resolves(key, want):
 def test_a_group_that_qualifies_the_name_keeps_the_key_its_own(key):
     res = aliases.table().resolve(key)
     assert res.name not in ("loss", "grad_norm", "reward", "eval/accuracy") and not res.name.startswith("eval/new")
+
+
+def test_a_capitalised_split_word_names_the_split_of_an_unknown_name():
+    """`Test_Robust_Acc` and `Val_Foo_Bar` are spelled like `test_robust_acc` and `val_foo_bar`: the split
+    word names the split even when the rest is no name the table knows (a robust accuracy stays apart
+    from the clean one); a capitalised word that is no split word changes nothing."""
+    from triage.ingest.aliases import table
+
+    t = table()
+    r = t.resolve("Test_Robust_Acc")
+    assert (r.name, r.split) == ("eval/test/robust_acc", "eval:test")
+    r = t.resolve("Val_Foo_Bar")
+    assert (r.name, r.split) == ("eval/foo_bar", "eval")
+    r = t.resolve("Robust_Acc")
+    assert r.split == "train"

@@ -304,6 +304,13 @@ class AliasTable:
             plain = self._resolve(bare, source)
             if plain.known:
                 return Resolved(plain.name, plain.split, key, plain.negate, plain.scale, plain.quality, plain.order)
+        low = k.lower()
+        if low != k and any(low.startswith(p) and len(low) > len(p) for p in (*self.test_prefixes, *self.eval_prefixes)):
+            # `Test_Robust_Acc` is `test_robust_acc`: a capitalised split word still names the split
+            spelled = self._resolve(low, source)
+            if spelled.split != "train":
+                return Resolved(spelled.name, spelled.split, key, spelled.negate, spelled.scale, spelled.quality,
+                                spelled.order)
         first, _, rest = k.partition(" ")
         if rest.strip() and first.lower() in _EVAL_WORDS and " " not in rest.strip():
             # `valid l2` is `valid_l2`: the eval set's l2 (`Val IoU` too: the split word capitalised)
