@@ -164,6 +164,8 @@ _PREFIX = re.compile(
     | (?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\s+)?\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{4}
       \s+\d{1,2}:\d{2}:\d{2}  # datefmt `%a, %d %b %Y %H:%M:%S`: `Mon, 15 May 2023 00:04:19`
     | [\w.-]+\.py\[line:\s*\d+\]  # `%(filename)s[line:%(lineno)d]`: `train.py[line:31]`
+    | \[[A-Za-z_][\w.-]*\](?=\[(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\])  # the logger's name before its bracketed level
+    | \[[\w.-]+\.py>[\w<>]+\]  # `[%(filename)s>%(funcName)s]`: `[log.py>_log]`, where the call sits
     | \[[\w./-]+\.py:\d+(?::[\w<>.]+)?\](?:\s+\(\d+/\d+\))?  # icefall / k2: `[finetune.py:1142] (5/8)` (file:line, rank/world);
                                                            # DeepSpeed's `[timer.py:199:stop]` (file:line:function)
     | \[\d{4}\s+\d{1,2}:\d{2}:\d{2}\s+@[\w.-]+:\d+\]  # tensorpack's `[0227 18:54:41 @monitor.py:233]`
@@ -255,7 +257,9 @@ _COUNTER_AFTER = {"epoch", "iter", "iteration", "step"}
 # Plural nouns of things a number may count (`processed 74542 tokens`, `found: 16018 phrases`): a size.
 _COUNT_NOUNS = {"tokens", "phrases", "words", "sentences", "images", "samples", "examples", "sequences", "items",
                 "chars", "characters", "files", "instances", "boxes", "objects", "documents", "utterances",
-                "frames", "records", "lines", "pairs", "batches", "episodes", "folds"}
+                "frames", "records", "lines", "pairs", "batches", "episodes", "folds",
+                # (what a language model's sampler counts: `generating 2 candidates for prompt 1/1`)
+                "candidates", "completions", "generations", "responses", "prompts", "rollouts"}
 # Any `<things>/sec` or `<things>/s` is a rate: a unit after a value (`6.25 updates/sec`), never a key.
 _RATE_WORD = re.compile(r"^[A-Za-z]+/(?:s|sec|second)$")
 
@@ -683,14 +687,42 @@ def _counter_in_name(m: re.Match) -> str:
     return f"{'iteration' if word.endswith('ation') else word} {m.group(2)} "
 
 
+# A word saying a stage finished, put before the value it produced (`Finished precision@6 = 0.3168`,
+# `Done: loss: 0.52`): the word is no part of the metric's name
+_DONE_LEAD = re.compile(r"(?:^|(?<=\s))(?:[Ff]inished|FINISHED|[Cc]ompleted|[Dd]one)[,:]?\s+"
+                        r"(?=[A-Za-z][\w@/.-]*\s*[:=]\s*[-+]?(?:\d|\.\d|nan\b|inf\b))")
+
+
+# The environment a score was measured on, named by its Gym id after the metric (`Test Mean Score of
+# PongNoFrameskip-v4: 20.5`, `reward on ALE/Breakout-v5 = 31`): the run's environment, no part of the name
+_ENV_ID_AFTER = re.compile(r"\s+(?:of|on|in|for)\s+(?:[A-Za-z][\w.-]*/)?[A-Z][A-Za-z0-9_]*-v\d+(?=\s*[:=])")
+# An arrow a logger puts before its message (`==> #10083  Test Mean Score: 3071.9`): a marker, no value
+_ARROW_LEAD = re.compile(r"^={1,3}>\s+(?=#?\w)")
+
+
+# A Chinese metric name printed with its decimal value glued on (`损失0.0613（0.0841）`, loss then its
+# running mean): a blank between them, as between any name and its value
+_CJK_GLUED_VALUE = re.compile(r"(?<=[\u4e00-\u9fff])(?=[-+]?\d+\.\d)")
+# A top-k cutoff set apart from its metric (`Prec @ 1 76.1`, `精确@ 5 92.3`): one name, `Prec@1`
+_SPACED_AT_K = re.compile(r"(?<=[A-Za-z\u4e00-\u9fff])\s*@\s+(\d{1,3})(?=\s+[-+]?(?:\d|\.\d|nan\b|inf\b))")
+
+
 def clean(line: str) -> str:
     """The line without colours and without the prefixes a logger puts before the message."""
+    if "-v" in line and _ENV_ID_AFTER.search(line):
+        line = _ENV_ID_AFTER.sub("", line)
+    if "@ " in line and _SPACED_AT_K.search(line):
+        line = _SPACED_AT_K.sub(r"@\1", line)
+    if ("inished " in line or "one " in line or "ompleted " in line) and _DONE_LEAD.search(line):
+        line = _DONE_LEAD.sub("", line)
     if "<-" in line or "\u2190" in line:  # `loss: inf  <-- it breaks here`: a note the poster added, no value
         line = _ARROW_NOTE.sub("", line)
     if not line.isascii():
         line = line.translate(_FULL_WIDTH)
         if "第" in line:  # `第10次训练` (the 10th training pass), `第3轮` (the 3rd round): the counter in words
             line = _CJK_ORDINAL.sub(_cjk_counter, line)
+        if _CJK_GLUED_VALUE.search(line):
+            line = _CJK_GLUED_VALUE.sub(" ", line)
     if '[1] "' in line and line[-1:] in "\" " and (r_str := _R_PRINTED_STRING.match(line)):
         line = r_str.group(1)
     if "'s" in line:
@@ -758,6 +790,8 @@ def clean(line: str) -> str:
         m = _PREFIX.match(line)
         if m and m.end() > 0:
             line = line[m.end():]
+        elif line[:1] == "=" and _ARROW_LEAD.match(line):
+            line = _ARROW_LEAD.sub("", line, count=1)
         elif line[:2] in ("[P", "[p") and _PID_TAG.match(line):
             line = _PID_TAG.sub("", line, count=1)  # `[P:24512]: => Train: Loss 0.06`: the process that wrote it
         elif n > 0 and line.startswith("# "):
