@@ -71,6 +71,9 @@ _TB_FRAME = re.compile(r'^\s*File "[^"\n]+", line \d+, in \S')
 # and a `│ path.py:2160 in fn │` location line; an excerpt pasted from the middle of the box starts at either.
 _RICH_TB_HEAD = re.compile(r"^[╭┏][─━]+ *Traceback \(most recent call last\) *[─━]+[╮┓]\s*$")
 _RICH_TB_FRAME = re.compile(r"^│(?: {3,}| ❱ +)\d+ │|^│ +\S.*\.py:\d+ in [\w<>.]+ *│$")
+# IPython's (8.x) traceback: each frame opens at `File /path/to/mod.py:2245, in fn(args)` or `Cell In[19], line 1`,
+# its source lines numbered after a gutter and the failing one marked by an arrow (`-> 2245 code`, `----> 1 code`)
+_IPY_TB_FRAME = re.compile(r"^(?:-*> *\d+ |File \S[^\n]*:\d+, in \S|Cell In *\[\d*\], line \d+)")
 _TRACEBACK_CHAIN = re.compile(r"^\s*(During handling of the above exception|The above exception was the direct cause)")
 # `loss_dict = {'loss_cls': nan}`: a variable's name and its container's repr, the whole line
 _MESSAGE_DUMP = re.compile(r"^[A-Za-z_]\w*\s*=\s*(?:\{.*\}|\[.*\])\s*$")
@@ -277,6 +280,7 @@ class _TextReader:
         self.train_total: int | None = None
         self.keras_pending: tuple[int, dict] | None = None  # (line, values) of the latest redraw
         self.keras_shift = 0.0  # epochs of earlier `fit()` calls before the one printing now (a fit in a loop)
+        self.caller_epoch: tuple[int, float] | None = None  # (line, epoch) of a loop's own `epoch 7` just printed
         # the redraws of a bar, one per line, while no bar has ended yet (a run that died in its first epoch)
         self.keras_trail: list[_Rec] | None = []
         self.keras_total: float | None = None  # the batch count of the latest redraw's bar
@@ -516,7 +520,7 @@ class _TextReader:
                     return True
                 self.tb_box = False  # (an excerpt cut before the box's foot)
             if self.tb_done:
-                if _TRACEBACK_CHAIN.match(bare):
+                if _TRACEBACK_CHAIN.match(bare) or (bare[:1] in "-FC" and _IPY_TB_FRAME.match(bare)):
                     self.tb.append(line)
                     self.tb_done = False
                     return True
@@ -553,7 +557,7 @@ class _TextReader:
                     self.tb_box = True
                     return True
                 if bare.startswith((" ", "\t")) or not stripped or stripped.startswith(("^", "~")) \
-                        or _TRACEBACK_START.match(bare):
+                        or _TRACEBACK_START.match(bare) or (bare[:1] in "-FC" and _IPY_TB_FRAME.match(bare)):
                     return True
                 if _EXC_LINE.match(bare) or ":" in stripped or len(self.tb) > 400:
                     self.tb_done = True
@@ -1063,6 +1067,14 @@ class _TextReader:
                 self.header_split = self.heading_split(ln)
                 self.header_read_at = ln
                 return False
+        if nums and "\t" in c and c[:1].isalpha() and c.count("\t") >= 2 and _numbered_header_line(c):
+            # a header whose numbers are words of its names (`Epoch<TAB>Map<TAB>Map 50<TAB>Mar 100`)
+            header = _table_header(c)
+            if header:
+                self.header = header
+                self.header_split = self.heading_split(ln)
+                self.header_read_at = ln
+                return False
         if not nums and " " in c:
             # (`epoch train loss valid loss f2_opt`; `DEV: loss, acc, f1`: names listed with commas)
             spaced = _spaced_header(c) or (_comma_header(c) if ", " in c else None)
@@ -1158,8 +1170,18 @@ class _TextReader:
                 self.quiet_segs += 1  # a redraw, not a finished bar with metrics
             return done
         if plan.axes_only:
-            if rec.epoch is not None:
-                if self.keras_shift and c[:1] == "E" and _KERAS_EPOCH.match(c):
+            km = _KERAS_EPOCH.match(c) if rec.epoch is not None and c[:1] == "E" else None
+            if km is not None and km.group(1) == km.group(2) == "1" and self.caller_epoch is not None \
+                    and ln - self.caller_epoch[0] <= 2:
+                # `epoch 7` then Keras's `Epoch 1/1`: a loop that calls `fit()` for one epoch and counts the
+                # calls itself; its counter places the epoch (each call's own restarts at 1)
+                rec.epoch = self.caller_epoch[1]
+                self.caller_epoch = None
+                self.keras_shift = 0.0
+                self.epoch = rec.epoch
+            elif rec.epoch is not None:
+                self.caller_epoch = (ln, rec.epoch) if km is None and rec.step is None else None
+                if self.keras_shift and km is not None:
                     rec.epoch += self.keras_shift
                 if rec.epoch == self.epoch and c[:1] == "E" and _KERAS_EPOCH.match(c) and self.keras_done():
                     # `Epoch 1/1` again once that epoch's bar finished: `fit()` called in a loop, each call
@@ -3257,13 +3279,21 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         r.records = _bare_pairs(r.records, b)
     if "<table>" in r.tpl_counts:
         r.records = _table_gaps(r.records, b)
+    summary_recs: list = []
     if r.summary_lines:
+        summary_recs = [rec for rec in r.records if type(rec) is _Rec and rec.line in r.summary_lines]
         r.records = _summary_apart(r.records, r.summary_lines, b)
-    r.records = _drop_one_offs(r.records, r.tpl_counts, b, r.config_lines, r.tensor_lines,
-                               r.lr_notices if len(r.lr_notices) >= 2 else frozenset(),
-                               {ev.line for ev in b.events if ev.kind == "error" and ev.line is not None})
+    error_lines = {ev.line for ev in b.events if ev.kind == "error" and ev.line is not None}
+    lr_notices = r.lr_notices if len(r.lr_notices) >= 2 else frozenset()
+    r.records = _drop_one_offs(r.records, r.tpl_counts, b, r.config_lines, r.tensor_lines, lr_notices, error_lines)
+    if not r.records and summary_recs and b.meta["skipped"].get(_SUMMARY_SKIP):
+        # the records beside the summary were all settings: the summary is then all the run logged, its one row
+        _unskip(b, _SUMMARY_SKIP, len(summary_recs))
+        r.records = _drop_one_offs(summary_recs, r.tpl_counts, b, r.config_lines, r.tensor_lines, lr_notices,
+                                   error_lines)
     r.records = _join_heading_times(r.records)
     r.records = _fold_lone_times(r.records)
+    r.records = _epochs_printed_after(r.records)
     axis = _emit(r.records, b)
     if r.records:
         printed_rows = sum(_n(rec) for rec in r.records if rec.source not in ("hf_stdout", "sb3", "keras"))
@@ -3291,7 +3321,15 @@ _HAS_TQDM_END = re.compile(r"\d+/\d+\s*\[[\d:<?]+")
 _HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%:]*(?: (?:/|[A-Za-z_@][\w./()\-@%:]*|\([A-Za-z%]{1,8}\))){0,4}(?<!:)$")
 # (`Train Loss`, `mAP@.5:.95`, `rewards / match_format_exactly` (a notebook table's group / name), `Time cost (sec)`:
 # a name and its unit)
+# a column whose name has a whole number among its later words: a cutoff or a level of the score (the
+# HF Trainer's titles of `map_50`, `mar_100`, `top_5_accuracy`: `Map 50`, `Mar 100`, `Top 5 Accuracy`)
+_HEADER_CELL_NUMBERED = re.compile(r"^[A-Za-z_][\w./()\-@%:]*(?: (?:\d{1,4}|[A-Za-z_@][\w./()\-@%:]*)){1,4}(?<!:)$")
+# (a counter's word with its number is a data row's, `Epoch 1<TAB>Batch 20`, never a column's name)
+_COUNTER_WORDS = frozenset({"epoch", "step", "iter", "iteration", "batch", "round", "fold", "run", "trial",
+                            "episode", "update", "it", "ep", "global_step", "generation", "gen"})
 # Table columns that count things (images, boxes, input size): bookkeeping, not metrics.
+# Columns that give the wall-clock time a row was written (DVCLive's `timestamp`, TensorBoard's `Wall time`)
+_CLOCK_COLUMNS = frozenset({"timestamp", "wall time", "wall_time", "walltime", "time_stamp"})
 _COUNT_COLUMNS = {"instances", "images", "labels", "targets", "size", "img_size", "imgsz", "class", "samples"}
 _ELISION = re.compile(r"^\s*\|?\s*(?:\.{3,}|\u2026|\u22ee)(?:\s*\|?\s*(?:\.{3,}|\u2026|\u22ee))*\s*\|?\s*$")  # `...`, `…`, `⋮`
 # (`-- | --`: a notebook table copied as text; a cell's dashes may come apart, `--     -- | --`, when the
@@ -3445,6 +3483,25 @@ class _LabelledHeader(list):
 _LABEL_HEAD = re.compile(r"^[A-Za-z_]\w{0,20}:$")
 
 
+def _numbered_column(cell: str) -> bool:
+    """`Map 50`, `Mar 100`: a column's name with a whole number among its later words, not a counter and
+    its value (`Epoch 1`)."""
+    return bool(_HEADER_CELL_NUMBERED.match(cell)) and cell.split(" ", 1)[0].lower() not in _COUNTER_WORDS
+
+
+_NUMBERED_WORD = re.compile(r"(?:^|[\t ])\d{1,4}(?=[\t ]|$)")
+
+
+def _numbered_header_line(line: str) -> bool:
+    """Every number on the line is a whole word of a tab-separated cell that opens with a name (`Map 50`),
+    never a cell of its own (a row's value) nor a number with a point."""
+    for cell in line.split("\t"):
+        cell = cell.strip()
+        if cell and (not cell[:1].isalpha() or any(ch.isdigit() for ch in cell) and not _NUMBERED_WORD.search(cell)):
+            return False
+    return True
+
+
 def _table_header(line: str) -> list[str] | None:
     """Column names of a printed table (`step<TAB>loss`, `Epoch  GPU_mem  box_loss ...`,
     `| epoch | loss |`): two or more single-word cells and nothing else."""
@@ -3462,7 +3519,8 @@ def _table_header(line: str) -> list[str] | None:
         labelled = True
     else:
         labelled = False
-    if len(cells) < 2 or len(cells) > 40 or not all(_HEADER_CELL.match(c) for c in cells):
+    if len(cells) < 2 or len(cells) > 40 or not all(_HEADER_CELL.match(c) or _numbered_column(c) for c in cells) \
+            or all(not _HEADER_CELL.match(c) for c in cells):
         return None
     if labelled:  # (its rows may come in groups a blank line apart: the header stays over them)
         named = _table_header("\t".join(cells))
@@ -3688,8 +3746,8 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
                 dropped += 1  # (`NA`, `N/A`: R's and pandas' word for a cell with no value; the row is a row still)
             continue
         v = printed.to_number(m.group(1))
-        if name == "-" or name.lower() in _COUNT_COLUMNS:
-            dropped += 1
+        if name == "-" or name.lower() in _COUNT_COLUMNS or (name.lower() in _CLOCK_COLUMNS and abs(v) >= 1e8):
+            dropped += 1  # (a clock column, Unix seconds or milliseconds: when the row was written, not a metric)
             continue
         if printed._key_role(name) == "epoch":
             epoch = v
@@ -4337,6 +4395,59 @@ def _step_reached(records: list, counts: dict[str, int], rec: _Rec) -> bool:
     return False
 
 
+def _epochs_printed_after(records: list) -> list:
+    """`Step: 0, Loss: ...` ... `Step: 600, Loss: ...`, then `Epoch: 0 -- Average training Loss: ...`, and the
+    step counter starts again: a loop that names its epoch only once the epoch is over. Each run of counted
+    lines belongs to the epoch printed after it, not to the one before (which they would inherit), so that
+    the epochs' restarting counters follow one another instead of overwriting each other."""
+    if len(records) < 6 or any(type(rec) is not _Rec for rec in records):
+        return records
+    runs: list[list[int]] = [[]]  # indices of counted records, a run per epoch
+    closing: list[float] = []  # the epoch each run is closed by
+    for i, rec in enumerate(records):
+        counted = rec.step is not None or rec.batch is not None
+        if counted:
+            if len(runs) == len(closing) + 1:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        elif rec.epoch is not None and runs[-1] and len(runs) == len(closing) + 1:
+            closing.append(rec.epoch)
+    if len(closing) < 2 or any(not run for run in runs[:len(closing)]):
+        return records
+    if any(b - a != 1 for a, b in zip(closing, closing[1:])):
+        return records
+
+    def counter(rec):
+        return rec.step if rec.step is not None else rec.batch
+
+    for k, run in enumerate(runs):
+        before = closing[k - 1] if k else None
+        if any(records[i].epoch != before for i in run):
+            return records  # (the lines already carry an epoch of their own)
+        if k + 1 < len(runs) and counter(records[runs[k + 1][0]]) > counter(records[run[-1]]):
+            return records  # (a counter that goes on across epochs needs no epoch to place it)
+    out = list(records)
+    for k, run in enumerate(runs):
+        ep = closing[k] if k < len(closing) else closing[-1] + 1
+        for i in run:
+            out[i] = out[i]._replace(epoch=ep)
+    return out
+
+
+_SUMMARY_SKIP = "W&B's run summary (the last values, kept as the summary)"
+
+
+def _unskip(b: RunBuilder, reason: str, n: int) -> None:
+    """Take back `n` lines once counted as skipped for `reason`."""
+    sk = b.meta["skipped"]
+    left = sk.get(reason, 0) - n
+    if left > 0:
+        sk[reason] = left
+    else:
+        sk.pop(reason, None)
+
+
 def _summary_apart(records: list, lines: set[int], b: RunBuilder) -> list:
     """The values of W&B's run summary are the last ones the run logged: beside records of the run's own
     they are its summary, not another row; a log that holds nothing else keeps them as its one record."""
@@ -4348,7 +4459,7 @@ def _summary_apart(records: list, lines: set[int], b: RunBuilder) -> list:
             f = to_float(v)
             if f is not None:
                 b.summary[str(k)] = f
-    b.skip("W&B's run summary (the last values, kept as the summary)", len(inside))
+    b.skip(_SUMMARY_SKIP, len(inside))
     return [rec for rec in records if not (type(rec) is _Rec and rec.line in lines)]
 
 
