@@ -21,7 +21,7 @@ from triage.ingest.run import Run
 from triage.ingest.source import Source, is_binary, is_stream
 
 # Importing a format module registers its formats.
-from triage.ingest import csvlog, jsondoc, jsonl, mlflow, notebook, textlog, tfevents, wandb  # noqa: F401
+from triage.ingest import csvlog, dvclive, jsondoc, jsonl, mlflow, notebook, textlog, tfevents, wandb  # noqa: F401
 
 __all__ = ["ALIASES", "FORMATS", "Found", "Layout", "Reader", "register", "unregister", "sniff", "discover",
            "resolve_format", "read_run", "not_a_log", "format_names", "format_option_help", "formats_epilog",
