@@ -472,8 +472,7 @@ def _stalled(s, tol: float, min_points: int) -> bool:
     if len(y) < max(2, min_points):
         return False
     if len(y) >= 8:
-        q = len(y) // 4
-        head, tail = float(np.median(y[:q])), float(np.median(y[-q:]))
+        head, tail = _ends(y, 0.25)
         return head > 0 and tail >= (1.0 - tol) * head
     return float(y[0]) > 0 and float(np.min(y[1:])) >= (1.0 - tol) * float(y[0])
 
@@ -1140,13 +1139,26 @@ def _resolved(c: Ctx, p, target: float) -> bool:
     shows fewer digits is then a round number printed in full, not one rounded to the print's floor."""
     if not p.resolution_from:
         return False
-    decimals = facts.printed_decimals(c.values)
+    decimals = _decimals(c.values)
     other = c.other(p.resolution_from)
     if other is not None:
-        decimals = max(decimals, facts.printed_decimals(other.values))
+        decimals = max(decimals, _decimals(other.values))
     # (a neighbour's decimals vouch for three at most: a test summary may print its loss to 4 decimals
     # beside training lines at 6, and 0.0001 there is that summary's floor)
     return decimals > 0 and abs(target) >= 10.0 ** (p.min_digits - min(decimals, 3))
+
+
+def _decimals(values, limit: int = 256) -> int:
+    """The most decimals any of the first `limit` values is printed with (`3.5313` has four): the print
+    format's resolution, at least. Values in exponent form (under 1e-4, or 1e16 and up), with no short
+    spelling, or past eight decimals say nothing of a fixed-decimals print and are left out."""
+    most = 0
+    for v in np.asarray(values, dtype=float)[:limit]:
+        if math.isfinite(v) and 1e-4 <= abs(v) < 1e16:
+            digits, e, _ = _printed(float(v))
+            if digits < 9 and -8 <= e < 0:
+                most = max(most, -e)
+    return most
 
 
 def _digits(v: float) -> int:

@@ -153,32 +153,14 @@ def classes_from_loss_level(y: np.ndarray, tol: float, max_classes: int, vocab: 
     return None
 
 
-def printed_decimals(values, limit: int = 256) -> int:
-    """The most decimals any of the first `limit` finite values carries in its shortest round-trip
-    spelling (`3.5313` has four): the print format's resolution, at least. Values past eight
-    decimals or in exponent form say nothing of a fixed-decimals print and are left out."""
-    most = 0
-    for v in np.asarray(values, dtype=float)[:limit]:
-        if not math.isfinite(v):
-            continue
-        r = repr(abs(float(v)))
-        if "e" in r or "." not in r:
-            continue
-        d = len(r.split(".")[1].rstrip("0"))
-        if d <= 8:
-            most = max(most, d)
-    return most
-
-
 def prints_full_precision(run) -> bool:
     """Whether the log writes its numbers to every digit of a double (a CSV or JSON written from Python
     floats: `0.4090909090909091`): then a short value such as `0.5` is that value exactly, not a rounded
     print. Any value with 12 or more significant digits says so."""
-    for s in getattr(run, "series", {}).values():
-        for v in np.asarray(s.values, dtype=float)[:64]:
-            if math.isfinite(v) and v != 0 and len(repr(abs(float(v))).split("e")[0].replace(".", "").lstrip("0")) >= 12:
-                return True
-    return False
+    from triage.ingest.run import full_precision
+
+    return any(full_precision(float(v)) for s in getattr(run, "series", {}).values()
+               for v in np.asarray(s.values, dtype=float)[:64])
 
 
 def noise(y: np.ndarray, moving_only: bool = False) -> float:

@@ -627,6 +627,9 @@ _CJK_WORDS = (("测试", "test"), ("验证", "val"), ("训练", "train"), ("损�
               ("准确率", "accuracy"), ("精度", "accuracy"), ("学习率", "lr"))
 _KERAS_NTH = re.compile(r"^((?:val_)?(?:auc|prc|precision|recall|f1_score|mean_io_u|(?:true|false)_(?:positives|negatives)"
                         r"|(?:binary_|categorical_|sparse_categorical_)?accuracy))_\d+$")
+# ms-swift 2.x names its token accuracy plain `acc` in the records that carry `global_step/max_steps`
+# (3.x writes `token_acc`): the JSONL and the printed-dict readers both rename it
+SWIFT_ACC = {"acc": "token_acc", "eval_acc": "eval_token_acc"}
 _SET_INDEX = re.compile(r"^\d+[\s_]+")  # `valid_0 auc`: which evaluation set, not part of the metric's name
 _LR_MONITOR = re.compile(r"^lr-([A-Za-z][\w.]*)(?:/(\w+))?$")
 _LR_PG = re.compile(r"^lr/pg(\d+)$")

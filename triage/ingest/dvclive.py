@@ -35,6 +35,11 @@ def read_folder(root: Path, label: str) -> Run:
     mdir = metric_dir(root)
     if mdir is None:
         raise IngestError(label, "no DVCLive metrics (plots/metrics/*.tsv or scalars/*.tsv) under this folder")
+    return _read_tables(mdir, label)
+
+
+def _read_tables(mdir: Path, label: str) -> Run:
+    """Every TSV under `mdir`, each metric named by its path there."""
     b = RunBuilder(label, "dvclive", source="dvclive")
     steps: set[float] = set()
     files = sorted(mdir.rglob("*.tsv"))
@@ -74,7 +79,7 @@ def _find(root: Path) -> Found | None:
     if mdir is None:
         return None
     top = mdir.parent.parent if mdir.name == "metrics" else mdir.parent
-    return Found.folder(top, lambda label: read_folder(top, label))
+    return Found.folder(top, lambda label: _read_tables(mdir, label))
 
 
 def _read(src: Source) -> Run:
@@ -83,8 +88,9 @@ def _read(src: Source) -> Run:
         raise IngestError(src.path, "a DVCLive log is a folder (dvclive/ with plots/metrics/*.tsv)")
     here = src.fs_path if src.fs_path.is_dir() else src.fs_path.parent
     for folder in (here, *here.parents):
-        if metric_dir(folder) is not None:
-            return read_folder(folder, src.path)
+        mdir = metric_dir(folder)
+        if mdir is not None:
+            return _read_tables(mdir, src.path)
     raise IngestError(src.path, "not inside a DVCLive folder (no plots/metrics/*.tsv or scalars/*.tsv above it)")
 
 

@@ -824,8 +824,8 @@ def _group(ctx: _Ctx, grp: list, idx, base: int, index, steps_by_row: np.ndarray
             continue
         if k == "time" and "data_time" in first:
             k = _ITER_TIME
-        elif k in _SWIFT_ACC and "global_step/max_steps" in first:
-            k = _SWIFT_ACC[k]
+        elif k in _aliases.SWIFT_ACC and "global_step/max_steps" in first:
+            k = _aliases.SWIFT_ACC[k]
         if prefix and not _NAMES_SPLIT.match(k):
             k = prefix + k
         if present is not None:
@@ -896,9 +896,6 @@ def _num_or_nan(v) -> float:
 _NUMBER_TYPES = frozenset((float, int))
 
 
-# ms-swift 2.x names its token accuracy plain `acc` in the records that carry `global_step/max_steps`
-# (3.x writes `token_acc`)
-_SWIFT_ACC = {"acc": "token_acc", "eval_acc": "eval_token_acc"}
 # a step written with its total as one string (ms-swift's `"global_step/max_steps": "8270/11043"`): the
 # key's first part is a step counter's name, and the step is the count before the slash
 _COUNT_OF_TOTAL = re.compile(r"^\s*(\d+)\s*/\s*\d+\s*$")

@@ -112,9 +112,6 @@ _HASH_COUNTER = re.compile(r"^#\d+(?:/\d+)?(?=[\s,:\-|])")
 # A counter's name glued to its number at the start of a line (`epoch0, iter10, loss: 0.71`, `Epoch12 loss 0.5`):
 # the name and the count, as `epoch 0`; a word that goes on after the digits (`step1_model`) is no counter
 _GLUED_COUNTER = re.compile(r"(?i)(?<![\w./-])(epoch|iter|iteration|step|episode|batch)-?(\d{1,9})(?=[,;:|]|\s|$)")
-# A name that opens with the counter and its number, joined by underscores (`iter_200_AUC_all is 0.91`,
-# `epoch_3_val_acc: 0.8`, the word sometimes missing its first `e`, `itration_200`): the count the value was
-# measured at, then the metric's own name
 # Two counters under one slashed name, their values slashed the same way (`epoch/iter: 5/3539`, `Epoch/Step
 # 3/120`): the epoch, then the step inside the run; the second number is no total of the first.
 _SLASHED_COUNTERS = re.compile(r"(?i)\b(epoch|ep)\s*/\s*(iter|iteration|step|batch)\s*[:=]?\s*(\d+)\s*/\s*(\d+)\b")
@@ -123,6 +120,9 @@ _SLASHED_COUNTERS = re.compile(r"(?i)\b(epoch|ep)\s*/\s*(iter|iteration|step|bat
 # (behind a logger's stamp and dash too: `Training: 2021-09-03 04:06:46,999-[lfw][2000]XNorm: 9.46`)
 _SET_AND_STEP = re.compile(r"^(.{0,40}?\d\d:\d\d:\d\d(?:[,.]\d+)?\s*-\s*)?\[([A-Za-z][\w.-]*)\]\[(\d+)\](?=[A-Za-z])")
 _GLUED_STEP = re.compile(r"^\[(\d+)\](?=[A-Za-z][\w-]*:\s*[-+]?(?:\d|\.\d|nan|inf))")
+# A name that opens with the counter and its number, joined by underscores (`iter_200_AUC_all is 0.91`,
+# `epoch_3_val_acc: 0.8`, the word sometimes missing its first `e`, `itration_200`): the count the value was
+# measured at, then the metric's own name
 _COUNTER_IN_NAME = re.compile(r"(?i)^(epoch|ite?ration|iter|step|episode)_(\d{1,9})_(?=[A-Za-z])")
 # the same glued counter inside a line, after the word that says when (`Test set Top1 Accuracy(%) after
 # epoch116:  68.3`, `loss at iter500: 0.2`): the count the value was measured at (either may join the count
@@ -1464,8 +1464,7 @@ def parse(line: str) -> Plan:
                 continue
         if kind == "num":
             copula = bool(pending) and pending[-1].lower() in _COPULA
-            if len(pending) >= 3 and pending[-1].lower() == "to" and pending[-2].lower() in _MOVED \
-                    and _names_then_moved(pending):
+            if pending and pending[-1].lower() == "to" and _names_then_moved(pending):
                 pending = pending[:-2]  # `Loss exploded to nan at step 32`: the verb and `to` go, as a copula does
                 copula = True
             while pending and pending[-1].lower() in _COPULA:  # `val loss is 0.05`: the key is `val loss`

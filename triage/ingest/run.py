@@ -19,6 +19,15 @@ from typing import Any
 
 import numpy as np
 
+
+def full_precision(v) -> bool:
+    """A float written with all the digits a double holds (`2.905947208404541`): what a program prints
+    for a number it computed; a number a person typed (`0.001`, `0.485`) is short."""
+    if not isinstance(v, float) or not math.isfinite(v) or v == 0:
+        return False
+    digits = repr(v).lower().split("e")[0].lstrip("-").replace(".", "").lstrip("0")
+    return len(digits) >= 12
+
 @dataclass(eq=False)
 class Series:
     name: str

@@ -32,7 +32,7 @@ import numpy as np
 from triage.ingest import aliases as _aliases
 from triage.ingest import printed, printed_bulk, tables
 from triage.ingest.builder import NAN, RunBuilder, to_float
-from triage.ingest.run import Run
+from triage.ingest.run import Run, full_precision
 from triage.ingest.source import Source, decode
 
 MAX_TEXT_LINE = 1 << 20  # longer lines are cut for event text and not parsed for metrics
@@ -1209,7 +1209,7 @@ class _TextReader:
                 self.block_counters = counters
             elif _COUNTER_ONLY.match(tpl):
                 epoch = rec.epoch
-                if epoch is None and rec.step is None and rec.batch is not None and self.epoch == self.epoch:
+                if epoch is None and rec.step is None and rec.batch is not None and not math.isnan(self.epoch):
                     epoch = self.epoch  # (`---- batch: 010 ----` under `**** EPOCH 002 ****`: a batch of that epoch)
                 self.block = (ln, rec.step, epoch, "<block>" + tpl, rec.batch, rec.total)
                 self.block_rec = None
@@ -2099,7 +2099,7 @@ class _TextReader:
                                                                      and not is_eval and not _epoch_average(d))
         vals = {k: v for k, v in d.items() if k not in ("epoch", "step", "Step", "global_step", "total_flos")}
         if done is not None:  # ms-swift 2.x's `acc` is the token accuracy its 3.x calls `token_acc`
-            vals = {_SWIFT_ACC.get(k, k): v for k, v in vals.items()}
+            vals = {_aliases.SWIFT_ACC.get(k, k): v for k, v in vals.items()}
         if summary:
             for k, v in vals.items():
                 f = to_float(v)
@@ -2546,8 +2546,6 @@ def _commented_output(c: str) -> bool:
 _PHASE_TIMES = re.compile(r"^[A-Za-z][\w ]{0,20}:\s*\d[\d.]*\s*ms\s+[A-Za-z][\w-]*(?:,\s*\d[\d.]*\s*ms\s+[A-Za-z][\w-]*)+")
 _TIMERS_LINE = re.compile(r"^(?:rank=\d+\s+)?time \((?:ms|s|sec|us)\)\s*\|\s*[A-Za-z_]\w*\s*:\s*\d")
 _STOP_BEST = re.compile(r"\bMetric\s+(\S+)\s+improved\b.*?New best score:\s*(" + _NUM + r")")
-# ms-swift dicts (they carry `global_step/max_steps`): 2.x names its token accuracy plain `acc`
-_SWIFT_ACC = {"acc": "token_acc", "eval_acc": "eval_token_acc"}
 # pycocotools' summary, one line per value: `Average Recall     (AR) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = -1.000`
 _COCO_SUMMARY = re.compile(r"^\s*Average\s+(?:Precision|Recall)\s+\((AP|AR)\)\s*@\[\s*IoU\s*=\s*([\d.:]+)\s*\|"
                            r"\s*area\s*=\s*(\w+)\s*\|\s*maxDets\s*=\s*(\d+)\s*\]\s*=\s*"
@@ -4351,15 +4349,6 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
     return keep
 
 
-def _full_precision(v) -> bool:
-    """A float written with all the digits a double holds (`2.905947208404541`): what a program prints
-    for a number it computed; a number a person typed (`0.001`, `0.485`) is short."""
-    if not isinstance(v, float) or not math.isfinite(v) or v == 0:
-        return False
-    digits = repr(v).lower().split("e")[0].lstrip("-").replace(".", "").lstrip("0")
-    return len(digits) >= 12
-
-
 def _running_summary(rec) -> bool:
     """A score given with the run's statistics of it, each tagged (`accuracy: 75.95 (last), 63.96 (average),
     79.44 (best)`): a reading taken again and again over the run, its latest value first; a setting has no
@@ -4376,7 +4365,7 @@ def _computed_list(rec) -> bool:
     0.0002992]`, a VITS-style logger's loss terms, step and rate) three or more of them printed with a
     double's full digits: values the run computed, even printed once; a list in a config is typed short."""
     return type(rec) is _Rec and rec.template == _LIST_TPL \
-        and sum(_full_precision(v) for v in rec.values.values()) >= 3
+        and sum(full_precision(v) for v in rec.values.values()) >= 3
 
 
 def _step_reached(records: list, counts: dict[str, int], rec: _Rec) -> bool:
