@@ -600,7 +600,8 @@ def _lone_accuracy(names: dict[str, tuple[str, str]], resolved: dict) -> list[tu
             continue
         candidates = [k for k, (name, sp) in names.items()
                       if (sp == split or (split == "eval" and sp.startswith("eval"))) and not resolved[k].known
-                      and _names_an_accuracy(k) and families[_DIGITS.sub("#", k)] == 1]
+                      and _names_an_accuracy(k) and families[_DIGITS.sub("#", k)] == 1
+                      and not (split == "train" and _aliases.tokens(k)[0] in _HELD_OUT_WORDS)]
         if len(candidates) == 1:
             names[candidates[0]] = (canonical, split)
             done.append((candidates[0], canonical))
@@ -613,6 +614,8 @@ def _names_an_accuracy(key: str) -> bool:
 
 
 _DIGITS = re.compile(r"\d+")
+# (a key that opens with a held-out split's word, `test_adv_acc`, scores that split, never the training one)
+_HELD_OUT_WORDS = frozenset({"test", "val", "valid", "validation", "eval", "evaluation", "dev"})
 _TOP_K = re.compile(r"(?i)top[\W_]*(?:[2-9]|\d\d)|@")
 
 

@@ -622,7 +622,7 @@ def _careful_block(body: bytes, plan: _Plan, b: RunBuilder, first_line: int):
         if row[0].lstrip().startswith("#"):
             b.skip("comment line")
             continue
-        if len(row) != ncols:
+        if _width(row, ncols) != ncols:
             plan.width_bad += 1
             if len(row) < ncols and len(row) < max(2, ncols // 2):
                 b.skip("wrong number of columns")
@@ -758,6 +758,15 @@ def _read_long(b: RunBuilder, layout: tuple[int, str, int, int], rows) -> None:
 _PRINTED_PAIR = re.compile(r"[A-Za-z]\s*(?::|=)\s*[-+]?(?:\d|\.\d|nan\b|inf\b)", re.I)
 
 
+def _width(row: list[str], header_width: int) -> int:
+    """A row's width, not counting empty cells past the header's last column: a writer that ends
+    every row with its separator (`0, 26.0, 45.7,`) leaves one empty cell more than the header names."""
+    n = len(row)
+    while n > header_width and not row[n - 1].strip():
+        n -= 1
+    return n
+
+
 @functools.lru_cache(maxsize=8)  # every CSV dialect asks about the same head
 def sniff(head: bytes, name: str = "") -> tuple[str, float]:
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
@@ -778,7 +787,7 @@ def sniff(head: bytes, name: str = "") -> tuple[str, float]:
     header = [c.strip() for c in parsed[0]]
     if any(c.startswith("{") for c in header[:1]):
         return "csv", 0.0
-    widths = {len(r) for r in parsed[1:] if r}
+    widths = {_width(r, len(header)) for r in parsed[1:] if r}
     score = 0.5 if (not widths or widths == {len(header)}) else 0.3
     cells = [c for r in parsed[1:] for c in r if c.strip()]
     numeric = sum(1 for c in cells if to_float(c) is not None) / max(1, len(cells))

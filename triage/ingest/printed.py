@@ -53,6 +53,10 @@ NUM_RE = re.compile(NUM)
 _NUM_FULL = re.compile(NUM_BODY + r"\Z")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
+# `Epoch: [1 | 20]`, `Epoch: [3/90]`: the counter and its total in brackets after the colon (not `Epoch: [0][10/500]`)
+_BRACKETED_OF_TOTAL = re.compile(r"(?i)\b(epoch|iter|iteration|step|round)\s*:\s*\[\s*(\d{1,9})\s*(?:/|\|)\s*(\d{1,9})\s*\](?!\s*\[)")
+# `Backdoor False. Epoch: 30.`: a flag and its truth value closing a sentence before the counter; a setting
+_FLAG_SENTENCE = re.compile(r"(?<![\w.=:])([A-Z][A-Za-z_-]{0,30}) (True|False) ?\.\s+(?=[A-Z])")
 _SPLIT_ABBREV = re.compile(r"^(Val|val|VAL|Valid|Eval|eval|Test|test|Train|train)\.\s+(?=[A-Za-z])")
 
 # a direction written with an arrow inside a name (`MT a->b valid_err=53.3`, `en->de bleu: 27.1`: the pair of
@@ -853,6 +857,10 @@ def clean(line: str) -> str:
         line = _COUNTER_IN_NAME.sub(_counter_in_name, line, count=1)
     if ("poch" in line or "ter" in line or "tep" in line) and _GLUED_COUNTER_AFTER.search(line):
         line = _GLUED_COUNTER_AFTER.sub(r"\1 \2 \3", line)
+    if ": [" in line and _BRACKETED_OF_TOTAL.search(line):
+        line = _BRACKETED_OF_TOTAL.sub(r"\1 \2/\3", line)
+    if ("True" in line or "False" in line) and _FLAG_SENTENCE.search(line):
+        line = _FLAG_SENTENCE.sub(r"\1=\2, ", line)  # (the flag, not a word of the next metric's name)
     if line[:1] in "VvEeTt" and "." in line[3:6] and _SPLIT_ABBREV.match(line):
         line = _SPLIT_ABBREV.sub(r"\1 ", line, count=1)  # `Val. Epoch: 0/500.`: the split, abbreviated with a period
     if ">" in line and "," in line and _NAMES_THEN_VALUES.search(line):

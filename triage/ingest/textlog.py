@@ -2021,12 +2021,15 @@ class _TextReader:
         d = {k: v for k, v in d.items() if not (type(v) is int and printed._split_of([str(k)]))}
         if d and all(str(k) in _SPACY_PARTS and type(v) is float for k, v in d.items()):
             d = {f"loss_{k}": v for k, v in d.items()}  # spaCy's `print(losses)`: each component's loss
-        res = d.get("results")
+        res_key = "results" if "results" in d else next(
+            (k for k in d if type(k) is str and k[:7].lower() == "results" and type(d[k]) is dict), None)
+        res = d.get(res_key) if res_key is not None else None
         if type(res) is dict and res and all(type(v) in (int, float) for v in res.values()) \
-                and not any(printed.known_key(str(k), loose=True) for k in d if k != "results"):
+                and not any(printed.known_key(str(k), loose=True) for k in d if k != res_key):
             # a metric report whose numbers sit under `results` (StyleGAN's metric-*.jsonl lines:
-            # `{"results": {"fid50k_full": 8.2e+51}, "metric": ..., "total_time": 506.3, ...}`); the rest is bookkeeping
-            d = {**{k: d[k] for k in ("step", "global_step", "epoch") if k in d}, **res}
+            # `{"results": {"fid50k_full": 8.2e+51}, "metric": ..., "total_time": 506.3, ...}`, or a federated
+            # server's `{'Role': 'Server #', 'Round': 1, 'Results_raw': {'test_acc': 0.11}}`); the rest is bookkeeping
+            d = {**{_RESULT_COUNTERS[k]: d[k] for k in _RESULT_COUNTERS if k in d}, **res}
         elif d and all(type(v) is dict and v and all(type(x) in (int, float) for x in v.values())
                        for v in d.values()):
             # a report per output head, each its own small dict of scores (`{'logits': {'accuracy': 0.77},
@@ -2095,8 +2098,10 @@ class _TextReader:
             self.step = step
         # (a step's record may carry the runtime too, LLaMA-Factory's throughput logging: it still has the
         # step's loss and optimizer state, which the closing summary never prints)
+        # (a dict that names its step, `{'Round': 0, 'Results_raw': {'train_loss': ...}}`, is that step's record)
         summary = ("train_runtime" in d and not _step_state(d)) or ("train_loss" in d and "loss" not in d
-                                                                     and not is_eval and not _epoch_average(d))
+                                                                     and not is_eval and not _epoch_average(d)
+                                                                     and "step" not in d)
         vals = {k: v for k, v in d.items() if k not in ("epoch", "step", "Step", "global_step", "total_flos")}
         if done is not None:  # ms-swift 2.x's `acc` is the token accuracy its 3.x calls `token_acc`
             vals = {_aliases.SWIFT_ACC.get(k, k): v for k, v in vals.items()}
@@ -4093,6 +4098,10 @@ def _hf_by_epoch(records: list) -> list:
 def _rises(steps: list) -> bool:
     """The counter always rises but for going back to where it began (a resumed run appended to the same file)."""
     return all(a < z or z <= steps[0] for a, z in zip(steps, steps[1:])) and steps[-1] > steps[0]
+
+
+# the counters kept beside a report's `results` (a federated round is the run's step)
+_RESULT_COUNTERS = {"step": "step", "global_step": "global_step", "epoch": "epoch", "round": "step", "Round": "step"}
 
 
 def _index_map(d: dict) -> bool:
