@@ -105,11 +105,21 @@ def test_log_band():
 
 
 def test_no_warmup_spike():
-    """The LR is at its peak from step 1; the loss starts at 2 and jumps to 6 (3.0x) at step 6."""
-    loss = [2.0] * 5 + [6.0] + [1.9] * 94
+    """The LR is at its peak from step 1; the loss starts at 2 and jumps to 6 (3.0x) at step 6, and
+    is still above 1.5x its start at the next log."""
+    loss = [2.0] * 5 + [6.0, 4.0] + [1.9] * 93
     hit = _check("no_warmup_spike", _run({"learning_rate": [1e-3] * 100, "loss": loss}), "learning_rate")
     assert hit.summary == "learning_rate starts at its peak 0.001 (no warmup) and loss jumps to 6 (3.0x its start) at step 6"
     assert (hit.first_step, hit.last_step) == (1, 6)
+
+
+def test_no_warmup_spike_not_one_batch():
+    """A single per-batch loss above the bar, the logs around it back at the start's level, is one
+    hard batch: no finding."""
+    loss = [2.0] * 5 + [6.0] + [1.9] * 94
+    run = _run({"learning_rate": [1e-3] * 100, "loss": loss})
+    s, (typed, _) = run.series["learning_rate"], parse(PARAMS["no_warmup_spike"], {})
+    assert CHECKS["no_warmup_spike"](Ctx(run, "learning_rate", s.steps, s.values, typed)) is None
 
 
 def test_flat_when_scheduled():

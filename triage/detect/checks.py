@@ -1848,6 +1848,7 @@ class NoWarmupSpikeParams(Params):
     loss: Names = ("loss",)
     early_fraction: float = 0.1
     factor: float = 1.5
+    min_high: int = 2  # early logs at factor x the start or above
 
 
 @check("no_warmup_spike", NoWarmupSpikeParams)
@@ -1873,6 +1874,10 @@ def no_warmup_spike(c: Ctx) -> Hit | None:
     seg = ly[: early]
     peak_i = k + int(np.argmax(seg[k:])) if len(seg) > k else 0
     if base <= 0 or peak_i == 0 or seg[peak_i] < p.factor * base:
+        return None
+    # (one batch above the bar among per-batch losses is that batch, not the run: a spike the step size
+    # caused shows on more than one log)
+    if int(np.count_nonzero(seg[k:] >= p.factor * base)) < p.min_high:
         return None
     return Hit(
         f"{c.name} starts at its peak {fmt(y[0])} (no warmup) and {loss.name} jumps to {fmt(seg[peak_i])} "
