@@ -718,6 +718,23 @@ def test_chance_percent_accuracy_and_listed_class_counts():
     assert hit.numbers["classes"] == 3000
 
 
+def test_chance_per_batch_scatter_around_ln_c():
+    """A per-batch loss scattered around ln 10 = 2.3026 (the judged half's median 2.3061, every point
+    within 0.03) with no accuracy and no label count: C = 10 from the loss alone. The same scatter on
+    eight points stays quiet (four in the judged half: too few to judge a scatter), and so does one
+    centred 0.02 lower."""
+    params = {"tol": 0.1, "window": "tail", "window_fraction": 0.5, "min_points": 3, "loss_only_tol": 0.005,
+              "loss_only_min_points": 3, "loss_only_batch_noise": 0.03}
+    wobble = [0.021, -0.014, 0.008, -0.022, 0.012, -0.005, 0.017, -0.019, 0.003, 0.026, -0.011]
+    loss = [2.3031 + w for w in wobble * 2]
+    hit = _check("chance", _run({"loss": loss}), "loss", **params)
+    assert hit.numbers["classes"] == 10 and "its median within 0.005 of it, 90% of points within 0.03" in hit.summary
+    typed, _ = parse(PARAMS["chance"], params)
+    for quiet in (_run({"loss": loss[:8]}), _run({"loss": [v - 0.02 for v in loss]})):
+        s = quiet.series["loss"]
+        assert CHECKS["chance"](Ctx(quiet, "loss", s.steps, s.values, typed)) is None
+
+
 def test_constant_from_where_the_value_first_appears():
     """Three moving points, then 0.6931 to every digit: frozen after a spike."""
     run = _run({"loss": [0.6773, 1.023, 3.571] + [0.6931] * 9})

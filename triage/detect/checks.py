@@ -2457,6 +2457,9 @@ class ChanceParams(WindowParams):
     loss_only_tol: float = 0.0
     loss_only_max_classes: int = 10
     loss_only_min_points: int = 5
+    # ... or with the median that close and nine points in ten within loss_only_batch_noise (a per-batch
+    # loss around ln C: facts.classes_from_loss_level); 0 disables it
+    loss_only_batch_noise: float = 0.0
     # and the vocabulary sizes of common tokenizers: a next-token loss at ln V to the third decimal
     # on every point is a model giving every token the same probability
     loss_only_vocab: Optional[tuple[int, ...]] = None
@@ -2524,14 +2527,18 @@ def chance(c: Ctx) -> Hit | None:
     found = facts.classes_from_config(c.run)
     above = 1.0 + p.acc_tol  # an accuracy above this many times 1/C is above chance
     if found is None and p.loss_only_tol > 0 and logged >= p.loss_only_min_points:
-        classes = facts.classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes, tuple(p.loss_only_vocab or ()))
+        classes = facts.classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes, tuple(p.loss_only_vocab or ()),
+                                                p.loss_only_batch_noise)
         # An accuracy beside it counts only when it sits clearly below 1/C: uniform outputs tie every
         # class and argmax breaks the tie towards one, so the accuracy is that class's share of the
         # batch (often 0). An accuracy at or above 1/C goes the usual way (C from the accuracy).
         if classes is not None and level is not None and not level < (1.0 - p.acc_tol) / classes:
             classes = None
         if classes is not None:
-            found = (classes, f"every point within {fmt(p.loss_only_tol)} of it, or one step of its printed grid")
+            strict = facts.classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes,
+                                                   tuple(p.loss_only_vocab or ())) is not None
+            found = (classes, f"every point within {fmt(p.loss_only_tol)} of it, or one step of its printed grid" if strict
+                     else f"its median within {fmt(p.loss_only_tol)} of it, 90% of points within {fmt(p.loss_only_batch_noise)}")
     if found is None:
         mid = float(np.median(y))
         classes = facts.chance_classes_by_loss(level, mid, p.acc_tol) if level is not None else None

@@ -130,11 +130,16 @@ def classes_from_first_loss(steps: np.ndarray, values: np.ndarray) -> int | None
     return int(round(math.exp(first)))
 
 
-def classes_from_loss_level(y: np.ndarray, tol: float, max_classes: int, vocab: tuple[int, ...] = ()) -> int | None:
+def classes_from_loss_level(y: np.ndarray, tol: float, max_classes: int, vocab: tuple[int, ...] = (),
+                            batch_noise: float = 0.0) -> int | None:
     """The small C (or the listed vocabulary size V) whose ln every value of `y` sits within `tol`
     of, or None. A loss computed in half precision lands on a grid (at 8.3 its steps are 0.008
     apart): where the values' own spacing is coarser than `tol`, a value one step off ln C is still
-    ln C, so the tolerance widens to that spacing (at most 2 tol)."""
+    ln C, so the tolerance widens to that spacing (at most 2 tol). batch_noise (small C only): a
+    per-batch loss whose median sits within `tol` of ln C and nine points in ten within batch_noise of
+    it is a model near the uniform guess whose small leanings score each batch a little differently
+    (2.289 to 2.311 around ln 10), judged on ten points or more; the levels ln 2 .. ln 10 lie 0.1
+    or more apart."""
     mid = float(np.median(y))
     steps = np.diff(np.unique(y))
     grid = float(steps.min()) if len(steps) else 0.0
@@ -143,9 +148,14 @@ def classes_from_loss_level(y: np.ndarray, tol: float, max_classes: int, vocab: 
     def at(level: float) -> bool:
         return abs(mid - level) <= tol and bool(np.all(np.abs(y - level) <= width))
 
+    def near_noisy(level: float) -> bool:
+        # (ten points at least: a scatter is judged from enough of it)
+        return batch_noise > 0 and len(y) >= 10 and abs(mid - level) <= tol \
+            and float(np.mean(np.abs(y - level) <= batch_noise)) >= 0.9
+
     if 0.0 < mid < math.log(max_classes) + 0.5:
         c = int(round(math.exp(mid)))
-        if 2 <= c <= max_classes and at(math.log(c)):
+        if 2 <= c <= max_classes and (at(math.log(c)) or near_noisy(math.log(c))):
             return c
     near = sorted(vocab, key=lambda v: abs(math.log(v) - mid))
     if near and at(math.log(near[0])):
