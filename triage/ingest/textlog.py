@@ -1097,6 +1097,20 @@ class _TextReader:
                 self.records.append(_Rec(ln, named, float(step), None, None, None, "", "text", False, _PAIR))
                 self.tpl_counts[_PAIR] = self.tpl_counts.get(_PAIR, 0) + 1
                 return True
+        if not self.header and "[" in c and c[:1].isdigit() and _LISTS_ROW.match(c):
+            # `1000   [1.61e-05, 3.21e-02]   [1.63e-05, 0.00e+00]   []`: a physics-informed net's table of a
+            # step, then its train terms, its test terms and its metrics, each a bracketed list, pasted without
+            # the `Step  Train loss  Test loss  Test metric` header above it: read under that header
+            step, *lists = _LIST_CELLS.findall(c)
+            named = {}
+            for name, cell in zip(_LISTS_ROW_NAMES, lists):
+                total = _list_total(cell)
+                if total is not None:
+                    named[name] = total
+            if named:
+                self.records.append(_Rec(ln, named, float(step), None, None, None, "", "text", False, _LISTS_TPL))
+                self.tpl_counts[_LISTS_TPL] = self.tpl_counts.get(_LISTS_TPL, 0) + 1
+                return True
         if not self.header and c[:1].isdigit() and _EPOCH_ITER_ROW.match(c):
             epoch, step, *values = c.split()  # `3   4800   7.69427   0   0.00995887`: Chainer's PrintReport
             if int(epoch) <= int(step):  # table pasted without its header, the epoch and the iteration first
@@ -1111,6 +1125,18 @@ class _TextReader:
                 self.records.append(_Rec(ln, {"value": to_float(m.group(2))}, float(m.group(1)), None, None, None, "",
                                          "text", False, _COUNT_VALUE_TPL))
                 self.tpl_counts[_COUNT_VALUE_TPL] = self.tpl_counts.get(_COUNT_VALUE_TPL, 0) + 1
+                return True
+        if c[:1] == "[" and not self.header and "] " in c:
+            m = _STEP_RATE_ROW.match(c)
+            if m:  # `[   100,  0.0000078]     2.7651,     0.4100, ...`: the step and the rate it trained at in
+                # brackets, then the running means of unnamed metrics, comma-separated (RAFT's Logger and its
+                # forks print a row per summary this way, the names only in their code)
+                named = {"learning_rate": to_float(m.group(2))}
+                for i, v in enumerate(_PAIR_SEP.split(m.group(3).strip(" ,")), 1):
+                    named[f"value_{i}"] = to_float(v)
+                self.records.append(_Rec(ln, named, float(m.group(1)), None, None, None, "", "text", False,
+                                         _STEP_RATE_TPL))
+                self.tpl_counts[_STEP_RATE_TPL] = self.tpl_counts.get(_STEP_RATE_TPL, 0) + 1
                 return True
         if c[:1] == "[" and c[-1:] == "]" and not self.header and _NUMBER_LIST.match(c) and _LIST_POINT.search(c):
             # `[nan, nan, 83.04, 0.9958, inf, 28400, 0.000199]`: a logger handed a list of the step's numbers
@@ -3037,6 +3063,12 @@ _PAIR_SEP = re.compile(r"\s*,\s*|\s+")
 _EPOCH_ITER_ROW = re.compile(r"^\d{1,6}\s+\d{1,9}(?=.*\s[-+]?\d*\.\d)(?:\s+(?:[-+]?(?:\d+\.?\d*|\.\d+)"
                              r"(?:[eE][-+]?\d+)?|nan|inf)){3,12}$", re.I)
 _EPOCH_ITER_TPL = "<epoch> <iteration> <values>"
+# A whole-number step, then two or three bracketed lists of numbers (the last may be empty) and nothing else
+_LIST_OF_NUMS = r"\[\s*(?:" + _NUM + r"(?:\s*,\s*" + _NUM + r")*)?\s*\]"
+_LISTS_ROW = re.compile(r"^\d{1,9}(?:\s+" + _LIST_OF_NUMS + r"){2,3}\s*$")
+_LIST_CELLS = re.compile(r"^\d+|\[[^\]]*\]")
+_LISTS_ROW_NAMES = ("Train loss", "Test loss", "Test metric")
+_LISTS_TPL = "<step> [<train terms>] [<test terms>] [<metrics>]"
 _PAIR = "<pair>"
 # A counter's name and number (an aside in parentheses may follow it), then only unnamed values, after a
 # comma or a colon and comma-separated, to the end of the line (`epoch, 0040, 0.0159, 0.0170`,
@@ -3053,6 +3085,10 @@ _COUNTED_TPL = "<counter>, <values>"
 _NUMBER_LIST = re.compile(r"^\[\s*(?:" + _COUNTED_VALUE + r")(?:\s*,\s*(?:" + _COUNTED_VALUE + r")){2,31}\s*,?\s*\]$", re.I)
 _LIST_POINT = re.compile(r"\d\.\d|\bnan\b|\binf\b", re.I)
 _LIST_TPL = "[<values>]"
+# A step and a rate below 1 in brackets, then one to a dozen unnamed values, comma-separated, to the line's end
+_STEP_RATE_ROW = re.compile(r"^\[\s*(\d{1,9}),\s*(0?\.\d+(?:[eE]-\d+)?|\d\.\d+[eE]-\d+)\]\s+((?:" + _COUNTED_VALUE
+                            + r")(?:\s*,\s*(?:" + _COUNTED_VALUE + r")){0,11})\s*,?\s*$", re.I)
+_STEP_RATE_TPL = "[<step>, <lr>] <values>"
 # A row of a `|`-ruled table of numbers only, the first an integer (`| 150| 16300|5.0113e-05| 1.1553|`)
 _PIPE_NUMBERS = re.compile(r"^\|?\s*\d{1,9}\s*(?:\|\s*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf)%?\s*){2,12}\|?$",
                            re.I)
@@ -3697,6 +3733,12 @@ def _table_row(header: list[str], line: str, blanks: bool = False) -> tuple[dict
         if blanks and "No log" in line:  # HF's Trainer writes `No log` where no training loss was logged yet:
             line = line.replace("No log", "-")  # one empty cell, not two words
         cells = line.split() if blanks else _cells(line)
+    labelled = line.split() if line[:1].isalpha() else ()  # a summary of one row per item (`SEQ-02  10.5%
+    # 23.7%  -23.8%`): the item's name first, in a column the header leaves unnamed (a DataFrame with a string
+    # index prints so), then only numbers
+    if len(labelled) == len(header) + 1 > 2 and labelled[0][-1] not in ":=" and not printed._split_of(labelled[:1]) \
+            and all(_TABLE_NUM.match(w) for w in labelled[1:]):
+        cells = list(labelled[1:])
     if len(cells) < len(header) and not blanks:
         spaced = line.split()  # `1 52.376` under `Step   Loss`: numbers one blank apart
         if len(spaced) == len(header) and all(_NUM_OR_NA.match(w) for w in spaced):
@@ -4095,6 +4137,13 @@ def _hf_by_epoch(records: list) -> list:
             for rec in records]
 
 
+def _once(rows: list) -> list:
+    """The rows' counters with a line written twice over counted once (DeepXDE's loss.dat writes each display
+    step twice over in some runs: the same counter, the same numbers, one line after the other)."""
+    return [rec.step for i, rec in enumerate(rows)
+            if not i or rec.step != rows[i - 1].step or rec.values != rows[i - 1].values]
+
+
 def _rises(steps: list) -> bool:
     """The counter always rises but for going back to where it began (a resumed run appended to the same file)."""
     return all(a < z or z <= steps[0] for a, z in zip(steps, steps[1:])) and steps[-1] > steps[0]
@@ -4212,7 +4261,7 @@ def _bare_pairs(records: list, b: RunBuilder) -> list:
             records = pairs = [rec._replace(values={k: x for k, x in rec.values.items() if k != "value_1"},
                                             step=rec.values["value_1"], epoch=rec.step) for rec in pairs]
             steps = [rec.step for rec in pairs]
-    if len(pairs) >= 3 and len(pairs) == len(records) and _rises(steps):
+    if len(pairs) >= 3 and len(pairs) == len(records) and _rises(_once(pairs)):
         return records
     b.skip("lines of two bare numbers beside other records (no series of their own)", len(pairs))
     return [rec for rec in records if not (type(rec) is _Rec and rec.template == _PAIR)]
@@ -4293,9 +4342,12 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         # (of the lines no other rule keeps, a block of scores printed together is an evaluation's report)
         report = _score_report_lines([rec for rec in printed_recs if not measured(rec)])
         listing = _per_item_lines(printed_recs)
+        # a line shape that one print shows to be a measurement (`avg loss: nan`) is one in its other prints
+        # too (`avg loss: 108.36` from the same call, a second run pasted below the first)
+        measured_shapes = {rec.template for rec in printed_recs if measured(rec)}
 
         def kept(rec) -> bool:
-            return rec.line in report or rec.line in listing or measured(rec)
+            return rec.line in report or rec.line in listing or rec.template in measured_shapes or measured(rec)
 
         lone = [rec for rec in printed_recs if not kept(rec)]
         if lone:
