@@ -735,6 +735,19 @@ def test_chance_per_batch_scatter_around_ln_c():
         assert CHECKS["chance"](Ctx(quiet, "loss", s.steps, s.values, typed)) is None
 
 
+def test_below_train_by():
+    """Test views at 20.4 then 18.6 dB beside training views at 30.1 then 44.1: the held-out best is
+    25.5 dB under the training PSNR at the last evaluation. A 3 dB gap stays quiet."""
+    run = _run({"psnr": [30.1, 44.1], "eval/psnr": [20.4, 18.6]})
+    hit = _check("below_train_by", run, "eval/psnr", against=["psnr"], by=10.0)
+    assert hit.summary == ("eval/psnr is at most 20.4 (last 18.6 at step 2) while psnr on the training data is "
+                           "37.1: 16.7 lower on held-out data")
+    typed, _ = parse(PARAMS["below_train_by"], {"against": ["psnr"], "by": 10.0})
+    close = _run({"psnr": [29.5, 33.0], "eval/psnr": [26.4, 28.9]})
+    s = close.series["eval/psnr"]
+    assert CHECKS["below_train_by"](Ctx(close, "eval/psnr", s.steps, s.values, typed)) is None
+
+
 def test_constant_from_where_the_value_first_appears():
     """Three moving points, then 0.6931 to every digit: frozen after a spike."""
     run = _run({"loss": [0.6773, 1.023, 3.571] + [0.6931] * 9})

@@ -1631,6 +1631,40 @@ def far_below_train(c: Ctx) -> Hit | None:
 
 
 @params
+class BelowTrainByParams(Params):
+    """This eval score (higher is better), at its best, sits `by` or more below the training score
+    logged beside its last evaluation (in the score's own units: decibels for a PSNR, where 10 dB is
+    ten times the squared error)."""
+
+    against: Names = ("psnr",)
+    by: float = 10.0
+    min_points: int = 1
+
+
+@check("below_train_by", BelowTrainByParams)
+def below_train_by(c: Ctx) -> Hit | None:
+    """An eval score far below the same score on the training data."""
+    p: BelowTrainByParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    other = c.other(p.against)
+    if len(y) < max(1, p.min_points) or other is None:
+        return None
+    ox, oy = finite_xy(other.steps, other.values)
+    before = ox <= x[-1]
+    near = oy[before][-3:] if before.any() else oy[:3]
+    if not len(near):
+        return None
+    train, best = float(np.median(near)), float(np.max(y))
+    if train - best < p.by:
+        return None
+    return Hit(
+        f"{c.name} is at most {fmt(best)} (last {fmt(float(y[-1]))} at step {step_str(x[-1])}) while {other.name} on the "
+        f"training data is {fmt(train)}: {fmt(train - best)} lower on held-out data",
+        x[-1], x[-1], numbers={"eval": best, "train": train},
+    )
+
+
+@params
 class ZeroWhileFallingParams(Params):
     """against: the loss that must fall (by min_fall of its start) while this metric is 0;
     min_alone: this many evaluations all at exactly 0 are enough without it (0 = never)."""
