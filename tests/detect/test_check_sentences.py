@@ -113,6 +113,14 @@ def test_no_warmup_spike():
     assert (hit.first_step, hit.last_step) == (1, 6)
 
 
+def test_no_warmup_spike_at_the_second_log_then_above_the_start():
+    """A fresh LM at 11.6 jumps to 28.5 at its second log and stays above 11.6 for the next three logs
+    (13.4, 14.9, 13.1) before it falls: the start is read from the other first logs, not the spike."""
+    loss = [11.62, 28.5, 13.44, 14.94, 13.12] + [11.0 - 0.1 * i for i in range(25)]
+    hit = _check("no_warmup_spike", _run({"learning_rate": [1e-3] * 30, "loss": loss}), "learning_rate")
+    assert hit.summary == "learning_rate starts at its peak 0.001 (no warmup) and loss jumps to 28.5 (2.3x its start) at step 2"
+
+
 def test_no_warmup_spike_not_one_batch():
     """A single per-batch loss above the bar, the logs around it back at the start's level, is one
     hard batch: no finding."""

@@ -1883,6 +1883,7 @@ class NoWarmupSpikeParams(Params):
     early_fraction: float = 0.1
     factor: float = 1.5
     min_high: int = 2  # early logs at factor x the start or above
+    sustain: int = 3  # ... or one, then this many logs all above the start
 
 
 @check("no_warmup_spike", NoWarmupSpikeParams)
@@ -1903,15 +1904,20 @@ def no_warmup_spike(c: Ctx) -> Hit | None:
         return None
     early = max(10, int(p.early_fraction * n))
     k = 3
-    # the loss level at the start: the first logged points (a falling loss has its maximum there)
-    base = float(max(ly[0], np.median(ly[:k])))
     seg = ly[: early]
-    peak_i = k + int(np.argmax(seg[k:])) if len(seg) > k else 0
+    peak_i = 1 + int(np.argmax(seg[1:])) if len(seg) > 1 else 0
+    # the loss level at the start: the first logged points other than the peak (a falling loss has its
+    # maximum there; a spike at the second log is not where the run started)
+    head = [float(v) for i, v in enumerate(ly[:k]) if i != peak_i]
+    base = float(max(ly[0], np.median(head)))
     if base <= 0 or peak_i == 0 or seg[peak_i] < p.factor * base:
         return None
     # (one batch above the bar among per-batch losses is that batch, not the run: a spike the step size
-    # caused shows on more than one log)
-    if int(np.count_nonzero(seg[k:] >= p.factor * base)) < p.min_high:
+    # caused shows on more than one log, or leaves the loss above where it started for the next
+    # `sustain` logs)
+    after = ly[peak_i + 1: peak_i + 1 + p.sustain]
+    if int(np.count_nonzero(seg[1:] >= p.factor * base)) < p.min_high \
+            and not (len(after) == p.sustain and bool(np.all(after > base))):
         return None
     return Hit(
         f"{c.name} starts at its peak {fmt(y[0])} (no warmup) and {loss.name} jumps to {fmt(seg[peak_i])} "
