@@ -59,6 +59,9 @@ class Positional(list):
 
 
 _ITEM_NAME_CELLS = frozenset({"name", "term", "key", "parameter", "param", "option", "setting"})
+# A search's per-trial iteration count (Ray Tune's `iter`): each trial counts its own from the start
+TRIAL_ITERS = frozenset({"iter", "iters", "iteration", "iterations", "training_iteration", "epoch", "epochs"})
+_KNOB_CELLS = frozenset({"hyperparameter", "hyperparameters", "hyperparam", "hparam", "hparams", "knob"})
 _INDEX_CELLS = frozenset({"index", "idx", "id", "#", "no", "no."})
 _TENSOR_NAME_CELLS = frozenset({"layer", "module", "tensor", "variable", "weight"})
 
@@ -69,6 +72,10 @@ def settings_listing(names: list[str]) -> bool:
     that names a tensor and its shape (`| Name | Shape | Size | Mean | Std |`, a parameter overview printed
     before training) lists the model's weights, one row a tensor: no step's measurement either."""
     lowered = [str(c).lower() for c in names]
+    if lowered and lowered[0] in _KNOB_CELLS:
+        # `Hyperparameter |Value |Best Value So Far`: a search's knobs, one a row, with the values a trial
+        # tries beside the best found so far; settings, whatever the other columns say
+        return True
     if "shape" in lowered and any(c in _ITEM_NAME_CELLS or c in _TENSOR_NAME_CELLS for c in lowered):
         return True
     return any(c in _ITEM_NAME_CELLS for c in lowered) and all(
@@ -134,9 +141,12 @@ def row(header: Positional, seg: str, skip: frozenset | set = frozenset()) -> tu
     dropped; a column named `step` outranks one that only reads as a counter (`iter`)."""
     cells = _place(header, _words(_plain(seg)))
     if cells is None:
+        cells = _ruled_cells(seg, len(header))
+    if cells is None:
         return None
     values: dict = {}
     epoch = step = counter = None
+    counted_by = ""
     numbers = 0
     label = cells[0].strip() if cells[0] and not _VALUE.match(cells[0].strip()) else None  # (`PPO_..._00001`)
     for name, cell in zip(header, cells):
@@ -154,7 +164,8 @@ def row(header: Positional, seg: str, skip: frozenset | set = frozenset()) -> tu
         if name == "step":
             step = v
         elif role == "step":
-            counter = v if counter is None else counter
+            if counter is None:
+                counter, counted_by = v, name.lower()
         elif role == "epoch":
             epoch = v if epoch is None else epoch
         else:
@@ -165,6 +176,13 @@ def row(header: Positional, seg: str, skip: frozenset | set = frozenset()) -> tu
     least = 1 if split_row and len(header) == 2 else max(2, len(header) // 2)
     if numbers < least or not (values or step is not None or counter is not None):
         return None
+    if label is not None and not split_row and str(header[0]).lower().startswith("trial") \
+            and (counter is None or counted_by in TRIAL_ITERS) and step is None:
+        # `| train_mnist_00002 | TERMINATED | ... |   16 | 0.94 |` under `| Trial name | status | ... | iter |`:
+        # a search's status table, one row per trial; its `iter` counts that trial's own iterations, so the
+        # trial's place in the table is the row's step
+        header.labels[label] = None
+        counter = float(list(header.labels).index(label))
     step = step if step is not None else counter
     if split_row:
         # `│ vali │ 1.2190 │ 0.2708 │` under `│ rating │ loss │ accuracy │`: one split's row of the
@@ -330,6 +348,17 @@ def _column(cols: Positional, a: int, z: int) -> int:
             best, most = i, over
         lo = hi
     return best
+
+
+def _ruled_cells(seg: str, n: int) -> list[str] | None:
+    """A `|`-ruled row's cells by order, blank ones kept, when it has one per column: a row whose values
+    lost their places under the header (a hand-trimmed paste) still keeps its rules."""
+    s = seg.strip()
+    for rule in ("|", "\u2502"):
+        if len(s) > 2 and s[0] == rule and s[-1] == rule:
+            cells = [c.strip() for c in s[1:-1].split(rule)]
+            return cells if len(cells) == n else None
+    return None
 
 
 def _place(header: Positional, words: list[tuple[int, int, str]]) -> list[str] | None:

@@ -328,6 +328,9 @@ class _TextReader:
         self.header_line = ""  # the line the current table header was read from, as printed
         self.header_at = -1  # the line number of a header read from a line with no digit
         self.header_read_at = -1  # the line any table header was read on (a blank line may follow it)
+        self.table_row_at = -1  # the line the last table row was read on
+        self.trial_rows: dict[str, None] = {}  # a search's status table: its trials' names, in order
+        self.header_of_trials: list[str] | None = None  # the header those trials were read under
         self.header_split = ""  # the split a heading right above the current table header names (`test results:`)
         self.counted: set = set()  # templates of lines that count steps, epochs or batches (training's own)
         self.keyless: set[str] = set()  # one-value record shapes with the key taken out (`_keyless`)
@@ -796,6 +799,18 @@ class _TextReader:
         if s[:1] == "P" and _OPT_GROUP.match(s):
             self.opt_group = True  # `Parameter Group 0` then `    lr: 0.001`, ...: `print(optimizer)`
             return False
+        if "/" in s and "SamplesPerSec=" in s:
+            # DeepSpeed's throughput timer: `0/10, RunningAvgSamplesPerSec=28.4, ...` leads with the epoch, then
+            # the global step (not a count out of a total)
+            s = _DS_TIMER_LEAD.sub(r"epoch=\1 step=\2,", s, count=1)
+        if "={'" in s and "=" in s[s.find("={'") + 3:]:
+            # `loss=2.17 grad_norm={'0_default': 2.15, '1_fp32': 0.0} micro_num=16 acc=0.55`: a dict of parts
+            # among `key=value` pairs is that key's parts, one pair each; the pairs after it go on
+            s = _INLINE_DICT.sub(_inline_dict_pairs, s)
+        if "rial " in s and (" finished with value" in s or " pruned" in s):
+            done = self.trial_line(ln, s)
+            if done is not None:
+                return done
         if self.dict_block is not None or ("{" in s and (_DICT_OPENS.match(s) or _BRACE_ALONE.match(s)
                                                           or _nested_dict_opens(s))):
             return self.dict_line(ln, s)
@@ -876,8 +891,8 @@ class _TextReader:
                 return False
             if self.header and not s.strip() and type(self.header) is _LabelledHeader:
                 return False  # a blank line between groups of labelled rows (`l(raw):` ... then `l(filter):` ...)
-            if self.header and not s.strip() and self.header_read_at == ln - 1:
-                return False  # one blank line between a header and its first row (a paste that spaced its lines)
+            if self.header and not s.strip() and ln - 1 in (self.header_read_at, self.table_row_at):
+                return False  # one blank line after a header or a row (a paste that spaced its lines)
             if type(self.header) is _SpacedHeader and _DASH_LINE.match(s):
                 return False  # `-----` drawn under a header of one-blank names: the rows follow it
             if not (self.header and (_MD_RULE.match(s) or _BOX_RULE.match(s) or _ASCII_RULE.match(s))):
@@ -1031,6 +1046,20 @@ class _TextReader:
             if row is not None:
                 values, epoch = row
                 step = values.pop("step", None)
+                self.table_row_at = ln
+                if type(header) is not tables.Positional and str(header[0]).lower().startswith("trial") \
+                        and not any(printed._key_role(str(n)) == "step" and str(n).lower() not in tables.TRIAL_ITERS
+                                    for n in header):
+                    # `| train_16a8 | TERMINATED | ... |  11 | 0.0074 |` under `| Trial name | status | ... |
+                    # iter | loss |`: one row per trial of a search, its `iter` that trial's own count; the
+                    # trial's place among the table's trials is the row's step
+                    first = _cells(cells)[0].strip() if cells else ""
+                    if first and not _TABLE_NUM.match(first):
+                        if header is not self.header_of_trials:
+                            self.header_of_trials = header
+                            self.trial_rows = {}
+                        self.trial_rows[first] = None
+                        step = float(list(self.trial_rows).index(first))
                 if epoch is not None:
                     self.epoch = epoch
                 elif step is None and self.epoch == self.epoch and type(header) is tables.Positional:
@@ -1043,6 +1072,8 @@ class _TextReader:
                 return False
             if self.note_under_header(ln, c):
                 return False
+            if str(header[0]).lower().startswith("trial") and c.strip()[:1] in ("|", "\u2502"):
+                return False  # a trial with no results yet (`│ train_00003   RUNNING   512   0.3 │`): the table goes on
             if not _HAS_TQDM_END.search(c):
                 self.header = None
         if c[:1] in "-=*~" and c[-1:] == c[:1] and _BANNER.match(c):
@@ -1057,7 +1088,9 @@ class _TextReader:
         if len(nums) >= 2 and not self.header and c[:1] in _ACROSS_FIRST and _ACROSS_HEAD.match(c):
             self.open_across(ln, c)
             return False
-        if not nums and ("|" in c or "\t" in c or "  " in c):  # a header with digits only inside words
+        if not nums and ("|" in c or "\t" in c or "  " in c or "\u2500" in c or "---" in c):
+            # a header with digits only inside words; a rule under a header, both behind a stamp with digits
+            # (`(TunerInternal pid=1083113) ├──────┤`)
             # (`| AP | AP50 |`, `    d1     d2    abs_rel` over a row of values)
             if self.open_split_table(ln, c):  # (after a logger's timestamp: `... - Training | Validation`)
                 return False
@@ -2182,6 +2215,23 @@ class _TextReader:
         self.tpl_counts["<episode>"] = self.tpl_counts.get("<episode>", 0) + 1
         return True
 
+    def trial_line(self, ln: int, s: str) -> bool | None:
+        """A search trial's end as a tuner logs it (`Trial 7 finished with value: 0.93 and parameters: {...}.
+        Best is trial 3 with value: 0.95.`): one row at the trial's number holding the objective it
+        returned, unnamed (the user's own function); the parameters are the trial's settings and the best
+        so far repeats an earlier row. A trial stopped early (`Trial 8 pruned.`) returned nothing. True when
+        the line was a finished trial, False when a pruned one (skipped), None when neither."""
+        m = _TRIAL_DONE.search(s)
+        if m is None:
+            if _TRIAL_PRUNED.search(s):
+                self.b.skip("a trial stopped early by the search (no objective value)")
+                return False
+            return None
+        values = {"trial_value": to_float(m.group(2))}
+        self.records.append(_Rec(ln, values, float(m.group(1)), None, None, None, "", "text", False, "<trial>"))
+        self.tpl_counts["<trial>"] = self.tpl_counts.get("<trial>", 0) + 1
+        return True
+
     def results_banner(self, ln: int, s: str) -> bool:
         """`***** Eval results *****`: a banner that names results heads a block of one-value lines
         (`eval_accuracy = 0.1`, `loss = 2.37`), one record. True when the line was that."""
@@ -2735,6 +2785,12 @@ _PAIR_ITEM = r"""\(\s*['"][A-Za-z_][\w./ -]{0,60}['"]\s*,\s*(?:""" + _NUM + r"""
 _PAIR_LIST = re.compile(r"\[\s*" + _PAIR_ITEM + r"(?:\s*,\s*" + _PAIR_ITEM + r")*\s*\]")
 
 
+def _inline_dict_pairs(m: re.Match) -> str:
+    """`grad_norm={'a': 1.5, 'b': 0.0}` as `grad_norm/a=1.5 grad_norm/b=0.0`."""
+    name = m.group(1)
+    return " ".join(f"{name}/{k}={v}" for k, v in _INLINE_ITEM.findall(m.group(2)))
+
+
 def _pairs_as_dict(m: re.Match) -> str:
     try:
         items = ast.literal_eval(_BARE_NONFINITE.sub(lambda x: f"'{x.group(1)}{x.group(2)}'", m.group(0)))
@@ -2819,6 +2875,10 @@ _WRAP_AFTER_PAIR = (re.compile(r"[A-Za-z_]\w*\s*[:=]\s*[-+]?(?:\d[\d.]*(?:[eE][-
 
 # (` step210    image_name:b'x.jpg' |` then an indented `rpn_loc_loss:0.0178 |  rpn_cla_loss:1.3777 |` and more such
 # lines: a record laid out as a block; the next line has no prefix of its own and opens with a `key:value` pair)
+# A Megatron-style iteration record's head (`iteration 5/50 |`, maybe behind a rank tag `[default7]:`)
+_ITERATION_HEAD = re.compile(r"^\s*(?:\[[\w .:-]{1,40}\]:?\s*)?iteration\s+\d+\s*/\s*\d+\s*\|", re.I)
+# A `name: number` pair, the name maybe of several words, opening a line (`learning rate: 1.35E-04 |`)
+_WRAP_BAR_PAIR = re.compile(r"^[A-Za-z][\w ()/.-]{0,50}?:\s*[-+]?(?:\d|\.\d|nan\b|inf\b)", re.I)
 _WRAP_AFTER_BAR = re.compile(r"^[ \t]+[A-Za-z_][\w/.-]*\s*[:=]\s*[-+]?(?:\d|\.\d|nan\b|inf\b)[^|]*\|", re.I)
 
 
@@ -2937,6 +2997,10 @@ def _wrapped(line: str, following: str) -> bool:
         # on one line, its newline landing inside a key
         return _dict_cut(line)
     if first.isalpha() and line[-1:].isalpha() and _unit_cut(line, following):
+        return True
+    if line[-1:] == "|" and first.isalpha() and _ITERATION_HEAD.match(line) and _WRAP_BAR_PAIR.match(following):
+        # `iteration 5/50 | elapsed time per iteration: 21392.5 ms |` + `learning rate: 1.35E-04 | ...`: a
+        # Megatron iteration record broken at its `|` separators, its named values on the lines below
         return True
     if first not in " \t:=":
         return " / " in line and _slash_wrapped(line, following)
@@ -3098,6 +3162,15 @@ _STATS_OF = re.compile(r"^([A-Za-z][\w /.-]{0,40}?)\s*:\s*mean\s*[=:]\s*(\S+?),(
                        r"\s*[=:]\s*\S+?,?)+\s*$", re.I)
 _COUNT_VALUE = re.compile(r"^(\d{1,9})\s*/\s*\d{1,9}\s*:\s*([-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|nan|inf))$", re.I)
 _COUNT_VALUE_TPL = "<count>/<total>: <value>"
+# DeepSpeed's throughput timer line: `<epoch>/<global step>, RunningAvgSamplesPerSec=...`
+_DS_TIMER_LEAD = re.compile(r"(?<![\w/.])(\d{1,6})/(\d{1,12}),(?=\s*(?:RunningAvg|Curr)SamplesPerSec=)")
+# A dict of numbers as one value among `key=value` pairs (`grad_norm={'0_default': 2.1, '1_fp32': 0.0}`)
+_INLINE_DICT = re.compile(r"(?<![^\s,;|])([A-Za-z_][\w/.-]*)=\{((?:\s*'[^'{}]{1,60}'\s*:\s*" + _NUM + r"\s*,?)+)\}(?=[\s,;|]|$)")
+_INLINE_ITEM = re.compile(r"'([^'{}]{1,60})'\s*:\s*(" + _NUM + r")")
+# A hyperparameter search's trial ending (Optuna's study log): `Trial 12 finished with value: 0.25 and
+# parameters: {...}`; one trial stopped early by the pruner: `Trial 13 pruned.`
+_TRIAL_DONE = re.compile(r"\bTrial (\d{1,9}) finished with value:\s*(" + _NUM + r")(?=[\s.,]|$)")
+_TRIAL_PRUNED = re.compile(r"\bTrial \d{1,9} pruned\b")
 # An episode's end told in a sentence: its length in steps and its return (or reward), the episode
 # maybe named a test or evaluation one (`Test episode of length 1000 with return 29.2.`)
 _EPISODE_SENTENCE = re.compile(r"(?i)^\s*(?:train(?:ing)?\s+|(test|eval|evaluation)\s+)?episode\s+"
