@@ -466,6 +466,10 @@ def test_worse_than_uniform():
     climbing = _run({"loss": [23.0, 18.0, 16.0, 15.0, 14.0, 13.0, 12.0, 11.0, 10.5, 10.0, 9.8, 9.7],
                      "accuracy": [0.07, 0.11, 0.15, 0.2, 0.23, 0.245, 0.25, 0.26, 0.27, 0.28, 0.29, 0.3]})
     _quiet("worse_than_uniform", climbing, "loss")
+    # five epochs whose accuracy climbs 0.47 -> 0.56 beside a summed loss of 40-49: near 1/2 throughout,
+    # but rising by more than the tolerance from the first log to the last is learning, quiet
+    rising = _run({"loss": [48.8, 44.4, 42.3, 40.4, 40.1], "accuracy": [0.472, 0.529, 0.542, 0.566, 0.559]})
+    _quiet("worse_than_uniform", rising, "loss")
 
 
 def test_reward_trend():

@@ -2782,8 +2782,10 @@ def worse_than_uniform(c: Ctx) -> Hit | None:
         return None
     third = max(1, len(level) // 3)
     first, last = (float(np.median(part)) * classes for part in (level[:third], level[-third:]))
-    if first < 1.0 - p.acc_tol and last > first + p.acc_tol:
-        return None  # (an accuracy climbing through 1/C on its way up is a model learning, not one at chance)
+    if last > first + p.acc_tol and (first < 1.0 - p.acc_tol or len(level) >= 5):
+        # (an accuracy climbing through 1/C on its way up is a model learning, not one at chance; over
+        # five logs or more, one that climbs by acc_tol of 1/C from its first third to its last is too)
+        return None
     med = float(np.median(loss[hit]))
     return Hit(
         f"{c.name} {fmt(med)} while {s.name} sits at chance "
