@@ -1079,6 +1079,11 @@ def test_equals_twin():
     assert hit.summary.startswith("eval/loss equals loss at 5 of 5 shared steps (steps 1-5, from 1.9 to 0.409)")
     _quiet("equals_twin", _run({"loss": train, "eval/loss": [v * 1.05 for v in train]}), "eval/loss")
     _quiet("equals_twin", _run({"loss": [0.6931] * 5, "eval/loss": [0.6931] * 5}), "eval/loss")
+    # with twin_prefix, a test score is read against the validation score of the same name
+    val = [0.968251, 0.964579, 0.963067]
+    hit = _check("equals_twin", _run({"eval/precision@1": val, "eval/test/precision@1": val}), "eval/test/precision@1",
+                 prefix="eval/test/", twin_prefix="eval/")
+    assert hit.summary.startswith("eval/test/precision@1 equals eval/precision@1 at 3 of 3 shared steps")
 
 
 def test_low_while_other_high():

@@ -3830,6 +3830,9 @@ class EqualsTwinParams(Params):
     min_distinct: int = 3
     min_digits: int = 3
     prefix: str = "eval/"
+    # the twin's name: this prefix in place of `prefix` (a test score `eval/test/X` against the
+    # validation score `eval/X`)
+    twin_prefix: str = ""
 
 
 @check("equals_twin", EqualsTwinParams)
@@ -3839,7 +3842,7 @@ def equals_twin(c: Ctx) -> Hit | None:
     p: EqualsTwinParams = c.params
     if not c.name.startswith(p.prefix):
         return None
-    twin = c.run.get(c.name[len(p.prefix):])
+    twin = c.run.get(p.twin_prefix + c.name[len(p.prefix):])
     if twin is None or not len(twin):
         return None
     x, y = finite_xy(c.steps, c.values)
