@@ -24,6 +24,33 @@ from triage.ingest.run import Run, Series, TextEvent, default_meta
 
 NAN = float("nan")
 
+# words that name a held-out split when a path names it (`plots/metrics/eval/loss.tsv`, `val_acc.tsv`)
+_SPLIT_WORDS = frozenset(("val", "valid", "validation", "eval", "evaluation", "test", "dev"))
+
+
+def split_named_by_path(key: str, folder_path, name: str) -> str:
+    """The key of a file's only metric, with the split its path names when the key names none.
+    DVCLive writes `step<TAB>loss` into `plots/metrics/eval/loss.tsv`: the folder holds the split;
+    a file saved by hand as `run3_val_acc.tsv` holds it in the name, as the word right before the
+    metric's own words at the end of the name. `folder_path`: the file's path (its parent folder is looked at)."""
+    table = _aliases.table()
+    words_of = re.compile(r"[_\-.\s/]+")
+    key_words = [w for w in words_of.split(key.lower()) if w]
+    if not key_words or key_words[0] in _SPLIT_WORDS or table.resolve(key).split != "train":
+        return key
+    folder = folder_path.parent.name.lower()
+    if folder in _SPLIT_WORDS:
+        return f"{folder}/{key}"
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    words = [w for w in words_of.split(stem.lower()) if w]
+    n = len(key_words)
+    # (only as the name's last words, the split word right before them: `val_acc.tsv`,
+    # `run-x-tag-val_acc.csv`; a word further back names something else)
+    if len(words) > n and words[-n:] == key_words and words[-n - 1] in _SPLIT_WORDS:
+        return f"{words[-n - 1]}/{key}"
+    return key
+
+
 _NAN_WORDS = {
     "nan": NAN, "+nan": NAN, "-nan": NAN, "nan(ind)": NAN, "-nan(ind)": NAN,
     "inf": math.inf, "+inf": math.inf, "-inf": -math.inf,

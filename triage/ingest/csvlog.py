@@ -26,7 +26,7 @@ import numpy as np
 
 from triage.ingest import aliases as _aliases
 from triage.ingest import printed
-from triage.ingest.builder import NAN, RunBuilder, to_float
+from triage.ingest.builder import NAN, RunBuilder, split_named_by_path, to_float
 from triage.ingest.contract import Found, Layout, Reader, latest, register
 from triage.ingest.errors import IngestError
 from triage.ingest.run import Run
@@ -195,6 +195,7 @@ def _read_stream(src: Source, stream, fmt: str | None, split: bool) -> Run | Non
     tag = tensorboard_export_tag(header, src.name)
     if tag:
         header = header[:2] + [tag]
+    header = split_from_path(header, src)
     dialect = fmt if fmt in DIALECTS and fmt != "csv" else dialect_of(header, comment, src.name)
     b = RunBuilder(src.path, dialect, source=dialect)
     if dialect == "wandb_csv":
@@ -473,6 +474,20 @@ def tensorboard_export_tag(header: list[str], name: str) -> str | None:
     if "-tag-" in stem:
         return stem.split("-tag-", 1)[1]
     return metric_suffix(stem)
+
+
+def split_from_path(header: list[str], src: Source) -> list[str]:
+    """A file of one metric column that names no split takes the split from its path (see
+    `builder.split_named_by_path`; a TensorBoard download of `val_<output>_acc` keeps only `Value`)."""
+    if src.fs_path is None:
+        return header
+    table = _aliases.table()
+    axes = {k.lower() for kind in ("step", "epoch", "wall", "ignore") for k in table.axes[kind]} | {"wall time"}
+    metrics = [i for i, h in enumerate(header) if h and h.lower() not in axes]
+    if len(metrics) != 1:
+        return header
+    i = metrics[0]
+    return header[:i] + [split_named_by_path(header[i], src.fs_path, src.name)] + header[i + 1:]
 
 
 def metric_suffix(stem: str) -> str | None:

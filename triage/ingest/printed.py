@@ -308,7 +308,8 @@ STEP_WORDS = {"step", "steps", "iter", "iters", "iteration", "iterations", "it",
               "cycle",  # (an outer loop of self-play, active learning or a cyclic schedule: `after cycle=3`)
               "tick",  # (StyleGAN's progress report: `tick 1401  kimg 5738.6  time 1d 06h 06m ...`)
               "iter(train)",  # (OpenMMLab's iteration-based loop: `Iter(train) [ 105/2000]  lr: ...`)
-              "t_env"}  # (PyMARL and its forks: the environment steps taken so far, `t_env: 11846 / 10000000`)
+              "t_env",  # (PyMARL and its forks: the environment steps taken so far, `t_env: 11846 / 10000000`)
+              "current_step"}  # (beside `global_step:` on TF1 detectors' step line: the step this process is at)
 EPOCH_WORDS = {"epoch", "epochs", "ep", "train epoch", "training epoch", "epoch(train)", "epoch(val)",
                "eval epoch", "val epoch", "valid epoch", "test epoch", "轮", "轮次", "训练轮数"}
 # (`Iter(val) [120/120]`: OpenMMLab's evaluation loop counts its own batches, not the training's iterations)
@@ -1037,6 +1038,15 @@ def _phrase_counter(words: list[str]) -> int:
     return 0
 
 
+_CLOSING_LEAD = frozenset(("end", "ending", "finished", "completed"))
+
+
+def _closes_pass(words: list[str]) -> bool:
+    """`| end of epoch   1 | time: 23.68s | valid loss  5.58`: the words that close a pass, then its number
+    (a count with its total, `End of epoch 0 / 100`, is read as before: a progress note, no record)."""
+    return len(words) == 3 and words[1] == "of" and words[2] == "epoch" and words[0] in _CLOSING_LEAD
+
+
 def _key_role(key: str) -> str:
     k = key.lower().strip(" :=[]").replace(".", "")
     if "@" in k:
@@ -1051,6 +1061,7 @@ def _key_role(key: str) -> str:
                             and (len(words) <= 2 or _COUNTER_LEAD.issuperset(words[:-1])
                                  or _phrase_counter(words)
                                  or len(words) == 3 and words[1] in ("of", "with") and words[0] in _SPLIT_LEADS
+                                 or _closes_pass(words)
                                  or len(words) == 4 and words[-2] == "of" and words[0] in _STEP_LEAD
                                  and words[1] in _SPLIT_LEADS)) \
             or (words and words[-1] == "pass" and words[0] in _SPLIT_LEADS
@@ -1849,6 +1860,9 @@ def parse(line: str) -> Plan:
         _name_split(slots[start:stop], word)
     _nested_lead_counters(toks, slots)
     _one_step_counter(slots)
+    for k, sl in enumerate(slots[:-1]):
+        if sl.role == "epoch" and slots[k + 1].role in ("skip", "total") and _closes_pass(sl.key.lower().split()):
+            sl.role = "value"  # (`End of epoch 0 / 100  Time Taken: 95 sec`: a progress note with its total, no record)
     _label_by_pass_times(slots)
     if not plan.label:
         _label_from_first_key(plan)

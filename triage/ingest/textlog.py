@@ -31,7 +31,7 @@ import numpy as np
 
 from triage.ingest import aliases as _aliases
 from triage.ingest import printed, printed_bulk, tables
-from triage.ingest.builder import NAN, RunBuilder, to_float
+from triage.ingest.builder import NAN, RunBuilder, split_named_by_path, to_float
 from triage.ingest.run import Run, full_precision
 from triage.ingest.source import Source, decode
 
@@ -3197,7 +3197,7 @@ _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation
                            # `my_main Recent Stats | t_env: 11846 | Episode: 32`)
                            r"(?:(?:[\w.]+\s+)?(?:recent\s+)?(?:stats|statistics)\s*\|\s*)?"
                            # (`train---epoch : 51 ,  global step : 24356` over one `name : value` line a metric)
-                           r"(?:(?:step|iter|iteration|epoch|global[_ ]step|it|ep|batch|t_env|episode)\s*[=:]?\s*#(?:/#)?"
+                           r"(?:(?:step|iter|iteration|epoch|global[_ ]step|current[_ ]step|it|ep|batch|t_env|episode)\s*[=:]?\s*#(?:/#)?"
                            r"(?:[,\s|]|--|\]\s*\[)*){1,3}"  # (`[Step 10/11940] [Epoch 0/30]`: a bracket each)
                            r"[\])]?:?"  # (`[batch=1/100]:` over indented `Train <name>: <value>` lines)
                            r"(?:\s*\[[A-Za-z][\w.-]*\])?$",  # (then the data set's tag: `[nyudv2]`)
@@ -3423,6 +3423,12 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         b.format = fmt or best
         b.meta["dialects"] = dict(sorted(r.counts.items(), key=lambda kv: -kv[1]))
     b.meta["lines"] = len(lines)
+    if len(b.cols) == 1 and src.fs_path is not None and src.name.lower().endswith((".tsv", ".csv")):
+        # a table file of one metric (DVCLive's `step<TAB>loss`): its path may name the split
+        (key,) = b.cols
+        named = split_named_by_path(key, src.fs_path, src.name)
+        if named != key:
+            b.cols[named] = b.cols.pop(key)
     return b.build()
 
 
