@@ -992,6 +992,8 @@ def _tokens(line: str) -> list[tuple[str, str]]:
     return out
 
 
+# Nouns that, with a number after them at the head of a line, name the item the line scores, not a value
+_ITEM_NOUNS = frozenset({"horizon", "class", "category", "fold", "image", "sample"})
 _PAREN_COUNTER_WORDS = frozenset({"epoch", "iter", "iteration", "step"})
 
 
@@ -1375,6 +1377,13 @@ def parse(line: str) -> Plan:
             bracket_depth += 1
             i += 1
             continue
+        if kind == "p" and text == "[" and pending and assigned and not value_keys and i + 3 < n \
+                and toks[i + 1][0] == "word" and toks[i + 2][0] == "sp" and toks[i + 3][0] == "num" \
+                and toks[i + 3][1].isdigit() and _key_role(toks[i + 1][1]) in ("step", "epoch"):
+            # `Trainer.fit() : [Iter 532 / 762] loss: 0.93`: the words before the colon name the caller that
+            # logs, and the bracket after it opens with the loop's counter, so it is no list to skip
+            pending = []
+            assigned = False
         if kind == "p" and text == "[" and (pending and assigned or i and toks[i - 1][1] == "("):
             # `shape = [3, 256, 256]`, `torch.Size([2, 32])`: a list, not a value: skip to its end (and
             # past the brackets glued on after a value's name: `loss: [nan][nan][9747]` is one list too;
@@ -1657,6 +1666,9 @@ def parse(line: str) -> Plan:
                     role, key = "value", key + " time"  # `Time taken for 1 epoch: 29.04 secs`: a duration
                 elif role == "value" and unit in _PLAIN_TIME and _scores_a_fit(key):
                     key = key + " time"  # `Cost=229 sec`: a loss's word with a time unit is how long it took
+                elif role == "value" and unit in ("GB", "MB") and _scores_a_fit(key):
+                    # `GPU cost: 3.43 GB`: a loss's word with a size unit is the memory the run holds
+                    key = " ".join([w for w in key.split() if not _scores_a_fit(w)] + ["memory"])
                 if key_is_split:
                     plan.label = _split_of(pending)
                 elif role == "value" and slot_index == 0 and assigned and len(pending) >= 2 and not plan.label \
@@ -1696,6 +1708,14 @@ def parse(line: str) -> Plan:
                     # number is this name's value
                     slots.append(Slot("step", key, unit))
                     first_pair_seen, last_value_slot, assigned = True, slot_index, True
+                    i += 1
+                    continue
+                if role == "value" and slot_index == 0 and not assigned and len(pending) == 1 and text.isdigit() \
+                        and pending[0].lower() in _ITEM_NOUNS and after is not None and after[1] == ",":
+                    # `Horizon 03, RMSE: 3.01, MAE: 1.37`: the noun and its number say which item (the forecast's
+                    # third step ahead, a class, a fold) the line scores; the number is no value of its own
+                    slots.append(Slot("skip"))
+                    pending = []
                     i += 1
                     continue
                 if best_lead and role == "value" and not _BEST.match(key):

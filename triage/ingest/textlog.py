@@ -1197,6 +1197,12 @@ class _TextReader:
         if rec is None:
             self.b.skip("numbers did not line up with the line's template")
             return False
+        if not rec.values and rec.epoch is not None and rec.step is None and rec.batch is None \
+                and not self.records and _EPOCHS_SETTING.match(c):
+            # `Epochs: 3` alone among the run's settings (`Learning rate: 2e-4` on the next line): the plural
+            # names how many epochs the run is set to, not the epoch the lines below it belong to
+            self.b.skip("the number of epochs the run is set to (a setting, not a counter)")
+            return False
         if not rec.values and (rec.epoch is not None or rec.step is not None or rec.batch is not None) \
                 and ("," in c or ":" in c) and not self.header:
             counted = _COUNTED_ROW.search(c)
@@ -3191,6 +3197,9 @@ _EVAL_BANNER_WORD = re.compile(r"(?i)\b(?:eval|evaluation|val|valid|validation|t
 # A line that is only a number (with its unit) closing a parenthesis: a hard-wrapped line's tail
 # (`Computation: 14963 steps/s (collection: 6.407s, learning` / `0.163s)`), no record of its own.
 _PAREN_TAIL = re.compile(r"^[-+]?\d+(?:\.\d+)?\s*[A-Za-z%]{0,3}\)+[.,;]?$")
+# A settings line naming the run's epoch count in the plural, the number alone after it (`Epochs: 3`, after
+# an emoji or a bullet as setup prints often have them, maybe behind the logger's name in brackets)
+_EPOCHS_SETTING = re.compile(r"(?i)^(?:\[[\w.]+\]\s*[-:]?\s*)?[^\w\s]{0,3}\s*(?:num(?:ber)?[_ ](?:of[_ ])?|total[_ ])?epochs\s*[:=]\s*\d+\s*$")
 _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation|eval|evaluation|test|learning)(?:\s+|-+)"
                            r"(?:(?:metrics|results|stats|statistics)\s+(?:at|for|@)\s+)?)?"  # (`Eval metrics at step 6:`)
                            # (a stats dump's title before its counters, after the logger's name: PyMARL's
