@@ -712,6 +712,12 @@ _CJK_GLUED_VALUE = re.compile(r"(?<=[\u4e00-\u9fff])(?=[-+]?\d+\.\d)")
 _SPACED_AT_K = re.compile(r"(?<=[A-Za-z\u4e00-\u9fff])\s*@\s+(\d{1,3})(?=\s+[-+]?(?:\d|\.\d|nan\b|inf\b))")
 
 
+# A counter written as an English ordinal before what it counts (`Average loss in 74th epoch was : 1.12`,
+# `the 3rd iteration`): the same counter as `epoch 74`, its word first, then its number
+_ORDINAL_COUNTER = re.compile(r"(?<![\w.])(?:the\s+)?(\d+)(?:st|nd|rd|th)\s+(epoch|iteration|iter|step|round|episode)\b",
+                              re.I)
+
+
 def clean(line: str) -> str:
     """The line without colours and without the prefixes a logger puts before the message."""
     if "-v" in line and _ENV_ID_AFTER.search(line):
@@ -720,6 +726,8 @@ def clean(line: str) -> str:
         line = _SPACED_AT_K.sub(r"@\1", line)
     if ("inished " in line or "one " in line or "ompleted " in line) and _DONE_LEAD.search(line):
         line = _DONE_LEAD.sub("", line)
+    if ("th " in line or "st " in line or "nd " in line or "rd " in line) and _ORDINAL_COUNTER.search(line):
+        line = _ORDINAL_COUNTER.sub(r"\2 \1", line)  # `loss in 74th epoch was : 1.12`: `loss in epoch 74 ...`
     if "<-" in line or "\u2190" in line:  # `loss: inf  <-- it breaks here`: a note the poster added, no value
         line = _ARROW_NOTE.sub("", line)
     if not line.isascii():

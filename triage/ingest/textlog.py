@@ -617,6 +617,8 @@ class _TextReader:
                 self.b.event(kind, _snippet(text, m.start()), ln, _known(self.step))
                 # `Warning: loss is NaN, skipping this step`: the training loop's own notice that it
                 # dropped a step; the line is that warning, no record (the step's bar has its values)
+                if kind == "warning" and ".py:" in text and _PY_WARNING_LINE.match(text):
+                    return True  # `/src/nets/loss.py:170: RuntimeWarning: ...`: the file and line that warned, no record
                 return kind == "warning" and text[:1] in "Ww" and _SKIPPED_STEP.match(text) is not None
         return False
 
@@ -848,6 +850,19 @@ class _TextReader:
             j = s.rfind("}")
             if j > i:
                 d = parse_pydict(s[i: j + 1])
+                if d is None and "<" in s and _held_objects(s[i: j + 1]):
+                    # `{'lr': 2e-4, 'loss_func': <class 'nets.CrossEntropy'>, 'hidden_size': 247}`: a dict holding
+                    # classes or functions names what a run is built from (a search's trial settings), never a record
+                    self.config_lines.add(ln)
+                    self.b.skip("a settings dict")
+                    return False
+                if d and not s[:i].strip() and self.under_config_heading(ln) \
+                        and not any(printed.names_loss_or_accuracy(str(k)) for k in d):
+                    # `Evaluating Config #3 [of 16]:` then ` {'learning_rate': 0.01, 'reg': 1e-05}` on its own line:
+                    # the settings a search tries next, printed under the heading that counts them
+                    self.config_lines.add(ln)
+                    self.b.skip("a settings dict")
+                    return False
                 if d and (_SETTINGS_LEAD.search(s[:i]) or ("." in s[:i] and _SETTINGS_FILE_LEAD.search(s[:i]))
                           or _arguments_dict(d)):
                     # `config: {'epochs': 20, 'learning_rate': 0.001}`, `args1.json defaultdict(<class 'str'>, {...})`
@@ -1760,6 +1775,14 @@ class _TextReader:
         above = self.lines[first - 2].rstrip()
         return above[-1:] in (":", "=") and _SETTINGS_LEAD.search(above) is not None
 
+    def under_config_heading(self, ln: int) -> bool:
+        """The line above heads one of several configs a search tries (`Evaluating Config #3 [of 16]:`,
+        `Trial 4/20:`, `Hyperparameters 2:`): the numbered config, then a colon."""
+        if ln < 2 or ln - 1 > len(self.lines):
+            return False
+        above = self.lines[ln - 2].rstrip()
+        return above[-1:] == ":" and _CONFIG_HEADING.search(above) is not None
+
     def close_cut_dict(self, ln: int) -> None:
         """A dict the end of the log cut before its `}` (a paste that stops mid-record): the entries
         it printed whole are a record when each is a number; else its lines were not metrics."""
@@ -2545,6 +2568,8 @@ _LEAD_COUNTER_TAG = re.compile(r"\[([A-Za-z]+)\s*:?\s*\d")
 _MMCV_BAR_END = re.compile(r"^\[[>\s]*\]\s*\d+/\d+,.*?ETA:\s*\d+s(?=\S)")
 # A `warnings.warn` message (`/path/to/mod.py:233: UserWarning: ...`) that starts after a closing
 # bracket or bar character rather than at a line's start.
+# A line as Python's warnings module writes it: the source file, its line, the warning's class, the message
+_PY_WARNING_LINE = re.compile(r"^\s*(?:[A-Za-z]:)?[\w./\\~-]*\.py:\d+: [A-Z]\w*Warning: ")
 _GLUED_WARNING = re.compile(r"(?<=[\])|>])(?=(?:[A-Za-z]:)?[\w./\\~-]*\.py:\d+: [A-Z]\w*Warning: )")
 _KERAS_CALLBACK_GLUED = re.compile(r"(?<=\d)(?=(?:Batch|Epoch) \d+: [A-Z])")
 # Keras draws its bar with no newline at the end, so whatever the model prints next starts right after the bar's
@@ -2835,6 +2860,24 @@ _SETTINGS_FILE_LEAD = re.compile(r"(?i)\b(?:config|configs|configuration|args|ar
 # Keys a script's command-line arguments hold and a metric record never does alone
 _ARGUMENT_KEYS = frozenset({"batch_size", "seed", "epochs", "num_epochs", "n_epochs", "lr", "learning_rate", "data_path",
                             "save_dir", "output_dir", "img_size", "image_size", "weight_decay", "num_workers"})
+
+
+# An object's repr inside a printed dict: `<class 'pkg.Relu'>`, `<function relu at 0x7f..>`, `<object at 0x..>`
+_OBJECT_REPR = re.compile(r":\s*<(?:class|function|built-in function|enum|module)\b|:\s*<[\w.]+ object at 0x")
+_DICT_KEY = re.compile(r"['\"]([^'\"]+)['\"]\s*:")
+
+
+# The heading over one config of a search, numbered (`Evaluating Config #3 [of 16]:`, `Trial 4/20:`)
+_CONFIG_HEADING = re.compile(r"(?i)\b(?:config(?:uration)?|hyper-?param(?:eter)?s|param(?:eter)?s|settings?|trial|"
+                             r"combination)\s*#?\s*\d+\s*(?:(?:/|of)\s*\d+|\[\s*of\s+\d+\s*\])?\s*:$")
+
+
+def _held_objects(text: str) -> bool:
+    """A printed dict whose values include an object's repr (a class, a function) and whose keys name no
+    loss or accuracy: what the run is made of (its settings), not what it measured."""
+    if _OBJECT_REPR.search(text) is None:
+        return False
+    return not any(printed.names_loss_or_accuracy(k) for k in _DICT_KEY.findall(text))
 
 
 def _arguments_dict(d: dict) -> bool:
