@@ -366,7 +366,8 @@ class RunBuilder:
         _settings_off_eval(names)
         lone = _lone_loss(names, resolved)
         if lone is not None:
-            self.warn(f"{lone!r} read as the training loss: it is the only loss the log has")
+            why = "the total among the log's losses" if _TOTAL_WORD.search(lone) else "the only loss the log has"
+            self.warn(f"{lone!r} read as the training loss: it is {why}")
         for key, name in _lone_accuracy(names, resolved):
             self.warn(f"{key!r} read as {name!r}: it is the only accuracy the log has")
         series: dict[str, Series] = {}
@@ -486,8 +487,11 @@ def _join(series: dict[str, Series], name: str, alt: str) -> bool:
     other's begin, and they agree wherever both have a value. Joined into series[name]; False
     (nothing changed) otherwise, so that neither is lost."""
     a, b = series.get(name), series.get(alt)
-    if a is None or b is None or a.split != b.split or not len(a) or not len(b) or not name.startswith("eval/"):
-        return False  # (two training losses under one name are two measurements: a running mean, an estimate)
+    if a is None or b is None or a.split != b.split or not len(a) or not len(b):
+        return False
+    if not name.startswith("eval/") and _aliases.normalise(a.source_key or "") != _aliases.normalise(b.source_key or ""):
+        return False  # (two training losses under one name are two measurements: a running mean, an estimate;
+        # one name spelt with a space in one place and '_' in another, `train loss` and `train_loss`, is one)
     if not (a.steps.max() <= b.steps.min() or b.steps.max() <= a.steps.min()) \
             or min(a.steps.min(), b.steps.min()) == max(a.steps.max(), b.steps.max()):
         return False  # interleaved: two evaluations at their own cadences, not one series and its last word
@@ -594,6 +598,13 @@ def _lone_loss(names: dict[str, tuple[str, str]], resolved: dict) -> str | None:
     known = [n for n, split in names.values() if split == "train" and n.endswith("loss")]
     candidates = [k for k, (name, split) in names.items()
                   if split == "train" and not resolved[k].known and _names_a_loss(k)]
+    if len(candidates) > 1:
+        # (`G total loss: 4.87, G recon loss: 0.001, D loss: 2.28`: the one total among the parts is what trains)
+        totals = [k for k in candidates if _TOTAL_WORD.search(k)]
+        if len(totals) == 1:
+            parts = {names[k][0] for k in candidates}
+            known = [n for n in known if n not in parts]
+            candidates = totals
     if len(candidates) != 1 or any(n != names[candidates[0]][0] for n in known):
         return None
     lone = candidates[0]
@@ -609,6 +620,7 @@ def _lone_loss(names: dict[str, tuple[str, str]], resolved: dict) -> str | None:
 
 
 _EVAL_PREFIX = re.compile(r"(?i)^(?:eval|val|valid|validation)[/_ ]")
+_TOTAL_WORD = re.compile(r"(?i)(?:^|[\s_])total(?:[\s_]|$)")
 
 
 def _lone_accuracy(names: dict[str, tuple[str, str]], resolved: dict) -> list[tuple[str, str]]:

@@ -997,7 +997,23 @@ def _tokens(line: str) -> list[tuple[str, str]]:
         out.pop()
     if "(" in line:
         _unwrap_paren_counter(out)
+        _fold_paren_qualifier(out)
     return out
+
+
+def _fold_paren_qualifier(out: list[tuple[str, str]]) -> None:
+    """A word and number in parentheses between two words of a metric's name (`discr (scale 0.5) loss: 1.8`,
+    one loss per scale of a multi-scale discriminator) qualify the name: one word of it, not a value of its own."""
+    j = 0
+    while j + 8 < len(out):
+        if out[j][0] == "word" and out[j + 1][0] == "sp" and out[j + 2] == ("p", "(") \
+                and out[j + 3][0] == "word" and out[j + 4][0] == "sp" and out[j + 5][0] == "num" \
+                and out[j + 6] == ("p", ")") and out[j + 7][0] == "sp" and out[j + 8][0] == "word" \
+                and j + 9 < len(out) and out[j + 9] in (("p", ":"), ("p", "=")) \
+                and out[j + 3][1].lower() not in _PAREN_COUNTER_WORDS and not out[j + 5][1][-1:].isalpha():
+            # (the number stays a token of its own, so the line's numbers still line up with its template)
+            out[j + 2:j + 7] = [("word", f"({out[j + 3][1]}"), ("qnum", f"{out[j + 5][1]})")]
+        j += 1
 
 
 # Nouns that, with a number after them at the head of a line, name the item the line scores, not a value
@@ -1019,8 +1035,10 @@ def _unwrap_paren_counter(out: list[tuple[str, str]]) -> None:
             return
 
 
-# Words that may open a counter's name (`Now training epoch 16.`, `Starting epoch 3`).
-_COUNTER_LEAD = {"now", "start", "starting", "begin", "beginning", "current", "training", "train", "running"}
+# Words that may open a counter's name (`Now training epoch 16.`, `Starting epoch 3`, `Going into epoch 8`,
+# `Entering epoch 2`: the loop says which pass it begins).
+_COUNTER_LEAD = {"now", "start", "starting", "begin", "beginning", "current", "training", "train", "running",
+                 "going", "into", "entering"}
 
 
 # Bracketed words that head a line's values (`[Metrics] AUC: 0.8`, `[Results] ...`) without naming them.
@@ -1479,6 +1497,11 @@ def parse(line: str) -> Plan:
                 else:
                     plan.label = lab
                 pending = []
+            i += 1
+            continue
+        if kind == "qnum":  # the number of a qualifier inside a name (`discr (scale 0.5) loss`): a word of it
+            slots.append(Slot("skip"))
+            pending.append(text)
             i += 1
             continue
         if kind == "num" and (":" in text or "day" in text or _DATE.match(text) or _GLUED_DURATION.match(text)):
