@@ -594,7 +594,8 @@ _POSSESSIVE = re.compile(r"(?<=\w)'s(?=\s)")
 # no timing, nothing of the bar worth reading; the line before it stands alone
 # a progress bar drawn with `#` in brackets, then the share done (`[########    ] 45%`): no name, no value
 _HASH_BAR = re.compile(r"\[[#\s.>=-]*#{3,}[#\s.>=-]*\]\s*\d{1,3}(?:\.\d+)?%")
-_CUT_BAR_TAIL = re.compile(r"[\s:]*\d{1,3}%\|[\s█▉▊▋▌▍▎▏#]*$")
+# (its closing `|` may be there, `100%|█| `, or a message the code printed into the bar: `70%|▋checkpoint...`)
+_CUT_BAR_TAIL = re.compile(r"[\s:]*\d{1,3}%\|[\s█▉▊▋▌▍▎▏#]*(?:\|\s*)?(?:[A-Za-z][\w ]{0,30}\.\.\.\s*)?$")
 # A metric's name with the loop's position in brackets between it and its value (`Loss [3, 200]: 2.54`,
 # `loss [3/10] = 0.71`, `Loss [65, 200](epoch, minibatch):  2.54`, where the parentheses name the counters):
 # the bracket says where, the number after the colon is the value; only at the start of a message
@@ -792,7 +793,7 @@ def clean(line: str) -> str:
         line = _BAR_PERCENT.sub("", line)
         if "##" in line and "]" in line:  # `Batch:250/250: [##########] 100%  Loss:-0.68`: the bar and its share
             line = _HASH_BAR.sub(" ", line)
-        if "%|" in line[-14:]:
+        if "%|" in line[-48:]:
             line = _CUT_BAR_TAIL.sub("", line)
     if "," in line and _GROUPED_COUNT.search(line):
         line = _GROUPED_COUNT.sub(lambda m: m.group(1) + m.group(2).replace(",", ""), line)

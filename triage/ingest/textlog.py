@@ -319,6 +319,7 @@ class _TextReader:
         self.evaluated: set[str] = set()  # templates read as an evaluation's under a heading
         self.heading = ""  # the split of the last section heading (`Validating`), for the bar that follows it
         self.heading_at = -1  # the line of that heading (`Test scores` right above a dict names the dict's split)
+        self.pasted_names: list[str] = []  # the names of detectron2's `copypaste: AP,AP50,...` line
         self.set_list = False  # the lines are a list of one held-out set's results, under a heading naming it
         self.report = False  # under scikit-learn's classification report (`precision recall f1-score support`)
         self.conll_at = -1  # the line of conlleval's `processed N tokens with M phrases; ...` count
@@ -863,6 +864,10 @@ class _TextReader:
                     self.config_lines.add(ln)
                     self.b.skip("a settings dict")
                     return False
+                if d and s[:i][:1] in ("b", "B") and _BEST_DICT_LEAD.match(s[:i]):
+                    # `best_stat:  {'epoch': 0, 'coco_eval_bbox': 3.9e-10}`: the best evaluation so far, told again
+                    self.b.skip("a best-so-far dict")
+                    return False
                 if d and (_SETTINGS_LEAD.search(s[:i]) or ("." in s[:i] and _SETTINGS_FILE_LEAD.search(s[:i]))
                           or _arguments_dict(d)):
                     # `config: {'epochs': 20, 'learning_rate': 0.001}`, `args1.json defaultdict(<class 'str'>, {...})`
@@ -880,6 +885,8 @@ class _TextReader:
                     self.hf_dict(ln, s[:i], d)
                     return True
         if "Average" in s and self.coco_line(ln, s):
+            return True
+        if "copypaste:" in s and self.copypaste_line(ln, s):
             return True
         if ("pisode" in s or "PISODE" in s) and self.episode_sentence(ln, s):
             return True
@@ -979,6 +986,8 @@ class _TextReader:
                 self.stop_best.append((ln, best.group(1), to_float(best.group(2))))
                 self.b.skip("an early-stopping notice of a new best")
                 return False
+        if "Best:" in c and (tail := _BEST_AT_TAIL.search(c)) and tail.start() > 0:
+            c = c[:tail.start()]  # BasicSR's `# psnr: 30.12<TAB>Best: 30.40 @ 5000 iter`: the best so far, told again
         if _BEST_NOTICE.search(c):  # `val_loss improved from 0.61 to 0.55, saving model`: the evaluation
             self.b.skip("a best-value notice (its value is the evaluation's, already read)")  # line has it
             return False
@@ -2228,6 +2237,49 @@ class _TextReader:
         self.tpl_counts["<coco>"] = self.tpl_counts.get("<coco>", 0) + 1
         return True
 
+    def copypaste_line(self, ln: int, s: str) -> bool:
+        """detectron2's `copypaste:` lines (printed after each evaluation, for pasting into a sheet): one
+        lists the summary's names with commas (`copypaste: AP,AP50,AP75,APs,APm,APl`), the next their values
+        in the same order. The values are one evaluation, named as the knowledge names that header."""
+        m = _COPYPASTE.search(s)
+        if m is None:
+            return False
+        cells = m.group(1).split(",")
+        if not _NUM_CELL.match(cells[0]):
+            self.pasted_names = cells
+            return True
+        if len(cells) != len(self.pasted_names):
+            return False
+        from triage.ingest.aliases import table
+
+        names = self.pasted_names
+        joined = " ".join(names)
+        for rx, columns in table().headers:
+            if rx.match(joined) and len(columns) == len(names):
+                names = list(columns)
+                break
+        else:
+            names = ["eval/" + n if not n.startswith("eval/") else n for n in names]
+        self.pasted_names = []
+        vals = {n: to_float(v) for n, v in zip(names, cells) if n != "-"}
+        if self.pasted_before(vals):
+            return True
+        ep = self.epoch if self.epoch == self.epoch else None
+        step = self.step if self.step == self.step else None
+        self.records.append(_Rec(ln, vals, step, ep, None, None, "eval", "text", False))
+        self.tpl_counts["<copypaste>"] = self.tpl_counts.get("<copypaste>", 0) + 1
+        return True
+
+    def pasted_before(self, vals: dict[str, float]) -> bool:
+        """The copypaste values repeat the summary table detectron2 printed just before them (`|  AP  |
+        AP50 |` with three decimals): the last record that holds the first name holds the same values."""
+        first = next(iter(vals))
+        for rec in reversed(self.records[-400:]):
+            if first in rec.values:
+                return all(abs(rec.values.get(k, math.inf) - v) <= 1e-3 * max(1.0, abs(v))
+                           for k, v in vals.items() if v == v)
+        return False
+
     def episode_sentence(self, ln: int, s: str) -> bool:
         """An RL episode told in words (`Train episode of length 1000 with return 13.9.`, `Episode has 151
         steps and return 6.1.`): the episode's return and length, at the run's current counter; an
@@ -2659,10 +2711,19 @@ _PHASE_TIMES = re.compile(r"^[A-Za-z][\w ]{0,20}:\s*\d[\d.]*\s*ms\s+[A-Za-z][\w-
 _TIMERS_LINE = re.compile(r"^(?:rank=\d+\s+)?time \((?:ms|s|sec|us)\)\s*\|\s*[A-Za-z_]\w*\s*:\s*\d")
 _STOP_BEST = re.compile(r"\bMetric\s+(\S+)\s+improved\b.*?New best score:\s*(" + _NUM + r")")
 # pycocotools' summary, one line per value: `Average Recall     (AR) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = -1.000`
-_COCO_SUMMARY = re.compile(r"^\s*Average\s+(?:Precision|Recall)\s+\((AP|AR)\)\s*@\[\s*IoU\s*=\s*([\d.:]+)\s*\|"
+# (under srun every line is headed by the rank, `0: `; pycocotools' own leading blank makes that `0:  Average`)
+_COCO_SUMMARY = re.compile(r"^(?:\d{1,4}:)?\s*Average\s+(?:Precision|Recall)\s+\((AP|AR)\)\s*@\[\s*IoU\s*=\s*([\d.:]+)\s*\|"
                            r"\s*area\s*=\s*(\w+)\s*\|\s*maxDets\s*=\s*(\d+)\s*\]\s*=\s*"
                            # (a value in Markdown bold, `= **0.000**`, as a paste into an issue marks it)
                            r"(?:\*\*)?(-?\d+(?:\.\d+)?)(?:\*\*)?\s*$")
+# detectron2's evaluation summary for pasting: `copypaste: AP,AP50,AP75` then `copypaste: 35.74,55.98,38.23`
+# (the `Task: bbox` line between them names no values)
+_COPYPASTE = re.compile(r"\bcopypaste:\s*((?:[A-Za-z][\w@.:-]*|-?\d+(?:\.\d+)?|nan)(?:,(?:[A-Za-z][\w@.:-]*|-?\d+(?:\.\d+)?|nan))+)\s*$")
+_NUM_CELL = re.compile(r"^(?:-?\d+(?:\.\d+)?|nan)$")
+# The label of a dict that restates the best evaluation so far (RT-DETR's `best_stat:`), not a new record
+_BEST_DICT_LEAD = re.compile(r"(?i)best(?:[_ ](?:stat|stats|metrics?|results?|scores?))?\s*[:=]?\s*$")
+# BasicSR's validation lines end with the best value so far and the iteration it was reached at
+_BEST_AT_TAIL = re.compile(r"\s+Best:\s*" + _NUM + r"\s*@\s*[\d,]+\s*iter\w*\s*$")
 _BEST_NOTICE = re.compile(r"(?i)\b(?:improved\s+from\s+\S+\s+to|did\s+not\s+improve\s+from|"
                           r"(?:decreased|increased|improved)\s*\(\s*\S+\s*-+>|"
                           r"is\s+(?:improving|not\s+improving)\s+[\w/@.-]+\s*:\s*\S+\s*-+>|"  # `Model is improving acc: 44.6 --> 71.3.`
@@ -3297,7 +3358,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         split = decode(raw if isinstance(raw, bytes) else raw[:]).split("\n")
         if split and split[-1] == "":
             split.pop()
-        lines = _unprompted(_unnumbered(split))
+        lines = _unprompted(_unnumbered(_unwrapped(_unpm2(split))))
     del raw
     r.masks = masks
     r.lines = lines
@@ -3542,6 +3603,78 @@ def _unnumbered(lines: list[str]) -> list[str]:
     if not any(not _HAS_DIGIT.search(r) for r in rests) or not any(_HAS_DIGIT.search(r) for r in rests):
         return lines
     return rests
+
+
+_STAMP_FIRST = frozenset("0123456789[")
+
+
+def _wrap_head(line: str) -> int:
+    """What a line opens with, in kind: 0 a digit, 1 a letter, 2 a blank, 3 anything else."""
+    ch = line[:1]
+    return 0 if ch.isdigit() else 1 if ch.isalpha() else 2 if ch in " \t" else 3
+
+
+def _unwrapped(lines: list[str]) -> list[str]:
+    """A log copied from a terminal that hard-wrapped it: the long lines are cut at the terminal's width
+    (`... loss_o` then `bjectness: 0.0655 ...`). Where the longest lines, 80 wide or more, share one length
+    (two at least), and most of them open with a stamp (a date's digit, a `[`) and are followed by a line that
+    opens with a letter or a blank (the cut's rest, no stamp of its own), each such pair is one line again.
+    The rest opens in lower case (`bjectness`, ` avg loss`): a line of its own (`Epoch 2/10`) seldom does."""
+    if len(lines) < 4:
+        return lines
+    widths: dict[int, int] = {}
+    for line in lines:
+        if len(line) >= 80:
+            widths[len(line)] = widths.get(len(line), 0) + 1
+    if not widths:
+        return lines
+    width, count = max(widths.items(), key=lambda kv: kv[1])
+    if count < 2 or max(widths) != width:  # (no line is longer than the terminal is wide)
+        return lines
+    cut = [i for i, line in enumerate(lines[:-1]) if len(line) == width and line[:1] in _STAMP_FIRST
+           and _wrap_head(lines[i + 1]) in (1, 2) and lines[i + 1].lstrip()[:1].islower()
+           and (lines[i + 1][:1] in " \t" or line[-1:].isalnum() or line[-1:] == "_")]
+    if len(cut) < 2 or 2 * len(cut) < count:
+        return lines
+    at = set(cut)
+    rests = {i + 1 for i in cut}
+    # a cut's rest opens with a word no other line opens with (`dev | avg_loss` that also follows a short
+    # line is a line of its own)
+    heads = {line.split(None, 1)[0] for j, line in enumerate(lines) if j not in rests and line.strip()}
+    if any(lines[i + 1].split(None, 1)[0] in heads for i in cut):
+        return lines
+    joined: list[str] = []
+    i = 0
+    while i < len(lines):
+        if i in at:
+            joined.append(lines[i] + lines[i + 1])
+            i += 2
+        else:
+            joined.append(lines[i])
+            i += 1
+    return joined
+
+
+# pm2 (a Node process manager that also keeps Python jobs) heads each line of a process's log with the
+# process's id and name, the name padded to a column: `0|yolo     | 10313: 0.576849, 0.677636 avg, ...`
+_PM2_PREFIX = re.compile(r"^\d{1,4}\|[\w.@-]{1,40} *\| ?")
+
+
+def _unpm2(lines: list[str]) -> list[str]:
+    """Lines captured by pm2: where the first line with text opens with the process's `id|name  |` and so
+    do at least three quarters of the lines with text (three at least), that head is dropped from each."""
+    first = next((line for line in lines[:50] if line.strip()), "")
+    if not first[:1].isdigit() or "|" not in first[:8]:
+        return lines
+    m = _PM2_PREFIX.match(first)
+    if m is None:
+        return lines
+    head = first[:first.index("|", first.index("|") + 1) + 1]
+    texts = [line for line in lines if line.strip()]
+    marked = sum(1 for line in texts if line.startswith(head))
+    if marked < 3 or 4 * marked < 3 * len(texts):
+        return lines
+    return [line[len(head):].removeprefix(" ") if line.startswith(head) else line for line in lines]
 
 
 _REPREX_MARK = "#>"
