@@ -1606,6 +1606,12 @@ class FarBelowTrainParams(Params):
     min_points: int = 1
 
 
+def _logged_up_to(ox: np.ndarray, oy: np.ndarray, last: float, k: int) -> np.ndarray:
+    """The last k values of a series logged at or before step `last` (its first k when none is)."""
+    before = ox <= last
+    return oy[before][-k:] if before.any() else oy[:k]
+
+
 @check("far_below_train", FarBelowTrainParams)
 def far_below_train(c: Ctx) -> Hit | None:
     """Eval accuracy a fraction of a training accuracy that is still mid-range."""
@@ -1614,9 +1620,7 @@ def far_below_train(c: Ctx) -> Hit | None:
     other = c.other(p.against)
     if len(y) < max(1, p.min_points) or other is None:
         return None
-    ox, oy = finite_xy(other.steps, facts.as_fraction(other.values))
-    before = ox <= x[-1]
-    near = oy[before][-5:] if before.any() else oy[:5]
+    near = _logged_up_to(*finite_xy(other.steps, facts.as_fraction(other.values)), x[-1], 5)
     if not len(near):
         return None
     train, best = float(np.median(near)), float(np.max(y))
@@ -1649,9 +1653,7 @@ def below_train_by(c: Ctx) -> Hit | None:
     other = c.other(p.against)
     if len(y) < max(1, p.min_points) or other is None:
         return None
-    ox, oy = finite_xy(other.steps, other.values)
-    before = ox <= x[-1]
-    near = oy[before][-3:] if before.any() else oy[:3]
+    near = _logged_up_to(*finite_xy(other.steps, other.values), x[-1], 3)
     if not len(near):
         return None
     train, best = float(np.median(near)), float(np.max(y))
@@ -2567,18 +2569,18 @@ def chance(c: Ctx) -> Hit | None:
     found = facts.classes_from_config(c.run)
     above = 1.0 + p.acc_tol  # an accuracy above this many times 1/C is above chance
     if found is None and p.loss_only_tol > 0 and logged >= p.loss_only_min_points:
-        classes = facts.classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes, tuple(p.loss_only_vocab or ()),
-                                                p.loss_only_batch_noise)
+        vocab = tuple(p.loss_only_vocab or ())
+        strict = facts.classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes, vocab)
+        classes = strict if strict is not None else \
+            facts.classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes, vocab, p.loss_only_batch_noise)
         # An accuracy beside it counts only when it sits clearly below 1/C: uniform outputs tie every
         # class and argmax breaks the tie towards one, so the accuracy is that class's share of the
         # batch (often 0). An accuracy at or above 1/C goes the usual way (C from the accuracy).
         if classes is not None and level is not None and not level < (1.0 - p.acc_tol) / classes:
             classes = None
         if classes is not None:
-            strict = facts.classes_from_loss_level(y, p.loss_only_tol, p.loss_only_max_classes,
-                                                   tuple(p.loss_only_vocab or ())) is not None
-            found = (classes, f"every point within {fmt(p.loss_only_tol)} of it, or one step of its printed grid" if strict
-                     else f"its median within {fmt(p.loss_only_tol)} of it, 90% of points within {fmt(p.loss_only_batch_noise)}")
+            found = (classes, f"every point within {fmt(p.loss_only_tol)} of it, or one step of its printed grid"
+                     if strict is not None else f"its median within {fmt(p.loss_only_tol)} of it, 90% of points within {fmt(p.loss_only_batch_noise)}")
     if found is None:
         mid = float(np.median(y))
         classes = facts.chance_classes_by_loss(level, mid, p.acc_tol) if level is not None else None

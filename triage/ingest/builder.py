@@ -24,8 +24,9 @@ from triage.ingest.run import Run, Series, TextEvent, default_meta
 
 NAN = float("nan")
 
-# words that name a held-out split when a path names it (`plots/metrics/eval/loss.tsv`, `val_acc.tsv`)
-_SPLIT_WORDS = frozenset(("val", "valid", "validation", "eval", "evaluation", "test", "dev"))
+# words that name a held-out split: at the head of a key (`test_adv_acc`) or in a path
+# (`plots/metrics/eval/loss.tsv`, `val_acc.tsv`)
+_HELD_OUT_WORDS = frozenset(("val", "valid", "validation", "eval", "evaluation", "test", "dev"))
 
 
 def split_named_by_path(key: str, folder_path, name: str) -> str:
@@ -36,17 +37,17 @@ def split_named_by_path(key: str, folder_path, name: str) -> str:
     table = _aliases.table()
     words_of = re.compile(r"[_\-.\s/]+")
     key_words = [w for w in words_of.split(key.lower()) if w]
-    if not key_words or key_words[0] in _SPLIT_WORDS or table.resolve(key).split != "train":
+    if not key_words or key_words[0] in _HELD_OUT_WORDS or table.resolve(key).split != "train":
         return key
     folder = folder_path.parent.name.lower()
-    if folder in _SPLIT_WORDS:
+    if folder in _HELD_OUT_WORDS:
         return f"{folder}/{key}"
     stem = name.rsplit(".", 1)[0] if "." in name else name
     words = [w for w in words_of.split(stem.lower()) if w]
     n = len(key_words)
     # (only as the name's last words, the split word right before them: `val_acc.tsv`,
     # `run-x-tag-val_acc.csv`; a word further back names something else)
-    if len(words) > n and words[-n:] == key_words and words[-n - 1] in _SPLIT_WORDS:
+    if len(words) > n and words[-n:] == key_words and words[-n - 1] in _HELD_OUT_WORDS:
         return f"{words[-n - 1]}/{key}"
     return key
 
@@ -653,8 +654,6 @@ def _names_an_accuracy(key: str) -> bool:
 
 
 _DIGITS = re.compile(r"\d+")
-# (a key that opens with a held-out split's word, `test_adv_acc`, scores that split, never the training one)
-_HELD_OUT_WORDS = frozenset({"test", "val", "valid", "validation", "eval", "evaluation", "dev"})
 _TOP_K = re.compile(r"(?i)top[\W_]*(?:[2-9]|\d\d)|@")
 
 
