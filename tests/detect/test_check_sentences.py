@@ -1538,3 +1538,23 @@ def test_constant_resolution_from_a_neighbour():
         run = _run({"eval/loss": evals, "loss": train})
         s = run.series["eval/loss"]
         assert CHECKS["constant"](Ctx(run, "eval/loss", s.steps, s.values, typed)) is None
+
+
+def test_constant_to_a_share_of_itself_at_explicit_steps():
+    """A loss of 1535.62-1535.63 at four logged steps (spread 1e-5 of it) is reported when the rows are
+    counted by an explicit step; the same values on epoch rows, or per-batch losses that move in the
+    third digit, are quiet."""
+    params = {"rel_tol": 0.0001, "explicit_steps_only": True, "min_share": 0.8, "min_count": 3, "min_points": 3,
+              "since_first_seen": False}
+    still = [1535.619873, 1535.619629, 1535.633667, 1535.62561]
+    run = _run({"loss": still}, steps={"loss": [700, 750, 800, 850]})
+    run.meta["step_axis"] = "explicit"
+    hit = _check("constant", run, "loss", **params)
+    assert hit.summary == ("loss stays within 0.014 of 1535.63 (9e-06 of it) on 100% of points (4 of 4, steps 700-850), "
+                           "each a batch or a few: a loss that no batch moves")
+    epochs = _run({"loss": still})
+    epochs.meta["step_axis"] = "epoch"
+    _quiet("constant", epochs, "loss", **params)
+    moving = _run({"loss": [2.4513, 2.4402, 2.4471, 2.4329]}, steps={"loss": [700, 750, 800, 850]})
+    moving.meta["step_axis"] = "explicit"
+    _quiet("constant", moving, "loss", **params)

@@ -916,6 +916,11 @@ class ConstantParams(WindowParams):
     # judge a value printed to three or more digits from where it first appears (frozen after a spike);
     # off: the value must hold from the first point
     since_first_seen: bool = True
+    # the same value to this share of itself counts as the same (0 with tol 0: bit-identical)
+    rel_tol: float = 0.0
+    # only when the rows are counted by an explicit step or iteration (each a batch, or a few batches):
+    # an epoch's mean, or a row of unknown size, can hold still once a model has converged
+    explicit_steps_only: bool = False
     # an accuracy-like series: read in percent as a fraction (100 is 1.0) before comparing to `value`
     fraction: bool = False
     # quiet when one of these series (read the same way) is below `value` somewhere: a training
@@ -1013,6 +1018,8 @@ def constant(c: Ctx) -> Hit | None:
         oy = _other_values(c, p.unless_below)
         if len(oy) and np.any((facts.as_fraction(oy) if p.fraction else oy) < p.value):
             return None
+    if p.explicit_steps_only and (getattr(c.run, "meta", None) or {}).get("step_axis") != "explicit":
+        return None
     if p.trailing:
         return _trailing_constant(c, p, x, y, min_count)
     logged = len(y)
@@ -1033,7 +1040,10 @@ def constant(c: Ctx) -> Hit | None:
         return None
     # (the same value to the last few bits of a double is the same value: summing one batch's terms in another
     # order changes the 16th digit, `0.013182825077950069` then `...067`, and nothing a person would call a change)
-    same = (np.abs(y - target) <= 1e-12 * abs(target)) if p.tol == 0 else (np.abs(y - target) <= p.tol)
+    if p.rel_tol > 0:
+        same = np.abs(y - target) <= p.rel_tol * abs(target)
+    else:
+        same = (np.abs(y - target) <= 1e-12 * abs(target)) if p.tol == 0 else (np.abs(y - target) <= p.tol)
     count = int(np.count_nonzero(same))
     share = count / len(y) if len(y) else 0.0
     if share < p.min_share and p.value is None and p.tol == 0 and p.since_first_seen and count >= min_count \
@@ -1062,6 +1072,13 @@ def constant(c: Ctx) -> Hit | None:
         if _rows_are_epochs(c.run):
             answer, why = p.coarse_answer, ": each row is an epoch's mean, so the model's outputs stopped changing"
     where = f"step {step_str(hx[0])}" if hx[0] == hx[-1] else f"steps {step_str(hx[0])}-{step_str(hx[-1])}"
+    if p.rel_tol > 0:
+        spread = float(np.max(y[same]) - np.min(y[same]))
+        return Hit(
+            f"{c.name} stays within {fmt(spread)} of {target:.6g} ({spread / abs(target):.0e} of it) on {share:.0%} of points"
+            f"{since} ({count:,} of {len(y):,}, {where}), each a batch or a few: a loss that no batch moves",
+            hx[0], hx[-1], answer=answer, numbers={"share": share, "value": target, "spread": spread},
+        )
     return Hit(
         f"{c.name} is exactly {_exact(target)} on {share:.0%} of points{since} ({count:,} of {len(y):,}, {where}){why}",
         hx[0], hx[-1], answer=answer, numbers={"share": share, "value": target},
