@@ -971,6 +971,15 @@ def _rows_are_epochs(run) -> bool:
     return "epoch" in (meta.get("x_axis"), meta.get("step_axis"))
 
 
+def _rows_are_steps(run) -> bool:
+    """Whether each row of the run is counted by a training step or iteration: a printed log whose
+    counter is an explicit step, or a structured log keyed by something other than the epoch."""
+    meta = getattr(run, "meta", None) or {}
+    if "step_axis" in meta:
+        return meta["step_axis"] == "explicit"
+    return meta.get("x_axis") != "epoch"
+
+
 def _coarse_print(run, decimals: int, points: int) -> bool:
     """Every finite value of every series of the run logged about as often as this one (half its
     points or more: the same lines, not a summary printed once) is a whole number of 10^-decimals."""
@@ -1018,8 +1027,8 @@ def constant(c: Ctx) -> Hit | None:
         oy = _other_values(c, p.unless_below)
         if len(oy) and np.any((facts.as_fraction(oy) if p.fraction else oy) < p.value):
             return None
-    if p.explicit_steps_only and (getattr(c.run, "meta", None) or {}).get("step_axis") != "explicit":
-        return None
+    if p.explicit_steps_only and not (_rows_are_steps(c.run) and np.isfinite(c.steps).all()):
+        return None  # (no step column: rows of unknown size)
     if p.trailing:
         return _trailing_constant(c, p, x, y, min_count)
     logged = len(y)
