@@ -1151,6 +1151,17 @@ _EVAL_VERBS = {"evaluating", "evaluate", "evaluated"}
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{4,}")
 
 
+def _foreign_clause(words: list[str]) -> bool:
+    """Words after a line's last number, every one lower-case letters of an alphabet other than Latin
+    (Cyrillic, Greek) and the last ending the sentence: the rest of a sentence that quotes the number.
+    English clauses are found by their small words; these scripts have no such list here."""
+    for w in words:
+        core = w.strip("()[],.;:!?\"'«»")
+        if not core or not core.isalpha() or not core.islower() or core.isascii():
+            return False
+    return True
+
+
 def _cjk_words(words: list[str]) -> int:
     """About how many words the long CJK runs in `words` hold (two characters a word); runs shorter than
     four characters are left out: a metric's name in those scripts is that short (`损失`, `准确率`)."""
@@ -1936,6 +1947,8 @@ def parse(line: str) -> Plan:
             and any(sl.role == "value" and names_score(sl.key) for sl in slots):
         plan.known = True  # `val cls score: 0.91`, `Test score: 0.83`: a score measured on a held-out split, no setting
     plan.counter = any(sl.role in ("step", "epoch", "batch") for sl in slots)
+    if len(pending) >= 4 and line.rstrip()[-1:] in ".!?" and _foreign_clause(pending):
+        prose_words += len(pending)  # `Loss становится NaN на первом (или ранних) батчах обучения.`
     stop_keys = sum(1 for kkey in value_keys for w in kkey.lower().split() if w in _STOP)
     named = [sl.key for sl in slots if sl.role in ("value", "num")]
     if (stop_keys and not kept) or prose_words > max(3, 2 * len(value_keys) + 1):

@@ -1933,10 +1933,11 @@ class _TextReader:
                 # `Train    21: 100%|███| 7673/7673`: the split's name, then the pass it counts (an epoch)
                 axes = printed.Record({}, epoch=next(iter(got.values.values())), label=got.label)
                 continue
-            if got is None or not plan.is_record:
+            named = not done and part is desc and not plan.prose and _colon_named(tpl, nums, plan)
+            if got is None or not (plan.is_record or named):
                 continue
             if not done and part is desc and got.step is None:
-                if not plan.known:
+                if not plan.known and not named:
                     continue  # (unnamed numbers before a running bar: a table row without its header)
                 # `loss=0.52 lr=0.01: 33%|██| 3/9` (set_description each batch) is a record per redraw; a
                 # description that did not change since the last redraw is a label (the last epoch's
@@ -2697,6 +2698,8 @@ def _commented_output(c: str) -> bool:
     named with `:` or `=` before its number; a comment of a config (`# 1 epoch is 500`) names none."""
     if c[1:2] == "#":
         return False
+    if c[2:3] == "E" and _KERAS_EPOCH.match(c[1:]):
+        return True  # `# Epoch 2/10`: Keras's header over the commented-out progress line of that epoch
     return any(printed.known_key(m.group(1).strip(), loose=True) for m in _OUTPUT_PAIR.finditer(c)) \
         or any(printed.known_key(m.group(1), loose=True) for m in _EVAL_RESULT.finditer(c))
 
@@ -4537,6 +4540,14 @@ _SCHEDULE_KNOB = re.compile(r"(?i)^(?:t_max|t_0|t_mult|beta_?[12]|eps|epsilon|ga
                             r"batch_size|train_batch_size|eval_batch_size|val_batch_size)$")
 
 
+def _colon_named(tpl: str, nums: list, plan) -> bool:
+    """Every number of a bar's description follows its own name and a colon (`ELBO: nan, ELBO (val): nan`):
+    values the loop passed to set_description, named by the run even when triage knows none of the
+    names. Bare numbers before a bar (a table row cut from its header) have no such names."""
+    return bool(nums) and tpl.count(": #") == len(nums) == plan.keys \
+        and all(slot.role == "value" and slot.key for slot in plan.slots)
+
+
 def _settings_notes(records: list) -> bool:
     """Every record a printed line with no step, epoch or batch counter, every name on it a knob
     of the optimiser or its schedule (`lr = 0.0001, weight decay = 0.001, ... T_max = 20`), and
@@ -4665,13 +4676,30 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
         if rec.template and counts.get(rec.template, 0) <= 2 and rec.line < first_counted and not term \
                 and rec.step is None and rec.epoch is None and rec.batch is None \
                 and not any(printed.names_loss_or_accuracy(str(k)) for k in rec.values) \
-                and not _evaluation_result(rec) and not _split_named_result(rec) and rec.line not in lr_notices:
+                and not _evaluation_result(rec) and not _split_named_result(rec) and rec.line not in lr_notices \
+                and not _held_out_echo(rec, records, counts):
             # (`network-snapshot-005734  fid50k_full 46.56` is a score; `Updating learning rate to 1e-3`, a notice
             # the schedule prints again at each change, is the LR the first pass trains with, not a setting)
             b.skip("a setting printed before training (`BASE_LR: 0.02`)", _n(rec))
             continue
         keep.append(rec)
     return keep
+
+
+# a name's evaluation prefix (`valid_cost`, `val-kl`, `test recon`): the quantity measured on held-out data
+_HELD_OUT_PREFIX = re.compile(r"(?i)^(?:best_)?(?:val|valid|validation|eval|test|dev)[_ -]")
+
+
+def _held_out_echo(rec, records: list, counts: dict[str, int]) -> bool:
+    """A line before training whose every name is an evaluation's (`valid_cost: -0.07, valid_recon: -0.07,
+    valid_kl: 0.0`) and whose names, the prefix taken off, are two or more of those the repeated training
+    lines print (`cost`, `recon`, `kl`): the same quantities measured on held-out data before the steps
+    go on. A setting is never named after the split it is measured on."""
+    if type(rec) is not _Rec or len(rec.values) < 2 \
+            or not all(_HELD_OUT_PREFIX.match(str(k)) for k in rec.values):
+        return False
+    repeated = {str(k).lower() for r in records if r.template and counts.get(r.template, 0) >= 3 for k in r.values}
+    return sum(_HELD_OUT_PREFIX.sub("", str(k)).lower() in repeated for k in rec.values) >= 2
 
 
 def _running_summary(rec) -> bool:
