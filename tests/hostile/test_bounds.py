@@ -261,3 +261,22 @@ def test_jsonl_reader_memory_does_not_grow_with_the_file(tmp_path, monkeypatch):
     p_small = _peak(lambda: read_run(small))
     p_big = _peak(lambda: read_run(big))
     assert p_big < 1.3 * p_small, (p_small, p_big)
+
+
+def test_lines_that_nearly_match_a_number_row_do_not_hang_the_reader(tmp_path):
+    """A chat template's token ids printed as one long bracketed list (60 integers) nearly matches the
+    reader's unnamed number-list row, which stops at 32 cells: a number pattern that could split one
+    run of digits in two ways made that failure take exponential time. The same goes for other rows of
+    many integers (in parentheses, blank- or bar-separated, after a step, as key=value pairs)."""
+    ints = [str(151644 + 7 * i) for i in range(60)]
+    rows = ["[" + ", ".join(ints) + "]", "(" + ", ".join(ints) + ")", " ".join(ints) + " x",
+            "| " + " | ".join(ints) + " |x", "step 10: " + ", ".join(ints) + " !",
+            "[" + ", ".join(i[:3] + "." + i[3:] for i in ints) + "]x",
+            ", ".join(f"k{i}={v}" for i, v in enumerate(ints)) + " ~", "[   100,  0.0000078] " + ", ".join(ints) + " x",
+            "3 4800 " + " ".join(ints) + " x"]
+    log = tmp_path / "train.log"
+    log.write_text("epoch 1 loss 2.5\n" + "".join(r + "\n" for r in rows) + "epoch 2 loss 2.4\n")
+    t0 = time.monotonic()
+    proc = _triage("inspect", str(log), timeout=120)
+    assert time.monotonic() - t0 < 60 and proc.returncode == 0, proc.stderr[-2000:]
+    assert "loss" in proc.stdout

@@ -176,7 +176,7 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 # One line of a file store's metric file: `<timestamp ms> <value> <step>`, MLflow 2 adding `<dataset> <digest>`
-_METRIC_LINE = re.compile(rb"^\d{10,13} (?:[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+)|nan|-?inf|NaN|-?Infinity) "
+_METRIC_LINE = re.compile(rb"^\d{10,13} (?:[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+)|nan|-?inf|NaN|-?Infinity) "
                           rb"-?\d+(?: \S+ \S+)?\r?$")
 
 

@@ -39,7 +39,7 @@ NUM_BODY = (
     r"|\d+\s?days?,\s*\d{1,2}:\d{2}:\d{2}|\d+:\d{2}(?::\d{2})?(?:\.\d+)?(?![\d:])"  # durations (skipped)
     r"|\d+(?:h|m)(?:\d+(?:ms|m|s))+(?!\w)|\d+s\d+ms(?!\w)"  # glued durations `41m50s`, `10h28s`, `35s649ms` (skipped)
     r"|[-+]?1\.#(?:QNAN|SNAN|IND|INF)\d*"  # the MSVC runtime's NaN and infinity (`1.#QNAN000`, `-1.#IND`)
-    r"|[-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?"
+    r"|[-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?"
     r"|(?:[Nn]a[Nn]|NAN|[Ii]nf(?:inity)?|INF)(?:\.0\b|x+(?=[\s,;|)\]]|\Z))?(?![A-Za-z]))"  # (Lightning's bar: `train_loss=inf.0`)
     r"|[-+]?\.(?:nan|NaN|NAN|inf|Inf|INF)(?![\w.])"  # YAML's spelling (`episode_reward_mean: .nan`, `-.inf`)
 )  # (`nanxxx`: a float format with fill `x`, `{:x<6f}` as PaddleOCR prints, pads only nan/inf, which are short)
@@ -61,7 +61,7 @@ _SPLIT_ABBREV = re.compile(r"^(Val|val|VAL|Valid|Eval|eval|Test|test|Train|train
 
 # a direction written with an arrow inside a name (`MT a->b valid_err=53.3`, `en->de bleu: 27.1`: the pair of
 # languages, or of domains, a model maps between): one word, its ends joined by a hyphen
-_PLAIN_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"  # a signed number, decimal or scientific (no nan/inf)
+_PLAIN_NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"  # a signed number, decimal or scientific (no nan/inf)
 _NAME_ARROW = re.compile(r"\b([A-Za-z]{1,12})->([A-Za-z]{1,12})\b")
 # a split word, a bare whole number and a comma, then named values: `Train 240, loss: 1.34, train acc: 0.99`
 _SPLIT_THEN_COUNT = re.compile(r"^(Train|train|TRAIN|Training|Test|test|TEST|Testing|Val|val|VAL|Valid|Validation|Eval"
@@ -380,11 +380,11 @@ class Plan:
 # JAX `Array(0.52, dtype=float32)`: `print(loss)` in a training loop writes these. The value is the number inside.
 _WRAPPED_SCALAR = re.compile(
     r"(?<![\w.])(?:tf\.Tensor|[Tt]ensor|DeviceArray|Array|array|param|(?:np|numpy)\.(?:float|int)\d*)"
-    r"\(\s*(\[\s*)?(\[\s*)?([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf))"
+    r"\(\s*(\[\s*)?(\[\s*)?([-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf))"
     r"\s*(?(2)\])\s*(?(1)\])\s*(?:,((?:[^()]|\([^()]*\))*))?\)"  # `[x]` and `[[x]]` hold one value too
 )
 # TensorFlow's eager repr: `<tf.Tensor: shape=(), dtype=float32, numpy=2.3025851>`
-_TF_EAGER = re.compile(r"<tf\.Tensor: [^<>]*?numpy=([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|nan|inf))>")
+_TF_EAGER = re.compile(r"<tf\.Tensor: [^<>]*?numpy=([-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|nan|inf))>")
 _WRAP_HINTS = ("ensor(", "rray(", "np.", "numpy.", "numpy=", "param(")  # (`param(0.09)`: Flux's tracked scalar)
 # The autograd node of a loss function (`grad_fn=<NllLossBackward0>`, `<BinaryCrossEntropyWithLogitsBackward0>`)
 _LOSS_GRAD_FN = re.compile(r"grad_fn=<\w*(?:Loss|Entropy)\w*Backward\d*>")
@@ -449,7 +449,7 @@ def _tuple_pairs(line: str) -> str:
 
 # Several metrics of one kind printed as a tuple of names over a tuple of values (GluonCV's style,
 # `Loss:(pitch, yaw, roll)/(18.756, 5.663, 16.291)`): each name takes the value at its place
-_GROUP_NUM = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf)"
+_GROUP_NUM = r"[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf)"
 _GROUPED_TUPLE = re.compile(
     r"(?<![\w.])([A-Za-z_][\w@.-]*)\s*[:=]?\s*\(\s*([A-Za-z_][\w@.-]*(?:\s*,\s*[A-Za-z_][\w@.-]*)+)\s*\)"
     r"\s*/\s*\(\s*(" + _GROUP_NUM + r"(?:\s*,\s*" + _GROUP_NUM + r")+)\s*\)")
@@ -570,7 +570,7 @@ def _per_head_accuracies(line: str) -> str:
 
 
 # A number set in Markdown bold (`**6.840**`, a table kept in a README): the number alone
-_BOLD_NUMBER = re.compile(r"\*\*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?%?)\*\*")
+_BOLD_NUMBER = re.compile(r"\*\*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?)\*\*")
 # A span set in Markdown bold inside a line (`**l1: nan g: nan**`): its text alone; a row of stars is no mark
 _BOLD_SPAN = re.compile(r"(?<!\*)\*\*(?=[^\s*])([^*]*?[^\s*])\*\*(?!\*)")
 # `of class:` / `for class:` before a class's name (PyTorch's CIFAR-10 tutorial, `Accuracy for class: plane is
@@ -670,7 +670,7 @@ def _position_first(m: re.Match) -> str:
 
 # Julia's `println((:epoch, e, :trn, l1, :tst, l2))` (Knet's examples): a tuple of symbols, each before its value;
 # a Float32 prints its exponent after an `f` (`38.7037f0`, `1.5f-5`) and its NaN as `NaN32`
-_JULIA_NUM = r"[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eEf][-+]?\d+)?|NaN(?:16|32)?|Inf(?:16|32)?)"
+_JULIA_NUM = r"[-+]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:[eEf][-+]?\d+)?|NaN(?:16|32)?|Inf(?:16|32)?)"
 _JULIA_TUPLE = re.compile(r"\(\s*:[A-Za-z_]\w*\s*,\s*" + _JULIA_NUM + r"(?:\s*,\s*:[A-Za-z_]\w*\s*,\s*" + _JULIA_NUM + r")+\s*\)")
 _JULIA_PAIR = re.compile(r":([A-Za-z_]\w*)\s*,\s*(" + _JULIA_NUM + r")")
 

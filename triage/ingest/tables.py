@@ -36,7 +36,7 @@ _DASHES = re.compile(r"[-─━═=:]{2,}")
 _BORDERS = str.maketrans({c: " " for c in "|│┃"})
 _WORD = re.compile(r"\S+")
 _NUMBERISH = re.compile(r"^[-+(]?\.?\d")  # a word that is a number: a header has none
-_VALUE = re.compile(r"^([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf|infinity))"
+_VALUE = re.compile(r"^([-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf|infinity))"
                     r"(?:/\d+)?(?:%|[A-Za-z]{1,2})?$", re.I)  # `0.93`, `70/100` (an epoch), `6.73G`, `93.1%`
 _CELL_WORDS = 4  # a header name has at most this many words; more is a sentence
 _MAX_COLUMNS = 40

@@ -38,7 +38,7 @@ from triage.ingest.source import Source, decode
 MAX_TEXT_LINE = 1 << 20  # longer lines are cut for event text and not parsed for metrics
 
 # ---------------------------------------------------------------------------------------- patterns
-_NUM = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|NaN|inf|Inf|Infinity|-?inf)"
+_NUM = r"[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|NaN|inf|Inf|Infinity|-?inf)"
 _PYDICT_START = re.compile(r"\{\s*'")
 _BARE_NONFINITE = re.compile(r"(?<![\w'\"])(-?)(nan|inf|NaN|Infinity)(?![\w'\"])")
 _TQDM = re.compile(r"(\d+)/(\d+)\s*\[")
@@ -91,7 +91,7 @@ _OVERFLOW_VALUE = re.compile(
 )
 _EVENT_POINT = "event"  # the source of a record an event line gives (a loss scale; see _prints_loss_scale)
 # An exception's message made only of `name=value` pairs of numbers (`ValueError: loss=nan, entropy_loss=nan`)
-_RAISED_VALUE = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf"
+_RAISED_VALUE = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf"
 _RAISED_PAIRS = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception):\s*((?:[A-Za-z_][\w/.]*\s*=\s*(?:" + _RAISED_VALUE
                            + r")(?:\s*,\s*|\s+|$))+)$", re.I)
 _RAISED_PAIR = re.compile(r"([A-Za-z_][\w/.]*)\s*=\s*(" + _RAISED_VALUE + r")", re.I)
@@ -123,8 +123,8 @@ _REGION_LAYER = re.compile(r"\bRegion\s+(?:\d+\s+)?Avg\s*\(?\s*IOU\b")
 # MATLAB's struct display: the heading naming the struct (`info.val = `), a field holding an array (`error: [0.56 ...`)
 _STRUCT_HEAD = re.compile(r"^\s*[A-Za-z]\w*\.([A-Za-z]\w*)\s*=\s*$")
 _STRUCT_FIELD = re.compile(r"^\s*([A-Za-z]\w*):\s*\[(.*)$")
-_STRUCT_NUMBER = re.compile(r"^[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|NaN|nan|Inf|inf)$")
-_LONE_NUMBER = re.compile(r"^\s*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf)\s*$")
+_STRUCT_NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|NaN|nan|Inf|inf)$")
+_LONE_NUMBER = re.compile(r"^\s*[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf)\s*$")
 _LONE_TENSOR_RUN = 3  # lone tensor lines in a row before they read as a printed loss
 _SKIPPED_STEP = re.compile(r"(?i)^warning\s*:\s*(?:the\s+)?[\w/ .-]{1,40}?\s+(?:is|was|became)\s+(?:nan|inf|non-finite)"
                            r"\s*[,;.]?\s*(?:so\s+)?skipping\b")
@@ -148,7 +148,7 @@ _CKPT_FILE_NOTICE = re.compile(r"(?i)\b(?:removing|removed|deleting|deleted|load
 # and nothing else, a word first; what it says is its items in a row (`epoch 3 loss: 0.41`)
 _PY2_WORD = r"""(?:'[^'\n]*'|"[^"\n]*")"""
 _PY2_TUPLE = re.compile(r"^\(\s*" + _PY2_WORD + r"(?:\s*,\s*(?:" + _PY2_WORD
-                        + r"|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)))+\s*,?\s*\)\s*$")
+                        + r"|[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)))+\s*,?\s*\)\s*$")
 _PY2_ITEM = re.compile(r"""'([^'\n]*)'|"([^"\n]*)"|([^\s,'"()]+)""")
 
 
@@ -197,7 +197,7 @@ def parse_pydict(text: str) -> dict | None:
 
 
 # `name [(1, 0.0758), (2, 0.0649)]`: a metric's name, then its values as (counter, value) pairs
-_COUNTED_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf"
+_COUNTED_NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|nan|inf"
 _COUNTED_PAIR = re.compile(r"\(\s*(\d+)\s*,\s*(" + _COUNTED_NUM + r")\s*\)")
 _COUNTED_PAIRS = re.compile(r"(?:^|[\s:|])([A-Za-z][\w./-]*)\s*[:=]?\s*(\[\(\s*\d+\s*,\s*(?:" + _COUNTED_NUM
                         + r")\s*\)(?:\s*,\s*\(\s*\d+\s*,\s*(?:" + _COUNTED_NUM + r")\s*\))*\s*\])[\s`]*$")
@@ -2998,7 +2998,7 @@ _WRAP_AFTER_BAR = re.compile(r"^[ \t]+[A-Za-z_][\w/.-]*\s*[:=]\s*[-+]?(?:\d|\.\d
 # (`30/30 [===] - 18s - loss: 7.97 - acc: 0.50 - val_loss: ` then `7.97 - val_acc: 0.50`: a record cut after a key's
 # colon, its value opening the next line; the line before holds a pair already, the next goes on with pairs or ends)
 _WRAP_AFTER_KEY = (re.compile(r"[A-Za-z_]\w*\s*[:=]\s*[-+]?(?:\d|\.\d|nan\b|inf\b).*[A-Za-z_]\w*\s*[:=]\s*$", re.I),
-                   re.compile(r"^[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf)\s*(?:$|[-,;|]\s*[A-Za-z_][\w/.]*\s*[:=])",
+                   re.compile(r"^[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+|nan|inf)\s*(?:$|[-,;|]\s*[A-Za-z_][\w/.]*\s*[:=])",
                               re.I))
 
 
@@ -3130,7 +3130,7 @@ def _wrapped(line: str, following: str) -> bool:
 _KALDI_PREFIX = re.compile(r"^(?:LOG|WARNING|VLOG\[\d+\]) \([\w.-]+(?:\[[\w.:-]+\])?:[\w:~<>]+\(\):[\w.-]+:\d+\) ")
 # its objective-function report: `... for 'output' for minibatches 40-49 is -35.0044 over 19538 frames.` (chain
 # models add their penalty terms: `is -0.0712 + -0.0125 = -0.0837 over 5120 frames.`)
-_OBJF_NUM = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|nan|inf)"
+_OBJF_NUM = r"[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|nan|inf)"
 _KALDI_OBJF = re.compile(r"\bobjective function for '([\w.-]+)' for minibatches \d+-(\d+) is (" + _OBJF_NUM + r")"
                          r"((?:\s*\+\s*" + _OBJF_NUM + r")*\s*=\s*" + _OBJF_NUM + r")? over \d+ frames")
 
@@ -3237,7 +3237,7 @@ _PAIR_SEP = re.compile(r"\s*,\s*|\s+")
 # A row of a headerless table whose first two cells are whole numbers, an epoch and the iteration within the run
 # (not below the epoch: it counts on), then three or more numbers, one of them at least with a point; the
 # other cells may be whole (an accuracy of `0`)
-_EPOCH_ITER_ROW = re.compile(r"^\d{1,6}\s+\d{1,9}(?=.*\s[-+]?\d*\.\d)(?:\s+(?:[-+]?(?:\d+\.?\d*|\.\d+)"
+_EPOCH_ITER_ROW = re.compile(r"^\d{1,6}\s+\d{1,9}(?=.*\s[-+]?\d*\.\d)(?:\s+(?:[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
                              r"(?:[eE][-+]?\d+)?|nan|inf)){3,12}$", re.I)
 _EPOCH_ITER_TPL = "<epoch> <iteration> <values>"
 # A whole-number step, then two or three bracketed lists of numbers (the last may be empty) and nothing else
@@ -3250,7 +3250,7 @@ _PAIR = "<pair>"
 # A counter's name and number (an aside in parentheses may follow it), then only unnamed values, after a
 # comma or a colon and comma-separated, to the end of the line (`epoch, 0040, 0.0159, 0.0170`,
 # `Step 4658 (213 ms): -1675.1.`)
-_COUNTED_VALUE = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|[-+]?nan|[-+]?inf"
+_COUNTED_VALUE = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|[-+]?nan|[-+]?inf"
 # (or after the counter's own colon, blank-separated: `batch: 387 nan 0.6595 0.7270`, two values or more)
 _COUNTED_ROW = re.compile(r"(?i)(?:^|,\s)(?:epoch|step|iter|iteration)\s*,?\s*\d+(?:\s*\([^()]*\))?\s*[,:]\s*"
                           r"((?:" + _COUNTED_VALUE + r")(?:\s*,\s*(?:" + _COUNTED_VALUE + r")){0,11})\.?\s*$"
@@ -3267,7 +3267,7 @@ _STEP_RATE_ROW = re.compile(r"^\[\s*(\d{1,9}),\s*(0?\.\d+(?:[eE]-\d+)?|\d\.\d+[e
                             + r")(?:\s*,\s*(?:" + _COUNTED_VALUE + r")){0,11})\s*,?\s*$", re.I)
 _STEP_RATE_TPL = "[<step>, <lr>] <values>"
 # A row of a `|`-ruled table of numbers only, the first an integer (`| 150| 16300|5.0113e-05| 1.1553|`)
-_PIPE_NUMBERS = re.compile(r"^\|?\s*\d{1,9}\s*(?:\|\s*[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf)%?\s*){2,12}\|?$",
+_PIPE_NUMBERS = re.compile(r"^\|?\s*\d{1,9}\s*(?:\|\s*[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+|nan|inf)%?\s*){2,12}\|?$",
                            re.I)
 _PIPE_CELL = re.compile(r"[^|\s%]+")
 # One name's statistics over a pass's episodes or samples, its mean first: `Steps:  mean=1000.0, min=1000.0, ...`
@@ -3577,7 +3577,7 @@ _DASH_LINE = re.compile(r"^\s*[-=]{3,}\s*$")  # one unbroken rule of dashes
 
 _PLACEHOLDER_ROW = re.compile(r"^\d+\s+-{3,}(?:\s+-{3,})*\s*$")
 _NAME_CELL = re.compile(r"^[A-Za-z_][\w./@-]*$")
-_NUM_OR_NA = re.compile(r"^(?:[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[Nn]a[Nn]|[-+]?[Ii]nf|N/A|NA|-)$")
+_NUM_OR_NA = re.compile(r"^(?:[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[Nn]a[Nn]|[-+]?[Ii]nf|N/A|NA|-)$")
 _SPLIT_NAMES_OF = {"training": "train", "train": "train", "validation": "validation", "valid": "validation",
                    "val": "validation", "test": "test", "testing": "test", "dev": "validation"}
 
