@@ -1558,3 +1558,17 @@ def test_constant_to_a_share_of_itself_at_explicit_steps():
     moving = _run({"loss": [2.4513, 2.4402, 2.4471, 2.4329]}, steps={"loss": [700, 750, 800, 850]})
     moving.meta["step_axis"] = "explicit"
     _quiet("constant", moving, "loss", **params)
+
+
+def test_oscillation_quiet_on_an_evaluation_of_a_handful_of_examples():
+    """An eval loss that turns at every evaluation is reported; beside an eval accuracy that only takes
+    sixteenths (0.9375, 1.0: an evaluation of 16 examples) the same swings are sampling noise (quiet),
+    while an accuracy printed to four digits that no small count explains leaves it reported."""
+    loss = [0.19, 0.15, 0.146, 0.089, 0.152, 0.087, 0.072, 0.221, 0.148, 0.148]
+    params = {"min_swing": 0.25, "min_reversals": 3, "min_share": 0.25, "min_points": 6,
+              "unless_small_eval": ["eval/accuracy"]}
+    assert _check("oscillation", _run({"eval/loss": loss}), "eval/loss", **params) is not None
+    small = [0.9375, 0.9375, 1.0, 1.0, 0.9375, 1.0, 1.0, 0.9375, 0.9375, 0.9375]
+    _quiet("oscillation", _run({"eval/loss": loss, "eval/accuracy": small}), "eval/loss", **params)
+    large = [0.9113, 0.9271, 0.9302, 0.9388, 0.9317, 0.9402, 0.9436, 0.9359, 0.9401, 0.9417]
+    assert _check("oscillation", _run({"eval/loss": loss, "eval/accuracy": large}), "eval/loss", **params) is not None

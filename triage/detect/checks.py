@@ -2721,6 +2721,25 @@ class OscillationParams(Params):
     # on 99% of its samples moves its loss by hundredths of a nat from epoch to epoch, a large share of
     # a small level but no instability
     unless_accuracy_above: Optional[float] = None
+    # quiet when an accuracy these names match takes only values k/n for some n up to small_eval (0.9375 and
+    # 1.0 are fifteen and sixteen of 16): the evaluation scores a handful of examples, so its loss swings with
+    # the one or two that change side, sampling noise rather than training going back and forth
+    unless_small_eval: Optional[Names] = None
+    small_eval: int = 64
+
+
+def _eval_set_size(run, names: Names, most: int) -> Optional[int]:
+    """The smallest n <= most such that every value of an accuracy `names` match (as a fraction) is a
+    whole number of n-ths, over three or more values and two or more distinct ones; None when none is."""
+    for s in series_matching(run, names):
+        y = facts.as_fraction(finite_xy(s.steps, s.values)[1])
+        if len(y) < 3 or len(np.unique(y)) < 2:
+            continue
+        for n in range(2, most + 1):
+            k = y * n
+            if np.all(np.abs(k - np.round(k)) <= 1e-4 * n):
+                return n
+    return None
 
 
 @check("oscillation", OscillationParams)
@@ -2746,6 +2765,8 @@ def oscillation(c: Ctx) -> Hit | None:
     at = np.flatnonzero(turns) + 1
     if p.unless_accuracy_above is not None and _accuracy_at_least(
             c.run, p.unless_accuracy_above, float(x[at[0]]), float(x[at[-1]])):
+        return None
+    if p.unless_small_eval is not None and _eval_set_size(c.run, p.unless_small_eval, p.small_eval) is not None:
         return None
     swing = float(np.max(np.abs(d)))
     return Hit(
