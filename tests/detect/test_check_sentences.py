@@ -1572,3 +1572,17 @@ def test_oscillation_quiet_on_an_evaluation_of_a_handful_of_examples():
     _quiet("oscillation", _run({"eval/loss": loss, "eval/accuracy": small}), "eval/loss", **params)
     large = [0.9113, 0.9271, 0.9302, 0.9388, 0.9317, 0.9402, 0.9436, 0.9359, 0.9401, 0.9417]
     assert _check("oscillation", _run({"eval/loss": loss, "eval/accuracy": large}), "eval/loss", **params) is not None
+
+
+def test_near_while_falling_beside_a_high_training_score():
+    """An eval AUC of 0.49-0.50 at three evaluations, with no loss logged, is reported when the training
+    AUC beside it is 0.98 (the training examples ranked well, held-out ones like a coin); beside a training
+    AUC of 0.6 (a model that learned little anywhere) it is left to other findings."""
+    params = {"target": 0.5, "tol": 0.05, "min_share": 0.8, "min_points": 1, "min_alone": 4,
+              "trained_score": ["auc"], "trained_above": 0.9}
+    eval_auc = [0.4948, 0.4894, 0.4954]
+    hit = _check("near_while_falling", _run({"eval/auc": eval_auc, "auc": [0.9761, 0.9816, 0.986]}), "eval/auc", **params)
+    assert hit.summary == ("eval/auc is 0.495, within 0.05 of chance 0.5, at 100% of 3 points (steps 1-3) while auc on the "
+                           "training data is 0.982: the model ranks its training examples well and held-out ones no better "
+                           "than a coin")
+    _quiet("near_while_falling", _run({"eval/auc": eval_auc, "auc": [0.58, 0.6, 0.61]}), "eval/auc", **params)

@@ -3186,6 +3186,11 @@ class NearWhileFallingParams(Params):
     # beside them (0 = never): a model (or several) scored at chance again and again learned nothing
     # the metric can see
     min_alone: int = 0
+    # ... or, with no falling loss to show it, the same score on the training data (these names, as
+    # fractions) at trained_above or more beside the evaluations: the model ranks its training examples
+    # well and held-out ones like a coin
+    trained_score: Optional[Names] = None
+    trained_above: float = 0.9
 
 
 @check("near_while_falling", NearWhileFallingParams)
@@ -3201,16 +3206,28 @@ def near_while_falling(c: Ctx) -> Hit | None:
             f"{step_str(x[0])}-{step_str(x[-1])}, median {fmt(float(np.median(y)))}): the model ranks no better than a coin",
             x[0], x[-1], numbers={"level": float(np.median(y)), "share": 1.0},
         )
+    judged = y if len(y) >= 3 else y[-1:]
+    at = np.abs(judged - p.target) <= p.tol
+    share = float(at.mean())
+    if share < p.min_share:
+        return None
+    trained = c.other(p.trained_score) if p.trained_score else None
+    if trained is not None and trained.name != c.name:
+        tx, ty = finite_xy(trained.steps, facts.as_fraction(trained.values))
+        near = _logged_up_to(tx, ty, float(x[-1]), 3)
+        if len(near) and float(np.median(near)) >= p.trained_above:
+            return Hit(
+                f"{c.name} is {fmt(float(np.median(judged)))}, within {fmt(p.tol)} of chance {fmt(p.target)}, at {share:.0%} "
+                f"of {len(judged)} point{'s' if len(judged) > 1 else ''} (steps {step_str(x[0])}-{step_str(x[-1])}) while "
+                f"{trained.name} on the training data is {fmt(float(np.median(near)))}: the model ranks its training "
+                f"examples well and held-out ones no better than a coin",
+                x[0], x[-1], numbers={"level": float(np.median(judged)), "share": share},
+            )
     other = c.other(p.against)
     if other is None:
         return None
     ox, oy = finite_xy(other.steps, other.values)
     if len(oy) < 2:
-        return None
-    judged = y if len(y) >= 3 else y[-1:]
-    at = np.abs(judged - p.target) <= p.tol
-    share = float(at.mean())
-    if share < p.min_share:
         return None
     start, end = _ends(oy) if len(oy) >= 10 else (float(oy[0]), float(oy[-1]))
     if not (start > 0 and end < start and (start - end) / start >= p.min_fall):
