@@ -223,6 +223,17 @@ class AliasTable:
         hit = self._direct(k, source)
         if hit:
             return self._make(hit, key)
+        listed = _LIST_FILE_SET.match(k)
+        if listed:  # `dev-clean.lst-WER`, `2_validate.lst-loss`: the metric on the evaluation set read from that list
+            scored = self._resolve(listed.group(2), source)
+            base = scored.name[5:] if scored.name.startswith("eval/") else scored.name
+            base = base.split("/")[-1] if scored.split.startswith("eval:") else base
+            stem = normalise(listed.group(1))
+            sure = PATTERN if scored.known else scored.quality
+            if stem in _EVAL_WORDS:
+                return Resolved(f"eval/{base}", "eval", key, scored.negate, scored.scale, sure, scored.order)
+            return Resolved(f"eval/{stem}/{base}", f"eval:{stem}", key, scored.negate, scored.scale, sure,
+                            scored.order)
         if k in self.ignored:  # bookkeeping that looks like a metric name (`Acc_iter`: a count, no accuracy)
             return Resolved(normalise(k), "train", key)
         nth = _KERAS_NTH.match(k)
@@ -276,6 +287,11 @@ class AliasTable:
                 named = self._eval_set(rest, source, by_name=p in ("eval_", "eval/"))
                 if named:
                     return Resolved(named.name, named.split, key, named.negate, named.scale, named.quality, named.order)
+                bench = _BENCHMARK_FIRST.match(rest)
+                benched = self._resolve(bench.group(2), source) if bench else None
+                if benched and benched.known and benched.split.startswith("eval"):  # `eval/STS-B Spearman`
+                    return Resolved(benched.name, benched.split, key, benched.negate, benched.scale, PREFIXED,
+                                    benched.order)
                 return Resolved(f"eval/{normalise(_SET_INDEX.sub('', rest) or rest)}", "eval", key)
         for p in self.train_prefixes:
             if k.startswith(p) and len(k) > len(p):
@@ -317,6 +333,19 @@ class AliasTable:
             spelled = self._resolve(f"{first.lower()}_{rest.strip()}", source)
             return Resolved(spelled.name, spelled.split, key, spelled.negate, spelled.scale, spelled.quality,
                             spelled.order)
+        phrase = k.split()
+        if len(phrase) > 1 and "_" in phrase[-1].strip("_") and all(w.isalpha() for w in phrase[:-1]):
+            # `CV info cv_loss`: plain words, then the program's own identifier for the value, which names it
+            # (a qualifier that is no plain word, `en->fr valid_bleu`, stays part of the name)
+            ident = self._resolve(phrase[-1], source)
+            if ident.known:
+                return Resolved(ident.name, ident.split, key, ident.negate, ident.scale, ident.quality, ident.order)
+        named_set = _BENCHMARK_FIRST.match(k)
+        if named_set:  # `STS-B Spearman`, `MRPC BLEU`: a benchmark's acronym before a score only evaluations have
+            scored = self._resolve(named_set.group(2), source)
+            if scored.known and scored.split.startswith("eval"):
+                return Resolved(scored.name, scored.split, key, scored.negate, scored.scale, scored.quality,
+                                scored.order)
         return Resolved(normalise(k), "train", key)
 
     def _by_tokens(self, key: str, source: str | None) -> Resolved | None:
@@ -615,6 +644,10 @@ def tokens(key: str) -> list[str]:
             out.append(part.lower())
         else:
             out.extend(w.lower() for w in _CAMEL.findall(part))
+    # `Mini-batch Accuracy`: the hyphen splits one word (`minibatch`) in two
+    for i in range(len(out) - 1, 0, -1):
+        if out[i] == "batch" and out[i - 1] == "mini":
+            out[i - 1:i + 1] = ["minibatch"]
     # `Top-1 Acc`, `top 5`: the rank belongs to `top`
     for i in range(len(out) - 1, 0, -1):
         if out[i].isdigit() and out[i - 1] == "top":
@@ -630,6 +663,10 @@ _KERAS_NTH = re.compile(r"^((?:val_)?(?:auc|prc|precision|recall|f1_score|mean_i
 # ms-swift 2.x names its token accuracy plain `acc` in the records that carry `global_step/max_steps`
 # (3.x writes `token_acc`): the JSONL and the printed-dict readers both rename it
 SWIFT_ACC = {"acc": "token_acc", "eval_acc": "eval_token_acc"}
+# a metric named after the list file of the data it was scored on (wav2letter++: `<list>.lst-loss`, `<list>.lst-WER`)
+_LIST_FILE_SET = re.compile(r"^([\w-]+?)\.(?:lst|list|tsv|csv|txt|json)-(\w[\w-]*)$")
+# an evaluation set named by its upper-case acronym, with an optional hyphenated part (`STS-B`, `SICK-R`, `MRPC`)
+_BENCHMARK_FIRST = re.compile(r"^([A-Z][A-Z0-9]{1,7}(?:-[A-Z0-9]{1,3})?)\s+([A-Za-z][\w ]*)$")
 _SET_INDEX = re.compile(r"^\d+[\s_]+")  # `valid_0 auc`: which evaluation set, not part of the metric's name
 _LR_MONITOR = re.compile(r"^lr-([A-Za-z][\w.]*)(?:/(\w+))?$")
 _LR_PG = re.compile(r"^lr/pg(\d+)$")

@@ -579,7 +579,8 @@ def _bare_splits_beside_a_loss(resolved: dict, table) -> list[str]:
     names its loss otherwise; beside `Loss: 1.42`, the bare `Train: 0.54, Val: 0.53, Test: 0.49`
     (or `Val: 61.31%`) score each split the other way, higher is better: read as that split's
     accuracy (a real accuracy key still wins the name). Returns the keys so read."""
-    bare = [k for k in resolved if "".join(_aliases.tokens(k)) in _SPLIT_ALONE]
+    # (`# train: 1001, # test: 112`: the number sign says "number of", a count of examples, no score)
+    bare = [k for k in resolved if "".join(_aliases.tokens(k)) in _SPLIT_ALONE and not k.lstrip().startswith("#")]
     if not bare or not any("loss" in _aliases.tokens(k) for k in resolved if k not in bare):
         return []
     for k in bare:

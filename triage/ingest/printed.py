@@ -118,6 +118,9 @@ _HASH_COUNTER = re.compile(r"^#\d+(?:/\d+)?(?=[\s,:\-|])")
 _GLUED_COUNTER = re.compile(r"(?i)(?<![\w./-])(epoch|iter|iteration|step|episode|batch)-?(\d{1,9})(?=[,;:|]|\s|$)")
 # Two counters under one slashed name, their values slashed the same way (`epoch/iter: 5/3539`, `Epoch/Step
 # 3/120`): the epoch, then the step inside the run; the second number is no total of the first.
+# One bracket holding two counters of totals split by a colon (CREStereo: `[2/100:5/500] ==> loss:26.19`,
+# epoch 2 of 100, iteration 5 of 500): the two bracketed counters MMCV prints (`[2/100][5/500]`)
+_EPOCH_COLON_ITER = re.compile(r"\[\s*(\d+\s*/\s*\d+)\s*:\s*(\d+\s*/\s*\d+)\s*\]")
 _SLASHED_COUNTERS = re.compile(r"(?i)\b(epoch|ep)\s*/\s*(iter|iteration|step|batch)\s*[:=]?\s*(\d+)\s*/\s*(\d+)\b")
 # `[lfw][6000]XNorm: 38.36`, `[6000]Accuracy-Highest: 0.515` (InsightFace's verification report): a test
 # set's name in brackets, then the step in brackets glued to the metric's name
@@ -233,7 +236,9 @@ _KERAS_BAR = re.compile(r"^\s*\d+/\d+\s+(?:\[[=>.\s]*\]|[━─\s]{3,})")
 _IOU_RANGE = r"(?:@\[[\d.]+:[\d.]+\]|(?<=\d):\d*\.?\d+(?=\s*[:=]))"
 
 _TOKEN = re.compile(
-    r"(?P<fname>(?<![\w.])\d[\w-]*\.[A-Za-z][A-Za-z0-9]{1,3}\b)"  # `200001.jpg`: a file, neither value nor key
+    # `2_validate.lst-WER:`: a metric named after the data list it was scored on (wav2letter++), a name
+    r"(?P<lname>(?<![\w.])\d[\w-]*\.(?:lst|list|tsv|csv)-[A-Za-z][\w-]*(?=:))"
+    r"|(?P<fname>(?<![\w.])\d[\w-]*\.[A-Za-z][A-Za-z0-9]{1,3}\b)"  # `200001.jpg`: a file, neither value nor key
     # `3d_train`, `2d_loss`: a name that opens on its digit; so is one that a colon and a value follow (`1px: 0.90`,
     # optical flow's share of pixels within 1 px) where no value goes (`idx: 0loss: 8.4` is a value, then a name)
     r"|(?P<dword>(?<![\w.])(?:\d[A-Za-z]+_[A-Za-z]\w*|(?<![:=]\s)(?<![:=])\d[A-Za-z]{2,}(?=:[ \t]+[-+]?\.?\d)))"
@@ -753,6 +758,8 @@ def clean(line: str) -> str:
         line = _TALLY_OF.sub("", line)
         if line[-1:].isdigit() and _VALUE_OF_AT.match(line):  # `Loss of 0.013 on iteration 2`: the counter first
             line = _VALUE_OF_AT.sub(r"\3 \4 \1: \2", line, count=1)
+    if "/" in line and "]" in line and _EPOCH_COLON_ITER.search(line):
+        line = _EPOCH_COLON_ITER.sub(r"[\1][\2]", line)  # `[2/100:5/500]`: the epoch of all, then the iteration of the epoch's
     if ("h/" in line or "H/" in line or "p/" in line or "P/" in line) and _SLASHED_COUNTERS.search(line):
         line = _SLASHED_COUNTERS.sub(r"\1: \3  \2: \4", line)
     if " (" in line and _TALLY_ASIDE.search(line):
@@ -991,7 +998,7 @@ def _tokens(line: str) -> list[tuple[str, str]]:
             kind = "sep"
         elif kind == "fname":
             kind = "p"
-        elif kind == "dword":
+        elif kind in ("dword", "lname"):
             kind = "word"
         out.append((kind, text))
     while out and out[-1][0] == "sp":
@@ -1053,6 +1060,9 @@ _SPLIT_LEADS = {"training", "train", "validation", "validating", "valid", "val",
 _AT_WORD = re.compile(r"(?<![^\s])@(?=[a-z])")
 # Words that say where in the loop a counter is (`Ending global_step 60`, `Starting iteration 5`): no metric's name.
 _STEP_LEAD = frozenset(("ending", "end", "finished", "completed", "starting", "start", "beginning", "begin", "current"))
+# Words before `<split> of epoch N`: where in the loop (`finished training of epoch 3`), or that the values
+# are the pass's means (`average test of epoch 0: loss 0.53 acc 0.73`)
+_PASS_LEAD = _STEP_LEAD | {"average", "avg", "mean"}
 _PHRASE_COUNTER = ("at", "after", "@", "in", "for")  # `<metric> at iteration N is X`, `<metric> for epoch N is X`
 _COUNTER_ORDINALS = frozenset(("final", "last", "first", "current"))  # `loss in final step 20000 is 0.30`
 
@@ -1091,7 +1101,7 @@ def _key_role(key: str) -> str:
                                  or _phrase_counter(words)
                                  or len(words) == 3 and words[1] in ("of", "with") and words[0] in _SPLIT_LEADS
                                  or _closes_pass(words)
-                                 or len(words) == 4 and words[-2] == "of" and words[0] in _STEP_LEAD
+                                 or len(words) == 4 and words[-2] == "of" and words[0] in _PASS_LEAD
                                  and words[1] in _SPLIT_LEADS)) \
             or (words and words[-1] == "pass" and words[0] in _SPLIT_LEADS
                 and (len(words) == 2 or len(words) == 3 and words[1] in ("of", "with"))):
