@@ -1586,3 +1586,17 @@ def test_near_while_falling_beside_a_high_training_score():
                            "training data is 0.982: the model ranks its training examples well and held-out ones no better "
                            "than a coin")
     _quiet("near_while_falling", _run({"eval/auc": eval_auc, "auc": [0.58, 0.6, 0.61]}), "eval/auc", **params)
+
+
+def test_spike_height_against_the_level_the_run_started_from():
+    """A contrastive loss that falls from 1.0 to about 1e-4 within five steps and then jumps to 0.05 now and
+    then (a hard batch, 5% of where it started) has not spiked; jumps to 0.5 (half its start) have."""
+    params = {"factor": 2.0, "min_spikes": 2, "recover_points": 50, "skip_first": 0.05, "min_rel_start": 0.1,
+              "z": 6.0}
+    rng = np.random.default_rng(0)
+    base = list(np.exp(np.linspace(0.0, np.log(1e-4), 6))) + list(1e-4 * np.exp(rng.normal(0, 0.3, 400)))
+    small, big = list(base), list(base)
+    for i in (100, 200, 300):
+        small[i], big[i] = 0.05, 0.5
+    _quiet("spike", _run({"loss": small}), "loss", **params)
+    assert _check("spike", _run({"loss": big}), "loss", **params) is not None

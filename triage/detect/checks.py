@@ -745,7 +745,9 @@ def spike(c: Ctx) -> Hit | None:
     # spike against: ratios to its median are meaningless.
     if float(np.mean(y < 0)) > p.max_negative_share:
         return None
-    start_level = float(np.median(y[: max(3, len(y) // 20)]))
+    # (the level it started from: the first log, or the first twentieth's median when that is higher; a
+    # contrastive loss that falls from 1.0 to 1e-3 within five steps started at 1.0, not at its median)
+    start_level = max(float(np.median(y[: max(3, len(y) // 20)])), float(y[0]))
     xm, ymax = reduce(x, y, "max")
     _, ymean = reduce(x, y, "mean")
     w = p.window
