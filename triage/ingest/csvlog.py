@@ -167,8 +167,10 @@ BLOCK_BYTES = 512 << 10  # about 15,000 rows: parsing a block briefly costs ~16x
 MAX_HEADER = 1 << 26
 
 
-def _read_stream(src: Source, stream, fmt: str | None, split: bool) -> Run | None:
-    """The run, or None when a split read met a quote (the caller reads the file in one piece)."""
+def _read_stream(src: Source, stream, fmt: str | None, split: bool, by_split: bool = True) -> Run | None:
+    """The run, or None when a split read met a quote (the caller reads the file in one piece).
+    `by_split`: a column naming each row's split (`epoch,set,loss` with `train`/`valid` rows) may
+    spread the rows over per-split columns (off for the second read of a file where it did not)."""
     blocks = _Blocks(stream)
     comment = None
     while True:
@@ -205,6 +207,16 @@ def _read_stream(src: Source, stream, fmt: str | None, split: bool) -> Run | Non
     if long is not None:
         _read_long(b, long, _text_rows(blocks))
         return b.build()
+    col = _split_column(header) if by_split else None
+    if col is not None:
+        run = _read_by_split(src, blocks, header, col, dialect)
+        if run is not None:
+            return run
+        again = src.open()  # a column of other words (or numbers): read the file as it stands
+        try:
+            return _read_stream(src, again, fmt, split, by_split=False)
+        finally:
+            again.close()
     plan = _Plan(header, dialect, comment)
     ranges = _split(src, blocks) if split and dialect != "sb3_monitor" else None  # monitor: steps add up
     if ranges:
@@ -220,6 +232,56 @@ def _read_stream(src: Source, stream, fmt: str | None, split: bool) -> Run | Non
     elif dialect == "sb3_progress":
         b.meta["x_axis"] = "env_steps"
     return b.build()
+
+
+# ---------------------------------------------------------------------------- a split per row
+# `epoch,set,loss,acc` with `train` and `valid` rows: read as one table, the valid row of an epoch
+# would land on the train row's names. The rows are spread over columns of their own split instead
+# (train under the plain names, validation under `eval/`, test under `eval/test/`).
+_SPLIT_COLUMNS = ("set", "split", "phase", "mode", "stage")
+_SPLIT_PREFIX = {"train": "", "val": "eval/", "valid": "eval/", "validation": "eval/", "eval": "eval/",
+                 "test": "eval/test/"}
+
+
+def _split_column(header: list[str]) -> int | None:
+    """The one column whose name says it holds each row's split, else None."""
+    hits = [i for i, h in enumerate(header) if h.strip().lower() in _SPLIT_COLUMNS]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _read_by_split(src: Source, blocks: "_Blocks", header: list[str], col: int, dialect: str) -> Run | None:
+    """The run with each row's metrics under its split's names; None when a cell of the split
+    column is anything but a split word (the column then means something else)."""
+    table = _aliases.table()
+    axes = {k.lower() for kind in ("step", "epoch", "wall", "ignore") for k in table.axes[kind]}
+    kept = [i for i in range(len(header)) if i != col]
+    plain = [i for i in kept if not header[i] or header[i].lower().replace(" ", "_") in axes]
+    metrics = [i for i in kept if i not in plain]
+    rows: list[tuple[str, list[str]]] = []
+    for row in _text_rows(blocks):
+        if not row or not any(c.strip() for c in row) or row[0].lstrip().startswith("#"):
+            continue
+        prefix = _SPLIT_PREFIX.get(row[col].strip().lower()) if col < len(row) else None
+        if prefix is None:
+            return None
+        rows.append((prefix, row))
+    if not rows:
+        return None
+    prefixes = list(dict.fromkeys(p for p, _ in rows))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([header[i] for i in plain] + [p + header[i] for p in prefixes for i in metrics])
+    blank = [""] * len(metrics)
+    for prefix, row in rows:
+        cells = [row[i] if i < len(row) else "" for i in plain]
+        for p in prefixes:
+            cells += [row[i] if i < len(row) else "" for i in metrics] if p == prefix else blank
+        writer.writerow(cells)
+    wide = io.BytesIO(out.getvalue().encode("utf-8"))
+    run = _read_stream(src, wide, dialect if dialect != "csv" else None, split=False, by_split=False)
+    if run is not None:
+        run.meta["split_column"] = header[col]
+    return run
 
 
 def _read_blocks(blocks: "_Blocks", plan: "_Plan", b: RunBuilder) -> None:

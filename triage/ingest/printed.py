@@ -156,8 +156,10 @@ _PREFIX = re.compile(
     | \[\d{4}-\d{2}-\d{2}\s\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?:[\w.()-]+(?::[\w.()-]+)*\]  # `[%(asctime)s:%(name)s:%(host)s]`, one bracket
     | \[\s?(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\s?:\s?\d{4}-\d{2}-\d{2}\s\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\s?\]  # `[ INFO : 2025-06-14 04:05:47,255 ]`
     | \([\w./-]+\.py\s+\d+\)\s*:?  # `(main.py 186):` the file and line the logger names
+    | \S+\s-\s(?=\([\w.-]+:\d+\)\s-\s)  # `%(name)s - (%(filename)s:%(lineno)d) - `: the logger's name before
+                                      # where the call sits (ManiSkill2-Learn: `Env-v0-train - (train_rl.py:374) - INFO`)
     | \([A-Za-z_][\w.]*:\d+\)(?=\s)  # `(%(module)s:%(lineno)d)`: `(base_trainer:831)`, a source line, no value
-    | \[?\d{3,4}[-/]\d{1,2}[-/]\d{1,2}[T\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,](?:\d+|%f))?)?(?:\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?  # (`024-07-17 ...`: a paste that cut the year's first digit)
+    | \[?\d{3,4}[-/]\d{1,2}[-/]\d{1,2}(?:[T\s_]|,(?=\d{1,2}:\d{2}:\d{2}\s))\d{1,2}:\d{2}(?::\d{2}(?:[.,](?:\d+|%f))?)?(?:\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?  # (`024-07-17 ...`: a paste that cut the year's first digit)
     | \[?(?:19|20)\d{6}[-_T\s]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\]?(?=\s)  # `%Y%m%d-%H:%M:%S`: `20200204-20:09:01`
     | \[?(?:19|20)\d{2}-\d{2}-\d{2}[-_]\d{2}-\d{2}(?:-\d{2})?\]?:?(?=\s)  # dashes only, `%Y-%m-%d-%H-%M`: `2020-05-28-20-43:`
     | \[?\d{1,2}[-/]\d{1,2}(?:[-/]\d{2,4})?[\s_]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:[A-Za-z_][\w.]*)?\]?:?
