@@ -1600,3 +1600,12 @@ def test_spike_height_against_the_level_the_run_started_from():
         small[i], big[i] = 0.05, 0.5
     _quiet("spike", _run({"loss": small}), "loss", **params)
     assert _check("spike", _run({"loss": big}), "loss", **params) is not None
+
+
+def test_nonfinite_before_the_first_update():
+    """A loss printed as NaN while the logged update count beside it is still 0 (a DQN whose replay buffer is
+    filling) is a mean over no batches: quiet; the same NaN after updates began is reported."""
+    nan = float("nan")
+    params = {"phase": "any", "unless_no_updates": ["n_updates"]}
+    _quiet("nonfinite", _run({"loss": [nan, nan], "n_updates": [0, 0]}), "loss", **params)
+    assert _check("nonfinite", _run({"loss": [nan, nan], "n_updates": [0, 12]}), "loss", **params) is not None

@@ -307,6 +307,10 @@ class NonfiniteParams(Params):
     # was never once finite is a loss the method does not compute (a statistics-fitting model's bar)
     unless_scored: Optional[Names] = None
     scored_above: float = 0.9
+    # quiet when, at every bad point, a count of optimizer updates these names match is logged beside it and
+    # is 0: a loss before the first update is a mean over no batches (a replay buffer still filling), not a
+    # value the model produced
+    unless_no_updates: Optional[Names] = None
 
 
 def _scores_well(run, names: Names, above: float) -> bool:
@@ -314,6 +318,16 @@ def _scores_well(run, names: Names, above: float) -> bool:
     for s in series_matching(run, names):
         y = facts.as_fraction(finite_xy(s.steps, s.values)[1])
         if len(y) and float(np.median(y)) >= above:
+            return True
+    return False
+
+
+def _before_first_update(run, names: Names, steps: np.ndarray) -> bool:
+    """Whether an update count these names match is logged at every one of `steps` and is 0 there."""
+    for s in series_matching(run, names):
+        ux, uy = np.asarray(s.steps, dtype=float), np.asarray(s.values, dtype=float)
+        at = {float(a): float(b) for a, b in zip(ux, uy) if np.isfinite(a) and np.isfinite(b)}
+        if len(steps) and all(float(t) in at and at[float(t)] == 0 for t in steps):
             return True
     return False
 
@@ -329,6 +343,8 @@ def nonfinite(c: Ctx) -> Hit | None:
     if not bad.any():
         return None
     if p.unless_scored and bad.all() and _scores_well(c.run, p.unless_scored, p.scored_above):
+        return None
+    if p.unless_no_updates and _before_first_update(c.run, p.unless_no_updates, s[bad]):
         return None
     raw = np.flatnonzero(bad)  # (before the other series masks any: what the optimizer saw)
     through_end = bool(bad[-1])
