@@ -358,6 +358,7 @@ class _TextReader:
         self.region_lines: set[int] = set()  # darknet's per-subbatch region-layer lines
         self.darknet_iters = False  # a darknet iteration line was read (` 75: 3.12, 3.40 avg loss, ...`)
         self.lone_tensors: list[tuple[int, float]] = []  # lines that are one scalar tensor's repr and nothing else
+        self.own_counter_at = -1  # the line of the last record read with a counter printed on it
         self.pair_run: tuple | None = None  # (line, record, value column) of a run of one-pair lines, no counter
         self.named_next: tuple[int, str] | None = None  # (line, name) of a metric's name whose value is on the next line
         self.last_clean: tuple[int, str, str] = (-2, "", "")  # (line, cleaned text, raw text) of the last line read
@@ -1366,6 +1367,9 @@ class _TextReader:
             rec.step = block[1]
             self.block = block
         shape = _keyless(tpl, plan)
+        if not plan.is_record and plan.keys >= 2 and not plan.counter and not plan.prose and not plan.progress \
+                and not rec.label and ln not in self.config_lines and self.continues_counted(ln, rec):
+            return True
         if not plan.is_record and not (shape and shape in self.keyless):
             if plan.keys == 0:
                 self.section_header(c)
@@ -1424,9 +1428,13 @@ class _TextReader:
             return False
         if self.join_pair_run(ln, s, tpl, plan, rec):
             return True
+        if not rec.label and len(rec.values) >= 2 and ("al" in c or "AL" in c or "rain" in c or "RAIN" in c):
+            _held_out_accuracy(rec.values)
         self.records.append(_Rec(ln, rec.values, rec.step, rec.epoch, rec.batch, rec.total, rec.label,
                                  "text", False, tpl))
         self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
+        if plan.counter:
+            self.own_counter_at = ln
         if self.pair_run is not None and self.pair_run[0] == ln:
             self.pair_run = (ln, self.records[-1], self.pair_run[2])
         if (rec.step is not None or rec.epoch is not None) and _BANNER.match(c):
@@ -1443,6 +1451,28 @@ class _TextReader:
             self.under_train.add(tpl)
         if not bars and self.header is None and self.section is None and ln not in self.config_lines:
             self.ordinary = (tpl, plan, nums)
+        return True
+
+    def continues_counted(self, ln: int, rec: printed.Record) -> bool:
+        """`iter 100, loss: 2.41` then `rpn_cls: 0.71, rpn_box: 0.005, rcnn_cls: 1.73`: a line of named values
+        with no counter of its own, printed right under a counted record (one line of notes between them at
+        most), goes on with that record: its names, new to the record, are the same step's parts. True when
+        the values joined it, or when that record was read in bulk (the line is then counted as skipped)."""
+        if not self.records:
+            return False
+        last = self.records[-1]
+        if ln - last.line > 2 or ln <= last.line:
+            return False
+        if type(last) is _Bulk:
+            if self.open is not last:
+                return False
+            self.b.skip("values under a counted line read in bulk (no counter of their own)")
+            return True
+        if last.line != self.own_counter_at:  # (a counter of its own, not an epoch carried from a line above)
+            return False
+        if not last.values or not last.values.keys().isdisjoint(rec.values):
+            return False
+        last.values.update(rec.values)
         return True
 
     def join_pair_run(self, ln: int, s: str, tpl: str, plan: printed.Plan, rec: printed.Record) -> bool:
@@ -2214,6 +2244,12 @@ class _TextReader:
         label = lead.label if lead is not None else ""
         if not label and not before.strip() and self.heading_at == ln - 1:
             label = self.heading  # `Test scores` on the line above the dict: the dict is that split's
+        elif not label and self.heading == "eval" and not self.records and _RESULTS_WORD.search(before) \
+                and not _HAS_DIGIT.search(printed.clean(before)) \
+                and not any(str(k).lower().startswith("train") for k in vals):
+            # `***** Running evaluation *****`, its settings and bar, then `Results: {'exact': 0.33, 'f1': 7.1}`:
+            # a log that so far only evaluated; the results dict it ends with is that evaluation's
+            label = "eval"
         self.records.append(_Rec(ln, vals, step if step == step else None, ep, batch, total_batches, label, "hf_stdout",
                                  False))
         self.counts["hf_stdout"] = self.counts.get("hf_stdout", 0) + 1
@@ -2406,6 +2442,35 @@ class _TextReader:
                 self.sb3_rows[self.sb3_group + key.strip()] = val
             return True
         return False
+
+
+def _held_out_accuracy(values: dict) -> None:
+    """One accuracy with no split word on a line that shows it was measured on held-out data: the line's
+    only loss is the validation loss (`Epoch 3/100, Acc=0.8735, Val Loss=0.3865, lr=0.0100`: a training pass
+    that printed its accuracy would print its loss too), or the line names its other accuracy for training
+    (`Loss: 0.003 , Training acc: 99.9 , Natural accuracy: 94.2`). The bare accuracy's key gets the
+    validation prefix, in place; a line with a named validation accuracy keeps its keys."""
+    tab = _aliases.table()
+    bare = None
+    held_out_loss = train_loss = train_acc = False
+    for k in values:
+        r = tab.resolve(str(k), "text")
+        if r.name == "eval/accuracy" or r.split != "train" and r.split != "eval":
+            return
+        if r.name == "eval/loss":
+            held_out_loss = True
+        elif r.name == "accuracy" and r.quality <= _aliases.NORMALISED:
+            if bare is not None:
+                return
+            bare = k
+        elif r.name == "accuracy" and "rain" in str(k).lower():
+            train_acc = True
+        elif r.split == "train" and printed.names_loss_or_accuracy(str(k)):
+            train_loss = True  # (a training loss on the line: its bare accuracy is training's, unless named apart)
+    if bare is not None and (train_acc or held_out_loss and not train_loss):
+        items = list(values.items())
+        values.clear()
+        values.update((f"val_{k}" if k == bare else k, v) for k, v in items)
 
 
 def _step_state(d: dict) -> bool:
@@ -3492,6 +3557,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     for rec in r.records:
         if type(rec) is _Bulk:
             rec.settle()
+            if not rec.label and len(rec.values) >= 2:
+                _held_out_accuracy(rec.values)  # (as the slow way reads the line)
     r.flush_traceback()
     r.keras_flush(end=True)
     if r.dict_block is not None:  # a dict that never closed
