@@ -76,3 +76,19 @@ def test_bare_accuracy_beside_training_accuracy_is_held_out(tmp_path):
     assert _vals(run, "accuracy") == [99.5, 99.6, 99.7]
     assert _vals(run, "eval/accuracy") == [94.1, 94.2, 94.3]
     assert _vals(run, "loss") == [0.002, 0.003, 0.004]
+
+
+def test_checkpoint_notice_under_a_counted_line_does_not_join_it(tmp_path):
+    """Style: fairseq prints its validation line, then `saved checkpoint ... (epoch 2 @ 695 updates, score 9.393)
+    (writing took 5.76 seconds)`: the numbers of a line about a file are the file's, not more values of the
+    validation record above it (an `@ 695` read as a held-out score once gave an 'accuracy' of 695)."""
+    run = _read(tmp_path, [
+        "2020-03-23 11:38:13 | INFO | train | epoch 002 | loss 9.803 | nll_loss 8.89 | ppl 474.37 | num_updates 695",
+        "2020-03-23 11:38:31 | INFO | valid | epoch 002 | valid on 'valid' subset | loss 9.393 | nll_loss 8.328 | "
+        "ppl 321.26 | num_updates 695 | best_loss 9.393",
+        "2020-03-23 11:38:37 | INFO | fairseq.checkpoint_utils | saved checkpoint checkpoints/checkpoint2.pt "
+        "(epoch 2 @ 695 updates, score 9.393) (writing took 5.761506536975503 seconds)",
+        "2020-03-23 11:39:44 | INFO | train | epoch 003 | loss 9.44 | nll_loss 8.44 | ppl 347.28 | num_updates 700",
+    ])
+    assert _vals(run, "eval/loss") == [9.393]
+    assert not any("accuracy" in name for name in run.series)

@@ -141,6 +141,9 @@ _SAMPLE_ENDS = re.compile(r"(?:^|[\s)\]])\[(?:ground_truth|score|reward|target|r
 _SAMPLE_METRIC_LINE = re.compile(r"(?:^|[\s)\]])step:\d+ - [\w/@-]+:|\{'[\w/@-]+': [-+]?\d")
 _SAMPLE_MAX_LINES = 200
 # A notice about one checkpoint file, its path last on the line (`Removing checkpoint: /x/m--val_loss=3.05.ckpt`)
+# a line about a file (a checkpoint saved, loaded or written): its numbers are the file's (an epoch in its name, a
+# score it was kept for, seconds spent writing), not more values of the training line above it
+_FILE_EVENT = re.compile(r"(?i)\b(?:checkpoints?|ckpt|sav(?:e|ed|ing)|writ(?:e|ing|ten)|wrote|load(?:ed|ing)?)\b")
 _CKPT_FILE_NOTICE = re.compile(r"(?i)\b(?:removing|removed|deleting|deleted|loading|loaded|restoring|restored)\s+"
                                r"(?:the\s+)?(?:old\s+|best\s+|last\s+)?(?:checkpoint|ckpt)s?\s*(?:file\s*)?(?:from\s*|:\s*)?"
                                r"['\"]?[\w.~-]*/[^\s'\"]*['\"]?\s*\.?\s*$")
@@ -1368,7 +1371,8 @@ class _TextReader:
             self.block = block
         shape = _keyless(tpl, plan)
         if not plan.is_record and plan.keys >= 2 and not plan.counter and not plan.prose and not plan.progress \
-                and not rec.label and ln not in self.config_lines and self.continues_counted(ln, rec):
+                and not rec.label and ln not in self.config_lines and not _FILE_EVENT.search(s) \
+                and self.continues_counted(ln, rec):
             return True
         if not plan.is_record and not (shape and shape in self.keyless):
             if plan.keys == 0:
