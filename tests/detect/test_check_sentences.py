@@ -1551,7 +1551,7 @@ def test_constant_to_a_share_of_itself_at_explicit_steps():
     run.meta["step_axis"] = "explicit"
     hit = _check("constant", run, "loss", **params)
     assert hit.summary == ("loss stays within 0.014 of 1535.63 (9e-06 of it) on 100% of points (4 of 4, steps 700-850), "
-                           "each a batch or a few: a loss that no batch moves")
+                           "each logged at a step: a value no batch moves")
     epochs = _run({"loss": still})
     epochs.meta["step_axis"] = "epoch"
     _quiet("constant", epochs, "loss", **params)

@@ -1103,7 +1103,7 @@ def constant(c: Ctx) -> Hit | None:
         spread = float(np.max(y[same]) - np.min(y[same]))
         return Hit(
             f"{c.name} stays within {fmt(spread)} of {target:.6g} ({spread / abs(target):.0e} of it) on {share:.0%} of points"
-            f"{since} ({count:,} of {len(y):,}, {where}), each a batch or a few: a loss that no batch moves",
+            f"{since} ({count:,} of {len(y):,}, {where}), each logged at a step: a value no batch moves",
             hx[0], hx[-1], answer=answer, numbers={"share": share, "value": target, "spread": spread},
         )
     return Hit(
