@@ -243,6 +243,12 @@ _SPLIT_PREFIX = {"train": "", "val": "eval/", "valid": "eval/", "validation": "e
                  "test": "eval/test/"}
 
 
+def _axis_names() -> set[str]:
+    """The column names (lower case) the alias table reads as a step, an epoch, a clock or nothing: no metric."""
+    table = _aliases.table()
+    return {k.lower() for kind in ("step", "epoch", "wall", "ignore") for k in table.axes[kind]}
+
+
 def _split_column(header: list[str]) -> int | None:
     """The one column whose name says it holds each row's split, else None."""
     hits = [i for i, h in enumerate(header) if h.strip().lower() in _SPLIT_COLUMNS]
@@ -252,8 +258,7 @@ def _split_column(header: list[str]) -> int | None:
 def _read_by_split(src: Source, blocks: "_Blocks", header: list[str], col: int, dialect: str) -> Run | None:
     """The run with each row's metrics under its split's names; None when a cell of the split
     column is anything but a split word (the column then means something else)."""
-    table = _aliases.table()
-    axes = {k.lower() for kind in ("step", "epoch", "wall", "ignore") for k in table.axes[kind]}
+    axes = _axis_names()
     kept = [i for i in range(len(header)) if i != col]
     plain = [i for i in kept if not header[i] or header[i].lower().replace(" ", "_") in axes]
     metrics = [i for i in kept if i not in plain]
@@ -543,8 +548,7 @@ def split_from_path(header: list[str], src: Source) -> list[str]:
     `builder.split_named_by_path`; a TensorBoard download of `val_<output>_acc` keeps only `Value`)."""
     if src.fs_path is None:
         return header
-    table = _aliases.table()
-    axes = {k.lower() for kind in ("step", "epoch", "wall", "ignore") for k in table.axes[kind]} | {"wall time"}
+    axes = _axis_names() | {"wall time"}
     metrics = [i for i, h in enumerate(header) if h and h.lower() not in axes]
     if len(metrics) != 1:
         return header

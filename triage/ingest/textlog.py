@@ -2291,11 +2291,9 @@ class _TextReader:
             return True
         if len(cells) != len(self.pasted_names):
             return False
-        from triage.ingest.aliases import table
-
         names = self.pasted_names
         joined = " ".join(names)
-        for rx, columns in table().headers:
+        for rx, columns in _aliases.table().headers:
             if rx.match(joined) and len(columns) == len(names):
                 names = list(columns)
                 break
