@@ -1558,6 +1558,11 @@ def test_constant_to_a_share_of_itself_at_explicit_steps():
     moving = _run({"loss": [2.4513, 2.4402, 2.4471, 2.4329]}, steps={"loss": [700, 750, 800, 850]})
     moving.meta["step_axis"] = "explicit"
     _quiet("constant", moving, "loss", **params)
+    # a loss of exactly 0 at every step has no share of itself to measure: quiet here (det-loss-zero says
+    # it), and no division by zero that would skip the detector with a warning
+    zeros = _run({"loss": [0.0, 0.0, 0.0, 0.0]}, steps={"loss": [1, 2, 3, 4]})
+    zeros.meta["step_axis"] = "explicit"
+    _quiet("constant", zeros, "loss", **params)
 
 
 def test_oscillation_quiet_on_an_evaluation_of_a_handful_of_examples():

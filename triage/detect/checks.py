@@ -1068,6 +1068,8 @@ def constant(c: Ctx) -> Hit | None:
     # (the same value to the last few bits of a double is the same value: summing one batch's terms in another
     # order changes the 16th digit, `0.013182825077950069` then `...067`, and nothing a person would call a change)
     if p.rel_tol > 0:
+        if target == 0:
+            return None  # (a share of 0 is 0: a value of exactly 0 is another finding, not a still one)
         same = np.abs(y - target) <= p.rel_tol * abs(target)
     else:
         same = (np.abs(y - target) <= 1e-12 * abs(target)) if p.tol == 0 else (np.abs(y - target) <= p.tol)
