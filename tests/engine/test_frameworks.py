@@ -115,6 +115,7 @@ def _aside(doc: dict) -> dict[str, str]:
     (WILD / "wild34" / "torchvision_ref" / "maskrcnn_finetune_10_epochs_log_string_in_py.txt", "torchvision_references"),
     (WILD / "wild34" / "torchvision_ref" / "torchvision_cls_vgg16bn_lr01_loss_blows_acc1_zero.txt", "torchvision_references"),
     (WILD / "wild36" / "spacy" / "spacy2_scorer_ents_f_91_to_95_five_runs.txt", "spacy"),
+    (WILD / "wild33" / "ms_swift" / "ovis2_34b_lora_loss_0_grad_norm_0_from_step1.txt", "ms_swift"),
     # look-alikes: dict-like lines that are not the Trainer's, an SB3-style table from OpenAI baselines
     (WILD / "repos" / "opennmt" / "onmt_log_block.txt", None),
     (WILD / "repos" / "baselines-her" / "fetch_push_openai_run1.txt", None),
@@ -249,6 +250,17 @@ def test_a_framework_with_one_domain_answers_it(kb):
     doc = api.scan(str(WILD / "more" / "sb3" / "breakout_ppo_then_dqn_killed.md"), kb=kb)
     assert doc["sources"][0]["context"]["domain"] == "rl"
     assert "written by Stable-Baselines3" in doc["_diag"].answers["Q-domain"].evidence
+
+
+def test_an_llm_framework_answers_llm_unless_a_metric_names_the_task_more_narrowly(kb):
+    """ms-swift trains language models only: its SFT log is an llm run. Its GRPO log carries reward_std,
+    which names the task (rlhf) more narrowly than the framework does, so the metric wins."""
+    sft = api.scan(str(WILD / "wild33" / "ms_swift" / "ovis2_34b_lora_loss_0_grad_norm_0_from_step1.txt"), kb=kb)
+    assert sft["sources"][0]["context"]["domain"] == "llm"
+    assert "written by ms-swift" in sft["_diag"].answers["Q-domain"].evidence
+    grpo = api.scan(str(WILD / "wild58" / "ms_swift" / "multiturn_grpo_reward_zero_grad_zero_then_server_500.txt"), kb=kb)
+    assert grpo["sources"][0]["context"]["domain"] == "rlhf"
+    assert "S-grpo-reward-zero" in _ids(grpo)
 
 
 def test_known_domain_keeps_other_domains_causes_out(kb):

@@ -145,7 +145,8 @@ def infer_context(diag: Diagnosis, run) -> None:
 
 def infer_domain(diag: Diagnosis, run, applied: Applied) -> None:
     """The run's context (framework, domains its config rules out), then its domain: from the
-    format, the framework (SB3 is RL) or the metric names (metrics.yaml `domains`)."""
+    format, the metric names (metrics.yaml `domains`: they name the task more narrowly) or the
+    framework (SB3 is RL)."""
     infer_context(diag, run)
     found = domains_from_findings(framework_table(diag.kb), diag.kb, applied.findings, getattr(run, "config", None) or {})
     for ruled_out, why in found.items():
@@ -156,13 +157,15 @@ def infer_domain(diag: Diagnosis, run, applied: Applied) -> None:
     domain = formats.get(getattr(run, "format", ""))
     reason = f"read as {getattr(run, 'format', '')}"
     fw = diag.context.framework
-    if domain is None and fw is not None and fw.domain:
-        domain, reason = fw.domain, f"written by {fw.title}"
     if domain is None:
+        # a metric names the task more narrowly than the framework does (ms-swift is an LLM framework, and
+        # its GRPO runs log reward_std); where both say the same, the framework is the reason given
         for metric, dom in rules:
             if run.get(metric) is not None:
                 domain, reason = dom, f"the log has {metric}"
                 break
+        if fw is not None and fw.domain and domain in (None, fw.domain):
+            domain, reason = fw.domain, f"written by {fw.title}"
     if domain and domain in diag.model.values[DOMAIN_QUESTION]:
         diag.answer(DOMAIN_QUESTION, domain, "log", f"domain {domain} ({reason})")
 
