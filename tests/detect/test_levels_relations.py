@@ -119,6 +119,19 @@ def test_double_softmax_floor_with_classes_from_the_first_loss():
     assert "det-loss-softmax-floor" not in fired(make_run({"loss": ok}, steps={"loss": np.arange(n)}))
 
 
+def test_no_class_count_from_the_first_loss_of_a_run_that_scores_tokens():
+    """A chat model fine-tuned on new text can start at 2.3 (its entropy on that text, not ln 10) and
+    settle near 1.5: beside a token accuracy the first loss names no label set, so no double-softmax
+    floor is read from it; without the token accuracy the same curve is read as one."""
+    n = 400
+    floor = math.log(1 + 9 / math.e)
+    y = floor + (math.log(10) - floor) * np.exp(-np.arange(n) / 60) + 0.01 * np.random.default_rng(3).standard_normal(n)
+    assert "det-loss-softmax-floor" in fired(make_run({"loss": y}, steps={"loss": np.arange(n)}))
+    tok = np.linspace(0.57, 0.64, n)
+    assert "det-loss-softmax-floor" not in fired(make_run({"loss": y, "token_accuracy": tok},
+                                                          steps={"loss": np.arange(n), "token_accuracy": np.arange(n)}))
+
+
 def test_a_loss_below_the_double_softmax_floor_rules_it_out():
     """A healthy run that settles near log(1 + (C-1)/e) but logs values clearly below it is not a double softmax:
     the floor bounds every sample's loss."""

@@ -2461,6 +2461,8 @@ def _classes_for_floor(run, steps: np.ndarray, values: np.ndarray) -> tuple[int,
     if found is not None and found[1].startswith("vocab_size"):
         return None  # next-token losses keep the text's own entropy: sitting near the floor says nothing there
     if found is None:
+        if facts.scores_tokens(run) is not None:
+            return None  # (the same without a config: the run logs tokens, a token accuracy or a perplexity)
         classes = facts.classes_from_first_loss(steps, values)
         if classes is None or classes < 5:
             return None
@@ -3384,7 +3386,7 @@ def confident_at_floor(c: Ctx) -> Hit | None:
     if found is not None and found[1].startswith("vocab_size"):
         return None  # a next-token loss keeps the text's own entropy above any floor
     if found is None:
-        if not facts.begins_at_start(ox, p.early) or not (0.5 < oy[0] < 13.0):
+        if facts.scores_tokens(c.run) is not None or not facts.begins_at_start(ox, p.early) or not (0.5 < oy[0] < 13.0):
             return None
         classes = int(round(math.exp(float(oy[0]))))
         found = (classes, f"first {other.name} {fmt(float(oy[0]))} = ln {classes}")

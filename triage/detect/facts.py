@@ -163,6 +163,18 @@ def classes_from_loss_level(y: np.ndarray, tol: float, max_classes: int, vocab: 
     return None
 
 
+# Series that only a model scored per token logs: a count of tokens, a token accuracy, a perplexity.
+TOKEN_SERIES = ("tokens_seen", "token_accuracy", "eval/token_accuracy", "perplexity", "eval/perplexity")
+
+
+def scores_tokens(run) -> str | None:
+    """The first series of TOKEN_SERIES the run logs: its loss is a next-token cross-entropy over a
+    vocabulary, so its first value is the text's entropy under a pretrained model (2.1 for a chat model
+    on new data), not ln C of a label set, and no class count can be read from it."""
+    series = getattr(run, "series", None) or {}
+    return next((name for name in TOKEN_SERIES if name in series), None)
+
+
 def prints_full_precision(run) -> bool:
     """Whether the log writes its numbers to every digit of a double (a CSV or JSON written from Python
     floats: `0.4090909090909091`): then a short value such as `0.5` is that value exactly, not a rounded
@@ -216,4 +228,4 @@ def at_steps(xs: np.ndarray, ys: np.ndarray, steps: np.ndarray) -> np.ndarray:
 
 
 __all__ = ["as_fraction", "at_steps", "begins_at_start", "chance_classes", "classes_from_config", "classes_from_first_loss",
-           "config", "noise", "started_at_init", "trend_noise"]
+           "config", "noise", "scores_tokens", "started_at_init", "trend_noise"]
