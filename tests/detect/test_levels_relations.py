@@ -491,3 +491,14 @@ def test_a_loss_term_that_explodes_in_a_run_with_no_total():
     assert "det-loss-term-explosion" in fired(make_run({"Real_MSE_Loss": up}))
     gan = make_run({"G_GAN_Loss": up, "D_real": np.linspace(0.7, 0.1, len(up))})
     assert "det-loss-term-explosion" not in fired(gan)
+
+
+def test_a_low_loss_at_the_start_of_a_regression_is_its_scale_not_a_bug():
+    """An MSE that starts at 0.05 and is below 0.01 from its second log says nothing beside an RMSE: the
+    targets are small. The same loss with no regression metric is reported as suspiciously low."""
+    n = 300
+    loss = np.r_[0.05, 0.008 * np.exp(-np.arange(n - 1) / 80)]
+    assert "det-loss-low-start" in fired(make_run({"loss": loss}, steps={"loss": np.arange(49, 49 + 50 * n, 50)}))
+    both = make_run({"loss": loss, "rmse": np.sqrt(loss)}, steps={"loss": np.arange(49, 49 + 50 * n, 50),
+                                                               "rmse": np.arange(49, 49 + 50 * n, 50)})
+    assert "det-loss-low-start" not in fired(both)

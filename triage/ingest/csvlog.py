@@ -434,6 +434,11 @@ class _Plan:
             self.env_steps = 0.0
         self.ultra = [([i for i, k in self.metric_cols if k.startswith(p) and k.endswith("_loss")], key)
                       for p, key in (("train/", "loss"), ("val/", "eval/loss"))] if dialect == "ultralytics" else []
+        # Ultralytics writes 0 in every validation column of an epoch it did not validate (val=False
+        # validates the final epoch only): a row with all of them at exactly 0 has no evaluation in it
+        self.unvalidated = [i for i, k in self.metric_cols if k.startswith(("val/", "metrics/"))] \
+            if dialect == "ultralytics" else []
+        self.unvalidated_rows = 0
         self.numbers = [0] * self.ncols  # numeric cells per column
         self.words = [0] * self.ncols  # non-empty cells that are not numbers
         self.first_word: list[tuple[int, str] | None] = [None] * self.ncols
@@ -464,6 +469,14 @@ class _Plan:
             walls = self.t_start + t if self.t_start is not None else None
         elif self.dialect in ("ultralytics", "keras_csv") and epochs is not None:
             steps = np.where(np.isnan(steps), epochs, steps)
+        if len(self.unvalidated) >= 2:
+            cols = self.unvalidated
+            idle = present[:, cols].all(axis=1) & (vals[:, cols] == 0).all(axis=1)
+            if idle.any():
+                self.unvalidated_rows += int(idle.sum())
+                present = present.copy()
+                present[np.ix_(idle, cols)] = False
+                have_by_col = np.ascontiguousarray(present.T)
         got = np.zeros(n, dtype=bool)
         shared: dict[bytes, tuple] = {}
         counts = np.count_nonzero(have_by_col, axis=1).tolist()
@@ -500,6 +513,9 @@ class _Plan:
     def finish(self, b: RunBuilder) -> None:
         if self.width_bad:
             b.warn(f"{self.width_bad} row(s) do not have the header's {self.ncols} columns")
+        if self.unvalidated_rows:
+            b.warn(f"{self.unvalidated_rows} epoch(s) with every val/ and metrics/ column at 0 were not validated "
+                   f"(Ultralytics writes 0 there when val=False): their validation cells are left out")
         text_cols = []
         for i, key in self.metric_cols:
             if not self.words[i]:
