@@ -3591,6 +3591,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     r.records = _join_heading_times(r.records)
     r.records = _fold_lone_times(r.records)
     r.records = _epochs_printed_after(r.records)
+    r.records = _boosting_objective(r.records, lines)
     axis = _emit(r.records, b)
     if r.records:
         printed_rows = sum(_n(rec) for rec in r.records if rec.source not in ("hf_stdout", "sb3", "keras"))
@@ -4804,6 +4805,49 @@ def _step_reached(records: list, counts: dict[str, int], rec: _Rec) -> bool:
         elif r.step == rec.step and (r.epoch is None or rec.epoch is None or r.epoch == rec.epoch):
             return True
     return False
+
+
+# CatBoost's round line, `250:\tlearn: 0.274\ttest: 0.291\tbest: 0.291 (250)\ttotal: 49.2s\tremaining: 2m 26s`:
+# the eval metric on the learn set and on the eval set (CatBoost calls it `test`), and the best eval value so far
+# with the round it was reached at. The metric is unnamed; its direction is in `best`
+_BOOST_BEST = re.compile(r"\b(?:test|validation):\s*(" + _NUM + r")\s+best:\s*(" + _NUM + r")\s*\(\d+\)")
+_BOOST_KEYS = frozenset({"learn", "test", "validation"})
+
+
+def _boosting_objective(records: list, lines) -> list:
+    """CatBoost's round lines print the eval metric unnamed (`learn: 0.65  test: 0.65  best: 0.65 (0)`); it is
+    the loss function unless the run names another metric. The best value so far says which way it goes: a
+    best that only falls (or stays below the round's own value) is a metric minimised, a loss, read as the
+    training loss (learn) and the held-out loss (test); a best that only rises is a score and keeps its
+    printed names (`learn: 0.95  test: 0.82  best: 0.84 (1)` is an AUC)."""
+    rounds = [i for i, rec in enumerate(records)
+              if type(rec) is _Rec and rec.values and set(rec.values) <= _BOOST_KEYS and "best: # (#)" in rec.template]
+    if not rounds:
+        return records
+    falls = rises = 0
+    prev = None  # (step, best) of the round before
+    for i in rounds:
+        rec = records[i]
+        m = _BOOST_BEST.search(lines[rec.line - 1])
+        if m is None:
+            continue
+        test, best = to_float(m.group(1)), to_float(m.group(2))
+        if test is None or best is None or best != best or test != test:
+            continue
+        falls += best < test
+        rises += best > test
+        if prev is not None and rec.step is not None and prev[0] is not None and rec.step > prev[0]:
+            falls += best < prev[1]
+            rises += best > prev[1]
+        prev = (rec.step, best)
+    if not falls or rises:
+        return records
+    names = {"learn": "loss", "test": "eval_loss", "validation": "eval_loss"}
+    out = list(records)
+    for i in rounds:
+        rec = out[i]
+        out[i] = rec._replace(values={names[k]: v for k, v in rec.values.items()})
+    return out
 
 
 def _epochs_printed_after(records: list) -> list:
