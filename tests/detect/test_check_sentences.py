@@ -1614,3 +1614,16 @@ def test_nonfinite_before_the_first_update():
     params = {"phase": "any", "unless_no_updates": ["n_updates"]}
     _quiet("nonfinite", _run({"loss": [nan, nan], "n_updates": [0, 0]}), "loss", **params)
     assert _check("nonfinite", _run({"loss": [nan, nan], "n_updates": [0, 12]}), "loss", **params) is not None
+
+
+def test_gap_while_stalled_quiet_while_the_eval_loss_still_falls():
+    """Train accuracy 0.99 and eval accuracy 0.62-0.63 over the last four evaluations, the last no better:
+    the gap is reported; beside an eval loss that falls 11% over those evaluations and is at its best at
+    the last one, the held-out answers are still improving (quiet)."""
+    params = {"against": ["accuracy"], "worse": "down", "gap": 0.2, "train_at_least": 0.98, "min_points": 4,
+              "min_points_after": 2, "lone_gap": 0.3}
+    series = {"eval/accuracy": [0.22, 0.42, 0.53, 0.55, 0.58, 0.60, 0.620, 0.624, 0.635, 0.627],
+              "accuracy": [0.13, 0.34, 0.54, 0.69, 0.78, 0.88, 0.935, 0.965, 0.987, 0.994]}
+    assert _check("gap_while_stalled", _run(series), "eval/accuracy", **params) is not None
+    falling = dict(series, **{"eval/loss": [3.41, 3.02, 2.66, 2.40, 2.22, 2.08, 1.892, 1.798, 1.723, 1.674]})
+    _quiet("gap_while_stalled", _run(falling), "eval/accuracy", unless_improving_lower=["eval/loss"], **params)

@@ -1556,8 +1556,10 @@ def gap_while_stalled(c: Ctx) -> Hit | None:
     improving = tail[-1] == (tail.min() if up else tail.max())
     if hit is None and lone is not None and not improving:
         # (the gap that far at each of the last evaluations, the last no better than the ones before it, is a
-        # finding whether or not the excerpt shows the gap opening)
-        hit = _lone_gap(c, p, x[-p.min_points:], tail)
+        # finding whether or not the excerpt shows the gap opening) ... unless a task metric still improves
+        # over those evaluations: an eval loss still falling there is a model still generalising better
+        if _still_improving(c.run, p.unless_improving, p.unless_improving_lower, float(x[-p.min_points])) is None:
+            hit = _lone_gap(c, p, x[-p.min_points:], tail)
     return hit
 
 
