@@ -1627,3 +1627,16 @@ def test_gap_while_stalled_quiet_while_the_eval_loss_still_falls():
     assert _check("gap_while_stalled", _run(series), "eval/accuracy", **params) is not None
     falling = dict(series, **{"eval/loss": [3.41, 3.02, 2.66, 2.40, 2.22, 2.08, 1.892, 1.798, 1.723, 1.674]})
     _quiet("gap_while_stalled", _run(falling), "eval/accuracy", unless_improving_lower=["eval/loss"], **params)
+
+
+def test_threshold_quiet_while_the_loss_keeps_falling():
+    """A gradient norm of 11-25 over eight logs is reported; beside a loss that falls from 49 to 5.5 and ends
+    at its low it is large in its own units (quiet); beside a loss that fell and came back up it is
+    reported again."""
+    params = {"op": ">", "value": 10.0, "min_share": 0.2, "min_count": 3, "unless_loss_falling": 0.2}
+    norm = [10.8, 24.96, 18.79, 15.94, 12.7, 11.7, 16.8, 16.1]
+    assert _check("threshold", _run({"grad_norm": norm}), "grad_norm", **params) is not None
+    _quiet("threshold", _run({"grad_norm": norm, "loss": [49.3, 40.6, 23.9, 13.4, 7.95, 6.59, 6.19, 5.51]}),
+           "grad_norm", **params)
+    back_up = _run({"grad_norm": norm, "loss": [15.5, 13.0, 3.8, 2.39, 1.43, 5.82, 7.05, 10.03]})
+    assert _check("threshold", back_up, "grad_norm", **params) is not None

@@ -476,6 +476,10 @@ class ThresholdParams(WindowParams):
     only_if_stalled: Optional[Names] = None
     stalled_tol: float = 0.05
     stalled_min_points: int = 2
+    # quiet when the training loss fell by this share of its level over the same stretch and ends at
+    # its low (its last fifth within a tenth of its lowest point): a quantity whose size depends on the
+    # model and the loss's reduction (a gradient norm) is high there in its own units, not out of control
+    unless_loss_falling: Optional[float] = None
 
 
 def _stalled(s, tol: float, min_points: int) -> bool:
@@ -544,6 +548,8 @@ def threshold(c: Ctx) -> Hit | None:
         if p.unless_warming_up and _warming_up(c.other(p.unless_warming_up), float(x[hit][0]), float(x[hit][-1])):
             return None
         if p.unless_fell_by is not None and _fell_by(y, p.unless_fell_by):
+            return None
+        if p.unless_loss_falling is not None and _loss_kept_falling(c.run, p.unless_loss_falling, float(x[0]), float(x[-1])):
             return None
         if p.unless_improved and _ended_improved(c, p.unless_improved, p.improved_by, max(2, p.improved_min_points)):
             return None
@@ -2424,6 +2430,25 @@ def _training_loss_fell(run, share: float, lo: float, hi: float) -> bool:
         if first > 0 and last <= (1.0 - share) * first and first - last > 3.0 * facts.trend_noise(y) * math.sqrt(2.0 / k):
             return True
     return False
+
+
+def _loss_kept_falling(run, share: float, lo: float, hi: float) -> bool:
+    """Whether the training loss fell by `share` or more between steps lo and hi (_training_loss_fell)
+    and its last fifth there is within a tenth of the lowest level it reached (the lowest median of a
+    fifth's worth of points in a row): falling to the end, not fallen and come back up."""
+    if not _training_loss_fell(run, share, lo, hi):
+        return False
+    s = run.get("loss") or run.get("train_loss_avg")
+    if s is None:
+        return True  # (a loss term fell: no total to check the end of)
+    x, y = finite_xy(s.steps, s.values)
+    y = y[(x >= lo) & (x <= hi)]
+    if len(y) < 4:
+        return False
+    k = max(1, len(y) // 5)
+    # (the lowest median of k points in a row: one lucky batch is not the level the loss reached)
+    low = float(np.min(np.median(np.lib.stride_tricks.sliding_window_view(y, k), axis=1)))
+    return float(np.median(y[-k:])) <= 1.1 * low
 
 
 def _accuracy_at_least(run, level: float, lo: float, hi: float = math.inf) -> bool:
