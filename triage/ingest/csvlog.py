@@ -891,9 +891,13 @@ def sniff(head: bytes, name: str = "") -> tuple[str, float]:
     wordy = sum(1 for c in header if len(c) > 48 or c.count(" ") > 4)
     if not name.endswith((".csv", ".tsv")) and (not cells or numeric < 0.5 or wordy or widths != {len(header)}):
         return "csv", 0.0
-    if not name.endswith((".csv", ".tsv")) and _PRINTED_PAIR.search(header[0]) \
-            and all(_PRINTED_PAIR.search(r[0]) for r in parsed[1:] if r):
-        return "csv", 0.0  # `Iteration 02000: loss = nan,nan`: printed lines whose values a comma joins
+    firsts = [r[0] for r in parsed[1:] if r]
+    paired = sum(1 for c in firsts if _PRINTED_PAIR.search(c))
+    if not name.endswith((".csv", ".tsv")) and firsts and (
+            (_PRINTED_PAIR.search(header[0]) and paired == len(firsts)) or 2 * paired > len(firsts)):
+        # `Iteration 02000: loss = nan,nan`: printed lines whose values a comma joins; also when most rows under
+        # a head line are such (KITTI's `Car AP@0.70, 0.70, 0.70:` over `bbox AP:90.1, 88.2, 87.0`)
+        return "csv", 0.0
     numeric_header = sum(1 for c in header if to_float(c) is not None)
     if numeric_header > len(header) // 2:
         return "csv", 0.1  # no header row

@@ -323,6 +323,7 @@ class _TextReader:
         self.heading = ""  # the split of the last section heading (`Validating`), for the bar that follows it
         self.heading_at = -1  # the line of that heading (`Test scores` right above a dict names the dict's split)
         self.pasted_names: list[str] = []  # the names of detectron2's `copypaste: AP,AP50,...` line
+        self.kitti_head: tuple[str, str, list[str]] | None = None  # the KITTI AP block being read: class, AP kind, IoUs
         self.set_list = False  # the lines are a list of one held-out set's results, under a heading naming it
         self.report = False  # under scikit-learn's classification report (`precision recall f1-score support`)
         self.conll_at = -1  # the line of conlleval's `processed N tokens with M phrases; ...` count
@@ -891,6 +892,8 @@ class _TextReader:
         if "Average" in s and self.coco_line(ln, s):
             return True
         if "copypaste:" in s and self.copypaste_line(ln, s):
+            return True
+        if "AP" in s and self.kitti_line(ln, s):
             return True
         if ("pisode" in s or "PISODE" in s) and self.episode_sentence(ln, s):
             return True
@@ -2309,6 +2312,34 @@ class _TextReader:
         self.tpl_counts["<copypaste>"] = self.tpl_counts.get("<copypaste>", 0) + 1
         return True
 
+    def kitti_line(self, ln: int, s: str) -> bool:
+        """KITTI's object-detection evaluation, as its official evaluator and OpenPCDet/mmdet3d print it: a
+        block head naming the class, the AP definition and the IoU each view is matched at (`Car AP@0.70, 0.70,
+        0.70:`, `Pedestrian AP_R40@0.50, 0.25, 0.25:`), then one line per view with the easy, moderate and hard
+        AP (`bbox AP:90.1, 88.2, 87.0`, `3d   AP:...`, `aos  AP:...`). Each view line is one evaluation record,
+        its values named by class, view, AP definition, difficulty and IoU. True when the line was that."""
+        m = _KITTI_HEAD.search(s)
+        if m is not None:
+            cls, kind, ious = m.groups()
+            self.kitti_head = (cls, "AP" + (kind or ""), [x.strip() for x in ious.split(",")])
+            self.tpl_counts["<kitti>"] = self.tpl_counts.get("<kitti>", 0) + 1
+            return True
+        m = _KITTI_VIEW.match(s)
+        if m is None:
+            return False
+        view, *cells = m.groups()
+        view = view.lower()
+        cls, kind, ious = self.kitti_head or ("", "AP", [])
+        iou = ious[{"bbox": 0, "bev": 1, "3d": 2}.get(view, 0)] if len(ious) == 3 else ""
+        head = f"eval/{cls + '_' if cls else ''}{view}_{kind}"
+        tail = "@" + iou if iou else ""
+        vals = {f"{head}_{d}{tail}": to_float(v) for d, v in zip(("easy", "moderate", "hard"), cells)}
+        ep = self.epoch if self.epoch == self.epoch else None
+        step = self.step if self.step == self.step else None
+        self.records.append(_Rec(ln, vals, step, ep, None, None, "eval", "text", False))
+        self.tpl_counts["<kitti>"] = self.tpl_counts.get("<kitti>", 0) + 1
+        return True
+
     def pasted_before(self, vals: dict[str, float]) -> bool:
         """The copypaste values repeat the summary table detectron2 printed just before them (`|  AP  |
         AP50 |` with three decimals): the last record that holds the first name holds the same values."""
@@ -2789,6 +2820,12 @@ _COCO_SUMMARY = re.compile(r"^(?:\d{1,4}:)?\s*Average\s+(?:Precision|Recall)\s+\
 # detectron2's evaluation summary for pasting: `copypaste: AP,AP50,AP75` then `copypaste: 35.74,55.98,38.23`
 # (the `Task: bbox` line between them names no values)
 _COPYPASTE = re.compile(r"\bcopypaste:\s*((?:[A-Za-z][\w@.:-]*|-?\d+(?:\.\d+)?|nan)(?:,(?:[A-Za-z][\w@.:-]*|-?\d+(?:\.\d+)?|nan))+)\s*$")
+# KITTI's evaluation blocks: `Car AP@0.70, 0.70, 0.70:` (or `AP_R40@`, `AP(Average Precision)@`, behind a logger's
+# prefix), then `bbox AP:90.1, 88.2, 87.0` / `bev  AP:...` / `3d   AP:...` / `aos  AP:...` (easy, moderate, hard)
+_KITTI_HEAD = re.compile(r"(?:^|\s)([A-Z][A-Za-z_-]{0,30})\s+AP(_R\d{1,2})?(?:\s*\(Average Precision\))?@"
+                         r"(\d+(?:\.\d*)?(?:,\s*\d+(?:\.\d*)?){2}):?\s*$")
+_KITTI_VIEW = re.compile(r"^\s*(?:INFO\s+)?(bbox|bev|3d|aos)\s+AP\s*:\s*(-?\d+(?:\.\d*)?|nan),\s*(-?\d+(?:\.\d*)?|nan),"
+                         r"\s*(-?\d+(?:\.\d*)?|nan)\s*$", re.I)
 _NUM_CELL = re.compile(r"^(?:-?\d+(?:\.\d+)?|nan)$")
 # The label of a dict that restates the best evaluation so far (RT-DETR's `best_stat:`), not a new record
 _BEST_DICT_LEAD = re.compile(r"(?i)best(?:[_ ](?:stat|stats|metrics?|results?|scores?))?\s*[:=]?\s*$")
