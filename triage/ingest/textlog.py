@@ -2321,7 +2321,7 @@ class _TextReader:
         m = _KITTI_HEAD.search(s)
         if m is not None:
             cls, kind, ious = m.groups()
-            self.kitti_head = (cls, "AP" + (kind or ""), [x.strip() for x in ious.split(",")])
+            self.kitti_head = (cls, kind or "", [x.strip() for x in ious.split(",")])
             self.tpl_counts["<kitti>"] = self.tpl_counts.get("<kitti>", 0) + 1
             return True
         m = _KITTI_VIEW.match(s)
@@ -2329,11 +2329,14 @@ class _TextReader:
             return False
         view, *cells = m.groups()
         view = view.lower()
-        cls, kind, ious = self.kitti_head or ("", "AP", [])
+        cls, kind, ious = self.kitti_head or ("", "", [])
         iou = ious[{"bbox": 0, "bev": 1, "3d": 2}.get(view, 0)] if len(ious) == 3 else ""
-        head = f"eval/{cls + '_' if cls else ''}{view}_{kind}"
-        tail = "@" + iou if iou else ""
-        vals = {f"{head}_{d}{tail}": to_float(v) for d, v in zip(("easy", "moderate", "hard"), cells)}
+        # `eval/Car_3d_moderate_R40@0.70/map`: the AP of one class, view, difficulty and IoU, under the name of
+        # the detection score (the orientation similarity, `aos`, under its own)
+        where = (cls + "_" if cls else "") + ("" if view == "aos" else view + "_")
+        metric = "aos" if view == "aos" else "map"
+        vals = {f"eval/{where}{d}{kind}{'@' + iou if iou else ''}/{metric}": to_float(v)
+                for d, v in zip(("easy", "moderate", "hard"), cells)}
         ep = self.epoch if self.epoch == self.epoch else None
         step = self.step if self.step == self.step else None
         self.records.append(_Rec(ln, vals, step, ep, None, None, "eval", "text", False))
