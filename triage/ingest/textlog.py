@@ -336,6 +336,8 @@ class _TextReader:
         self.table_row_at = -1  # the line the last table row was read on
         self.trial_rows: dict[str, None] = {}  # a search's status table: its trials' names, in order
         self.header_of_trials: list[str] | None = None  # the header those trials were read under
+        # an HF model card's results table: the header it is read under and the training loss its last row showed
+        self.carried: tuple[int, float] | None = None
         self.header_split = ""  # the split a heading right above the current table header names (`test results:`)
         self.counted: set = set()  # templates of lines that count steps, epochs or batches (training's own)
         self.keyless: set[str] = set()  # one-value record shapes with the key taken out (`_keyless`)
@@ -1078,6 +1080,14 @@ class _TextReader:
                 values, epoch = row
                 step = values.pop("step", None)
                 self.table_row_at = ln
+                if header is self.header and type(header) is list and _hf_results_table(header):
+                    # the Trainer fills its card's Training Loss column with the last training loss it logged
+                    # (`No log` before the first): the same value in the next row is that log again, not a new one
+                    v = values.get(header[0])
+                    if v is not None and self.carried == (id(header), v):
+                        del values[header[0]]
+                    elif v is not None:
+                        self.carried = (id(header), v)
                 if type(header) is not tables.Positional and str(header[0]).lower().startswith("trial") \
                         and not any(printed._key_role(str(n)) == "step" and str(n).lower() not in tables.TRIAL_ITERS
                                     for n in header):
@@ -4066,6 +4076,13 @@ def _spaced_header(line: str) -> _SpacedHeader | None:
         if len(rest) >= 2 and all(_METRIC_PARTS & set(_COMPOUND_CUT.split(w.lower())) for w in rest):
             known = 2
     return _SpacedHeader(_scored_on_eval(words)) if known >= 2 else None
+
+
+def _hf_results_table(header: list) -> bool:
+    """Whether a table header is the results table of a Hugging Face model card (`Training Loss | Epoch |
+    Step | Validation Loss | ...`): the training loss first, a step column and a validation loss."""
+    names = [str(n).strip().lower() for n in header]
+    return len(names) >= 3 and names[0] == "training loss" and "step" in names and "validation loss" in names
 
 
 def _name_alone(word: str, tab) -> bool:
