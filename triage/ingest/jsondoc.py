@@ -45,10 +45,37 @@ def load(src: Source, final: bool = False):
         open_at = unclosed(data)
         # cut short only when the parse ran to the end (`[2019/06/24 ...` log lines fail at once)
         if open_at and getattr(exc, "pos", 0) >= len(data.rstrip()) - 2:
+            saved = _complete_history(data)
+            if saved:  # a trainer_state.json cut short: its whole log entries are read, the cut one is not
+                return {"log_history": saved, "_cut_short": len(data)}
             raise IngestError(src.path, f"the JSON document is cut short: it ends after {len(data):,} bytes "
                                         f"with {open_at} still open (a file copied while it was being "
                                         "written?); nothing was read from it", final=True) from None
         raise IngestError(src.path, f"not valid JSON ({exc.__class__.__name__}: {exc})", final=final) from None
+
+
+def _complete_history(data: bytes) -> list | None:
+    """The whole entries of a `log_history` list in a JSON document cut short (a trainer_state.json
+    copied while it was written, or cut to a size), in order; None when there are none."""
+    at = data.find(b'"log_history"')
+    if at < 0:
+        return None
+    text = data[at:].decode("utf-8", "replace")
+    i = text.find("[")
+    if i < 0:
+        return None
+    dec, out, i = json.JSONDecoder(), [], i + 1
+    while True:
+        while i < len(text) and text[i] in " \t\r\n,":
+            i += 1
+        if i >= len(text) or text[i] == "]":
+            break
+        try:
+            entry, i = dec.raw_decode(text, i)
+        except ValueError:
+            break  # the entry the cut went through
+        out.append(entry)
+    return out or None
 
 
 _STRINGS = None
@@ -262,6 +289,9 @@ def read_state(src: Source, doc: dict) -> Run:
     ctx.finish()
     b.meta["state"] = {k: _plain(doc.get(k)) for k in _STATE_META if k in doc}
     b.meta["x_axis"] = "optimizer_step"
+    if "_cut_short" in doc:
+        b.warn(f"the JSON document is cut short after {doc['_cut_short']:,} bytes (a file copied while it was being "
+               f"written?): its {len(rows):,} whole log_history entries were read, the one the cut went through was not")
     run = b.build()
     return run
 
@@ -361,6 +391,9 @@ def _sniff_state(src: Source) -> float:
     h = strip_bom(src.head())
     if not _json_doc_start(h):
         return 0.0
+    first, _, rest = h.lstrip().partition(b"\n")
+    if first.rstrip().endswith(b"}") and rest.lstrip()[:1] == b"{":
+        return 0.0  # JSON Lines: ms-swift's logging.jsonl ends with a record that holds the whole log_history
     if b'"log_history"' in h:
         return 0.95
     return 0.6 if src.name == "trainer_state.json" else 0.0
