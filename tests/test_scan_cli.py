@@ -23,8 +23,6 @@ def write_jsonl(path: Path, n: int = 300, nan_from: int | None = None, gn_high: 
     lines = []
     for i in range(1, n + 1):
         loss = 2.3 * math.exp(-i / 80) + 0.3 + 0.01 * math.sin(i)
-        if gn_high and i > 50:  # the norm jumps and the loss stops falling with it (a norm that high while
-            loss = 2.3 * math.exp(-50 / 80) + 0.3 + 0.05 * math.sin(i)  # the loss still falls is in its own units)
         if nan_from is not None and i >= nan_from:
             loss = float("nan")
         gn = 40.0 + 5 * math.sin(i) if gn_high and i > 50 else 1.0 + 0.1 * math.cos(i)

@@ -1640,3 +1640,18 @@ def test_threshold_quiet_while_the_loss_keeps_falling():
            "grad_norm", **params)
     back_up = _run({"grad_norm": norm, "loss": [15.5, 13.0, 3.8, 2.39, 1.43, 5.82, 7.05, 10.03]})
     assert _check("threshold", back_up, "grad_norm", **params) is not None
+    # a norm that grew sixtyfold from its own start did not start out large in its own units: reported
+    grew = [1.0] * 10 + [60.0 + 5 * (i % 3) for i in range(30)]
+    falling = [2.3 * np.exp(-i / 15) + 0.4 for i in range(40)]
+    assert _check("threshold", _run({"grad_norm": grew, "loss": falling}), "grad_norm", **params) is not None
+
+
+def test_worsening_needs_a_level_not_one_late_evaluation():
+    """A WER that falls from 62 to 25.7 over 84 evaluations and is 28.2 at the last one alone is judged
+    on its running median (eight points), so one late evaluation is no level (quiet); the same series
+    ending with its last eight evaluations at 28-29 is reported."""
+    params = {"worse": "up", "min_rise": 0.05, "z": 3.0, "min_points": 3}
+    base = list(25.7 + 36.3 * np.exp(-np.arange(83) / 15.0) + 0.2 * np.sin(np.arange(83)))
+    _quiet("worsening", _run({"eval/wer": base + [28.23]}), "eval/wer", **params)
+    risen = base[:-7] + [28.1, 28.6, 28.3, 28.9, 28.4, 28.7, 28.5, 28.8]
+    assert _check("worsening", _run({"eval/wer": risen}), "eval/wer", **params) is not None

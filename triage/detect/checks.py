@@ -478,7 +478,8 @@ class ThresholdParams(WindowParams):
     stalled_min_points: int = 2
     # quiet when the training loss fell by this share of its level over the same stretch and ends at
     # its low (its last fifth within a tenth of its lowest point): a quantity whose size depends on the
-    # model and the loss's reduction (a gradient norm) is high there in its own units, not out of control
+    # model and the loss's reduction (a gradient norm) is high there in its own units, not out of control;
+    # unless it grew tenfold or more from its own first fifth (then it did not start out that large)
     unless_loss_falling: Optional[float] = None
 
 
@@ -549,7 +550,8 @@ def threshold(c: Ctx) -> Hit | None:
             return None
         if p.unless_fell_by is not None and _fell_by(y, p.unless_fell_by):
             return None
-        if p.unless_loss_falling is not None and _loss_kept_falling(c.run, p.unless_loss_falling, float(x[0]), float(x[-1])):
+        if p.unless_loss_falling is not None and _loss_kept_falling(c.run, p.unless_loss_falling, float(x[0]), float(x[-1])) \
+                and not _grew(y, hit, 10.0):
             return None
         if p.unless_improved and _ended_improved(c, p.unless_improved, p.improved_by, max(2, p.improved_min_points)):
             return None
@@ -2432,6 +2434,14 @@ def _training_loss_fell(run, share: float, lo: float, hi: float) -> bool:
     return False
 
 
+def _grew(y: np.ndarray, hit: np.ndarray, factor: float) -> bool:
+    """Whether the points beyond the bound sit `factor` times or more above the series' own first fifth
+    (median to median): a quantity that grew that much did not start out large in its own units."""
+    head = y[: max(1, len(y) // 5)]
+    base = float(np.median(np.abs(head)))
+    return bool(hit.any()) and base > 0 and float(np.median(np.abs(y[hit]))) >= factor * base
+
+
 def _loss_kept_falling(run, share: float, lo: float, hi: float) -> bool:
     """Whether the training loss fell by `share` or more between steps lo and hi (_training_loss_fell)
     and its last fifth there is within a tenth of the lowest level it reached (the lowest median of a
@@ -3595,7 +3605,9 @@ def _worsened(y: np.ndarray, worse: str, min_rise: float, z: float):
     zs = _running_median(zz, k)
     i_best = int(np.argmin(zs[:-1]))
     n_after = len(zz) - 1 - i_best
-    tail = zz[-max(1, n_after // 3):]
+    # (the level after the best is judged on as many points as the best was: one late evaluation of a long
+    # noisy series is no level)
+    tail = zz[-max(k, n_after // 3):]
     level = float(np.median(tail))
     best = float(zs[i_best])
     rise = level - best
