@@ -4925,7 +4925,7 @@ def _epochs_printed_after(records: list) -> list:
                 runs.append([i])
         elif rec.epoch is not None and runs[-1] and len(runs) == len(closing) + 1:
             closing.append(rec.epoch)
-    if len(closing) < 2 or any(not run for run in runs[:len(closing)]):
+    if not closing or any(not run for run in runs[:len(closing)]):
         return records
     if any(b - a != 1 for a, b in zip(closing, closing[1:])):
         return records
