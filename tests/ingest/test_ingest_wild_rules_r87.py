@@ -28,3 +28,47 @@ def test_one_epoch_summary_between_restarting_iteration_counters_makes_epoch_and
     assert steps == sorted(steps) and len(set(steps)) == len(steps)
     assert math.isclose(loss.values[0], 9.5) and math.isclose(loss.values[-1], 6.25)
     assert run.get("eval/loss") is not None
+
+
+def test_csv_runs_appended_under_one_header_follow_one_another(tmp_path):
+    """Keras CSVLogger(append=True) run twice: one header, then the epoch column starts again at 0.
+    The second run is placed after the first instead of overwriting its epochs."""
+    rows = ["epoch,loss,val_loss"]
+    rows += [f"{e},{1.0 - e / 10:.3f},{1.1 - e / 10:.3f}" for e in range(5)]
+    rows += [f"{e},{0.9 - e / 20:.3f},{1.0 - e / 20:.3f}" for e in range(4)]
+    run = _read(tmp_path, rows, name="training_log.csv")
+    loss = run.get("loss")
+    assert len(loss.values) == 9 and list(loss.steps) == list(range(9))
+    assert math.isclose(loss.values[0], 1.0) and math.isclose(loss.values[-1], 0.75)
+    assert run.meta.get("run_starts") == [5.0]
+    assert any("starts again" in w for w in run.meta["warnings"])
+
+
+def test_csv_step_column_appended_runs_and_a_resume(tmp_path):
+    """A progress CSV with a timestep column: a run reaching 4000 then a second launch from 500 is a
+    new run, placed after; a step back to 3000 after 4000 is a resume (its steps are logged again)."""
+    rows = ["total_timesteps,loss"]
+    rows += [f"{t},{0.5 - t / 20000:.4f}" for t in range(1000, 5000, 1000)]
+    rows += [f"{t},{0.4 - t / 40000:.4f}" for t in range(500, 3000, 500)]
+    run = _read(tmp_path, rows, name="progress.csv")
+    loss = run.get("loss")
+    assert len(loss.values) == 9 and math.isclose(loss.values[0], 0.45)
+    assert list(loss.steps)[4] == 5000.0 and run.meta.get("run_starts") == [5000.0]
+    resumed = ["step,loss"] + [f"{t},{1.0 - t / 10000:.3f}" for t in (1000, 2000, 3000, 4000, 3000, 4000, 5000)]
+    run = _read(tmp_path, resumed, name="resumed.csv")
+    assert not run.meta.get("run_starts")
+    assert list(run.get("loss").steps) == [1000, 2000, 3000, 4000, 5000]
+
+
+def test_csv_appended_runs_skipped_rows_and_blocks_stay_placed(tmp_path):
+    """A row with no step between the runs, and a file long enough to be read in several blocks,
+    keep every run after the one before."""
+    rows = ["epoch,loss"]
+    for run_no in range(3):
+        rows += [f"{e},{2.0 - e / 5000 - run_no / 10:.5f}" for e in range(3000)]
+        rows.append(",0.5")
+    run = _read(tmp_path, rows, name="log.csv")
+    steps = run.get("loss").steps
+    fin = steps[~(steps != steps)]
+    assert (fin[1:] > fin[:-1]).all()
+    assert len(run.meta.get("run_starts") or []) == 2

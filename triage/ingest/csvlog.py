@@ -19,6 +19,7 @@ import csv
 import functools
 import io
 import json
+import math
 import re
 from pathlib import Path
 
@@ -220,6 +221,7 @@ def _read_stream(src: Source, stream, fmt: str | None, split: bool, by_split: bo
     plan = _Plan(header, dialect, comment)
     ranges = _split(src, blocks) if split and dialect != "sb3_monitor" else None  # monitor: steps add up
     if ranges:
+        plan.place = False  # (each part would place its own runs: a file read in parts keeps its steps as written)
         if not _read_split(src, blocks, plan, b, ranges, (header, dialect, comment)):
             return None
     else:
@@ -319,6 +321,7 @@ def _part(path: str, start: int, end: int, layout: tuple) -> dict:
     """Read one byte range of data rows: the builder's raw columns and the plan's counts."""
     b = RunBuilder(path, layout[1], source=layout[1])
     plan = _Plan(*layout)
+    plan.place = False
     with open(path, "rb") as fh:
         fh.seek(start)
         blocks = _Blocks(fh, start, end)
@@ -444,6 +447,17 @@ class _Plan:
         self.first_word: list[tuple[int, str] | None] = [None] * self.ncols
         self.width_bad = 0
         self.row = 0
+        # runs appended to one file under one header (Keras CSVLogger(append=True), a progress.csv every
+        # launch adds to): the step column starts again from its beginning, each run placed after the one
+        # before (as the printed reader places them); a smaller step back is a resume, kept as it is
+        self.place = dialect != "sb3_monitor"
+        self.first: float | None = None  # the file's first step
+        self.gap: float | None = None  # the first rise: the spacing a new run is placed with
+        self.prev: float | None = None  # the last finite step read, as written
+        self.run_top = -math.inf  # the highest step of the current run, as written
+        self.offset = 0.0  # what the current run's steps are moved by
+        self.top = -math.inf  # the highest placed step so far
+        self.starts: list[float] = []  # where each run after the first begins on the placed axis
 
     def add(self, b: RunBuilder, vals: np.ndarray, present: np.ndarray) -> None:
         """One block's cells (NaN where absent) -> points, in the builder's row numbering."""
@@ -469,6 +483,8 @@ class _Plan:
             walls = self.t_start + t if self.t_start is not None else None
         elif self.dialect in ("ultralytics", "keras_csv") and epochs is not None:
             steps = np.where(np.isnan(steps), epochs, steps)
+        if self.place:
+            steps = self._placed(steps)
         if len(self.unvalidated) >= 2:
             cols = self.unvalidated
             idle = present[:, cols].all(axis=1) & (vals[:, cols] == 0).all(axis=1)
@@ -510,7 +526,70 @@ class _Plan:
         if kept < n:
             b.skip("no metrics", n - kept)
 
+    def _placed(self, steps: np.ndarray) -> np.ndarray:
+        """A block's steps on the file's axis (see `place`). A step that drops to the file's first
+        step (when that is at most one spacing) or below a tenth of where its run got to, and that the
+        next step goes on from, starts a new run."""
+        fin = np.isfinite(steps)
+        every = bool(fin.all())
+        s = steps if every else steps[fin]
+        if not len(s):
+            return steps
+        if self.first is None:
+            self.first = float(s[0])
+        seq = s if self.prev is None else np.concatenate(([self.prev], s))
+        lead = len(seq) - len(s)
+        if self.gap is None:
+            up = np.flatnonzero(np.diff(seq) > 0)
+            if len(up):
+                self.gap = float(seq[up[0] + 1] - seq[up[0]])
+        drops = (np.flatnonzero(seq[1:] < seq[:-1]) + 1).tolist()
+        off = None
+        if drops:
+            gap = self.gap or 1.0
+            first = self.first
+            run_top, seg = self.run_top, 0
+            for k in drops:
+                run_top = max(run_top, float(seq[seg:k].max()))
+                seg = k
+                x = float(seq[k])
+                if not ((x <= first and first <= gap) or (run_top > 0 and x <= 0.1 * run_top)
+                        or (x < first and x <= gap)):
+                    continue  # a resume: steps already seen, logged again
+                if k + 1 < len(seq) and seq[k + 1] >= seq[k - 1]:
+                    continue  # a lone low step: the counter goes on where it was
+                if off is None:
+                    off = np.full(len(seq), self.offset)
+                top = max(self.top, float((seq[:k] + off[:k]).max()))
+                off[k:] = top + gap - x
+                self.starts.append(top + gap)
+                run_top = -math.inf
+            self.run_top = max(run_top, float(seq[seg:].max()))
+        else:
+            self.run_top = max(self.run_top, float(seq.max()))
+        self.prev = float(seq[-1])
+        if off is None:
+            out = s + self.offset if self.offset else s
+        else:
+            out = (seq + off)[lead:]
+            self.offset = float(off[-1])
+        self.top = max(self.top, float(out.max()))
+        if out is s:
+            return steps
+        if every:
+            return out
+        res = steps.copy()
+        res[fin] = out
+        return res
+
     def finish(self, b: RunBuilder) -> None:
+        if self.starts:
+            n = len(self.starts)
+            b.meta["runs"] = n + 1
+            b.meta["run_starts"] = list(self.starts)
+            b.warn(f"the step counter starts again {n} time{'s' if n > 1 else ''}: "
+                   f"{n + 1} runs in one file, each placed after the one before; the checks judge the last one "
+                   "(the longest, when the last is a stub of a few rows), and each earlier run for what only it shows")
         if self.width_bad:
             b.warn(f"{self.width_bad} row(s) do not have the header's {self.ncols} columns")
         if self.unvalidated_rows:
