@@ -72,3 +72,17 @@ def test_csv_appended_runs_skipped_rows_and_blocks_stay_placed(tmp_path):
     fin = steps[~(steps != steps)]
     assert (fin[1:] > fin[:-1]).all()
     assert len(run.meta.get("run_starts") or []) == 2
+
+
+def test_a_whole_run_bar_goes_on_counting_past_an_epoch_notice(tmp_path):
+    """A tqdm bar over all of training (`steps:  40%|...| 40/100 [..., avr_loss=0.31]`) redrawn into a
+    log where the data loader says `epoch is incremented. current_epoch: 1, epoch: 2` in between: the
+    bar does not start again, so its count stays the step and the earlier redraws keep theirs."""
+    bar = "[12:00:{s:02d}] [STDERR] steps:  {p}%|###       | {n}/100 [01:{s:02d}<03:00,  2.00s/it, avr_loss={v}]"
+    lines = [bar.format(s=n, p=n, n=n, v=f"{0.5 - n / 200:.3f}") for n in (40, 41, 42)]
+    lines.append("[12:00:43] [STDERR] INFO:trainer.dataset:epoch is incremented. current_epoch: 1, epoch: 2")
+    lines += [bar.format(s=n, p=n, n=n, v=f"{0.5 - n / 200:.3f}") for n in (43, 44)]
+    run = _read(tmp_path, lines)
+    loss = run.get("loss")
+    assert loss is not None and list(loss.steps) == [40, 41, 42, 43, 44]
+    assert math.isclose(loss.values[0], 0.3) and math.isclose(loss.values[-1], 0.28)

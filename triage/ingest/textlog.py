@@ -2014,8 +2014,10 @@ class _TextReader:
                 rec.epoch, rec.batch, rec.total = dr.epoch, n, total  # `Epoch 3: 45%|..| 450/1000`
             elif dr is not None and dr.step is not None:
                 rec.step = dr.step
-            elif self.epoch != self.epoch and total is not None:
-                # the bar's counter alone: each time it starts again is the next pass over the data
+            elif total is not None and (self.epoch != self.epoch or n >= self.bar_last.get(total, math.inf)):
+                # the bar's counter alone: each time it starts again is the next pass over the data. A bar
+                # read so that goes on counting past a line that names an epoch (`steps: 18/96` ... `epoch is
+                # incremented ... epoch: 4` ... `steps: 19/96`) counts the whole run: the epoch is no pass of it
                 rec.epoch, rec.batch, rec.total, passes = self.bar_pass(total, n), n, total, True
             else:
                 rec.step = n
