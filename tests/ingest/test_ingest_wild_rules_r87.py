@@ -86,3 +86,35 @@ def test_a_whole_run_bar_goes_on_counting_past_an_epoch_notice(tmp_path):
     loss = run.get("loss")
     assert loss is not None and list(loss.steps) == [40, 41, 42, 43, 44]
     assert math.isclose(loss.values[0], 0.3) and math.isclose(loss.values[-1], 0.28)
+
+
+def test_an_epoch_summary_train_loss_keeps_the_name_over_a_finished_bar_loss(tmp_path):
+    """Each epoch ends with a finished bar (`12.0s - loss: 0.41 - acc: 80.0: 100%|...|`) and then a summary
+    line (`train loss: 0.552 - train acc: 79.1 - val loss: 0.31 - val acc: 90.2`): as many of one as of the
+    other, on lines of their own, the line that says it is the training loss is the training loss."""
+    lines = []
+    bar_losses = (0.41, -0.05, 0.93)
+    means = (0.552, 0.531, 0.507)
+    for ep, (b, m) in enumerate(zip(bar_losses, means), start=5):
+        lines.append(f"Epoch: {ep}/50 - LR: 0.000300")
+        lines.append(f"12.{ep}s - loss: {b:.3f} - acc: 80.000: 100%|##########| 6000/6000 [00:12<00:00, 480.00it/s]")
+        lines.append(f"train loss: {m:.3f} - train acc: 79.{ep} - val loss: 0.3{ep} - val acc: 90.{ep}")
+    run = _read(tmp_path, lines)
+    loss = run.get("loss")
+    assert [round(float(v), 3) for v in loss.values] == list(means)
+    assert run.get("eval/loss") is not None
+
+
+def test_a_bare_loss_on_every_step_keeps_the_name_beside_epoch_train_losses(tmp_path):
+    """A bare `loss` printed every step stays the training loss beside fewer `train_loss` epoch lines;
+    so does a bar's `loss=` printed on the same line as its `train/loss=`."""
+    lines = []
+    for ep in range(3):
+        lines += [f"step {ep * 4 + i} loss {2.0 - ep / 2 - i / 10:.3f}" for i in range(4)]
+        lines.append(f"epoch {ep} train_loss {1.9 - ep / 2:.3f}")
+    run = _read(tmp_path, lines)
+    assert len(run.get("loss").values) == 12
+    bars = [f"Epoch {ep}: 100%|#| 7/7 [00:04<00:00,  1.74it/s, loss=0.0{6 - ep}, v_num=1, train/loss={0.5 - ep / 10:.2f}]"
+            for ep in range(3)]
+    run = _read(tmp_path, bars, name="bar.log")
+    assert [round(float(v), 2) for v in run.get("loss").values] == [0.06, 0.05, 0.04]

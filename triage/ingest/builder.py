@@ -355,6 +355,16 @@ class RunBuilder:
                 # spelling of a loss with no split in it (`[Metrics] AUC: 0.80 - logloss: 0.447`, a metric
                 # the evaluation printed), however exactly the alias table knows that spelling
                 keys.sort(key=lambda k: not _TRAIN_LOSS_KEY.match(k))
+            elif name == "loss" and len(keys) > 1 and keys[0].strip().lower() == "loss":
+                # `loss: 0.30` on a finished bar and `train loss: 0.627` on the epoch's summary line after it, as
+                # often as each other: the line that says it is the training loss keeps the name (the bare one
+                # is the last batch's reading). A bare loss printed more often (every step), or on the same
+                # lines (a bar's `loss=` beside its `train/loss=`), keeps it
+                said = [k for k in keys[1:] if _TRAIN_LOSS_KEY.match(k) and resolved[k].split == "train"]
+                if said and len(self.cols[said[0]]) == len(self.cols[keys[0]]) >= 2 \
+                        and _apart(self.cols[said[0]], self.cols[keys[0]]):
+                    keys.remove(said[0])
+                    keys.insert(0, said[0])
             names[keys[0]] = (name, resolved[keys[0]].split)
             for k in keys[1:]:
                 own = _aliases.normalise(k)
@@ -430,6 +440,12 @@ class RunBuilder:
         run = Run(path=self.path, format=self.format, series=dict(sorted(series.items())),
                   events=self.events, meta=self.meta)
         return run
+
+
+def _apart(a: "_Column", b: "_Column") -> bool:
+    """Whether two columns were read from different rows (lines) only."""
+    ra, rb = a._merged(with_weights=True)[0], b._merged(with_weights=True)[0]
+    return ra is not None and rb is not None and not np.intersect1d(ra, rb).size
 
 
 _TRAIN_LOSS_KEY = re.compile(r"(?i)^\s*(?:train|training)[\s_/-]+loss\s*$")
