@@ -118,3 +118,34 @@ def test_a_bare_loss_on_every_step_keeps_the_name_beside_epoch_train_losses(tmp_
             for ep in range(3)]
     run = _read(tmp_path, bars, name="bar.log")
     assert [round(float(v), 2) for v in run.get("loss").values] == [0.06, 0.05, 0.04]
+
+
+def test_an_uncounted_second_line_after_each_iteration_line_is_read_at_that_iteration(tmp_path):
+    """Det3D / CenterPoint style: `Epoch [2/8][20/60]  lr: ..., time: ...` and on the next line
+    `task : ['CAR'], loss: 12.5, hm_loss: 7.1, loc_elem: ['0.1', '0.2']` for every logged iteration:
+    each loss belongs to the iteration just above it, not all to the end of the epoch."""
+    lines = []
+    for it, loss in zip((20, 40, 60), (12.5, 11.75, 11.0)):
+        lines.append(f"2021-01-01 10:00:{it:02d},000 - INFO - Epoch [2/8][{it}/60]\tlr: 0.00050, eta: 0:10:00, "
+                     f"time: 0.410, data_time: 0.010, memory: 2900, ")
+        lines.append(f"2021-01-01 10:00:{it:02d},001 - INFO - task : ['CAR', 'PED'], loss: {loss}, "
+                     f"hm_loss: {loss / 2}, loc_elem: ['0.1000', '0.2000'], num_pos: 120.0000")
+        lines.append("")
+    run = _read(tmp_path, lines)
+    loss = run.get("loss")
+    assert [float(v) for v in loss.values] == [12.5, 11.75, 11.0]
+    assert len(set(loss.steps)) == 3
+    assert list(loss.steps) == list(run.get("learning_rate").steps)
+
+
+def test_a_summary_after_each_epochs_last_batch_stays_an_epoch_reading(tmp_path):
+    """`Epoch [1][100/100] loss: ...` then `mean acc: 0.7` with no counter, once per epoch: the summary
+    follows the same count each time and keeps standing for its epoch."""
+    lines = []
+    for ep in range(1, 4):
+        lines.append(f"Epoch [{ep}][50/100] loss: {2.0 / ep:.3f}")
+        lines.append(f"Epoch [{ep}][100/100] loss: {1.8 / ep:.3f}")
+        lines.append(f"val acc: 0.{5 + ep}")
+    run = _read(tmp_path, lines)
+    acc = run.get("eval/accuracy")
+    assert acc is not None and len(acc.values) == 3

@@ -3642,6 +3642,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
                                    error_lines)
     r.records = _join_heading_times(r.records)
     r.records = _fold_lone_times(r.records)
+    r.records = _second_lines(r.records)
     r.records = _epochs_printed_after(r.records)
     r.records = _boosting_objective(r.records, lines)
     axis = _emit(r.records, b)
@@ -4907,6 +4908,46 @@ def _boosting_objective(records: list, lines) -> list:
         rec = out[i]
         out[i] = rec._replace(values={names[k]: v for k, v in rec.values.items()})
     return out
+
+
+def _second_lines(records: list) -> list:
+    """`Epoch [5/6][40/50]  lr: 0.00077, time: 0.522, ...` then `task : ['VEHICLE'], loss: 29.3, hm_loss: 17.3`
+    on the next line, for every logged iteration (Det3D, CenterPoint): the line with no counter of its own
+    is the second line of the counted one before it and is read at its iteration (it would otherwise
+    stand for the whole epoch, and every iteration's second line would land on the epoch's end). Taken
+    so when each line of that shape follows, on the next line, a counted line of one shape that names
+    none of its keys, at least twice and at two different counts (a summary printed after an epoch's
+    last batch follows the same count each time)."""
+    if len(records) < 4:
+        return records
+    follows: dict[str, list[int]] = {}  # a shape with no counter -> indices of its records
+    lead: dict[str, str | None] = {}  # that shape -> the one shape of counted line before it (None: mixed)
+    for i, rec in enumerate(records):
+        if type(rec) is not _Rec or rec.source != "text" or rec.step is not None or rec.batch is not None \
+                or not rec.template or rec.template in lead and lead[rec.template] is None:
+            continue
+        prev = records[i - 1] if i else None
+        ok = type(prev) is _Rec and prev.source == "text" and prev.line + 1 == rec.line \
+            and (prev.step is not None or prev.batch is not None) and prev.epoch == rec.epoch \
+            and prev.label == rec.label and prev.values.keys().isdisjoint(rec.values)
+        if ok and rec.template not in lead:  # (once a shape: a line that prints its own counter is no second line)
+            ok = not printed.parse(rec.template.replace("#", "0")).counter
+        if not ok or lead.setdefault(rec.template, prev.template) != prev.template:
+            lead[rec.template] = None
+            continue
+        follows.setdefault(rec.template, []).append(i)
+    out = None
+    for tpl, idx in follows.items():
+        if lead.get(tpl) is None or len(idx) < 2:
+            continue
+        counts = {(records[i - 1].step, records[i - 1].batch) for i in idx}
+        if len(counts) < 2:
+            continue
+        out = out or list(records)
+        for i in idx:
+            prev = records[i - 1]
+            out[i] = out[i]._replace(step=prev.step, batch=prev.batch, total=prev.total)
+    return records if out is None else out
 
 
 def _epochs_printed_after(records: list) -> list:
