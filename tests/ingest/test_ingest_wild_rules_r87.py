@@ -149,3 +149,18 @@ def test_a_summary_after_each_epochs_last_batch_stays_an_epoch_reading(tmp_path)
     run = _read(tmp_path, lines)
     acc = run.get("eval/accuracy")
     assert acc is not None and len(acc.values) == 3
+
+
+def test_keras_output_commented_out_with_an_indent_after_the_hash(tmp_path):
+    """Keras verbose=2 output pasted under code as comments indented after the `#`
+    (`#    Epoch 2/4` then `#    12/12 - 3s - loss: 0.41 - val_loss: 0.39 - 3s/epoch - 250ms/step`):
+    each header still places its epoch's line."""
+    lines = []
+    for ep, loss in zip(range(1, 4), (0.52, 0.41, 0.37)):
+        lines.append(f"#    Epoch {ep}/4")
+        lines.append(f"#    12/12 - 3s - loss: {loss:.4f} - accuracy: 0.7{ep}00 - val_loss: 0.4{ep}00 - "
+                     f"val_accuracy: 0.8000 - 3s/epoch - 250ms/step")
+    run = _read(tmp_path, lines)
+    loss = run.get("loss")
+    assert list(loss.steps) == [1, 2, 3]
+    assert [round(float(v), 2) for v in loss.values] == [0.52, 0.41, 0.37]

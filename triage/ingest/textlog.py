@@ -2811,8 +2811,9 @@ def _commented_output(c: str) -> bool:
     named with `:` or `=` before its number; a comment of a config (`# 1 epoch is 500`) names none."""
     if c[1:2] == "#":
         return False
-    if c[2:3] == "E" and _KERAS_EPOCH.match(c[1:]):
-        return True  # `# Epoch 2/10`: Keras's header over the commented-out progress line of that epoch
+    head = c[1:].lstrip()
+    if head[:1] == "E" and _KERAS_EPOCH.match(head):
+        return True  # `# Epoch 2/10` (`#    Epoch 2/10` indented): Keras's header over the commented-out progress line
     return any(printed.known_key(m.group(1).strip(), loose=True) for m in _OUTPUT_PAIR.finditer(c)) \
         or any(printed.known_key(m.group(1), loose=True) for m in _EVAL_RESULT.finditer(c))
 
