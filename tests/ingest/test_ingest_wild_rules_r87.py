@@ -164,3 +164,17 @@ def test_keras_output_commented_out_with_an_indent_after_the_hash(tmp_path):
     loss = run.get("loss")
     assert list(loss.steps) == [1, 2, 3]
     assert [round(float(v), 2) for v in loss.values] == [0.52, 0.41, 0.37]
+
+
+def test_csv_run_placement_near_the_float_limit_stays_quiet(tmp_path):
+    """Steps near the largest float leave no room to place a run after them: the steps stay as
+    written, with no overflow warning and no infinite run start."""
+    import warnings
+
+    rows = ["step,loss"] + [f"{s},0.5" for s in ("1e307", "1.5e308", "0", "1", "2", "1.7e308", "0", "1", "2")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run = _read(tmp_path, rows, name="huge.csv")
+    starts = run.meta.get("run_starts") or []
+    assert all(math.isfinite(s) for s in starts)
+    assert run.meta["rows"] == 9

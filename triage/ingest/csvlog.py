@@ -560,8 +560,12 @@ class _Plan:
                     continue  # a lone low step: the counter goes on where it was
                 if off is None:
                     off = np.full(len(seq), self.offset)
-                top = max(self.top, float((seq[:k] + off[:k]).max()))
-                off[k:] = top + gap - x
+                with np.errstate(over="ignore", invalid="ignore"):
+                    top = max(self.top, float((seq[:k] + off[:k]).max()))
+                    shift = top + gap - x
+                if not (math.isfinite(shift) and math.isfinite(top + gap) and abs(top + gap) < 1e300):
+                    continue  # (steps near the float limit: nowhere to place a run after them)
+                off[k:] = shift
                 self.starts.append(top + gap)
                 run_top = -math.inf
             self.run_top = max(run_top, float(seq[seg:].max()))
@@ -571,7 +575,8 @@ class _Plan:
         if off is None:
             out = s + self.offset if self.offset else s
         else:
-            out = (seq + off)[lead:]
+            with np.errstate(over="ignore", invalid="ignore"):
+                out = (seq + off)[lead:]
             self.offset = float(off[-1])
         self.top = max(self.top, float(out.max()))
         if out is s:
