@@ -264,6 +264,16 @@ class RunBuilder:
         if message not in self.meta["warnings"]:
             self.meta["warnings"].append(message)
 
+    def restarts(self, starts: list[float]) -> None:
+        """Runs printed or appended one after another in one file: where each run after the first begins
+        on the file's step axis (the readers placed it after the run before), said once."""
+        n = len(starts)
+        self.meta["runs"] = n + 1
+        self.meta["run_starts"] = list(starts)
+        self.warn(f"the step counter starts again {n} time{'s' if n > 1 else ''}: "
+                  f"{n + 1} runs in one file, each placed after the one before; the checks judge the last one "
+                  "(the longest, when the last is a stub of a few rows), and each earlier run for what only it shows")
+
     def event(self, kind: str, text: str, line: int | None = None, step: float | None = None,
               value: float | None = None) -> None:
         self.events.append(TextEvent(line, kind, text, step, value))

@@ -589,12 +589,7 @@ class _Plan:
 
     def finish(self, b: RunBuilder) -> None:
         if self.starts:
-            n = len(self.starts)
-            b.meta["runs"] = n + 1
-            b.meta["run_starts"] = list(self.starts)
-            b.warn(f"the step counter starts again {n} time{'s' if n > 1 else ''}: "
-                   f"{n + 1} runs in one file, each placed after the one before; the checks judge the last one "
-                   "(the longest, when the last is a stub of a few rows), and each earlier run for what only it shows")
+            b.restarts(self.starts)
         if self.width_bad:
             b.warn(f"{self.width_bad} row(s) do not have the header's {self.ncols} columns")
         if self.unvalidated_rows:

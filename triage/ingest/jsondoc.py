@@ -387,12 +387,17 @@ def _json_doc_start(head: bytes) -> bool:
     return head.lstrip()[:1] in (b"{", b"[")
 
 
+def _json_lines_head(h: bytes) -> bool:
+    """Whether a file's head opens as JSON Lines: a whole object on the first line, another on the next."""
+    first, _, rest = h.lstrip().partition(b"\n")
+    return first.rstrip().endswith(b"}") and rest.lstrip()[:1] == b"{"
+
+
 def _sniff_state(src: Source) -> float:
     h = strip_bom(src.head())
     if not _json_doc_start(h):
         return 0.0
-    first, _, rest = h.lstrip().partition(b"\n")
-    if first.rstrip().endswith(b"}") and rest.lstrip()[:1] == b"{":
+    if _json_lines_head(h):
         return 0.0  # JSON Lines: ms-swift's logging.jsonl ends with a record that holds the whole log_history
     if b'"log_history"' in h:
         return 0.95
@@ -411,7 +416,7 @@ def _sniff_json(src: Source) -> float:
         return 0.6 if nxt and (nxt in b'{["-]' or nxt.isdigit()) else 0.0
     if h[:1] == b"{":
         first = h.split(b"\n", 1)[0].rstrip()
-        if first.endswith(b"}") and len(h.split(b"\n", 1)) > 1 and h.split(b"\n", 1)[1].lstrip()[:1] == b"{":
+        if _json_lines_head(h):
             return 0.1  # JSON Lines
         if src.name.endswith(".json"):
             # one object in a `.json` file is a JSON document (JSON Lines end in .jsonl): above the

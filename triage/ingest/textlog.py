@@ -5551,12 +5551,7 @@ def _emit(records: list[_Rec], b: RunBuilder) -> str:
         b.note_step(where)
         at += 1
     if runs:
-        n = len(runs)
-        b.meta["runs"] = n + 1
-        b.meta["run_starts"] = runs  # where each run after the first begins on the file's step axis
-        b.warn(f"the step counter starts again {n} time{'s' if n > 1 else ''}: "
-               f"{n + 1} runs in one file, each placed after the one before; the checks judge the last one "
-               "(the longest, when the last is a stub of a few rows), and each earlier run for what only it shows")
+        b.restarts(runs)
     return axis
 
 
