@@ -437,8 +437,10 @@ class _TextReader:
                 if line.endswith("\r"):
                     line = line[:-1]
                 for seg in _segments(line.replace("\x00", "")):
-                    for t in _TQDM.finditer(_unlaunch(seg)):
-                        self.bars[int(t.group(2))] = int(t.group(1))
+                    seg = _unlaunch(seg)
+                    for t in _TQDM.finditer(seg):
+                        if not _byte_bar(seg, t):
+                            self.bars[int(t.group(2))] = int(t.group(1))
 
     def run_summary_line(self, ln: int, s: str) -> None:
         """W&B's closing block (`wandb: Run summary:`, then `wandb:    train/loss 0.21` a metric): the last
@@ -877,6 +879,8 @@ class _TextReader:
         bars = False
         for m in _TQDM.finditer(s):
             n, total = int(m.group(1)), int(m.group(2))
+            if _byte_bar(s, m):
+                continue
             if self.pending:  # after counts not read yet: in line order, when they are needed
                 self.pending.append((-1, total, n))
             else:
@@ -2269,6 +2273,12 @@ class _TextReader:
         is_eval = any(str(k).startswith(("eval_", "test_")) for k in d)
         if m is not None:
             n, total = int(m.group(1)), int(m.group(2))
+            # a finished bar glued to a dict with no epoch and no loss (`100% 31/31 [00:08<00:00]{'mr': 1460.9,
+            # 'mrr': 0.004}`, a metric function printing after its evaluation loop) counts evaluation batches:
+            # the trainer's own dicts always carry their epoch, so that bar is no training counter
+            if not is_eval and n == total and "epoch" not in d \
+                    and not any("loss" in str(k).lower() for k in d):
+                is_eval = True
             if not is_eval:
                 self.train_total = total
                 self.glued_bars = dict(self.bars)  # (a dict after it, no bar redrawn between, is a later log)
@@ -2278,9 +2288,10 @@ class _TextReader:
             total = None
             if self.train_total is not None and self.train_total in self.bars:
                 total = self.train_total
-            elif not is_eval and self.bars:
-                # the bar with the largest total is the training bar
-                total = max(self.bars)
+            elif not is_eval and any(n < t for t, n in self.bars.items()):
+                # the bar with the largest total is the training bar; a bar that already ran to its end (an
+                # evaluation loop, a dataset `map`) is none: a training log line comes while its bar runs
+                total = max(t for t, n in self.bars.items() if n < t)
                 self.train_total = total
             if total is not None:
                 n = self.bars[total]
@@ -4707,6 +4718,15 @@ def _dict_count(v: object) -> float | None:
         if head.strip().isdigit() and (not tail or tail.strip().isdigit()):
             return float(head)
     return None
+
+
+_BYTE_RATE = re.compile(r"[^\]\n]{0,60}?\d(?:\.\d*)?\s?[kKMGT]?i?B/s\b")
+
+
+def _byte_bar(s: str, m: re.Match) -> bool:
+    """A bar that counts bytes (`config.json: 100% 608/608 [00:00<00:00, 4.53MB/s]`, a download or an
+    upload: its rate is in B/s, kB/s, MB/s): its counter is a file's size, not a step of the run."""
+    return _BYTE_RATE.match(s, m.end()) is not None
 
 
 def _hf_by_epoch(records: list) -> list:
