@@ -316,6 +316,15 @@ def test_drop_ratio():
     assert hit.numbers == {"ratio": 0.4}
 
 
+def test_drop_ratio_last_points():
+    """A rate down to 5 for a stretch that is back at 100 for its last three logs recovered: with
+    last_points 3 the check is quiet; the same run still fires without it (the last 15% include the slow
+    stretch)."""
+    run = _run({"throughput": [100.0] * 30 + [5.0] * 7 + [100.0] * 3})
+    _check("drop_ratio", run, "throughput")
+    _quiet("drop_ratio", run, "throughput", last_points=3)
+
+
 def test_early_blowup():
     """2 at step 1, then 5 for the next four points (2.5x), in the first max(4, 10% of 40) points."""
     hit = _check("early_blowup", _run({"loss": [2.0] + [5.0] * 4 + [1.8] * 35}), "loss")

@@ -1351,6 +1351,10 @@ class DropRatioParams(Params):
     # only from the first step this metric is logged (the loss): before it no update ran
     # (SB3's learning_starts, a replay buffer being filled), so the rate is collection speed
     after_first: Optional[Names] = None
+    # when above 0, the median of the run's last this many points must show the drop too: a rate that
+    # sank for a stretch (a shared node, a slow disk) and is back at its old level by the last logs
+    # did not drop as the run went on, it recovered
+    last_points: int = 0
 
 
 def _rate_between_logs(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1389,6 +1393,8 @@ def drop_ratio(c: Ctx) -> Hit | None:
         return None
     ratio = end / start
     if ratio > p.max_ratio:
+        return None
+    if p.last_points > 0 and float(np.median(y[-p.last_points:])) / start > p.max_ratio:
         return None
     if p.settle > 0:
         a, b = int(p.settle * len(y)), max(int(2 * p.settle * len(y)), int(p.settle * len(y)) + 1)
