@@ -42,3 +42,21 @@ def test_ddps_speed_note_about_an_unneeded_flag_names_no_ddp_error(tmp_path):
                    "enable unused parameter detection by passing the keyword argument `find_unused_parameters=True` to "
                    "`torch.nn.parallel.DistributedDataParallel`\n")
     assert [c["id"] for c in api.scan(str(err), kb=kb)["causes"]][0] == "D-unused-params"
+
+
+def test_a_cause_met_only_as_an_error_is_not_ranked_from_a_warning(tmp_path):
+    """torchvision warns that its optional image extension failed to load (a missing C++ symbol) and the
+    run goes on: a CUDA/ABI build problem stops a program, so a warning that names the symbol is not it.
+    The same line printed as the error that ended a run still points there."""
+    kb = api.load_kb()
+    warn = ("/usr/lib/python3.10/site-packages/torchvision/io/image.py:13: UserWarning: Failed to load image Python "
+            "extension: '/usr/lib/python3.10/site-packages/torchvision/image.so: undefined symbol: "
+            "_ZN3c1017RegisterOperatorsD1Ev'")
+    body = "\n".join(f"{{'loss': {2.0 - 0.02 * i:.4f}, 'epoch': {i / 10}}}" for i in range(1, 30))
+    p = tmp_path / "warned.log"
+    p.write_text("  warnings.warn(\n" + warn + "\n" + body + "\n", encoding="utf-8")
+    assert "S-cuda-build" not in [c["id"] for c in api.scan(str(p), kb=kb)["causes"]]
+    err = tmp_path / "err.log"
+    err.write_text("ImportError: /usr/lib/python3.10/site-packages/torchvision/_C.so: undefined symbol: "
+                   "_ZN3c1017RegisterOperatorsD1Ev\n", encoding="utf-8")
+    assert [c["id"] for c in api.scan(str(err), kb=kb)["causes"]][0] == "S-cuda-build"

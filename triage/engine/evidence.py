@@ -220,10 +220,11 @@ def apply_text(diag: Diagnosis, index, lines: list[tuple[int | None, str]], appl
                warnings: frozenset[int] = frozenset()) -> int:
     """Match error patterns against text lines and weigh each matching cause by how well its pattern
     explains the line (`error_line_weights`); a cause matched by several messages keeps its best one.
-    Lines numbered in `warnings` were printed as warnings: they weigh their causes like any line, but
-    a run that only warned did not fail with an error, so they leave "what do you see" to the findings.
+    Lines numbered in `warnings` were printed as warnings: they weigh their causes like any line, except
+    causes met only as an error (`_as_warned`), and a run that only warned did not fail with an error, so
+    they leave "what do you see" to the findings.
     Returns the number of distinct error messages matched."""
-    groups = error_lines(index, lines)
+    groups = [g for g in (_as_warned(diag, g, warnings) for g in error_lines(index, lines)) if g.spans]
     best: dict[str, tuple[float, ErrorLine, int]] = {}
     for g in groups:
         weights = error_line_weights(g.spans, diag.model.refines)
@@ -246,6 +247,16 @@ def apply_text(diag: Diagnosis, index, lines: list[tuple[int | None, str]], appl
         diag.answer(START, _start_for_errors(diag, best), source,
                     f"error text in the input ({len(errors)} message(s) matched)")
     return len(groups)
+
+
+def _as_warned(diag: Diagnosis, g: ErrorLine, warnings: frozenset[int]) -> ErrorLine:
+    """The message without the causes it cannot show when the program printed it as a warning and went
+    on: a cause met only as an error (the program stops: a build without the GPU's kernels, a missing
+    symbol) is not what an optional extension that failed to load and said so in a warning shows."""
+    if g.line is None or g.line not in warnings:
+        return g
+    keep = {c: sp for c, sp in g.spans.items() if set(diag.model.signs.get(c, {}).get(START, ())) != {"error"}}
+    return g if len(keep) == len(g.spans) else ErrorLine(g.line, g.text, keep, g.count)
 
 
 def _start_for_errors(diag: Diagnosis, best: dict) -> str:
