@@ -5524,7 +5524,8 @@ def _any(total) -> bool:
     return bool(total)
 
 
-def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = False) -> tuple[np.ndarray, list[float]]:
+def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = False,
+                totals: np.ndarray | None = None) -> tuple[np.ndarray, list[float]]:
     """Several runs printed into one file one after the other (a script that trains three models, a
     log appended to by every launch): the training counter starts again from its beginning. A
     counter that drops to the file's first step, or below a tenth of where its run got to, and goes
@@ -5533,14 +5534,18 @@ def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = Fals
     lone low step the counter does not go on from is a stray line. `last_is_summary`: the last
     record names no metric any record before it did (`1-th epoch, test acc: 0.05` after the
     `N-th batch, loss: ...` lines): when it is the one that drops, it is a summary printed at the
-    end on another counter, placed after the run it sums up, not a run of its own. Returns the
-    steps where they go on the file's axis and where each new run starts on it."""
+    end on another counter, placed after the run it sums up, not a run of its own. `totals`: the
+    count each record's counter runs to (`[5/30]`: 30; NaN where none is printed): a counter that ran
+    to its end, or one that counts to another total, finished its loop, so a drop after it starts a
+    new run whatever step it drops to (a script fitting several models for 6 and then 30 epochs). Returns
+    the steps where they go on the file's axis and where each new run starts on it."""
     ok = train & np.isfinite(raw)
     every = bool(ok.all())  # (the common case: no copy of the steps, no index of them)
     ti = None if every else np.flatnonzero(ok)  # the training steps, in file order
     if (len(raw) if every else len(ti)) < 3:
         return raw.copy(), []
     s = raw if every else raw[ti]
+    tot = None if totals is None else _carried(totals if every else totals[ti])
     drops = (np.flatnonzero(s[1:] < s[:-1]) + 1).tolist()
     if not drops:  # the counter never goes back: one run, nothing to place
         return raw, []
@@ -5553,7 +5558,7 @@ def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = Fals
         # (a resume, or a stray low step, is no new run; a file that opens at its first count starts again there,
         # and so does a counter back at its very first count, below where the file opened: `Epoch 1/100` after a
         # paste that opened at `Epoch 2/100`)
-        if not starts_run(s, k, first, gap, float(s[start:k].max())):
+        if not (starts_run(s, k, first, gap, float(s[start:k].max())) or _loop_ended(s, tot, k)):
             continue
         p = k if ti is None else int(ti[k])
         before = placed[:p]
@@ -5564,6 +5569,25 @@ def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = Fals
             continue  # (placed after its run, and no run of its own)
         starts.append(float(top + gap))
     return placed, starts
+
+
+def _carried(tot: np.ndarray) -> np.ndarray:
+    """Each record's counter total, or the last one printed before it (a line between two counted lines
+    that prints a score of its own, `smape score: 26.6`, is still inside that loop)."""
+    at = np.where(np.isfinite(tot), np.arange(len(tot)), 0)
+    return tot[np.maximum.accumulate(at)]
+
+
+def _loop_ended(s: np.ndarray, tot: np.ndarray | None, k: int) -> bool:
+    """Whether the counter's drop at `k` follows a loop that ended: the two records count to different
+    totals (another loop), or the one before counted to its printed total and the counter goes on from
+    the drop below where it stood (a resume re-logs steps of a loop that had not ended, with the same
+    total; a lone low step the counter does not go on from is a stray line)."""
+    if tot is None or not (np.isfinite(tot[k - 1]) and np.isfinite(tot[k])):
+        return False
+    if tot[k] != tot[k - 1]:
+        return True
+    return bool(s[k - 1] >= tot[k - 1]) and not (k + 1 < len(s) and s[k + 1] >= s[k - 1])
 
 
 def _last_is_summary(kept: list) -> bool:
@@ -5774,7 +5798,9 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
     # pass 2: runs printed one after another go one after another
     raw = np.concatenate(steps)
     train = np.concatenate([np.full(len(st), rec.label != "eval") for (rec, _), st in zip(kept, steps)])
-    placed, runs = _place_runs(raw, train, _last_is_summary(kept))
+    totals = np.concatenate([np.full(len(st), NAN if vals is None or not rec.total else float(rec.total))
+                             for (rec, vals), st in zip(kept, steps)]) if axis == "explicit" else None
+    placed, runs = _place_runs(raw, train, _last_is_summary(kept), totals)
     # pass 3: add
     at = 0
     scale_printed = None  # whether the log's own records print the loss scale (then a notice's is no row)

@@ -1,0 +1,38 @@
+"""Session 24: several fits printed one after another on an `[epoch/total]` counter."""
+from triage.ingest import read_run
+
+
+def _read(tmp_path, text):
+    p = tmp_path / "fits.log"
+    p.write_text(text)
+    return read_run(str(p))
+
+
+def _fit(total, every, start_loss):
+    return [f"[{e}/{total}] Training loss: {start_loss - 0.1 * e:.4f}\t Validation loss: {start_loss - 0.05 * e:.4f}"
+            for e in range(every, total + 1, every)]
+
+
+def test_a_counter_to_another_total_starts_a_new_fit(tmp_path):
+    # a linear model for 6 epochs, then an LSTM for 30 printed every 5, then a GRU for 30: the 5 after the
+    # 6 counts to 30, another loop; the 5 after [30/30] follows a loop that ran to its end. Each fit goes
+    # after the one before, in file order, none is merged into another by epoch.
+    # (a score printed after each fit, on no counter of its own, stays inside the loop before it)
+    lines = _fit(6, 1, 9.0) + ["smape score:  82.3192"] + ["model: LSTM"] + _fit(30, 5, 8.0) \
+        + ["smape score:  73.9910", "model: GRU"] + _fit(30, 5, 7.0) + ["smape score:  52.1804"]
+    run = _read(tmp_path, "\n".join(lines) + "\n")
+    loss = run.series["loss"]
+    want = [9.0 - 0.1 * e for e in range(1, 7)] + [8.0 - 0.1 * e for e in range(5, 31, 5)] \
+        + [7.0 - 0.1 * e for e in range(5, 31, 5)]
+    assert [round(v, 4) for v in loss.values] == [round(v, 4) for v in want]
+    assert all(b > a for a, b in zip(loss.steps, loss.steps[1:]))
+    assert list(run.series["smape"].values) == [82.3192, 73.991, 52.1804]
+
+
+def test_a_resume_on_the_same_total_is_no_new_fit(tmp_path):
+    # the counter goes back from 4 to 3 of the same 10 before its end: a resume that logs epoch 3 again
+    lines = [f"[{e}/10] Training loss: {1.0 - 0.05 * e:.4f}" for e in (1, 2, 3, 4)] \
+        + [f"[{e}/10] Training loss: {0.9 - 0.05 * e:.4f}" for e in (3, 4, 5, 6)]
+    run = _read(tmp_path, "\n".join(lines) + "\n")
+    loss = run.series["loss"]
+    assert list(loss.steps) == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
