@@ -36,3 +36,22 @@ def test_a_resume_on_the_same_total_is_no_new_fit(tmp_path):
     run = _read(tmp_path, "\n".join(lines) + "\n")
     loss = run.series["loss"]
     assert list(loss.steps) == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+
+
+def test_a_split_heading_that_names_a_metric_heads_the_line_under_it(tmp_path):
+    # PyTorch's quickstart prints `Test Error: ` on a line of its own and the scores under it; with no lone
+    # value under the heading, the line under it is the test set's (no training accuracy, no second loss)
+    lines = []
+    for e in (1, 2, 3):
+        lines += [f"Epoch {e}", "-" * 31] + [f"loss: {2.3 - 0.05 * e - 0.01 * j:>7f}  [{64 + 6400 * j:>5d}/60000]"
+                                            for j in range(5)]
+        lines += ["Test Error: ", f" Accuracy: {40 + 5 * e:.1f}%, Avg loss: {2.1 - 0.1 * e:>8f} ", ""]
+    run = _read(tmp_path, "\n".join(lines) + "\n")
+    assert list(run.series["eval/accuracy"].values) == [45.0, 50.0, 55.0]
+    assert [round(v, 4) for v in run.series["eval/loss"].values] == [2.0, 1.9, 1.8]
+    assert "accuracy" not in run.series and len(run.series["loss"].values) == 15
+
+
+def test_a_metric_name_over_its_lone_value_still_reads(tmp_path):
+    run = _read(tmp_path, "Validation loss:\n0.2345\nValidation loss:\n0.2211\n")
+    assert list(run.series["eval/loss"].values) == [0.2345, 0.2211]

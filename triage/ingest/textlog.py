@@ -955,6 +955,10 @@ class _TextReader:
                 named = _NAME_ABOVE.match(s)
                 if named and printed.names_loss_or_accuracy(named.group(1)):
                     self.named_next = (ln, named.group(1))  # (`current training loss is :`: its value comes next)
+                    if _SECTION.match(s):
+                        # (`Test Error:` over ` Accuracy: 45.2%, Avg loss: 2.15`, PyTorch's quickstart: when no
+                        # lone value follows, the split it names heads the line under it)
+                        self.section_header(s.strip())
                     return False
             if ("***" in s or "===" in s or "###" in s) and self.results_banner(ln, s):
                 return False
