@@ -224,3 +224,24 @@ def test_an_earlier_run_that_blew_up_is_reported_as_that_run(tmp_path):
     p.write_text("\n".join(lines) + "\n")
     found = run_detectors(read_run(p), KB)
     assert found and all(f.summary.startswith("run 1 of 2 in this file: ") for f in found)
+
+
+def test_an_earlier_run_that_overfit_is_not_the_files_problem(tmp_path):
+    """Two folds of a cross-validation: the first fold's eval loss turns up after epoch 8 while its training
+    loss falls (an overfit taken alone), the second one's keeps falling. How an earlier run generalised is not
+    reported: the folds are there to be compared. The same first fold alone is an overfit."""
+    from triage.ingest import read_run
+
+    def fold(turn: bool) -> list[str]:
+        out = []
+        for e in range(1, 21):
+            val = 1.2 - 0.06 * min(e, 8) + (0.04 * (e - 8) if turn and e > 8 else -0.01 * e)
+            out.append(f"Epoch {e}/20 - loss: {1.3 - 0.055 * e:.4f} - val_loss: {val:.4f}")
+        return out
+
+    p = tmp_path / "folds.log"
+    p.write_text("\n".join(fold(True) + fold(False)) + "\n")
+    assert not run_detectors(read_run(p), KB, only={"det-overfit"})
+    alone = tmp_path / "fold1.log"
+    alone.write_text("\n".join(fold(True)) + "\n")
+    assert run_detectors(read_run(alone), KB, only={"det-overfit"})

@@ -202,7 +202,10 @@ def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[
     holds several runs one after the other is judged run by run: the last one (or the longest, when
     the last is a stub) as the run, and each earlier run for what it shows that the last does not
     (a notebook whose first attempt reached inf before the fix; a run resumed after it crashed).
-    An earlier run's finding says which run it is."""
+    An earlier run's finding says which run it is. How well an earlier run generalised (its
+    findings of category `overfit`) is not the file's problem: the runs of a search, the folds of a
+    cross-validation or the trials stopped early are there to be compared, and the run kept is the
+    one judged."""
     if not (hasattr(run, "meta") and run.meta.get("run_starts")):
         return _detect(run, kb, only)
     segments = _segments(run)
@@ -213,7 +216,7 @@ def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[
         if k == pick or n < STUB_ROWS:
             continue
         for f in _detect(_view(run, lo, hi), kb, only):
-            if f.detector not in fired:
+            if f.detector not in fired and f.category != "overfit":
                 fired.add(f.detector)
                 f.summary = f"run {k + 1} of {len(segments)} in this file: {f.summary}"
                 found.append(f)
