@@ -1715,3 +1715,16 @@ def test_chance_noisy_loss_at_a_listed_class_count():
                  loss_only_batch_noise=0.03, loss_only_max_classes=10, loss_only_min_points=3,
                  loss_only_vocab=[100, 1000])
     assert "ln 100" in hit.summary
+
+
+def test_accuracy_at_chance_last():
+    """A class-mean accuracy of 0 then exactly 1/40 = 0.025 at the last of two evaluations is one class
+    answered for every input; judged on all its points (the default) the 0 keeps it quiet, and a last
+    value of 0.0262 (within 5% of 1/40, not to its printed digits) is no constant answer."""
+    run = _run({"eval/Class_Accuracy": [0.0, 0.025]})
+    hit = _check("accuracy_at_chance", run, "eval/Class_Accuracy", acc_tol=0.002, min_points=2, max_classes=1000, last=1)
+    assert hit.numbers["classes"] == 40
+    assert "ends at chance, 1/40 = 0.025" in hit.summary
+    _quiet("accuracy_at_chance", run, "eval/Class_Accuracy", acc_tol=0.002, min_points=2, max_classes=1000)
+    near = _run({"eval/Class_Accuracy": [0.0, 0.0262]})
+    _quiet("accuracy_at_chance", near, "eval/Class_Accuracy", acc_tol=0.002, min_points=2, max_classes=1000, last=1)

@@ -2768,6 +2768,9 @@ class AccuracyAtChanceParams(Params):
     # the class count (a token accuracy of 0.31 over a vocabulary at loss 4 is no 1/3)
     loss: Optional[Names] = None
     loss_factor: float = 2.0
+    # judge only the last this many points (0: all of them): a metric whose final value alone says
+    # what the trained model does (a class-mean accuracy at exactly 1/C is one class predicted for all)
+    last: int = 0
 
 
 @check("accuracy_at_chance", AccuracyAtChanceParams)
@@ -2777,6 +2780,8 @@ def accuracy_at_chance(c: Ctx) -> Hit | None:
     x, y = finite_xy(c.steps, facts.as_fraction(c.values))
     if len(y) < p.min_points:
         return None
+    if p.last > 0:
+        x, y = x[-p.last:], y[-p.last:]
     mid = float(np.median(y))
     classes = facts.chance_classes(mid, p.acc_tol)
     if classes is None or classes > p.max_classes or not bool(np.all(np.abs(y * classes - 1.0) <= p.acc_tol)):
@@ -2789,6 +2794,12 @@ def accuracy_at_chance(c: Ctx) -> Hit | None:
         level = math.log(classes)
         if len(ly) and not (level / p.loss_factor <= float(np.median(ly)) <= level * p.loss_factor):
             return None
+    if p.last > 0:
+        return Hit(
+            f"{c.name} ends at chance, 1/{classes} = {fmt(1 / classes)} (its last {len(y):,} point(s) at step(s) "
+            f"{step_str(x[0])}-{step_str(x[-1])}, median {fmt(mid)}): the trained model answers one class for every input",
+            x[0], x[-1], numbers={"classes": classes, "median": mid},
+        )
     return Hit(
         f"{c.name} stays within {p.acc_tol:.0%} of chance, 1/{classes} = {fmt(1 / classes)}, at all {len(y):,} points "
         f"(steps {step_str(x[0])}-{step_str(x[-1])}, median {fmt(mid)}): the model learns nothing it can use",
