@@ -1728,3 +1728,17 @@ def test_accuracy_at_chance_last():
     _quiet("accuracy_at_chance", run, "eval/Class_Accuracy", acc_tol=0.002, min_points=2, max_classes=1000)
     near = _run({"eval/Class_Accuracy": [0.0, 0.0262]})
     _quiet("accuracy_at_chance", near, "eval/Class_Accuracy", acc_tol=0.002, min_points=2, max_classes=1000, last=1)
+
+
+def test_rising_vs_falling_gap_rise():
+    """An eval loss 0.31 -> 0.247 -> 0.297 (+20% from its minimum) while the training loss goes 0.0825 ->
+    0.0774 (a fall of 6%, under min_other_fall) ends above the training loss: the gap opened. The same
+    rise on an eval loss that stays below a training loss of 0.6 is quiet, and so is either without gap_rise."""
+    steps = {"eval/loss": [1, 3, 5, 6, 7], "loss": [1, 3, 5, 6, 7]}
+    run = _run({"eval/loss": [0.31, 0.27, 0.247, 0.27, 0.297], "loss": [0.2, 0.12, 0.0825, 0.079, 0.0774]}, steps)
+    params = {"against": ["loss"], "min_other_fall": 0.1}
+    hit = _check("rising_vs_falling", run, "eval/loss", gap_rise=0.15, **params)
+    assert "above loss, which held at 0.0825 -> 0.0774" in hit.summary
+    _quiet("rising_vs_falling", run, "eval/loss", **params)
+    below = _run({"eval/loss": [0.31, 0.27, 0.247, 0.27, 0.297], "loss": [0.8, 0.7, 0.62, 0.61, 0.6]}, steps)
+    _quiet("rising_vs_falling", below, "eval/loss", gap_rise=0.15, **params)

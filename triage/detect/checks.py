@@ -1431,6 +1431,10 @@ class RisingVsFallingParams(Params):
     # alone_other_max_rise from where it stood at the eval minimum: then both diverge, another finding)
     alone_rise: Optional[float] = None
     alone_other_max_rise: float = 0.1
+    # ... or gap_rise or more above its minimum (0.15: 15%) when it also ends above where the training loss
+    # ends, the training loss not higher than it stood at the eval minimum: the held-out loss climbed past the
+    # training loss while that held or fell, the generalisation gap opening (off when None)
+    gap_rise: Optional[float] = None
     # quiet when a task metric the run is judged by is still improving: its best is at one of its last
     # two evaluations and better than where it stood at the eval loss's minimum (higher is better for
     # `unless_improving`, lower for `unless_improving_lower`: a WER), by a tenth of that value or more. A loss that rises while the word
@@ -1530,6 +1534,13 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
                 f"{c.name} rose {rise:.0%} from its minimum {fmt(low)} at step {step_str(x[i])} to {fmt(last)} at step "
                 f"{step_str(x[-1])} while {other.name} held at {fmt(o_then)} -> {fmt(o_end)}: the model got worse on "
                 f"held-out data only",
+                x[i], x[-1], numbers={"rise": rise},
+            )
+        if p.gap_rise is not None and rise >= p.gap_rise and 0 < o_end <= o_then and last > o_end:
+            return Hit(
+                f"{c.name} rose {rise:.0%} from its minimum {fmt(low)} at step {step_str(x[i])} to {fmt(last)} at step "
+                f"{step_str(x[-1])}, above {other.name}, which held at {fmt(o_then)} -> {fmt(o_end)}: the gap between "
+                f"held-out and training loss opened",
                 x[i], x[-1], numbers={"rise": rise},
             )
         return None
