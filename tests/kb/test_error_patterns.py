@@ -37,6 +37,12 @@ CASES = [
      {"S-hf-xet"}),
     ("unable to load strategy my_rewards.accuracy_reward ... TypeError: 'NoneType' object is not callable",
      {"S-reward-import"}),
+    ("FileNotFoundError: [Errno 2] No such file or directory: 'data/train_split.csv'", {"PB-data-inventory"}),
+    ("tensorflow.python.framework.errors_impl.NotFoundError: /data/shards/train-00001.tfrecord; No such file or "
+     "directory", {"PB-data-inventory"}),
+    ("RuntimeError: No CUDA GPUs are available", {"D-env-launch"}),
+    ("AssertionError: this script requires at least one GPU to train", {"D-env-launch"}),
+    ("ValueError: the config requires 4 GPUs, but only 2 were found", {"D-env-launch"}),
 ]
 
 
