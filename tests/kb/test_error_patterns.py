@@ -43,6 +43,21 @@ CASES = [
     ("RuntimeError: No CUDA GPUs are available", {"D-env-launch"}),
     ("AssertionError: this script requires at least one GPU to train", {"D-env-launch"}),
     ("ValueError: the config requires 4 GPUs, but only 2 were found", {"D-env-launch"}),
+    ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED", {"S-cuda-build"}),
+    ("RuntimeError: FlashAttention only supports Ampere GPUs or newer.", {"S-cuda-build"}),
+    ("RuntimeError: unable to open shared memory object </torch_4242_1234567> in read-write mode", {"DP-shm-size"}),
+    ("RuntimeError: Expected object of scalar type Long but got scalar type Float for argument #2 'target'",
+     {"S-dtype-mismatch"}),
+    ("RuntimeError: Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+     "but got torch.FloatTensor instead", {"S-dtype-mismatch"}),
+    ("OSError: [Errno 28] No space left on device: 'out/checkpoint-4000/optimizer.pt'", {"PB-checkpoint-pair"}),
+    ("RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`", {"S-oom"}),
+    ("RuntimeError: Placeholder storage has not been allocated on MPS device!", {"S-device-mismatch"}),
+    ("RuntimeError: Input, output and indices must be on the current device", {"S-device-mismatch"}),
+    ("RuntimeError: Tensors must be CUDA and dense", {"S-device-mismatch"}),
+    ("RuntimeError: CUDA error: invalid device ordinal", {"D-env-launch"}),
+    ("cv2.error: OpenCV(4.9.0) color.cpp:196: error: (-215:Assertion failed) !_src.empty() in function 'cvtColor'",
+     {"DP-corrupt-samples"}),
 ]
 
 
