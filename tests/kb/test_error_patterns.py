@@ -58,6 +58,23 @@ CASES = [
     ("RuntimeError: CUDA error: invalid device ordinal", {"D-env-launch"}),
     ("cv2.error: OpenCV(4.9.0) color.cpp:196: error: (-215:Assertion failed) !_src.empty() in function 'cvtColor'",
      {"DP-corrupt-samples"}),
+    ("InvalidArgumentError: logits and labels must be broadcastable: logits_size=[16,5] labels_size=[16,1]",
+     {"S-target-size-mismatch"}),
+    ('ValueError: Input 0 of layer "model" is incompatible with the layer: expected shape=(None, 64, 64, 3), '
+     "found shape=(8, 64, 64)", {"S-shape-mismatch"}),
+    ("RuntimeError: The expanded size of the tensor (77) must match the existing size (128) at non-singleton "
+     "dimension 1.", {"S-shape-mismatch"}),
+    ("InvalidArgumentError: indices[0,12] = 32001 is not in [0, 32000) [Op:ResourceGather]", {"S-embedding-index"}),
+    ("InternalError: Failed copying input tensor from CPU:0 to GPU:0 in order to run _EagerConst: Dst tensor is not "
+     "initialized.", {"S-oom"}),
+    ("InvalidArgumentError: Nan in summary histogram for: dense_1/bias_0", {"S-nan"}),
+    ("FloatingPointError: invalid value (nan) encountered in jit(update_fn)", {"S-nan"}),
+    ("RuntimeError: multi-target not supported at ClassNLLCriterion.cu:15", {"O14"}),
+    ("AssertionError: Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * "
+     "gradient_acc_step * world_size 32 != 4 * 4 * 1", {"S-effective-batch-mismatch"}),
+    ("RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.", {"S-cuda-build"}),
+    ("RuntimeError: expected mat1 and mat2 to have the same dtype, but got: float != c10::BFloat16",
+     {"S-dtype-mismatch"}),
 ]
 
 
