@@ -147,6 +147,9 @@ _LINE_NUMBER = re.compile(r"^ *\d+ +(?=\S)")
 _CLOCK = re.compile(r"\[?\d{1,4}[-/:]\d{2}[-/:]\d{2}")  # a timestamp (a line number before one is no value)
 _CARET_ANSI = re.compile(r"\^\[\[[0-9;?]*[A-Za-z]")
 _ARROW_ANSI = re.compile("\u2190\\[[0-9;?]*[A-Za-z]")
+# colour codes whose ESC byte was lost in a paste (`[32m[0705 13:50:41 @monitor.py:467][0m lr: 0.001`): the
+# bracket, the SGR numbers and `m` are left; taken only on a line that also holds the reset `[0m`
+_BARE_SGR = re.compile(r"\[(?:\d{1,3}(?:;\d{1,3}){0,4})?m")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\x1b[=>]")
 
 # Line prefixes that carry no metric: timestamps, levels, logger names, ranks, glog headers.
@@ -798,6 +801,8 @@ def clean(line: str) -> str:
         line = _ARROW_ANSI.sub("", line)
     if "^[" in line:  # colours written out in caret notation (`^[[32m`), as `cat -v` and some pastes show them
         line = _CARET_ANSI.sub("", line)
+    if "[0m" in line:
+        line = _BARE_SGR.sub("", line)
     if "<?" in line and line[:line.find("<?")].rstrip()[-5:] == "00:00":
         line = _IDLE_BAR.sub("", line, count=1)
     if "%" in line:
