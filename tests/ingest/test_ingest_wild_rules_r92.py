@@ -30,3 +30,18 @@ def test_bracket_m_without_reset_is_left_alone(tmp_path):
         "epoch 3 [5m] loss: 0.70",
     ]) + "\n")
     assert list(run.series["loss"].values) == [0.90, 0.80, 0.70]
+
+
+def test_two_blocks_under_one_heading_count_their_lines_once(tmp_path):
+    # a step's heading, its training block, then an evaluation block with no counter of its own: both
+    # records start at the heading's line; the printed lines they were read from are 5, not 8
+    run = _read(tmp_path, "\n".join([
+        "   --> STEP: 10/200 -- GLOBAL_STEP: 5010",
+        "     | > gen_loss: 3.20  (3.41)",
+        "     | > disc_loss: 1.10  (1.05)",
+        "     | > step_time: 0.31  (0.30)",
+        " --> EVAL PERFORMANCE",
+        "     | > avg_gen_loss: 3.05 (+0.01)",
+        "     | > avg_disc_loss: 1.02 (-0.02)",
+    ]) + "\n")
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 5

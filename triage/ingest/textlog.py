@@ -5808,6 +5808,7 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
     # pass 3: add
     at = 0
     scale_printed = None  # whether the log's own records print the loss scale (then a notice's is no row)
+    counted_lines: set[int] = set()  # the first lines whose further printed lines were counted
     for rec, vals in kept:
         if vals is None:
             n = len(rec)
@@ -5829,8 +5830,10 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
             scale_printed = _prints_loss_scale(kept)
         if rec.source != _EVENT_POINT or not scale_printed:
             b.meta["rows"] += 1
-            if lines_in and rec.line in lines_in:
-                # (a block printed a value a line: one row at its step; its further lines said apart)
+            if lines_in and rec.line in lines_in and rec.line not in counted_lines:
+                # (a block printed a value a line: one row at its step; its further lines said apart; two records
+                # opened under one heading, training's and then evaluation's, share its line: counted once)
+                counted_lines.add(rec.line)
                 b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + lines_in[rec.line] - 1
         b.note_step(where)
         at += 1
