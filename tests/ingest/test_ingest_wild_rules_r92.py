@@ -32,6 +32,32 @@ def test_bracket_m_without_reset_is_left_alone(tmp_path):
     assert list(run.series["loss"].values) == [0.90, 0.80, 0.70]
 
 
+def test_result_framed_by_rules_is_a_pair(tmp_path):
+    # `#### F1 score: 0.57 ####` after the training lines: the score set off by rules, not a banner's title
+    run = _read(tmp_path, "\n".join([
+        "epoch 1 loss: 0.90",
+        "epoch 2 loss: 0.80",
+        "epoch 3 loss: 0.70",
+        "######## F1 score: 0.57 ########",
+    ]) + "\n")
+    assert list(run.series["loss"].values) == [0.90, 0.80, 0.70]
+    assert any("f1" in k.lower() for k in run.series)
+
+
+def test_counter_drawn_as_banner_still_heads_its_block(tmp_path):
+    # `---- batch: 010 ----` is a counter's banner (the values under it are that batch's), never a value
+    run = _read(tmp_path, "\n".join([
+        " ---- batch: 010 ----",
+        "mean loss: 0.90",
+        " ---- batch: 020 ----",
+        "mean loss: 0.80",
+        " ---- batch: 030 ----",
+        "mean loss: 0.70",
+    ]) + "\n")
+    assert list(run.series["loss"].values) == [0.90, 0.80, 0.70]
+    assert not any("batch" in k for k in run.series)
+
+
 def test_two_blocks_under_one_heading_count_their_lines_once(tmp_path):
     # a step's heading, its training block, then an evaluation block with no counter of its own: both
     # records start at the heading's line; the printed lines they were read from are 5, not 8

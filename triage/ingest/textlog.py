@@ -1027,6 +1027,12 @@ class _TextReader:
         if not c:
             self.quiet_segs += 1
             return False
+        if c[-3:] in _RULE_ENDS and s.count(c[-3:]) >= 2:
+            framed = _FRAMED_RESULT.match(c)
+            if framed and not _COUNTER_ONLY.match(printed.shape(framed.group(2))[0]):
+                # `-------- Accuracy : 1.0 --------`, `#### F score: 0.57 ####`: one result set off by a rule
+                # on both sides is that pair (a counter so drawn stays the banner of its block)
+                c = framed.group(2)
         last_ln, last_c, last_s = self.last_clean
         self.last_clean = (ln, c, s)
         if c == last_c and self.block is not None and ln == last_ln + 1 and _second_handler(s, last_s, c):
@@ -3538,6 +3544,10 @@ _SPACY_PARTS = frozenset({"tagger", "parser", "ner", "textcat", "textcat_multila
                           "senter", "morphologizer", "entity_linker", "trainable_lemmatizer", "spancat",
                           "span_finder", "beam_ner", "beam_parser"})
 _BANNER = re.compile(r"^([*=#~-])\1{2,}\s.*\S\s+\1{3,}$")
+# one `name: value` pair between two rules of one fill (`---- Error : 0.0 ----`; the cleaned line may have lost the first)
+_FRAMED_RESULT = re.compile(r"^(?:([-=#*~])\1{2,}\s+)?([A-Za-z][\w/.()-]*(?: [\w/.()-]+){0,3} ?[:=] *"
+                            r"[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+|nan|inf)%?)\s+([-=#*~])\3{2,}$")
+_RULE_ENDS = frozenset(ch * 3 for ch in "-=#*~")
 _BANNER_EDGES = re.compile(r"^([*=#~-])\1{2,}\s+|\s+([*=#~-])\2{2,}$")
 # a banner whose title touches its fill on both sides (DL4J's `=====Scores=====` over Evaluation.stats())
 _GLUED_BANNER = re.compile(r"^([*=#~-])\1{2,}[A-Za-z][A-Za-z ]{0,40}[A-Za-z]\1{3,}$")
