@@ -71,3 +71,46 @@ def test_two_blocks_under_one_heading_count_their_lines_once(tmp_path):
         "     | > avg_disc_loss: 1.02 (-0.02)",
     ]) + "\n")
     assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 5
+
+
+def test_automl_learner_named_inside_its_error_is_one_series(tmp_path):
+    # FLAML: `estimator <learner>'s best error=` for the learner just tried, `best estimator <learner>'s best
+    # error=` for the search's best: one error series across learners, the learner's name kept out of it
+    run = _read(tmp_path, "\n".join([
+        "[flaml.automl.logger: 03-02 11:00:01] {2200} INFO - iteration 5, current learner rf",
+        "[flaml.automl.logger: 03-02 11:00:02] {2400} INFO -  at 3.1s,\testimator rf's best error=0.2100,"
+        "\tbest estimator lgbm's best error=0.1800",
+        "[flaml.automl.logger: 03-02 11:00:02] {2200} INFO - iteration 6, current learner xgboost",
+        "[flaml.automl.logger: 03-02 11:00:03] {2400} INFO -  at 3.6s,\testimator xgboost's best error=0.1900,"
+        "\tbest estimator lgbm's best error=0.1800",
+        "[flaml.automl.logger: 03-02 11:00:03] {2200} INFO - iteration 7, current learner lgbm",
+        "[flaml.automl.logger: 03-02 11:00:04] {2400} INFO -  at 4.0s,\testimator lgbm's best error=0.1700,"
+        "\tbest estimator lgbm's best error=0.1700",
+    ]) + "\n")
+    errors = [k for k in run.series if k.endswith("error") and "best" not in k]
+    assert len(errors) == 1, sorted(run.series)
+    assert list(run.series[errors[0]].values) == [0.21, 0.19, 0.17]
+    assert not any(name in k for k in run.series for name in ("rf", "xgboost", "lgbm"))
+
+
+def test_older_automl_line_best_learner_error(tmp_path):
+    # the older spelling `best <learner>'s error=` reads the same way
+    run = _read(tmp_path, "\n".join([
+        "[flaml.automl: 07-01 09:00:01] {1178} INFO -  at 1.2s,\tbest rf's error=0.3000,\tbest rf's error=0.3000",
+        "[flaml.automl: 07-01 09:00:01] {1178} INFO -  at 1.5s,\tbest lgbm's error=0.2500,\tbest lgbm's error=0.2500",
+        "[flaml.automl: 07-01 09:00:02] {1178} INFO -  at 1.9s,\tbest extra_tree's error=0.2800,"
+        "\tbest lgbm's error=0.2500",
+    ]) + "\n")
+    errors = [k for k in run.series if k.endswith("error") and "best" not in k]
+    assert len(errors) == 1, sorted(run.series)
+    assert list(run.series[errors[0]].values) == [0.30, 0.25, 0.28]
+
+
+def test_possessive_metric_name_elsewhere_is_unchanged(tmp_path):
+    # `model's error=` with no learner search around it: one possessive, no second error, read as before
+    run = _read(tmp_path, "\n".join([
+        "epoch 1 model's loss: 0.50",
+        "epoch 2 model's loss: 0.40",
+        "epoch 3 model's loss: 0.30",
+    ]) + "\n")
+    assert list(run.series["loss"].values) == [0.50, 0.40, 0.30]
