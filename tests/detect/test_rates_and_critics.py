@@ -245,13 +245,3 @@ def test_an_earlier_run_that_overfit_is_not_the_files_problem(tmp_path):
     alone = tmp_path / "fold1.log"
     alone.write_text("\n".join(fold(True)) + "\n")
     assert run_detectors(read_run(alone), KB, only={"det-overfit"})
-
-
-def test_other_selects_the_names_the_metric_table_does_not_know():
-    """`other:*` keeps a log's own names (a YOLO `giou_loss`, a TF1 `CrossE`), never a canonical metric
-    (`loss`, an eval set's `eval/test/loss`) nor an unnamed column (`value_2`)."""
-    from triage.detect.checks import series_matching
-
-    steps = np.arange(1.0, 4.0)
-    run = _run({name: (steps, np.ones(3)) for name in ("loss", "eval/test/loss", "giou_loss", "CrossE", "value_2")})
-    assert sorted(s.name for s in series_matching(run, ["other:*"])) == ["CrossE", "giou_loss"]

@@ -73,17 +73,11 @@ def series_matching(run, names) -> list:
     series, and `train:` before a pattern keeps the training split's only (`train:*loss`: every
     training loss term). The first that shows the pattern is the finding (a run's eval F1 at one
     evaluation says nothing, its training F1 at four does). A name starting with `!` leaves out the
-    series it matches (`!rewards/*/std`: a spread, not a reward). `other:` before a pattern keeps the
-    series whose names the metric table does not know (kept under the log's own name: `CrossE`,
-    `giou_loss`, `Obj`), not the unnamed columns (`value_*`)."""
+    series it matches (`!rewards/*/std`: a spread, not a reward)."""
     found: list = []
     drop = [n[1:] for n in names if n.startswith("!")]
     for name in names:
         if name.startswith("!"):
-            continue
-        if name.startswith("other:"):
-            found += [run.series[k] for k in sorted(run.series) if fnmatch.fnmatchcase(k, name[6:])
-                      and len(run.series[k]) and _not_canonical(k)]
             continue
         if "*" in name or name.startswith("train:"):
             split, pattern = ("train", name[6:]) if name.startswith("train:") else (None, name)
@@ -95,16 +89,6 @@ def series_matching(run, names) -> list:
             found.append(s)
     unique = {id(s): s for s in found if not any(fnmatch.fnmatchcase(s.name, d) for d in drop)}
     return list(unique.values())
-
-
-def _not_canonical(name: str) -> bool:
-    """Whether a series name is one the metric table does not know: neither it nor its last part
-    (`eval/test/loss`: `loss`) is a canonical metric, and it is no unnamed column (`value_3`)."""
-    from triage.ingest.aliases import table  # (the readers' table; loaded once, cached)
-
-    known = table().canonical
-    last = name.rsplit("/", 1)[-1]
-    return name not in known and last not in known and not last.startswith("value")
 
 
 def fmt(x: float | None) -> str:
