@@ -55,3 +55,15 @@ def test_a_split_heading_that_names_a_metric_heads_the_line_under_it(tmp_path):
 def test_a_metric_name_over_its_lone_value_still_reads(tmp_path):
     run = _read(tmp_path, "Validation loss:\n0.2345\nValidation loss:\n0.2211\n")
     assert list(run.series["eval/loss"].values) == [0.2345, 0.2211]
+
+
+def test_the_nuscenes_per_class_table_is_no_time_series(tmp_path):
+    # mmdet3d prints the nuScenes benchmark's breakdown by object class at each evaluation; attribute and velocity
+    # errors are NaN by definition for the classes that have none (cones, barriers), which sit last: read as a
+    # series, they would look like a metric that went NaN for good
+    lines = ["mAP: 0.3120", "NDS: 0.3411", "Per-class results:", "Object Class\tAP\tATE\tASE\tAOE\tAVE\tAAE",
+             "car\t0.521\t0.534\t0.160\t0.142\t1.021\t0.230", "pedestrian\t0.344\t0.702\t0.298\t1.203\t0.812\t0.601",
+             "traffic_cone\t0.498\t0.520\t0.331\tnan\tnan\tnan", "barrier\t0.502\t0.461\t0.290\t0.145\tnan\tnan"]
+    run = _read(tmp_path, "\n".join(lines) + "\n")
+    assert not {"AAE", "AVE", "AOE", "ATE"} & set(run.series)
+    assert list(run.series["eval/map"].values) == [0.312]

@@ -3980,8 +3980,10 @@ def _cells(line: str) -> list[str]:
     return [c for c in _CELL_SPLIT.split(line.strip().strip("|").strip()) if c]
 
 
-# The first column of a table that breaks a score down by class (mmseg's and mmdet's per-class tables)
-_CLASS_COLUMNS = {"class", "classes", "category", "categories", "class_name", "class name"}
+# The first column of a table that breaks a score down by class (mmseg's and mmdet's per-class tables; the
+# nuScenes detection benchmark's `Object Class  AP  ATE ...`, which mmdet3d prints at every evaluation)
+_CLASS_COLUMNS = {"class", "classes", "category", "categories", "class_name", "class name", "object class",
+                  "object_class", "category_name", "category name"}
 # A row of such a table that sums the classes up, not one class (`all`, `mean`): a record
 _ALL_CLASSES = {"all", "mean", "average", "avg", "overall", "total", "summary"}
 
