@@ -756,6 +756,23 @@ def test_chance_per_batch_scatter_around_ln_c():
         assert CHECKS["chance"](Ctx(quiet, "loss", s.steps, s.values, typed)) is None
 
 
+
+def test_chance_loss_level_agrees_with_noisy_accuracy():
+    """A per-batch loss around ln 10 (median 2.3061) beside a per-batch accuracy of 0.12 (the batch
+    scatter puts it nearer 1/8 than 1/10): with loss_only_agrees the loss's C = 10 stands, since 0.12 is
+    inside the chance band of 1/10 (at most 0.135); without it the accuracy's reading (C = 9 or 8, ln C
+    0.1 nats or more away) finds nothing. An accuracy of 0.3 is above chance, and three logs are too few."""
+    params = {"tol": 0.1, "window": "tail", "window_fraction": 0.5, "min_points": 3, "loss_only_tol": 0.005,
+              "loss_only_min_points": 3, "loss_only_batch_noise": 0.03, "accuracy": ["accuracy"]}
+    wobble = [0.021, -0.014, 0.008, -0.022, 0.012, -0.005, 0.017, -0.019, 0.003, 0.026, -0.011]
+    loss = [2.3031 + w for w in wobble * 2]
+    acc = [0.12] * len(loss)
+    hit = _check("chance", _run({"loss": loss, "accuracy": acc}), "loss", loss_only_agrees=True, **params)
+    assert hit.numbers["classes"] == 10 and "accuracy 0.12 (chance 1/10 = 0.1)" in hit.summary
+    _quiet("chance", _run({"loss": loss, "accuracy": acc}), "loss", **params)
+    _quiet("chance", _run({"loss": loss, "accuracy": [0.3] * len(loss)}), "loss", loss_only_agrees=True, **params)
+    _quiet("chance", _run({"loss": loss[:6], "accuracy": acc[:6]}), "loss", loss_only_agrees=True, **params)
+
 def test_below_train_by():
     """Test views at 20.4 then 18.6 dB beside training views at 30.1 then 44.1: the held-out best is
     25.5 dB under the training PSNR at the last evaluation. A 3 dB gap stays quiet."""

@@ -2633,6 +2633,9 @@ class ChanceParams(WindowParams):
     # and the vocabulary sizes of common tokenizers: a next-token loss at ln V to the third decimal
     # on every point is a model giving every token the same probability
     loss_only_vocab: Optional[tuple[int, ...]] = None
+    # keep the C the loss level names when an accuracy beside it sits within the chance band of that C
+    # (at most (1 + acc_tol)/C + 0.02), rather than reading C from the accuracy alone
+    loss_only_agrees: bool = False
     # the loss is in bits (log base 2: fairseq divides every criterion by ln 2), so chance is log2 C
     bits: bool = False
     # C from the loss itself (C = e^loss) when the accuracy sits within this factor of 1/C either way,
@@ -2708,7 +2711,12 @@ def chance(c: Ctx) -> Hit | None:
         # class and argmax breaks the tie towards one, so the accuracy is that class's share of the
         # batch (often 0). An accuracy at or above 1/C goes the usual way (C from the accuracy).
         if classes is not None and level is not None and not level < (1.0 - p.acc_tol) / classes:
-            classes = None
+            # (loss_only_agrees: an accuracy within the chance band of the loss's own C agrees with it: the loss,
+            # to the third decimal, tells 1/10 from its neighbours 1/9 and 1/8 better than a noisy accuracy does)
+            # (over ten points at least, as a scatter is judged: two or three logs at the start of a run sit at
+            # ln C with an accuracy near 1/C in every healthy run)
+            if not (p.loss_only_agrees and len(y) >= 10 and level <= (1.0 + p.acc_tol) / classes + 0.02):
+                classes = None
         if classes is not None:
             found = (classes, f"every point within {fmt(p.loss_only_tol)} of it, or one step of its printed grid"
                      if strict is not None else f"its median within {fmt(p.loss_only_tol)} of it, 90% of points within {fmt(p.loss_only_batch_noise)}")
