@@ -26,7 +26,7 @@ import json
 import math
 import re
 import warnings
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -5541,7 +5541,7 @@ def _any(total) -> bool:
 
 
 def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = False,
-                totals: np.ndarray | None = None) -> tuple[np.ndarray, list[float]]:
+                totals: np.ndarray | Callable[[], np.ndarray | None] | None = None) -> tuple[np.ndarray, list[float]]:
     """Several runs printed into one file one after the other (a script that trains three models, a
     log appended to by every launch): the training counter starts again from its beginning. A
     counter that drops to the file's first step, or below a tenth of where its run got to, and goes
@@ -5561,10 +5561,12 @@ def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = Fals
     if (len(raw) if every else len(ti)) < 3:
         return raw.copy(), []
     s = raw if every else raw[ti]
-    tot = None if totals is None else _carried(totals if every else totals[ti])
     drops = (np.flatnonzero(s[1:] < s[:-1]) + 1).tolist()
     if not drops:  # the counter never goes back: one run, nothing to place
         return raw, []
+    if callable(totals):  # (built only when the counter drops: a million-line log that never does skips it)
+        totals = totals()
+    tot = None if totals is None else _carried(totals if every else totals[ti])
     placed = raw.copy()
     gap = _first_rise(s)  # the spacing a new run is placed with
     first = s[0]
@@ -5814,8 +5816,12 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
     # pass 2: runs printed one after another go one after another
     raw = np.concatenate(steps)
     train = np.concatenate([np.full(len(st), rec.label != "eval") for (rec, _), st in zip(kept, steps)])
-    totals = np.concatenate([np.full(len(st), NAN if vals is None or not rec.total else float(rec.total))
-                             for (rec, vals), st in zip(kept, steps)]) if axis == "explicit" else None
+    def totals() -> np.ndarray | None:
+        if axis != "explicit":
+            return None
+        return np.concatenate([np.full(len(st), NAN if vals is None or not rec.total else float(rec.total))
+                               for (rec, vals), st in zip(kept, steps)])
+
     placed, runs = _place_runs(raw, train, _last_is_summary(kept), totals)
     # pass 3: add
     at = 0
