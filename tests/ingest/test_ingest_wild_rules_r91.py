@@ -1,11 +1,5 @@
 """Round r91: progress bars that are no training counter, beside HF Trainer dict lines."""
-from triage.ingest import read_run
-
-
-def _read(tmp_path, text):
-    p = tmp_path / "train.log"
-    p.write_text(text)
-    return read_run(str(p))
+from written_log import read_text as _read
 
 
 def test_download_bar_counting_bytes_is_no_step(tmp_path):

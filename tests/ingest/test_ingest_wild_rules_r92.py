@@ -1,11 +1,5 @@
 """Round r92: colour codes that lost their ESC byte, one result framed by rules, a block's lines counted once."""
-from triage.ingest import read_run
-
-
-def _read(tmp_path, text):
-    p = tmp_path / "train.log"
-    p.write_text(text)
-    return read_run(str(p))
+from written_log import read_text as _read
 
 
 def test_colour_codes_without_escape_byte_are_no_values(tmp_path):

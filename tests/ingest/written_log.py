@@ -13,6 +13,13 @@ def read_written(tmp_path, lines, name="train.log"):
     return read_run(p)
 
 
+def read_text(tmp_path, text, name="train.log"):
+    """The run read from `text` written as it is (a paste kept whole) to tmp_path/name."""
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return read_run(p)
+
+
 def series_values(run, name):
     """The values of one series as plain floats."""
     return [float(v) for v in run.get(name).values]
