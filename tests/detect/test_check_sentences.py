@@ -1759,3 +1759,20 @@ def test_rising_vs_falling_gap_rise():
     _quiet("rising_vs_falling", run, "eval/loss", **params)
     below = _run({"eval/loss": [0.31, 0.27, 0.247, 0.27, 0.297], "loss": [0.8, 0.7, 0.62, 0.61, 0.6]}, steps)
     _quiet("rising_vs_falling", below, "eval/loss", gap_rise=0.15, **params)
+
+
+def test_every_step_skipped():
+    """DeepSpeed's `step=16, skipped=16` then `step=17, skipped=17` with the scale down to 1: every step so
+    far was thrown away and halving can do no more. The same totals while the scale is still 4 (a scaler
+    calibrating down from 2^16) are quiet, and so is a total that falls behind the step count (an update landed).
+    Megatron's per-interval count of 1 at iterations 1-4 with the scale held at 16384 is the same stuck run."""
+    steps = {"skipped": [16, 17], "loss_scale": [17]}
+    hit = _check("every_step_skipped", _run({"skipped": [16, 17], "loss_scale": [1.0]}, steps), "skipped")
+    assert "every optimizer step as skipped at all 2 logs" in hit.summary and "minimum" in hit.summary
+    _quiet("every_step_skipped", _run({"skipped": [16, 17], "loss_scale": [4.0]}, steps), "skipped")
+    _quiet("every_step_skipped", _run({"skipped": [15, 16], "loss_scale": [1.0]}, steps), "skipped")
+    meg = _run({"skipped_iterations": [1, 1, 1, 1], "loss_scale": [16384.0] * 4})
+    hit = _check("every_step_skipped", meg, "skipped_iterations", cumulative=False, min_points=3)
+    assert "stays at 16,384 at all 4 logs" in hit.summary
+    halving = _run({"skipped_iterations": [1, 1, 1, 1], "loss_scale": [2.0 ** 31, 2.0 ** 30, 2.0 ** 29, 2.0 ** 28]})
+    _quiet("every_step_skipped", halving, "skipped_iterations", cumulative=False, min_points=3)

@@ -4220,3 +4220,53 @@ def one_class_f1(c: Ctx) -> Hit | None:
         f"evaluation(s): precision equal to the positive share and recall 1, which is a model that calls every "
         f"input positive", common[0], common[-1], numbers={"accuracy": a_last, "f1": f_last},
     )
+
+
+@params
+class EverySkippedParams(Params):
+    """A skipped-step counter that accounts for every optimizer step since the first, at min_points or
+    more logs, while the loss scale cannot bring the skipping to an end. cumulative: the counter is a
+    running total (DeepSpeed's `skipped=`, equal to `step=` when no step was ever applied); otherwise it
+    counts the skips of each log interval (Megatron's `number of skipped iterations`, equal to the
+    iterations since the last log). A dynamic scaler that is still calibrating halves its scale after
+    every overflow (every `hysteresis` overflows), so skipping alone is its normal start; the run is
+    stuck when the scale is at or under scale_floor (the scaler's minimum: halving can do no more) or
+    the same at min_flat logs in a row that were all skipped (a static scale, or one that no longer
+    moves: it will overflow again at the next step)."""
+
+    cumulative: bool = True
+    min_points: int = 2
+    scale: Names = ("loss_scale",)
+    scale_floor: float = 1.0
+    min_flat: int = 3
+
+
+@check("every_step_skipped", EverySkippedParams)
+def every_step_skipped(c: Ctx) -> Hit | None:
+    """Every optimizer step so far skipped, with a loss scale at its floor or frozen."""
+    p: EverySkippedParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points or float(x[0]) < 1:
+        return None
+    done = x if p.cumulative else np.diff(np.concatenate(([0.0], x)))
+    if not bool(np.all(y == done)):
+        return None
+    s = c.other(p.scale)
+    if s is None:
+        return None
+    sx, sy = finite_xy(s.steps, s.values)
+    keep = (sx >= x[0]) & (sx <= x[-1])
+    sx, sy = sx[keep], sy[keep]
+    if not len(sy):
+        return None
+    if float(sy.min()) <= p.scale_floor:
+        why = f"the loss scale is down to {fmt(float(sy.min()))}, the scaler's minimum: halving it can do no more"
+    elif len(sy) >= p.min_flat and bool(np.all(sy == sy[0])):
+        why = f"the loss scale stays at {fmt(float(sy[0]))} at all {len(sy)} logs: it is not backing off, so the next step overflows too"
+    else:
+        return None
+    return Hit(
+        f"{c.name} counts every optimizer step as skipped at all {len(y)} logs (steps {step_str(x[0])}-"
+        f"{step_str(x[-1])}): no update has been applied yet, and {why}", x[0], x[-1],
+        numbers={"skipped": float(y[-1] if p.cumulative else y.sum())},
+    )
