@@ -527,6 +527,8 @@ _TALLY_ASIDE = re.compile(r"\s*\((?:for|of|over|on|per|across|last)\s+\d+\s+" + 
 _BAR_PERCENT = re.compile(r"(?<![\w.])\d{1,3}%\s*(?:\|[^|]*\|\s*|\|[^|\d]*)?(?=\d+/\d+\s*\[)")
 # A counter written with thousands separators (`iter: 107,400`, `step 1,250 |`, Python's `{:,}`): one number,
 # not a count and a list; only after a counter's name, where a comma list of values is never printed
+_GROUPED_COUNT = re.compile(r"(?i)(\b(?:global[_ ]?step|steps?|iters?|iterations?|epochs?|episodes?|updates?|batch)"
+                            r"\s*[:=#]?\s*)(\d{1,3}(?:,\d{3})+)(?![\d.]|,\d)")
 # FLAML's AutoML progress line: `at 5.4s,<TAB>estimator lgbm's best error=0.43,<TAB>best estimator sgd's best error=0.41`
 # (older releases: `best lgbm's error=0.43,<TAB>best sgd's error=0.41`): the learner tried is named inside each name
 _LEARNER_ERROR = re.compile(r"(?<![\w'])(?:best estimator|estimator|best) [A-Za-z][\w.-]{0,40}'s (?:best )?error=")
@@ -535,16 +537,9 @@ _LEARNER_ERROR = re.compile(r"(?<![\w'])(?:best estimator|estimator|best) [A-Za-
 def _learner_errors(line: str) -> str:
     """The first learner's error is the trial's (`error`), the second the best of the search so far (`best error`):
     the learners' names stay out of the metric's, one series across the learners tried."""
-    seen = [0]
-
-    def name(m: re.Match) -> str:
-        seen[0] += 1
-        return "error=" if seen[0] == 1 else "best error="
-    return _LEARNER_ERROR.sub(name, line, count=2)
+    return _LEARNER_ERROR.sub("best error=", _LEARNER_ERROR.sub("error=", line, count=1), count=1)
 
 
-_GROUPED_COUNT = re.compile(r"(?i)(\b(?:global[_ ]?step|steps?|iters?|iterations?|epochs?|episodes?|updates?|batch)"
-                            r"\s*[:=#]?\s*)(\d{1,3}(?:,\d{3})+)(?![\d.]|,\d)")
 # Which way a metric should go, noted after its name (`acc (higher is better) : 0.49`): not part of it
 # a sentence that names a value, then the pass it belongs to: `Loss of 0.0131 on iteration 2`, `loss of 3.2 at step 100`
 _VALUE_OF_AT = re.compile(r"^\s*([A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*){0,3}) of (" + _PLAIN_NUM + r"|nan|inf|NaN)"

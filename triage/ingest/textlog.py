@@ -5541,7 +5541,7 @@ def _any(total) -> bool:
 
 
 def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = False,
-                totals: np.ndarray | Callable[[], np.ndarray | None] | None = None) -> tuple[np.ndarray, list[float]]:
+                totals: Callable[[], np.ndarray | None] | None = None) -> tuple[np.ndarray, list[float]]:
     """Several runs printed into one file one after the other (a script that trains three models, a
     log appended to by every launch): the training counter starts again from its beginning. A
     counter that drops to the file's first step, or below a tenth of where its run got to, and goes
@@ -5550,8 +5550,9 @@ def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = Fals
     lone low step the counter does not go on from is a stray line. `last_is_summary`: the last
     record names no metric any record before it did (`1-th epoch, test acc: 0.05` after the
     `N-th batch, loss: ...` lines): when it is the one that drops, it is a summary printed at the
-    end on another counter, placed after the run it sums up, not a run of its own. `totals`: the
-    count each record's counter runs to (`[5/30]`: 30; NaN where none is printed): a counter that ran
+    end on another counter, placed after the run it sums up, not a run of its own. `totals` gives the
+    count each record's counter runs to (`[5/30]`: 30; NaN where none is printed), called only when the
+    counter drops (a million-line log that never does pays nothing for it): a counter that ran
     to its end, or one that counts to another total, finished its loop, so a drop after it starts a
     new run whatever step it drops to (a script fitting several models for 6 and then 30 epochs). Returns
     the steps where they go on the file's axis and where each new run starts on it."""
@@ -5564,9 +5565,8 @@ def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = Fals
     drops = (np.flatnonzero(s[1:] < s[:-1]) + 1).tolist()
     if not drops:  # the counter never goes back: one run, nothing to place
         return raw, []
-    if callable(totals):  # (built only when the counter drops: a million-line log that never does skips it)
-        totals = totals()
-    tot = None if totals is None else _carried(totals if every else totals[ti])
+    every_total = totals() if totals is not None else None
+    tot = None if every_total is None else _carried(every_total if every else every_total[ti])
     placed = raw.copy()
     gap = _first_rise(s)  # the spacing a new run is placed with
     first = s[0]
