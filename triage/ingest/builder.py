@@ -397,6 +397,8 @@ class RunBuilder:
 
         _fold_lone_test_split(names)
         _settings_off_eval(names)
+        for key, name in _scores_on_eval_lines(names, resolved, self.cols):
+            self.warn(f"{key!r} read as {name!r}: it is only ever printed beside evaluation values and no training loss")
         lone = _lone_loss(names, resolved)
         if lone is not None:
             why = "the total among the log's losses" if _TOTAL_WORD.search(lone) else "the only loss the log has"
@@ -611,6 +613,51 @@ def _settings_off_eval(names: dict[str, tuple[str, str]]) -> None:
         if name.startswith("eval/") and name[5:] in _RUN_WIDE and name[5:] not in taken:
             names[key] = (name[5:], "train")
             taken.add(name[5:])
+
+
+# Scores an evaluation reports (higher or lower is better, never a knob, a count or a speed)
+_EVAL_SCORES = frozenset({"accuracy", "perplexity", "f1", "macro_f1", "precision", "recall", "auc", "average_precision",
+                          "dice", "miou", "map", "map50", "bleu", "wer", "cer", "mae", "rmse", "mape", "smape", "psnr",
+                          "ssim", "mcc", "kappa", "mrr", "spearman", "pearson"})
+
+
+_HELD_OUT_SPLIT_WORDS = frozenset({"val", "valid", "validation", "eval", "evaluation", "test", "testing", "dev"})
+
+
+def _scores_on_eval_lines(names: dict[str, tuple[str, str]], resolved: dict, cols: dict) -> list[tuple[str, str]]:
+    """A score with no split in its name that is printed only on lines that also carry values named for
+    an evaluated split (`epoch 3: perplexity: 21.7 eval_loss: 3.08`, `Step 46, AUC 0.60, Eval_time 0.02 s`)
+    and never beside a training loss is that evaluation's score: read as `eval/<score>`. Beside a training
+    loss (`loss - accuracy - val_loss`) the unnamed split is training's, as before; and a metric that is an
+    evaluation's by its nature (`bleu`) says nothing of the scores beside it (NMT's training `ppl`).
+    Returns (key, name) for each key so read."""
+    taken = {name for name, _ in names.values()}
+    candidates = [k for k, (name, split) in names.items()
+                  if split == "train" and name in _EVAL_SCORES and f"eval/{name}" not in taken]
+    evals = [k for k, (name, split) in names.items() if split.startswith("eval") and name.startswith("eval/")
+             and any(w in _HELD_OUT_SPLIT_WORDS for w in _aliases.tokens(k))]
+    if not candidates or not evals:
+        return []
+
+    def rows(keys: list[str]) -> np.ndarray:
+        got = [cols[k].compact()[0] for k in keys]
+        return np.unique(np.concatenate([np.asarray(r) for r in got if r is not None] or [np.empty(0)]))
+
+    on_eval = rows(evals)
+    # (a training loss under any spelling: `loss_train` that lost its name to another loss, `losstotal`)
+    on_loss = rows([k for k, res in resolved.items() if k in names and res.split == "train" and "loss" in k.lower()])
+    done = []
+    for k in candidates:
+        r = cols[k].compact()[0]
+        name = names[k][0]
+        if r is None or not len(r) or f"eval/{name}" in taken:
+            continue
+        r = np.asarray(r)
+        if np.isin(r, on_eval).all() and not np.isin(r, on_loss).any():
+            names[k] = (f"eval/{name}", "eval")
+            taken.add(f"eval/{name}")
+            done.append((k, f"eval/{name}"))
+    return done
 
 
 _SPLIT_ALONE = frozenset({"train", "training", "val", "vali", "valid", "validation", "eval", "test", "dev"})
