@@ -776,6 +776,12 @@ class _TextReader:
         if "]" in s and s[:1] == " " and _MODULE_ROW.match(s):
             self.b.skip("a row of a model's layer listing (a layer's sizes and arguments)")
             return False
+        if ("->" in s or "BF" in s) and _LAYER_SHAPES.search(s):
+            self.b.skip("a row of a model's layer listing (a layer's input and output shapes)")
+            return False
+        if "params:" in s and _SECTION_PARAMS.match(s):
+            self.b.skip("a layer's settings printed under its section's name")
+            return False
         if "freeMemory" in s and _DEVICE_MEMORY.match(s):
             self.b.skip("a GPU's memory as the framework found the device (hardware, not the run's use)")
             return False
@@ -3461,6 +3467,12 @@ _MISSED_MARK = re.compile(r"(?i)(?:\b(?:never|not|failed to)|n't)\s+(?:yet\s+)?(
 # a row of a model's layer listing: its index, sizes and counts, the layer's class by its module path and the
 # arguments it was built with (` 4   -1  2   29184  models.common.C3   [64, 64, 2]`, YOLO's model summary)
 _MODULE_ROW = re.compile(r"^\s*\d+\s.*\s(?:[A-Za-z_]\w*\.)+[A-Z]\w*\s+\[.*\]\s*$")
+# a layer's output shape in a network listing: a 3-D shape after the arrow from its input, or before the
+# layer's cost in billions of flops (Darknet: `  0 conv  32  3 x 3/ 1  416 x 416 x 3 ->  416 x 416 x 32 0.299 BF`,
+# `  83 route  79  ->  13 x 13 x 512`, `Shortcut Layer: 1, ..., outputs: 208 x 208 x 64 0.003 BF`)
+_LAYER_SHAPES = re.compile(r"->\s*\d+\s*x\s*\d+\s*x\s*\d+|\d+\s*x\s*\d+\s*x\s*\d+\s+\d+(?:\.\d*)?\s*BF\b")
+# a config section's settings echoed as the network is built (`[yolo] params: iou loss: mse (2), iou_norm: 0.75`)
+_SECTION_PARAMS = re.compile(r"^\s*\[\w+\]\s+params:")
 # TensorFlow's listing of a graph's variables (`name = bert/pooler/dense/bias:0, shape = (768,)`): no metric
 _VAR_LISTING = re.compile(r"\bname\s*=\s*[\w/.-]+:\d+,\s*shape\s*=\s*\([\d,\s]*\)")
 # TensorFlow 1.x's properties of a GPU it found (`totalMemory: 31.75GiB freeMemory: 31.44GiB`): hardware, no metric

@@ -1,0 +1,58 @@
+"""Reader rules of session 25, each on lines written in the style that asked for it."""
+
+from __future__ import annotations
+
+from written_log import read_written, series_values
+
+
+def test_a_score_printed_only_beside_eval_values_is_the_evaluations(tmp_path):
+    # an accelerate-style script logs the evaluation's perplexity next to its loss, once per epoch
+    run = read_written(tmp_path, [f"03/02/2025 09:1{i}:00 - INFO - __main__ - epoch {i}: perplexity: {41.0 - 3 * i:.2f} "
+                                  f"eval_loss: {3.71 - 0.08 * i:.4f}" for i in range(5)])
+    assert "eval/perplexity" in run.series and "perplexity" not in run.series
+    assert series_values(run, "eval/perplexity")[:2] == [41.0, 38.0]
+
+
+def test_an_auc_on_the_evaluation_line_of_a_step_is_the_evaluations(tmp_path):
+    lines = []
+    for step in range(10, 16):
+        lines.append(f"Rank[0], Step {step}, Loss {0.52 - 0.01 * step:.4f}, Latency 18.1 ms, Throughput 3400.2")
+        lines.append(f"Rank[0], Step {step}, AUC {0.70 + 0.001 * step:.5f}, Eval_time 0.03 s, Eval_samples 640")
+    run = read_written(tmp_path, lines)
+    assert "eval/auc" in run.series and "auc" not in run.series
+
+
+def test_a_score_beside_a_training_loss_stays_training(tmp_path):
+    # the accuracy shares its line with the training loss: it is the training accuracy, val_ names the other
+    run = read_written(tmp_path, [f"epoch {e}: loss {1.2 - 0.1 * e:.3f} accuracy {0.5 + 0.04 * e:.3f} "
+                                  f"val_loss {1.3 - 0.1 * e:.3f}" for e in range(1, 7)])
+    assert "accuracy" in run.series and "eval/accuracy" not in run.series
+
+
+def test_a_loss_under_another_spelling_keeps_its_line_training(tmp_path):
+    # `loss_train` beside the score says the line is the epoch's summary, not an evaluation's alone
+    run = read_written(tmp_path, [f"Fold 0, Epoch {e}, loss_train: {0.6 - 0.02 * e:.5f}, loss_valid: {0.55 - 0.01 * e:.5f}, "
+                                  f"roc_auc: {0.72 + 0.01 * e:.6f}." for e in range(1, 7)])
+    assert "auc" in run.series and "eval/auc" not in run.series
+
+
+def test_an_evaluation_metric_by_nature_does_not_pull_the_scores_beside_it(tmp_path):
+    # an NMT step line: `ppl` is training's perplexity; `bleu` is the last dev score, evaluated by nature
+    run = read_written(tmp_path, [f"  global step {100 * i} lr 1e-05 step-time 1.48s wps 0.01K ppl {180 - i:.2f} bleu 0.00"
+                                  for i in range(1, 8)])
+    assert "perplexity" in run.series and "eval/perplexity" not in run.series
+
+
+def test_a_network_listing_with_shapes_is_no_metric(tmp_path):
+    # the network a detector builds, printed layer by layer before a config error ends the run
+    lines = ["   layer   filters  size/strd(dil)      input                output"]
+    size = 416
+    for i in range(12):
+        lines.append(f"  {i:2d} conv    {32 * (i % 3 + 1):3d}       3 x 3/ 1    {size} x {size} x  32 ->  {size} x {size} x  64 1.595 BF")
+    lines += ["  12 Shortcut Layer: 9,  wt = 0, wn = 0, outputs: 104 x 104 x 128 0.001 BF",
+              "  13 route  9 \t\t                           ->   13 x  13 x 512 ",
+              "  14 upsample                 2x    13 x  13 x 256 ->   26 x  26 x 256",
+              "[yolo] params: iou loss: mse (2), iou_norm: 0.75, obj_norm: 1.00, cls_norm: 1.00, delta_norm: 1.00",
+              "Error: l.outputs == params.inputs, filters= in the [convolutional]-layer doesn't correspond to classes="]
+    run = read_written(tmp_path, lines)
+    assert not run.series
