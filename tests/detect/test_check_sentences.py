@@ -617,6 +617,20 @@ def test_gap_while_stalled_with_one_evaluation():
                            "the model has all but memorised")
 
 
+def test_gap_while_stalled_flat_tail_is_stalled():
+    """A held-out AUC of 0.45 at all five evaluations beside a training AUC of 1: by default the flat
+    tail's last value equals its best and reads as still improving (quiet); flat_is_stalled reads it
+    as stalled, and the lone gap is the finding."""
+    run = _run({"eval/auc": [0.45] * 5, "auc": [1.0] * 5})
+    kw = dict(worse="down", against=["auc"], lone_gap=0.3)
+    typed, _ = parse(PARAMS["gap_while_stalled"], kw)
+    s = run.series["eval/auc"]
+    assert CHECKS["gap_while_stalled"](Ctx(run, "eval/auc", s.steps, s.values, typed)) is None
+    hit = _check("gap_while_stalled", run, "eval/auc", flat_is_stalled=True, **kw)
+    assert hit.summary.startswith("eval/auc is 0.45 at step")
+    assert "0.55 below a training set the model has all but memorised" in hit.summary
+
+
 def test_gap_while_stalled_loss_with_one_evaluation():
     """A final eval loss of 4.25 beside a training loss whose last points have a median of 0.425 is
     10x and 3.8 nats above it; 0.9 beside 0.2 is 4.5x and 0.7 apart: quiet."""

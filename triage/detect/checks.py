@@ -1588,6 +1588,10 @@ class GapWhileStalledParams(Params):
     # quiet when a task metric is still improving (see RisingVsFallingParams)
     unless_improving: Optional[Names] = None
     unless_improving_lower: Optional[Names] = None
+    # an eval metric identical at each of the last min_points evaluations has not improved there: with
+    # this on, that flat tail counts as stalled (by default a last value equal to the best reads as
+    # still improving)
+    flat_is_stalled: bool = False
 
 
 @check("gap_while_stalled", GapWhileStalledParams)
@@ -1605,6 +1609,8 @@ def gap_while_stalled(c: Ctx) -> Hit | None:
         return None
     tail = y[-p.min_points:]
     improving = tail[-1] == (tail.min() if up else tail.max())
+    if p.flat_is_stalled and len(tail) > 1 and tail.min() == tail.max():
+        improving = False
     if hit is None and lone is not None and not improving:
         # (the gap that far at each of the last evaluations, the last no better than the ones before it, is a
         # finding whether or not the excerpt shows the gap opening) ... unless a task metric still improves
