@@ -22,7 +22,7 @@ def test_an_end_of_epoch_train_dict_with_its_lr_is_a_record_not_the_run_summary(
         lines.append(f'[2021-03-0{e} 10:00:01,000][train][INFO] - {{"epoch": {e}, "train_loss": "{60 - e}.25", '
                      f'"train_lr": "{e}e-05", "train_gnorm": "{10 + e}.5"}}')
     run = _read(tmp_path, lines)
-    assert run.meta["rows"] == 6
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 6
     assert list(run.get("loss").values) == [59.25, 58.25, 57.25]
 
 
@@ -112,7 +112,7 @@ def test_an_eval_result_kept_as_a_comment_is_read_and_a_ctime_tail_is_no_metric(
         if k % 3 == 0:
             lines.append(f"# Epoch-time {k * 9.5}s Eval AUC 0.{70 + k}. Best AUC 0.{70 + k}.")
     run = _read(tmp_path, lines)
-    assert run.meta["rows"] == 8
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 8
     assert list(run.get("eval/auc").values) == [0.73, 0.76]
     assert not any(k.startswith("Mon") for k in run.series)
 
@@ -205,7 +205,7 @@ def test_fairseqs_overflow_notice_gives_a_loss_scale_point_but_no_row(tmp_path):
              "| epoch 002 | loss 8.5 | lr 0.0005 | gnorm 1.1 | loss_scale 0.25 | num_updates 200",
              "| epoch 002 | valid on 'valid' subset | loss 8.1 | num_updates 200"]
     run = _read(tmp_path, lines)
-    assert run.meta["rows"] == 4
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 4
     assert 0.25 in list(run.get("loss_scale").values)
     assert [e.value for e in run.events if e.kind == "overflow"] == [0.25]
     only = _read(tmp_path, ["| WARNING: overflow detected, setting loss scale to: 32.0",

@@ -100,7 +100,7 @@ def test_a_line_that_only_times_the_pass_joins_the_record_before_it(tmp_path):
                   f"INFO:root:Epoch[{e}] Time cost={12 + e}.633",
                   f"INFO:root:Epoch[{e}] Validation-accuracy=0.{45 + e * 5}"]
     run = _read(tmp_path, lines)
-    assert run.meta["rows"] == 6
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 6
     assert list(run.get("accuracy").values) == [0.5, 0.6, 0.7]
     assert list(run.get("eval/accuracy").values) == [0.45, 0.5, 0.55]
     assert len(next(s for n, s in run.series.items() if "cost" in n.lower()).values) == 3
@@ -120,7 +120,7 @@ def test_a_model_is_improving_notice_is_no_reading(tmp_path):
                   f"[2024-05-08 04:06:{20 + k},463 INFO] Model is improving acc: {prev_acc} --> {acc}."]
         prev_ppl, prev_acc = str(ppl), str(acc)
     run = _read(tmp_path, lines)
-    assert run.meta["rows"] == 9
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 9
     assert list(run.get("eval/accuracy").values) == [44.6, 71.3, 95.0]
     assert not any("improving" in n for n in run.series)
 

@@ -55,7 +55,7 @@ def test_fcn_mean_iu_is_the_mean_iou(tmp_path):
                   "Start testing", f"    Accuracy: 8{epoch}.5", f"    Mean IU: 4{epoch}.25"]
     run = _read(tmp_path, lines)
     assert _vals(run, "eval/miou") == [40.25, 41.25, 42.25]
-    assert run.meta["rows"] == 12
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 12
 
 
 def test_batch_counter_heading_an_indented_block_is_one_record(tmp_path):

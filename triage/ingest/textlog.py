@@ -5839,6 +5839,12 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
     at = 0
     scale_printed = None  # whether the log's own records print the loss scale (then a notice's is no row)
     counted_lines: set[int] = set()  # the first lines whose further printed lines were counted
+    # one logical row printed over consecutive lines (an epoch's heading then its loss line, training's line
+    # then evaluation's at the same step): lines at one step that name no metric twice are one row, their
+    # further lines said apart in meta `joined_lines` (only in a log of one-line records: where the reader
+    # already joined records printed over several lines, `joined_lines` says those lines alone)
+    by_step = not lines_in or all(n <= 1 for n in lines_in.values())
+    row_step, row_keys = NAN, set()
     for rec, vals in kept:
         if vals is None:
             n = len(rec)
@@ -5847,7 +5853,16 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
             for k, v in rec.values.items():
                 b.add_block(_emit_key(str(k), rec.label), rows, where, v, rec.epoch, None, source=rec.source)
             b.row += n
-            b.meta["rows"] += n
+            keys = {_emit_key(str(k), rec.label) for k in rec.values}
+            # (a bulk's lines share one shape: only its first line can end the row before it)
+            if n and by_step and float(where[0]) == row_step and row_keys.isdisjoint(keys):
+                b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + 1
+                b.meta["rows"] += n - 1
+                row_keys = row_keys | keys if n == 1 else keys
+            else:
+                b.meta["rows"] += n
+                row_keys = keys
+            row_step = float(where[-1]) if n else NAN
             b.note_steps(where)  # (the builder keeps nothing of it: no copy without the NaN steps)
             at += n
             continue
@@ -5859,7 +5874,13 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
         if rec.source == _EVENT_POINT and scale_printed is None:
             scale_printed = _prints_loss_scale(kept)
         if rec.source != _EVENT_POINT or not scale_printed:
-            b.meta["rows"] += 1
+            keys = {_emit_key(key, rec.label) for key, _ in vals}
+            if by_step and where == row_step and row_keys.isdisjoint(keys):
+                row_keys |= keys
+                b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + 1
+            else:
+                row_step, row_keys = where, keys
+                b.meta["rows"] += 1
             if lines_in and rec.line in lines_in and rec.line not in counted_lines:
                 # (a block printed a value a line: one row at its step; its further lines said apart; two records
                 # opened under one heading, training's and then evaluation's, share its line: counted once)
