@@ -3581,6 +3581,8 @@ _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation
                            r"(?:(?:step|iter|iteration|epoch|global[_ ]step|current[_ ]step|it|ep|batch|t_env|episode)\s*[=:]?\s*#(?:/#)?"
                            r"(?:[,\s|]|--|\]\s*\[)*){1,3}"  # (`[Step 10/11940] [Epoch 0/30]`: a bracket each)
                            r"[\])]?:?"  # (`[batch=1/100]:` over indented `Train <name>: <value>` lines)
+                           # (then the pass it starts: Caffe's `Iteration 400, Testing net (#0)` over its scores)
+                           r"(?:\s*(?:testing|evaluating|validating)(?:\s+net)?(?:\s*\(#9\))?\.{0,3})?"
                            r"(?:\s*\[[A-Za-z][\w.-]*\])?$",  # (then the data set's tag: `[nyudv2]`)
                            re.I)
 # `loss=2.3`, `System/Peak GPU Memory (MB)=111,478`, `loss             1.356284` (a pandas Series row)
@@ -3594,9 +3596,10 @@ def _names_evaluation(values: dict) -> bool:
 _RESULT_LINE = re.compile(r"^[A-Za-z_][\w./-]*(?: [A-Za-z_][\w./-]*){0,3}\s=\s" + _NUM + r"$")
 _RESULTS_TPL = "<block><results>"
 _TF_NODE = re.compile(r"^\s*\[\[(?:\{\{)?node ")  # TensorFlow's `[[node X ...]]`, `[[{{node X}}]]` in an error
-_ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}\s*(?:[:=]\s*|\s)#\s*(?:(?:\+-|\+/-|±)\s*#\s*)?[%\w/]{0,8}"
+_ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}(?: ?#\d{1,3})?\s*(?:[:=]\s*|\s)#\s*(?:(?:\+-|\+/-|±)\s*#\s*)?[%\w/]{0,8}"
                        r"(?:\s*\(#\))?$")
-# (`MeanRew: -257.4 +- 63.2`: a mean and its spread are one pair; `loss: 0.36 (0.35)`: a value and its running
+# (an output's index may follow the name: old Caffe's `Test score #1: 2.30`;
+# `MeanRew: -257.4 +- 63.2`: a mean and its spread are one pair; `loss: 0.36 (0.35)`: a value and its running
 # mean, or its change since the last evaluation, are one too)
 _STEP_WORD = re.compile(r"(?i)\b(?:step|iter(?:ation)?|it)\b[\s:=#]*\d")  # a running bar's description that counts steps
 _BAR_COUNT = re.compile(r"(\d+)/(\d+)\s*\[[\d:]+<[\d:?]+")
@@ -5043,9 +5046,11 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
                 and rec.step is None and rec.epoch is None and rec.batch is None \
                 and not any(printed.names_loss_or_accuracy(str(k)) for k in rec.values) \
                 and not _evaluation_result(rec) and not _split_named_result(rec) and rec.line not in lr_notices \
-                and not _held_out_echo(rec, records, counts):
+                and not _held_out_echo(rec, records, counts) \
+                and not (rec.label == "eval" and all(printed.names_score(str(k)) for k in rec.values)):
             # (`network-snapshot-005734  fid50k_full 46.56` is a score; `Updating learning rate to 1e-3`, a notice
-            # the schedule prints again at each change, is the LR the first pass trains with, not a setting)
+            # the schedule prints again at each change, is the LR the first pass trains with, not a setting; old
+            # Caffe's `Test score #0: 0.1` is what the test net scored at iteration 0, before the first loss)
             b.skip("a setting printed before training (`BASE_LR: 0.02`)", _n(rec))
             continue
         keep.append(rec)
