@@ -1790,3 +1790,29 @@ def test_every_step_skipped():
     assert "stays at 16,384 at all 4 logs" in hit.summary
     halving = _run({"skipped_iterations": [1, 1, 1, 1], "loss_scale": [2.0 ** 31, 2.0 ** 30, 2.0 ** 29, 2.0 ** 28]})
     _quiet("every_step_skipped", halving, "skipped_iterations", cumulative=False, min_points=3)
+
+
+def test_rising_vs_falling_one_term_traded_against_another():
+    """The objectness term of an eval loss climbs 0.10 -> 0.30 from step 30 on while the box term beside it
+    keeps falling (0.09 at step 30, 0.03 at the end) and the training loss falls: the terms traded, and the
+    check is quiet with unless_other_terms_fall; without it, or once the box term rises too, it fires."""
+    steps = list(range(10, 101, 10))
+    obj = [0.20, 0.12, 0.10, 0.13, 0.16, 0.19, 0.22, 0.25, 0.28, 0.30]
+    box = [0.12, 0.10, 0.09, 0.08, 0.07, 0.06, 0.05, 0.04, 0.035, 0.03]
+    series = {"eval/obj/loss": obj, "eval/box/loss": box, "loss": np.linspace(1.0, 0.2, 100)}
+    run = _run(series, {"eval/obj/loss": steps, "eval/box/loss": steps})
+    _quiet("rising_vs_falling", run, "eval/obj/loss", unless_other_terms_fall=True)
+    # (the end is the median of the last 7 // 3 = 2 evaluations, 0.29: +190% over 0.10)
+    assert _check("rising_vs_falling", run, "eval/obj/loss").numbers["rise"] == pytest.approx(1.9)
+    rising_box = _run({**series, "eval/box/loss": [0.12, 0.10, 0.09, 0.10, 0.11, 0.12, 0.13, 0.14, 0.15, 0.16]},
+                      {"eval/obj/loss": steps, "eval/box/loss": steps})
+    _check("rising_vs_falling", rising_box, "eval/obj/loss", unless_other_terms_fall=True)
+
+
+def test_constant_zero_term_is_absent_not_frozen():
+    """A class term of the eval loss at exactly 0 at all 6 evaluations is a term the model lacks: quiet for
+    the patterns zero_is_absent_for names, a finding for the total eval loss."""
+    run = _run({"eval/cls/loss": [0.0] * 6, "eval/loss": [0.0] * 6})
+    _quiet("constant", run, "eval/cls/loss", min_share=1.0, min_count=3, min_points=3, zero_is_absent_for=["eval/*/loss"])
+    hit = _check("constant", run, "eval/loss", min_share=1.0, min_count=3, min_points=3, zero_is_absent_for=["eval/*/loss"])
+    assert hit.numbers["value"] == 0.0

@@ -932,6 +932,10 @@ class ConstantParams(WindowParams):
     # somewhere: one box term of a run at 0 while another regresses boxes is a branch switched off by
     # design (a semi-supervised detector's unlabelled RPN), not data without boxes
     unless_any_nonzero: Optional[Names] = None
+    # quiet when the value is exactly 0 on a series these patterns match: one term of a summed loss at 0
+    # at every evaluation is a term the model does not have (a one-class detector's class loss), not a
+    # value that stopped moving
+    zero_is_absent_for: Optional[Names] = None
     # judge only the points from where the value takes over to the end of the log, after other values:
     # a loss that turns exactly 0 part-way and stays there
     trailing: bool = False
@@ -1091,6 +1095,8 @@ def constant(c: Ctx) -> Hit | None:
                 and not facts.prints_full_precision(c.run) and not _resolved(c, p, target)):
         return None
     if p.at_max and target < float(np.max(y)):
+        return None
+    if target == 0 and p.zero_is_absent_for and any(fnmatch.fnmatchcase(c.name, pat) for pat in p.zero_is_absent_for):
         return None
     # (the same value to the last few bits of a double is the same value: summing one batch's terms in another
     # order changes the 16th digit, `0.013182825077950069` then `...067`, and nothing a person would call a change)
@@ -1446,6 +1452,10 @@ class RisingVsFallingParams(Params):
     # lowest point has not turned; needs noise_points evaluations to estimate the noise at all
     noise_z: Optional[float] = None
     noise_points: int = 6
+    # quiet for one term of a summed eval loss (`eval/<term>/loss`) when another term of it kept falling
+    # after this one's minimum: the terms traded (YOLO's objectness loss on held-out images climbs as the
+    # model predicts more boxes while its box and class terms keep falling), the held-out fit did not worsen
+    unless_other_terms_fall: bool = False
 
 
 def _still_improving(run, higher: Names | None, lower: Names | None, since: float) -> str | None:
@@ -1469,6 +1479,22 @@ def _still_improving(run, higher: Names | None, lower: Names | None, since: floa
                 continue
             return s.name
     return None
+
+
+def _other_terms_fell(c: Ctx, since: float) -> bool:
+    """Whether this series is one term of a summed eval loss (`eval/<term>/loss`) and another term of
+    the same split ends lower than it stood at step `since`."""
+    parts = c.name.split("/")
+    if len(parts) != 3 or parts[0] != "eval" or parts[2] != "loss":
+        return False
+    for s in series_matching(c.run, ("eval/*/loss",)):
+        if s.name == c.name:
+            continue
+        x, y = finite_xy(s.steps, s.values)
+        then = y[x <= since]
+        if len(then) and len(y) >= 3 and float(np.median(y[-3:])) < float(then[-1]):
+            return True
+    return False
 
 
 def _scored(x: np.ndarray, y: np.ndarray, resolution: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
@@ -1513,6 +1539,8 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
         # a 10% rise on a loss that fell from 1.0 to 0.016 is noise at convergence, not overfitting
         if (last - low) / (first - low) < p.min_rise_of_drop:
             return None
+    if p.unless_other_terms_fall and _other_terms_fell(c, float(x[i])):
+        return None
     other = c.other(p.against)
     if other is None:
         return None
