@@ -1816,3 +1816,14 @@ def test_constant_zero_term_is_absent_not_frozen():
     _quiet("constant", run, "eval/cls/loss", min_share=1.0, min_count=3, min_points=3, zero_is_absent_for=["eval/*/loss"])
     hit = _check("constant", run, "eval/loss", min_share=1.0, min_count=3, min_points=3, zero_is_absent_for=["eval/*/loss"])
     assert hit.numbers["value"] == 0.0
+
+
+def test_nonfinite_all_bad():
+    """all_bad: a series NaN at all 4 of its points fires (from the start, to the end); one finite point among
+    them (a value only undefined on some rows) keeps it quiet."""
+    nan = float("nan")
+    params = {"all_bad": True, "answer_end_early": "start", "answer_end_late": "start"}
+    hit = _check("nonfinite", _run({"value_1": [nan, nan, nan, nan]}), "value_1", **params)
+    assert hit.summary == "value_1 is NaN on 4 of 4 logged points (100%), first at step 1 and to the end of the log"
+    assert hit.answer == "start"
+    _quiet("nonfinite", _run({"value_1": [nan, 2.4, nan, nan]}), "value_1", **params)

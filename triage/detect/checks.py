@@ -307,6 +307,8 @@ class NonfiniteParams(Params):
     # was never once finite is a loss the method does not compute (a statistics-fitting model's bar)
     unless_scored: Optional[Names] = None
     scored_above: float = 0.9
+    # only a series that is NaN or Inf at every one of its points (never once a finite number)
+    all_bad: bool = False
     # quiet when, at every bad point, a count of optimizer updates these names match is logged beside it and
     # is 0: a loss before the first update is a mean over no batches (a replay buffer still filling), not a
     # value the model produced
@@ -345,6 +347,8 @@ def nonfinite(c: Ctx) -> Hit | None:
     if p.unless_scored and bad.all() and _scores_well(c.run, p.unless_scored, p.scored_above):
         return None
     if p.unless_no_updates and _before_first_update(c.run, p.unless_no_updates, s[bad]):
+        return None
+    if p.all_bad and not bad.all():
         return None
     raw = np.flatnonzero(bad)  # (before the other series masks any: what the optimizer saw)
     through_end = bool(bad[-1])
