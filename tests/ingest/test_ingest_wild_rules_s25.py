@@ -56,3 +56,24 @@ def test_a_network_listing_with_shapes_is_no_metric(tmp_path):
               "Error: l.outputs == params.inputs, filters= in the [convolutional]-layer doesn't correspond to classes="]
     run = read_written(tmp_path, lines)
     assert not run.series
+
+
+def test_a_csv_of_fastais_recorder_scores_its_metrics_on_the_validation_set(tmp_path):
+    # fastai's CSVLogger writes the Learner's metrics after valid_loss, as its printed table does
+    p = tmp_path / "history.csv"
+    p.write_text("epoch,train_loss,valid_loss,accuracy,error_rate,time\n"
+                 + "".join(f"{e},{0.8 - 0.05 * e:.4f},{0.45 - 0.01 * e:.4f},{0.88 + 0.005 * e:.4f},{0.12 - 0.005 * e:.4f},04:3{e}\n"
+                           for e in range(6)), encoding="utf-8")
+    from triage.ingest import read_run
+    run = read_run(p)
+    assert {"loss", "eval/loss", "eval/accuracy"} <= set(run.series) and "accuracy" not in run.series
+
+
+def test_a_keras_history_csv_keeps_its_training_accuracy(tmp_path):
+    p = tmp_path / "log.csv"
+    p.write_text("epoch,accuracy,loss,val_accuracy,val_loss\n"
+                 + "".join(f"{e},{0.6 + 0.05 * e:.4f},{1.1 - 0.1 * e:.4f},{0.58 + 0.04 * e:.4f},{1.2 - 0.08 * e:.4f}\n"
+                           for e in range(6)), encoding="utf-8")
+    from triage.ingest import read_run
+    run = read_run(p)
+    assert {"accuracy", "eval/accuracy", "loss", "eval/loss"} <= set(run.series)

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from triage.ingest import aliases as _aliases
-from triage.ingest import printed
+from triage.ingest import printed, tables
 from triage.ingest.builder import NAN, RunBuilder, split_named_by_path, starts_run, to_float
 from triage.ingest.contract import Found, Layout, Reader, latest, register
 from triage.ingest.errors import IngestError
@@ -199,6 +199,8 @@ def _read_stream(src: Source, stream, fmt: str | None, split: bool, by_split: bo
     if tag:
         header = header[:2] + [tag]
     header = split_from_path(header, src)
+    # (fastai's CSVLogger writes the Learner's metrics after `valid_loss`: they are the validation set's)
+    header = tables.scored_on_eval(header)
     dialect = fmt if fmt in DIALECTS and fmt != "csv" else dialect_of(header, comment, src.name)
     b = RunBuilder(src.path, dialect, source=dialect)
     if dialect == "wandb_csv":

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 
+from triage.ingest import aliases as _aliases
 from triage.ingest import printed
 
 # A rule line: dashes (ASCII, box-drawing, `=`), with only blanks, pipes, corners and crossings between.
@@ -380,3 +381,23 @@ def _place(header: Positional, words: list[tuple[int, int, str]]) -> list[str] |
     if len(words) == len(header):
         return [w for _, _, w in words]
     return None
+
+
+def scored_on_eval(names: list[str]) -> list[str]:
+    """A table that names its losses by split (`train_loss valid_loss accuracy`, fastai's recorder)
+    prints the metrics after the validation loss for the validation set: they get its split (printed or
+    written by its CSVLogger as `epoch,train_loss,valid_loss,accuracy,time`). So
+    does a table with a validation loss and no training loss at all (the results table of an HF
+    model card, `Epoch | Step | Validation Loss | Accuracy`): every score it holds is an evaluation's."""
+    tab = _aliases.table()
+    res = [tab.resolve(n, "text") for n in names]
+    trains = [i for i, r in enumerate(res) if r.name == "loss" and printed.SPLIT_WORDS.search(names[i])]
+    evals = [i for i, r in enumerate(res) if r.name == "eval/loss"]
+    if not evals or (evals[0] < trains[0] if trains else any(r.name == "loss" for r in res)):
+        return names
+    out = list(names)
+    for i in range(evals[0] + 1, len(names)):
+        if res[i].known and res[i].split == "train" and not printed.SPLIT_WORDS.search(names[i]) \
+                and res[i].name not in tab.axis_keys and not res[i].name.endswith("time"):
+            out[i] = "valid_" + names[i]
+    return out

@@ -4131,7 +4131,7 @@ def _table_header(line: str) -> list[str] | None:
         return None
     if tables.settings_listing(cells):
         return None
-    return _scored_on_eval(cells)
+    return tables.scored_on_eval(cells)
 
 
 # A metric's name alone on its line before a colon, its value on the next (`current training loss is :`)
@@ -4162,25 +4162,6 @@ def _comma_header(line: str) -> _SpacedHeader | None:
 # A rate's column name (`Samples Per Second`, `tokens per sec`): `per` between two words names a unit,
 # not prose.
 _RATE_CELL = re.compile(r"(?i)^[a-z_]+ per [a-z_]+$")
-
-
-def _scored_on_eval(names: list[str]) -> list[str]:
-    """A table that names its losses by split (`train_loss valid_loss accuracy`, fastai's recorder)
-    prints the metrics after the validation loss for the validation set: they get its split. So
-    does a table with a validation loss and no training loss at all (the results table of an HF
-    model card, `Epoch | Step | Validation Loss | Accuracy`): every score it holds is an evaluation's."""
-    tab = _aliases.table()
-    res = [tab.resolve(n, "text") for n in names]
-    trains = [i for i, r in enumerate(res) if r.name == "loss" and printed.SPLIT_WORDS.search(names[i])]
-    evals = [i for i, r in enumerate(res) if r.name == "eval/loss"]
-    if not evals or (evals[0] < trains[0] if trains else any(r.name == "loss" for r in res)):
-        return names
-    out = list(names)
-    for i in range(evals[0] + 1, len(names)):
-        if res[i].known and res[i].split == "train" and not printed.SPLIT_WORDS.search(names[i]) \
-                and res[i].name not in tab.axis_keys and not res[i].name.endswith("time"):
-            out[i] = "valid_" + names[i]
-    return out
 
 
 class _SpacedHeader(list):
@@ -4237,7 +4218,7 @@ def _spaced_header(line: str) -> _SpacedHeader | None:
         rest = [w for w in words[1:] if not tab.resolve(w, "text").known]
         if len(rest) >= 2 and all(_METRIC_PARTS & set(_COMPOUND_CUT.split(w.lower())) for w in rest):
             known = 2
-    return _SpacedHeader(_scored_on_eval(words)) if known >= 2 else None
+    return _SpacedHeader(tables.scored_on_eval(words)) if known >= 2 else None
 
 
 def _hf_results_table(header: list) -> bool:
