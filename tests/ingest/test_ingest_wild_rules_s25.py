@@ -77,3 +77,22 @@ def test_a_keras_history_csv_keeps_its_training_accuracy(tmp_path):
     from triage.ingest import read_run
     run = read_run(p)
     assert {"accuracy", "eval/accuracy", "loss", "eval/loss"} <= set(run.series)
+
+
+def test_a_csv_whose_every_row_stands_at_one_step_keeps_its_rows(tmp_path):
+    # a Keras CSVLogger appended by eight fits of one epoch each: `0,...` on every row
+    p = tmp_path / "history.csv"
+    p.write_text("epoch,categorical_accuracy,loss,val_categorical_accuracy,val_loss\n"
+                 + "".join(f"0,{0.76 + 0.02 * i:.4f},{0.71 - 0.08 * i:.4f},{0.87 + 0.01 * i:.4f},{0.41 - 0.04 * i:.4f}\n"
+                           for i in range(8)), encoding="utf-8")
+    from triage.ingest import read_run
+    run = read_run(p)
+    assert series_values(run, "loss")[0] == 0.71 and len(run.get("loss")) == 8
+    assert run.meta["step_axis"] == "line order"
+    assert any("every row stands at step 0" in w for w in run.meta["warnings"])
+
+
+def test_rows_at_one_step_beside_rows_at_others_still_keep_the_last(tmp_path):
+    # the same step printed twice among other steps is a repeat, not a file without an order
+    run = read_written(tmp_path, [f"step {s} | loss {2.0 - 0.1 * i:.3f}" for i, s in enumerate([1, 2, 3, 3, 4, 5])])
+    assert len(run.get("loss")) == 5

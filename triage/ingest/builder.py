@@ -410,6 +410,7 @@ class RunBuilder:
         restarts = 0
         cache: dict = {}
         step_info: dict[int, tuple] = {}
+        one_step: bool | None = None  # whether every point of the file stands at one and the same step
         for key, (name, split) in names.items():
             col = self.cols[key]
             res = resolved[key]
@@ -420,6 +421,15 @@ class RunBuilder:
                 # start again (two runs in one file) keep their line order, every row kept
                 s = e.copy()
                 self.meta.setdefault("x_axis", "epoch")
+            if len(s) >= 3 and s[0] == s[-1] and np.isfinite(s[0]) and bool(np.all(s == s[0])):
+                if one_step is None:
+                    one_step = self._one_step_everywhere(names, cache)
+                if one_step:
+                    # every row of the file at one step (a Keras CSVLogger appended by fits of one epoch each,
+                    # `0,...` on every row): the column orders nothing, so the rows keep their line order
+                    # instead of collapsing into the last one
+                    s = np.arange(len(s), dtype=float)
+                    self.meta["step_axis"] = "line order"
             if col.folded:
                 self.meta.setdefault("reduced", {})[name] = {"points": col.raw, "kept": int(len(v))}
                 self.warn(f"{name}: {col.raw:,} points kept as {len(v):,} block means to bound memory "
@@ -464,6 +474,24 @@ class RunBuilder:
         run = Run(path=self.path, format=self.format, series=dict(sorted(series.items())),
                   events=self.events, meta=self.meta)
         return run
+
+
+    def _one_step_everywhere(self, names: dict, cache: dict) -> bool:
+        """Whether every column holds three or more points and all of them at one and the same step."""
+        first = None
+        for key in names:
+            _, s, _, e, _ = self.cols[key].compact(cache)
+            if len(s) and np.isnan(s).all() and e is not None:
+                s = e
+            if len(s) < 3 or not np.isfinite(s[0]) or not bool(np.all(s == s[0])):
+                return False
+            if first is None:
+                first = float(s[0])
+            elif float(s[0]) != first:
+                return False
+        if first is not None:
+            self.warn(f"every row stands at step {first:g}: read in line order")
+        return first is not None
 
 
 def _apart(a: "_Column", b: "_Column") -> bool:
