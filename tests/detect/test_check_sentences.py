@@ -1827,3 +1827,17 @@ def test_nonfinite_all_bad():
     assert hit.summary == "value_1 is NaN on 4 of 4 logged points (100%), first at step 1 and to the end of the log"
     assert hit.answer == "start"
     _quiet("nonfinite", _run({"value_1": [nan, 2.4, nan, nan]}), "value_1", **params)
+
+
+def test_chance_loss_at_ln_c_to_the_third_decimal_takes_the_largest_class_share():
+    """A loss within 0.005 of ln 10 at all 20 points is uniform outputs; the accuracy beside it, 0.16, is
+    one class's share (argmax lands on it), under 2/C: ln 10 it is. The same accuracy beside a loss that
+    only scatters around ln 10 is above the balanced band (1.15/C + 0.02) and names nothing."""
+    params = {"accuracy": ["accuracy"], "tol": 0.1, "acc_tol": 0.15, "min_share": 0.8, "window": "tail",
+              "window_fraction": 0.5, "min_points": 3, "loss_only_tol": 0.005, "loss_only_batch_noise": 0.03,
+              "loss_only_max_classes": 10, "loss_only_agrees": True, "loss_only_min_points": 3}
+    flat = 2.3026 + 0.001 * np.sin(np.arange(40))
+    hit = _check("chance", _run({"loss": flat, "accuracy": [0.16] * 40}), "loss", **params)
+    assert hit.numbers["classes"] == 10
+    scatter = 2.3026 + 0.02 * np.sin(np.arange(40))
+    _quiet("chance", _run({"loss": scatter, "accuracy": [0.16] * 40}), "loss", **params)
