@@ -645,6 +645,21 @@ def test_gap_while_stalled_loss_with_one_evaluation():
     assert CHECKS["gap_while_stalled"](Ctx(quiet, "eval/loss", s.steps, s.values, typed)) is None
 
 
+def test_gap_while_stalled_one_evaluation_beside_a_climbing_training_loss():
+    """One eval loss of 6,601 beside a training loss that climbed 118 -> 223 -> 485 -> 2,718 -> 5,834:
+    the median of those five (485) is 13.6x under the evaluation, but the training loss logged last is
+    12x where it started: the run diverged, it did not memorise. A training loss that kept falling to
+    485 beside the same evaluation is the gap."""
+    steps = {"eval/loss": [200], "loss": [0, 50, 100, 150, 200]}
+    typed, _ = parse(PARAMS["gap_while_stalled"], {"against": ["loss"], "lone_ratio": 5.0})
+    run = _run({"eval/loss": [6601.4], "loss": [118.8, 223.2, 485.1, 2718.0, 5834.1]}, steps=steps)
+    s = run.series["eval/loss"]
+    assert CHECKS["gap_while_stalled"](Ctx(run, "eval/loss", s.steps, s.values, typed)) is None
+    hit = _check("gap_while_stalled", _run({"eval/loss": [6601.4], "loss": [5834.1, 2718.0, 485.1, 485.1, 485.1]},
+                                           steps=steps), "eval/loss", against=["loss"], lone_ratio=5.0)
+    assert hit.summary.startswith("eval/loss is 6.6e+03 at step 200 while loss is 485")
+
+
 def test_constant_not_while_another_is_zero():
     """A loss of exactly 0 beside a gradient norm of 1.73: the constant is reported; beside a
     gradient norm of exactly 0 (nothing scored, nothing to backpropagate) it is not this finding."""

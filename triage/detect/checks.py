@@ -1711,8 +1711,11 @@ def _lone_gap(c: Ctx, p: GapWhileStalledParams, x: np.ndarray, y: np.ndarray) ->
         low = float(np.min(y))  # every evaluation far above: one that was close and jumped is a blow-up
         if p.lone_ratio is None or train <= 0 or low < p.lone_ratio * train or low - train < p.lone_abs_gap:
             return None
-        if train > 1.1 * float(np.max(oy[:3])):
-            return None  # (a training loss clearly above where it started fits nothing: both blew up)
+        now = float(oy[before][-1]) if before.any() else train
+        if max(train, now) > 1.1 * float(np.max(oy[:3])):
+            # (a training loss clearly above where it started fits nothing: both blew up; the value logged
+            # last before the evaluation counts too, since a median of five climbing values lags behind)
+            return None
         return Hit(
             f"{c.name} is {fmt(last)} at step {step_str(x[-1])} while {other.name} is {fmt(train)}: "
             f"{fmt(last / train)}x the training loss, a model that fits its training set and little else",
