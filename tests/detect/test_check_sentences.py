@@ -1253,6 +1253,23 @@ def test_rises_every_log():
     _quiet("rises_every_log", _run({"loss": up}), "loss")
 
 
+def test_rises_every_log_rows_not_epochs():
+    """Five batch losses logged every 50 steps, each above the one before, 118.8 -> 5834: with epochs_only off
+    the rows are called logs, not epochs (a pass over the data is not what each row measured); a rise
+    under min_rise (twice the first value) is quiet."""
+    up = [118.8, 223.2, 485.1, 2717.7, 5834.1]
+    run = _run({"loss": up}, steps={"loss": [0, 50, 100, 150, 200]})
+    hit = _check("rises_every_log", run, "loss", epochs_only=False, min_rise=1.0)
+    assert hit.summary == ("loss rose at every one of its 5 logs, from 119 to 5.83e+03 (+4811%, steps 0-200): "
+                           "the updates move the loss uphill from its very first value")
+    _quiet("rises_every_log", _run({"loss": [1.0, 1.1, 1.2, 1.4, 1.9]}), "loss", epochs_only=False, min_rise=1.0)
+    # a running mean whose first print is one lucky batch: 3.8x its first value, 1.3x its second
+    lucky = _run({"loss": [0.01757, 0.05098, 0.05253, 0.06434, 0.06668]})
+    assert _check("rises_every_log", lucky, "loss", epochs_only=False, min_rise=1.0) is not None
+    _quiet("rises_every_log", lucky, "loss", epochs_only=False, min_rise=1.0, start_points=2)
+    assert _check("rises_every_log", run, "loss", epochs_only=False, min_rise=1.0, start_points=2) is not None
+
+
 def test_nonfinite_answers_by_position_without_a_training_loss():
     """An eval loss NaN from its first evaluation, with no training loss logged, answers `start`; NaN
     after two finite evaluations answers `later`; with a finite training loss beside it the detector's

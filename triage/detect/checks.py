@@ -4193,6 +4193,9 @@ class RisesEveryLogParams(Params):
     min_points: int = 5
     min_rise: float = 0.25
     epochs_only: bool = True
+    # the rise is measured from the largest of the first start_points values: the first value a log prints
+    # may be one batch (the first term of a running mean), and one lucky batch is no level to rise from
+    start_points: int = 1
 
 
 @check("rises_every_log", RisesEveryLogParams)
@@ -4205,11 +4208,14 @@ def rises_every_log(c: Ctx) -> Hit | None:
     if len(y) < p.min_points or float(y[0]) <= 0 or not bool(np.all(np.diff(y) > 0)):
         return None
     rise = (float(y[-1]) - float(y[0])) / float(y[0])
-    if rise < p.min_rise:
+    if rise < p.min_rise or float(y[-1]) < (1.0 + p.min_rise) * float(np.max(y[:max(1, p.start_points)])):
         return None
+    epochs = _rows_are_epochs(c.run)
     return Hit(
-        f"{c.name} rose at every one of its {len(y)} epochs, from {fmt(float(y[0]))} to {fmt(float(y[-1]))} "
-        f"({rise:+.0%}, steps {step_str(x[0])}-{step_str(x[-1])}): each pass over the data leaves the model worse",
+        f"{c.name} rose at every one of its {len(y)} {'epochs' if epochs else 'logs'}, from {fmt(float(y[0]))} to "
+        f"{fmt(float(y[-1]))} ({rise:+.0%}, steps {step_str(x[0])}-{step_str(x[-1])}): "
+        + ("each pass over the data leaves the model worse" if epochs else
+           "the updates move the loss uphill from its very first value"),
         x[0], x[-1], numbers={"rise": rise},
     )
 
