@@ -358,7 +358,7 @@ class RunBuilder:
             if not len(col):
                 continue
             resolved[key] = table.resolve(key, col.source or self.source)
-        for k in _bare_splits_beside_a_loss(resolved, table):
+        for k in _bare_splits_beside_a_loss(resolved, table, self.cols):
             self.warn(f"{k!r} read as {resolved[k].name!r}: a split named alone beside the loss scores that split")
         # collisions: the best match keeps the canonical name, the others keep their own
         by_name: dict[str, list[str]] = {}
@@ -691,12 +691,14 @@ def _scores_on_eval_lines(names: dict[str, tuple[str, str]], resolved: dict, col
 _SPLIT_ALONE = frozenset({"train", "training", "val", "vali", "valid", "validation", "eval", "test", "dev"})
 
 
-def _bare_splits_beside_a_loss(resolved: dict, table) -> list[str]:
+def _bare_splits_beside_a_loss(resolved: dict, table, cols: dict | None = None) -> list[str]:
     """A split word alone (`0 train 10.98`, `0 val 10.97`) is that split's loss only in a log that
     names its loss otherwise; beside `Loss: 1.42`, the bare `Train: 0.54, Val: 0.53, Test: 0.49`
     (or `Val: 61.31%`) score each split the other way, higher is better: read as that split's
     accuracy (a real accuracy key still wins the name); beside a loss named for another split
-    (`Train Loss`), as that split's loss. Returns the keys so read."""
+    (`Train Loss`), as that split's loss. A bare split that moves with the training loss, on its
+    scale (`step 300 | loss: 3.21 | val: 2.91`, both falling), is that split's loss too: an accuracy
+    moves against the loss. Returns the keys so read."""
     # (`# train: 1001, # test: 112`: the number sign says "number of", a count of examples, no score)
     bare = [k for k in resolved if "".join(_aliases.tokens(k)) in _SPLIT_ALONE and not k.lstrip().startswith("#")]
     losses = [_aliases.tokens(k) for k in resolved if k not in bare and "loss" in _aliases.tokens(k)]
@@ -705,12 +707,37 @@ def _bare_splits_beside_a_loss(resolved: dict, table) -> list[str]:
     # ... unless the loss itself names its split (`Train Loss: 0.549  Test: 0.460  Best Test Loss: 0.4500`): a
     # bare split word beside it is the same quantity on that split, its loss
     split_losses = {t for toks in losses for t in toks if t in _SPLIT_ALONE}
+    train_loss = [k for k, res in resolved.items() if res.name == "loss" and k not in bare]
     for k in bare:
         word = "".join(_aliases.tokens(k))
         kind = "loss" if split_losses and word not in split_losses else "accuracy"
+        if kind == "accuracy" and cols is not None and len(train_loss) == 1 \
+                and _moves_with_loss(cols[k], cols[train_loss[0]]):
+            kind = "loss"
         got = table.resolve(f"{k} {kind}")
         resolved[k] = _aliases.Resolved(got.name, got.split, k, quality=_aliases.UNKNOWN - 1)
     return bare
+
+
+def _moves_with_loss(col, loss_col) -> bool:
+    """Whether a series rises and falls with the training loss (correlation 0.6 or more over at least four
+    points, each paired with the loss printed on its line or last before it) and lies on the loss's
+    scale (medians within a factor of four): the same quantity measured on another split."""
+    r1, _, v1 = col._merged(with_weights=True)[:3]
+    r2, _, v2 = loss_col._merged(with_weights=True)[:3]
+    if r1 is None or r2 is None or len(v1) < 4 or len(v2) < 1:
+        return False
+    idx = np.searchsorted(r2, r1, side="right") - 1  # (the loss on its line, else the last one before it)
+    ok = idx >= 0
+    a, b = v1[ok], v2[idx[ok]]
+    fin = np.isfinite(a) & np.isfinite(b)
+    a, b = a[fin], b[fin]
+    if len(a) < 4 or np.ptp(a) == 0 or np.ptp(b) == 0:
+        return False
+    ma, mb = float(np.median(np.abs(a))), float(np.median(np.abs(b)))
+    if not (mb > 0 and 0.25 <= ma / mb <= 4.0):
+        return False
+    return float(np.corrcoef(a, b)[0, 1]) >= 0.6
 
 
 def _lone_loss(names: dict[str, tuple[str, str]], resolved: dict) -> str | None:
