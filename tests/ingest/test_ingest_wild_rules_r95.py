@@ -42,3 +42,34 @@ def test_bare_split_that_rises_as_the_loss_falls_stays_an_accuracy(tmp_path):
     run = _read(tmp_path, text)
     assert list(run.series["eval/accuracy"].values) == [0.41, 0.52, 0.60, 0.66, 0.70]
     assert "eval/loss" not in run.series
+
+
+def test_logged_success_averaged_over_episodes_is_the_success_rate(tmp_path):
+    # a navigation agent's window metrics print `success` (the share of episodes that reached the goal)
+    text = "".join(f"update: {u}\tframes: {u * 128}\tloss: 0.{u}1\tsuccess: 0.{u}00\tspl: 0.0{u}\n"
+                   for u in range(1, 5))
+    run = _read(tmp_path, text)
+    assert list(run.series["success_rate"].values) == [0.1, 0.2, 0.3, 0.4]
+
+
+def test_sample_stats_rewards_with_min_max_is_the_episode_return(tmp_path):
+    # a sampler's stats: `rewards:<mean>[<min>, <max>]` beside `lens:` is the mean return of the episodes
+    text = "".join(f"Task-train - INFO - {n}/100000(1%) samples_stats: rewards:{r}[1.0, 60.0], lens:100[100, 100], "
+                   f"success:0.{k} critic_loss: 0.2{k} actor_loss: -1.{k}\n"
+                   for k, (n, r) in enumerate([(2000, 12.5), (4000, 20.25), (6000, 31.0)]))
+    run = _read(tmp_path, text)
+    assert list(run.series["episode_reward"].values) == [12.5, 20.25, 31.0]
+    assert list(run.series["success_rate"].values) == [0.0, 0.1, 0.2]
+
+
+def test_status_tag_with_the_pass_duration_names_no_metric(tmp_path):
+    # `....[success][98.2 seconds]`: the outcome of a pass and how long it took; the status word is no
+    # metric's name (a `success` key would read as a success rate)
+    text = ""
+    for e in range(1, 6):
+        text += f"Start Training {e} Epoch..0%..50%....[success][{90 + e}.5 seconds]\n"
+        if e % 2 == 1:
+            text += f"Start Evaluating {e} Epoch..0%..50%....BEST_ACC: {60 + e}.0% ({60 + e}.0%)....[success][30.{e} seconds]\n"
+    run = _read(tmp_path, text)
+    assert not any("success" in k for k in run.series)
+    assert list(run.series["accuracy"].values) == [61.0, 63.0, 65.0]

@@ -644,6 +644,12 @@ def _count_pairs(m: re.Match) -> str:
 # "CrossE")` writes `CrossE[472.02966]`): the message names the value; a whole number there is a position
 _GLUED_TENSOR = re.compile(r"^([A-Za-z][\w.-]{0,40})\[([-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+|nan|inf))\]$")
 
+# A pass's outcome as a word in brackets, then how long it took in the next bracket (colour console loggers:
+# `Start Training 2 Epoch....[success][127.6 seconds]`, `[OK][0.4s]`, `[failed][3.2 s]`): a status and the
+# pass's duration, not a metric named by the status word
+_STATUS_TAG = re.compile(r"(?i)\[(?:success|successful|succeeded|ok|done|passed|finished|failed|failure|error)\]"
+                         r"\[\s*\d+(?:\.\d*)?\s*[A-Za-z]{0,8}\s*\]")
+
 # Open MPI's --tag-output tag (`[1,3]<stdout>:`, job and rank) where it stands inside a line, not at its head
 _MPI_TAG_INSIDE = re.compile(r"\[\d+,\d+\]<std(?:out|err)>:")
 
@@ -855,6 +861,8 @@ def clean(line: str) -> str:
         line = _per_head_accuracies(line)
     if "]:" in line and _TAGGED_NAME.search(line):  # `dev bleu[13a]:  20.05`: the metric, its variant in brackets
         line = _TAGGED_NAME.sub(r"\1:", line)
+    if "][" in line and _STATUS_TAG.search(line):  # `....[success][56.2 seconds]`: an outcome, no metric's name
+        line = _STATUS_TAG.sub(" ", line)
     if "][" in line and _COUNT_PAIRS.search(line):  # `[3,199][101,445]`: epoch 3 of 199, batch 101 of 445
         line = _COUNT_PAIRS.sub(_count_pairs, line, count=1)
     if "]" in line and line[:1].isalpha() and _NAME_BRACKET_POS.match(line):
