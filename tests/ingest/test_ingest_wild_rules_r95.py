@@ -73,3 +73,29 @@ def test_status_tag_with_the_pass_duration_names_no_metric(tmp_path):
     run = _read(tmp_path, text)
     assert not any("success" in k for k in run.series)
     assert list(run.series["accuracy"].values) == [61.0, 63.0, 65.0]
+
+
+def test_abbreviated_split_words_alone_are_each_splits_loss(tmp_path):
+    # a Julia loop's named tuples with the split words abbreviated (`:trn`, `:tst`) and no loss named
+    text = "".join(f"(:epoch,{e},:trn,{a}f0,:tst,{b}f0)\n" for e, a, b in
+                   [(1, 12.5, 13.25), (2, 10.0, 11.5), (3, 8.75, 10.25)])
+    run = _read(tmp_path, text)
+    assert list(run.series["loss"].values) == [12.5, 10.0, 8.75]
+    assert list(run.series["eval/loss"].values) == [13.25, 11.5, 10.25]
+
+
+def test_one_regression_head_error_named_after_its_output_is_the_mae(tmp_path):
+    # a two-headed model's report: `val_<head>_acc` for the classifier, `val_<head>_mae` for the regressor;
+    # the log's only MAE is the model's MAE on that split
+    text = "".join(f"EPOCH: {e}.000  val_sex_acc: 0.8{e}  val_height_mae: {9 - e}.5  trn_loss: 0.{6 - e}  "
+                   f"val_loss: 0.{7 - e}  ({e * 10}.0s - {50 - e * 10}.0s remaining)\n" for e in range(1, 5))
+    run = _read(tmp_path, text)
+    assert list(run.series["eval/mae"].values) == [8.5, 7.5, 6.5, 5.5]
+    assert list(run.series["eval/accuracy"].values) == [0.81, 0.82, 0.83, 0.84]
+
+
+def test_two_head_errors_of_one_kind_keep_their_own_names(tmp_path):
+    # two regression heads: neither is the model's one MAE
+    text = "".join(f"epoch {e} loss 0.{6 - e} age_mae {9 - e}.5 weight_mae {5 - e}.25\n" for e in range(1, 5))
+    run = _read(tmp_path, text)
+    assert "mae" not in run.series

@@ -404,7 +404,7 @@ class RunBuilder:
             why = "the total among the log's losses" if _TOTAL_WORD.search(lone) else "the only loss the log has"
             self.warn(f"{lone!r} read as the training loss: it is {why}")
         for key, name in _lone_accuracy(names, resolved):
-            self.warn(f"{key!r} read as {name!r}: it is the only accuracy the log has")
+            self.warn(f"{key!r} read as {name!r}: it is the only {name.rsplit('/', 1)[-1]} the log has")
         series: dict[str, Series] = {}
         duplicates = 0
         restarts = 0
@@ -787,24 +787,34 @@ def _lone_accuracy(names: dict[str, tuple[str, str]], resolved: dict) -> list[tu
     """A log whose one accuracy goes by a head's name (Keras names each output's metrics after the output:
     `capsnet_accuracy`, `val_capsnet_accuracy`) measures the model's accuracy under it: read as `accuracy`
     (and `eval/accuracy`), so the accuracy checks run on it. Only when the log has no accuracy of its own
-    and one such key per split; a top-5 accuracy (`top5_acc`) is no plain accuracy. Returns (key, name)
-    for each key so read."""
+    and one such key per split; a top-5 accuracy (`top5_acc`) is no plain accuracy. A regression head's
+    error named so (`val_age_mae`, `price_rmse`: a multi-output model's one regression output) is read the
+    same way as `mae` / `rmse`. Returns (key, name) for each key so read."""
     taken = {name for name, _ in names.values()}
     # (one of a family that differs only by a number, `top_1_categorical_accuracy` beside top_5, top_10 and
     # top_100, is a ranking at a cutoff, not the model's accuracy)
     families = Counter(_DIGITS.sub("#", k) for k in names)
     done = []
-    for split, canonical in (("train", "accuracy"), ("eval", "eval/accuracy")):
-        if canonical in taken:
-            continue
-        candidates = [k for k, (name, sp) in names.items()
-                      if (sp == split or (split == "eval" and sp.startswith("eval"))) and not resolved[k].known
-                      and _names_an_accuracy(k) and families[_DIGITS.sub("#", k)] == 1
-                      and not (split == "train" and _aliases.tokens(k)[0] in _HELD_OUT_WORDS)]
-        if len(candidates) == 1:
-            names[candidates[0]] = (canonical, split)
-            done.append((candidates[0], canonical))
+    for base, named in (("accuracy", _names_an_accuracy), ("mae", _names_a_head_error("mae")),
+                        ("rmse", _names_a_head_error("rmse"))):
+        for split, canonical in (("train", base), ("eval", f"eval/{base}")):
+            if canonical in taken:
+                continue
+            candidates = [k for k, (name, sp) in names.items()
+                          if (sp == split or (split == "eval" and sp.startswith("eval"))) and not resolved[k].known
+                          and named(k) and families[_DIGITS.sub("#", k)] == 1
+                          and not (split == "train" and _aliases.tokens(k)[0] in _HELD_OUT_WORDS)]
+            if len(candidates) == 1:
+                names[candidates[0]] = (canonical, split)
+                done.append((candidates[0], canonical))
     return done
+
+
+def _names_a_head_error(metric: str):
+    def named(key: str) -> bool:
+        words = _aliases.tokens(key)
+        return len(words) >= 2 and words[-1] == metric
+    return named
 
 
 def _names_an_accuracy(key: str) -> bool:
