@@ -99,3 +99,18 @@ def test_two_head_errors_of_one_kind_keep_their_own_names(tmp_path):
     text = "".join(f"epoch {e} loss 0.{6 - e} age_mae {9 - e}.5 weight_mae {5 - e}.25\n" for e in range(1, 5))
     run = _read(tmp_path, text)
     assert "mae" not in run.series
+
+
+def test_first_of_two_numbered_xgboost_eval_sets_is_the_training_data(tmp_path):
+    # `eval_set=[(X_train, y_train), (X_valid, y_valid)]`: XGBoost numbers them validation_0 and validation_1
+    text = "".join(f"[{r}]\tvalidation_0-mae:{5 - r * 0.1:.2f}\tvalidation_1-mae:{6 - r * 0.05:.2f}\n"
+                   for r in range(4))
+    run = _read(tmp_path, text)
+    assert list(run.series["mae"].values) == [5.0, 4.9, 4.8, 4.7]
+    assert list(run.series["eval/mae"].values) == [6.0, 5.95, 5.9, 5.85]
+
+
+def test_one_numbered_xgboost_eval_set_stays_the_evaluation(tmp_path):
+    text = "".join(f"[{r}]\tvalidation_0-rmse:{3 - r * 0.1:.2f}\n" for r in range(4))
+    run = _read(tmp_path, text)
+    assert list(run.series["eval/rmse"].values) == [3.0, 2.9, 2.8, 2.7]

@@ -358,6 +358,9 @@ class RunBuilder:
             if not len(col):
                 continue
             resolved[key] = table.resolve(key, col.source or self.source)
+        for k in _first_of_two_eval_sets(resolved, table):
+            self.warn(f"{k!r} read as {resolved[k].name!r}: the first of two evaluation sets XGBoost numbers is the "
+                      f"training data")
         for k in _bare_splits_beside_a_loss(resolved, table, self.cols):
             self.warn(f"{k!r} read as {resolved[k].name!r}: a split named alone beside the loss scores that split")
         # collisions: the best match keeps the canonical name, the others keep their own
@@ -685,6 +688,29 @@ def _scores_on_eval_lines(names: dict[str, tuple[str, str]], resolved: dict, col
             names[k] = (f"eval/{name}", "eval")
             taken.add(f"eval/{name}")
             done.append((k, f"eval/{name}"))
+    return done
+
+
+_XGB_SET = re.compile(r"^validation_([01])-(\w[\w@.:-]*)$")
+
+
+def _first_of_two_eval_sets(resolved: dict, table) -> list[str]:
+    """XGBoost's scikit-learn API numbers the sets of `eval_set` (`[93] validation_0-rmse:0.2338
+    validation_1-rmse:0.3732`); given two, the first is by convention the training data itself
+    (`eval_set=[(X_train, y_train), (X_test, y_test)]`) and the second the held-out set: `validation_0-<m>`
+    beside `validation_1-<m>` is read as the training metric. Returns the keys so read."""
+    sets: dict[str, dict[str, str]] = {}
+    for k in resolved:
+        m = _XGB_SET.match(k) if k[:11] == "validation_" else None
+        if m:
+            sets.setdefault(m.group(2), {})[m.group(1)] = k
+    done = []
+    for metric, pair in sets.items():
+        if len(pair) == 2:
+            got = table.resolve(f"train-{metric}")
+            resolved[pair["0"]] = _aliases.Resolved(got.name, "train", pair["0"], got.negate, got.scale,
+                                                    got.quality, got.order)
+            done.append(pair["0"])
     return done
 
 
