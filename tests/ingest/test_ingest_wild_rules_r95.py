@@ -114,3 +114,22 @@ def test_one_numbered_xgboost_eval_set_stays_the_evaluation(tmp_path):
     text = "".join(f"[{r}]\tvalidation_0-rmse:{3 - r * 0.1:.2f}\n" for r in range(4))
     run = _read(tmp_path, text)
     assert list(run.series["eval/rmse"].values) == [3.0, 2.9, 2.8, 2.7]
+
+
+def test_decimal_percent_before_a_glued_column_rule_is_no_progress_bar(tmp_path):
+    # `Rank-10: 53.17%| Rank-20: ...`: a bar's share done is a whole percent; a value with decimals before the
+    # `|` is a metric with the table's rule glued to it, and the line is the evaluation's record
+    text = ("Test Epoch: 2\n"
+            "Rank-1: 31.25% | Rank-5: 52.50% | Rank-10: 61.75%| Rank-20: 72.00%| mAP: 28.40%| mINP: 11.20%\n"
+            "Test Epoch: 3\n"
+            "Rank-1: 33.50% | Rank-5: 54.25% | Rank-10: 63.00%| Rank-20: 73.50%| mAP: 29.90%| mINP: 12.60%\n")
+    run = _read(tmp_path, text)
+    assert list(run.series["eval/rank1"].values) == [31.25, 33.5]
+    assert list(run.series["eval/map"].values) == [28.4, 29.9]
+
+
+def test_whole_percent_before_a_bar_is_still_a_progress_bar(tmp_path):
+    # the tqdm bar itself keeps its reading: its postfix is the record, the share done no metric
+    text = "".join(f"Epoch {e}: 100%|██████████| 50/50 [00:03<00:00, 15.2it/s, loss=0.{9 - e}]\n" for e in range(1, 4))
+    run = _read(tmp_path, text)
+    assert list(run.series["loss"].values) == [0.8, 0.7, 0.6]

@@ -231,8 +231,9 @@ _PREFIX = re.compile(
 )
 
 # Progress bars: their counters are never steps and their postfixes are not records.
-# (pip and rich draw theirs first: `━━━━━━━━━━ 1.5/1.5 MB 8.3 MB/s eta 0:00:00`)
-_TQDM_BAR = re.compile(r"\d+/\d+\s*\[\d[\d:]*<[\d:?]*|\|[\s█▉▊▋▌▍▎▏#=>-]*\|\s*\d+/\d+|\d+%(?:\||\s+[━╸╺─]{3,}\s+\d+/\d+)"
+# (pip and rich draw theirs first: `━━━━━━━━━━ 1.5/1.5 MB 8.3 MB/s eta 0:00:00`; a bar's share done is a whole
+# percent, so a value with decimals before a `|` is a metric with the column rule glued on: `Rank-10: 53.17%| mAP`)
+_TQDM_BAR = re.compile(r"\d+/\d+\s*\[\d[\d:]*<[\d:?]*|\|[\s█▉▊▋▌▍▎▏#=>-]*\|\s*\d+/\d+|(?<![\d.])\d+%(?:\||\s+[━╸╺─]{3,}\s+\d+/\d+)"
                        r"|^\s*[━╸╺]{3,}\s")  # (Ultralytics 8.3: `100% ━━━━━━━━━━━━ 13/13 0.9it/s 13.8s`)
 # pip's download bar before version 20 (`|████████| 163 kB 15.5 MB/s`): a download, never a metric
 _PIP_BAR = re.compile(r"^\s*\|[\s█▉▊▋▌▍▎▏]{3,}\|\s*[\d.]+\s*[kMG]?B\s+[\d.]+\s*[kMG]?B/s\s*$")
