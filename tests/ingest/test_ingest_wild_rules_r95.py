@@ -133,3 +133,17 @@ def test_whole_percent_before_a_bar_is_still_a_progress_bar(tmp_path):
     text = "".join(f"Epoch {e}: 100%|██████████| 50/50 [00:03<00:00, 15.2it/s, loss=0.{9 - e}]\n" for e in range(1, 4))
     run = _read(tmp_path, text)
     assert list(run.series["loss"].values) == [0.8, 0.7, 0.6]
+
+
+def test_a_logs_only_metric_being_the_training_mse_is_its_loss(tmp_path):
+    # `Training MSE: 0.41` once an epoch and nothing else: the regression's criterion is what it trains on
+    text = "".join(f"-- Epoch {e}\nTraining MSE: {v}\n" for e, v in [(1, 0.93), (2, 0.71), (3, 0.64)])
+    run = _read(tmp_path, text)
+    assert list(run.series["loss"].values) == [0.93, 0.71, 0.64]
+
+
+def test_a_bare_mse_beside_other_terms_stays_its_own_metric(tmp_path):
+    # `policy 1.7 mse 0.19`: the MSE may be one term of a sum; it is no loss by itself
+    text = "".join(f"step {s} policy {p} mse {m}\n" for s, p, m in [(1, 1.7, 0.19), (2, 1.5, 0.18), (3, 1.4, 0.17)])
+    run = _read(tmp_path, text)
+    assert "loss" not in run.series

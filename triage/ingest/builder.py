@@ -783,6 +783,10 @@ def _lone_loss(names: dict[str, tuple[str, str]], resolved: dict) -> str | None:
         # Only a key that says it is training's: a bare `mse` beside other terms (`policy=1.7 mse=0.19 total=2.5`)
         # may be one term of a sum
         candidates = [k for k, (name, split) in names.items() if split == "train" and _TRAIN_MSE.match(k)]
+        if not candidates and len(names) == 1:
+            # ... or the log's only metric (`Training MSE: 0.41` once an epoch, its split word read as the line's
+            # label): nothing else on any line to be a term of a sum beside it
+            candidates = [k for k, (name, split) in names.items() if split == "train" and k.strip().lower() == "mse"]
     if len(candidates) > 1:
         # (`G total loss: 4.87, G recon loss: 0.001, D loss: 2.28`: the one total among the parts is what trains)
         totals = [k for k in candidates if _TOTAL_WORD.search(k)]
