@@ -75,15 +75,6 @@ def test_status_tag_with_the_pass_duration_names_no_metric(tmp_path):
     assert list(run.series["accuracy"].values) == [61.0, 63.0, 65.0]
 
 
-def test_abbreviated_split_words_alone_are_each_splits_loss(tmp_path):
-    # a Julia loop's named tuples with the split words abbreviated (`:trn`, `:tst`) and no loss named
-    text = "".join(f"(:epoch,{e},:trn,{a}f0,:tst,{b}f0)\n" for e, a, b in
-                   [(1, 12.5, 13.25), (2, 10.0, 11.5), (3, 8.75, 10.25)])
-    run = _read(tmp_path, text)
-    assert list(run.series["loss"].values) == [12.5, 10.0, 8.75]
-    assert list(run.series["eval/loss"].values) == [13.25, 11.5, 10.25]
-
-
 def test_one_regression_head_error_named_after_its_output_is_the_mae(tmp_path):
     # a two-headed model's report: `val_<head>_acc` for the classifier, `val_<head>_mae` for the regressor;
     # the log's only MAE is the model's MAE on that split
