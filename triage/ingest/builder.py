@@ -478,7 +478,6 @@ class RunBuilder:
                   events=self.events, meta=self.meta)
         return run
 
-
     def _one_step_everywhere(self, names: dict, cache: dict) -> bool:
         """Whether every column holds three or more points and all of them at one and the same step."""
         first = None
