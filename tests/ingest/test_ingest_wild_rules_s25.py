@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from written_log import read_written, series_values
+from written_log import read_text, read_written, series_values
 
 
 def test_a_score_printed_only_beside_eval_values_is_the_evaluations(tmp_path):
@@ -60,33 +60,24 @@ def test_a_network_listing_with_shapes_is_no_metric(tmp_path):
 
 def test_a_csv_of_fastais_recorder_scores_its_metrics_on_the_validation_set(tmp_path):
     # fastai's CSVLogger writes the Learner's metrics after valid_loss, as its printed table does
-    p = tmp_path / "history.csv"
-    p.write_text("epoch,train_loss,valid_loss,accuracy,error_rate,time\n"
-                 + "".join(f"{e},{0.8 - 0.05 * e:.4f},{0.45 - 0.01 * e:.4f},{0.88 + 0.005 * e:.4f},{0.12 - 0.005 * e:.4f},04:3{e}\n"
-                           for e in range(6)), encoding="utf-8")
-    from triage.ingest import read_run
-    run = read_run(p)
+    rows = "".join(f"{e},{0.8 - 0.05 * e:.4f},{0.45 - 0.01 * e:.4f},{0.88 + 0.005 * e:.4f},{0.12 - 0.005 * e:.4f},04:3{e}\n"
+                               for e in range(6))
+    run = read_text(tmp_path, "epoch,train_loss,valid_loss,accuracy,error_rate,time\n" + rows, name="history.csv")
     assert {"loss", "eval/loss", "eval/accuracy"} <= set(run.series) and "accuracy" not in run.series
 
 
 def test_a_keras_history_csv_keeps_its_training_accuracy(tmp_path):
-    p = tmp_path / "log.csv"
-    p.write_text("epoch,accuracy,loss,val_accuracy,val_loss\n"
-                 + "".join(f"{e},{0.6 + 0.05 * e:.4f},{1.1 - 0.1 * e:.4f},{0.58 + 0.04 * e:.4f},{1.2 - 0.08 * e:.4f}\n"
-                           for e in range(6)), encoding="utf-8")
-    from triage.ingest import read_run
-    run = read_run(p)
+    rows = "".join(f"{e},{0.6 + 0.05 * e:.4f},{1.1 - 0.1 * e:.4f},{0.58 + 0.04 * e:.4f},{1.2 - 0.08 * e:.4f}\n"
+                               for e in range(6))
+    run = read_text(tmp_path, "epoch,accuracy,loss,val_accuracy,val_loss\n" + rows, name="log.csv")
     assert {"accuracy", "eval/accuracy", "loss", "eval/loss"} <= set(run.series)
 
 
 def test_a_csv_whose_every_row_stands_at_one_step_keeps_its_rows(tmp_path):
     # a Keras CSVLogger appended by eight fits of one epoch each: `0,...` on every row
-    p = tmp_path / "history.csv"
-    p.write_text("epoch,categorical_accuracy,loss,val_categorical_accuracy,val_loss\n"
-                 + "".join(f"0,{0.76 + 0.02 * i:.4f},{0.71 - 0.08 * i:.4f},{0.87 + 0.01 * i:.4f},{0.41 - 0.04 * i:.4f}\n"
-                           for i in range(8)), encoding="utf-8")
-    from triage.ingest import read_run
-    run = read_run(p)
+    rows = "".join(f"0,{0.76 + 0.02 * i:.4f},{0.71 - 0.08 * i:.4f},{0.87 + 0.01 * i:.4f},{0.41 - 0.04 * i:.4f}\n"
+                               for i in range(8))
+    run = read_text(tmp_path, "epoch,categorical_accuracy,loss,val_categorical_accuracy,val_loss\n" + rows, name="history.csv")
     assert series_values(run, "loss")[0] == 0.71 and len(run.get("loss")) == 8
     assert run.meta["step_axis"] == "line order"
     assert any("every row stands at step 0" in w for w in run.meta["warnings"])
