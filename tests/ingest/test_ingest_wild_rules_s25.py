@@ -87,3 +87,19 @@ def test_rows_at_one_step_beside_rows_at_others_still_keep_the_last(tmp_path):
     # the same step printed twice among other steps is a repeat, not a file without an order
     run = read_written(tmp_path, [f"step {s} | loss {2.0 - 0.1 * i:.3f}" for i, s in enumerate([1, 2, 3, 3, 4, 5])])
     assert len(run.get("loss")) == 5
+
+
+def test_a_negative_number_opening_a_line_keeps_its_sign(tmp_path):
+    # a tab-separated logger table whose loss is negative (a hinge objective going unbounded): the dash before
+    # the first cell's digits is the number's sign, not a separator after a line prefix
+    run = read_written(tmp_path, ["Train Loss\tValid Loss\tTrain Acc\tValid Acc\t"]
+                       + [f"-{3.2 + 6.7 * i:.6f}\t-{6.6 + 6.8 * i:.6f}\t18.934912\t19.583820\t" for i in range(6)])
+    assert series_values(run, "loss")[0] == -3.2 and series_values(run, "eval/loss")[0] == -6.6
+    run = read_text(tmp_path, "loss,val_loss,acc\n" + "".join(f"-{1.5 + i},-{4.25 + i},18.9\n" for i in range(5)),
+                    name="train.log")
+    assert series_values(run, "loss")[:2] == [-1.5, -2.5]
+
+
+def test_a_dash_between_a_prefix_and_the_message_is_still_a_separator(tmp_path):
+    run = read_written(tmp_path, [f"2024-05-01 10:00:0{i} - INFO - step {10 * i} loss {2.0 - 0.1 * i:.2f}" for i in range(1, 7)])
+    assert series_values(run, "loss")[0] == 1.9

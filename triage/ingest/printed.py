@@ -225,7 +225,8 @@ _PREFIX = re.compile(
     | wandb:(?=\s)  # the W&B client's console lines (`wandb:     loss 2.31` under `wandb: Run summary:`)
     | __main__(?=\s+-\s)  # `%(levelname)s - %(name)s - %(message)s` from the script's own logger: `INFO - __main__ - `
     | [\w.-]+\t(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\t  # fields split by tabs, `%(name)s\t%(levelname)s\t`
-    | [-:|\]]
+    | -(?!\.?\d)  # a dash between fields; one right before a digit is the sign of a number (`-3.25\t-6.67`)
+    | [:|\]]
     )\s*""",
     re.X,
 )
