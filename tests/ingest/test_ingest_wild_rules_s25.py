@@ -103,3 +103,9 @@ def test_a_negative_number_opening_a_line_keeps_its_sign(tmp_path):
 def test_a_dash_between_a_prefix_and_the_message_is_still_a_separator(tmp_path):
     run = read_written(tmp_path, [f"2024-05-01 10:00:0{i} - INFO - step {10 * i} loss {2.0 - 0.1 * i:.2f}" for i in range(1, 7)])
     assert series_values(run, "loss")[0] == 1.9
+
+
+def test_a_typographic_minus_is_a_minus(tmp_path):
+    # a log copied from a page or notebook rendered as HTML writes U+2212 for the minus sign
+    run = read_written(tmp_path, [f"step {i} loss \u2212{1.0 + 0.5 * i:.2f} reward \u2212{3 + i}.0" for i in range(1, 6)])
+    assert series_values(run, "loss")[0] == -1.5 and series_values(run, "reward")[0] == -4.0

@@ -814,6 +814,8 @@ def clean(line: str) -> str:
                 line = line.replace("**", "")  # (`*** Validation loss: 9.9`: a row of stars is no bold mark)
     if "\x1b" in line:
         line = _ANSI.sub("", line)
+    if "\u2212" in line:  # the typographic minus (U+2212) of a page or notebook rendered as HTML: `loss \u22122.5` is -2.5
+        line = line.replace("\u2212", "-")
     if "B/s" in line and _PIP_BAR.match(line):
         return ""
     if "file=" in line and _SOURCE_SPOT.search(line):  # `THCudaCheck FAIL file=/x/THCGeneral.cpp line=405 error=11`:
