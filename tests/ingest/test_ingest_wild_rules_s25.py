@@ -109,3 +109,19 @@ def test_a_typographic_minus_is_a_minus(tmp_path):
     # a log copied from a page or notebook rendered as HTML writes U+2212 for the minus sign
     run = read_written(tmp_path, [f"step {i} loss \u2212{1.0 + 0.5 * i:.2f} reward \u2212{3 + i}.0" for i in range(1, 6)])
     assert series_values(run, "loss")[0] == -1.5 and series_values(run, "reward")[0] == -4.0
+
+
+def test_values_with_thousands_separators_are_one_number(tmp_path):
+    # Python's `{:,}` after a name; a line with one comma in it is no CSV row either
+    run = read_written(tmp_path, [f"step {i} loss {1234.5 - i:,.1f} tokens {1000000 * i:,}" for i in range(1, 6)])
+    assert series_values(run, "loss")[0] == 1233.5 and series_values(run, "tokens")[0] == 1000000.0
+    run = read_written(tmp_path, [f"step {i}, loss {1234.5 - i:,.1f}" for i in range(1, 6)])
+    assert run.format == "text" and series_values(run, "loss")[-1] == 1229.5
+
+
+def test_a_value_with_decimals_before_a_counts_noun_is_a_measurement(tmp_path):
+    # `2.40 tokens` counts nothing (things are counted whole); the loss is 2.40 and `tokens 1000` the next pair
+    run = read_written(tmp_path, [f"step {i} loss {2.5 - 0.1 * i:.2f} tokens {1000 * i}" for i in range(1, 6)])
+    assert series_values(run, "loss")[0] == 2.4 and len(run.get("tokens")) == 5
+    run = read_written(tmp_path, [f"epoch {i} processed {74542 * i} tokens loss {2.5 - 0.1 * i:.2f}" for i in range(1, 6)])
+    assert "tokens" not in run.series and len(run.get("loss")) == 5

@@ -930,7 +930,10 @@ def _read_long(b: RunBuilder, layout: tuple[int, str, int, int], rows) -> None:
 
 
 # a name given its value on a printed line (`loss = 0.52`, `step: 10`): a cell of a CSV holds no such pair
-_PRINTED_PAIR = re.compile(r"[A-Za-z]\s*(?::|=)\s*[-+]?(?:\d|\.\d|nan\b|inf\b)", re.I)
+_PRINTED_PAIR = re.compile(r"[A-Za-z]\s*(?::|=)\s*[-+]?(?:\d|\.\d|nan\b|inf\b)"
+                           # ... or a name and its number a blank apart, the cell ending there (`step 2 loss 1` of
+                           # `step 2 loss 1,232.5`: a printed line whose value has thousands separators)
+                           r"|[A-Za-z_][\w/.-]*\s+[-+]?(?:\d|\.\d)[\d.eE+-]*\s*$", re.I)
 
 
 def _width(row: list[str], header_width: int) -> int:

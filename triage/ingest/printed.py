@@ -1609,7 +1609,9 @@ def parse(line: str) -> Plan:
                 key_is_split = False
             j, after = nxt(i + 1, skip_sp=False)
             jn, noun = nxt(i + 1)
-            if _counts_things(toks, noun, jn, nxt):
+            # (things are counted in whole numbers, or with a magnitude after them, `1.2M tokens`: a value with
+            # decimals before a count's noun is a measurement whose name comes after it, `loss 2.40 tokens 1000`)
+            if ("." not in text or text[-1:].isalpha()) and _counts_things(toks, noun, jn, nxt):
                 slots.append(Slot("skip"))  # `processed 74542 tokens`: how many things, not a measurement
                 plan.tallies += 1
                 if noun is not None and noun[1].lower() == "folds" and not plan.label:
