@@ -1609,9 +1609,7 @@ def parse(line: str) -> Plan:
                 key_is_split = False
             j, after = nxt(i + 1, skip_sp=False)
             jn, noun = nxt(i + 1)
-            # (things are counted in whole numbers, or with a magnitude after them, `1.2M tokens`: a value with
-            # decimals before a count's noun is a measurement whose name comes after it, `loss 2.40 tokens 1000`)
-            if ("." not in text or text[-1:].isalpha()) and _counts_things(toks, noun, jn, nxt):
+            if _counts_things(text, toks, noun, jn, nxt):
                 slots.append(Slot("skip"))  # `processed 74542 tokens`: how many things, not a measurement
                 plan.tallies += 1
                 if noun is not None and noun[1].lower() == "folds" and not plan.label:
@@ -2080,9 +2078,11 @@ _GAN_GEN = frozenset(("g", "gen", "generator"))
 _GAN_DIS = frozenset(("d", "dis", "disc", "discriminator", "critic"))
 
 
-def _counts_things(toks: list[tuple[str, str]], noun, jn: int, nxt) -> bool:
-    """The number before `noun` (at token jn) counts things: `74542 tokens`, `499 train steps`."""
-    if noun is None or noun[0] != "word":
+def _counts_things(number: str, toks: list[tuple[str, str]], noun, jn: int, nxt) -> bool:
+    """The number before `noun` (at token jn) counts things: `74542 tokens`, `499 train steps`. Things are
+    counted in whole numbers, or with a magnitude after them (`1.2M tokens`): a value with decimals before a
+    count's noun is a measurement whose name comes after it (`loss 2.40 tokens 1000`)."""
+    if noun is None or noun[0] != "word" or ("." in number and not number[-1:].isalpha()):
         return False
     if noun[1].lower() in _COUNT_NOUNS:
         return not (jn + 1 < len(toks) and toks[jn + 1][1] == "/")  # (`tokens/s` is a rate's unit)

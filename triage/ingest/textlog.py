@@ -3581,7 +3581,8 @@ _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation
                            r"(?:(?:step|iter|iteration|epoch|global[_ ]step|current[_ ]step|it|ep|batch|t_env|episode)\s*[=:]?\s*#(?:/#)?"
                            r"(?:[,\s|]|--|\]\s*\[)*){1,3}"  # (`[Step 10/11940] [Epoch 0/30]`: a bracket each)
                            r"[\])]?:?"  # (`[batch=1/100]:` over indented `Train <name>: <value>` lines)
-                           # (then the pass it starts: Caffe's `Iteration 400, Testing net (#0)` over its scores)
+                           # (then the pass it starts: Caffe's `Iteration 400, Testing net (#0)` over its scores;
+                           # the shape writes the net's index `(#0)` as `(#9)`)
                            r"(?:\s*(?:testing|evaluating|validating)(?:\s+net)?(?:\s*\(#9\))?\.{0,3})?"
                            r"(?:\s*\[[A-Za-z][\w.-]*\])?$",  # (then the data set's tag: `[nyudv2]`)
                            re.I)
