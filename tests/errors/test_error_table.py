@@ -32,6 +32,9 @@ REPRESENTATIVE = [
     "collate-trmisr-nonsquare", "shm-protenix-docker", "bn1-dfanet", "zip-latex-ocr-redownload",
     "weights-only-yoloworld", "lora-targets-lmflow-bloom", "nolabels-mezo", "ram-momentum-gs",
     "ram-yolov5-jetson-killed", "dummyoptim-qwen-vl-qlora", "deser-social-nav-map-location",
+    "bf16-vllm-v100", "cuda-illegal-regtr", "collate-pil-aicity", "scalar-gan-geometry-mean", "childfailed-minigpt4",
+    "childfailed-mmhuman3d-sigkill", "compile-infinity-triton", "quant-firefly-torchrun", "meta-dove-shards",
+    "metric-optuna-argmax",
 ]
 
 
