@@ -43,7 +43,8 @@ csv.field_size_limit(1 << 26)
 def dialect_of(header: list[str], comment: str | None, name: str = "") -> str:
     h = [c.strip() for c in header]
     hs = set(h)
-    if comment is not None and comment.startswith("#{") and {"r", "l"} <= hs:
+    # SB3 writes `#{json}`; OpenAI baselines' older Monitor wrote `# {json}` (a space after the hash)
+    if comment is not None and comment.lstrip("#").lstrip().startswith("{") and {"r", "l"} <= hs:
         return "sb3_monitor"
     if {"r", "l", "t"} <= hs and name.endswith("monitor.csv"):
         return "sb3_monitor"
@@ -882,7 +883,7 @@ def _monitor_t_start(comment: str | None) -> float | None:
     if not comment:
         return None
     try:
-        meta = json.loads(comment.lstrip("#"))
+        meta = json.loads(comment.lstrip("#").strip())
     except ValueError:
         return None
     return to_float(meta.get("t_start")) if isinstance(meta, dict) else None

@@ -3855,6 +3855,10 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     r.records = _epochs_printed_after(r.records)
     r.records = _boosting_objective(r.records, lines)
     axis = _emit(r.records, b, r.lines_in)
+    # an SB3 / baselines `| key | value |` table printed a value a line: one row, its further lines said apart
+    table_lines = sum(len(rec.values) - 1 for rec in r.records if type(rec) is _Rec and rec.source == "sb3")
+    if table_lines > 0:
+        b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + table_lines
     if r.records:
         printed_rows = sum(_n(rec) for rec in r.records if rec.source not in ("hf_stdout", "sb3", "keras"))
         if printed_rows:
