@@ -57,3 +57,22 @@ def test_module_eps_is_no_exploration_rate(tmp_path):
         f"epoch {e} loss {1.0 - 0.1 * e:.2f}\n" for e in range(4))
     run = read_text(tmp_path, text)
     assert "exploration_rate" not in run.series
+
+
+def test_short_run_then_a_run_from_the_first_epoch_again_is_appended(tmp_path):
+    # Keras CSVLogger(append=True): a launch stopped after two epochs, then a full run from epoch 0 again;
+    # the counter drops to the first epoch and goes on through the short run's epochs: a second run
+    rows = [(0, 7.2), (1, 6.6)] + [(e, 5.9 - 0.1 * e) for e in range(8)]
+    text = "epoch,accuracy,loss\n" + "".join(f"{e},0.9,{v:.2f}\n" for e, v in rows)
+    run = read_text(tmp_path, text, name="history.csv")
+    loss = run.series["loss"]
+    assert len(loss.values) == 10
+    assert list(loss.values)[:3] == [7.2, 6.6, 5.9]
+
+
+def test_a_resume_that_logs_later_steps_again_stays_one_run(tmp_path):
+    # the counter goes back into the run and on past where it was: a resume, not a second run
+    rows = [(e, 1.0 - 0.05 * e) for e in range(6)] + [(e, 0.8 - 0.05 * e) for e in range(3, 9)]
+    text = "epoch,loss\n" + "".join(f"{e},{v:.2f}\n" for e, v in rows)
+    run = read_text(tmp_path, text, name="history.csv")
+    assert max(run.series["loss"].steps) == 8

@@ -120,7 +120,7 @@ def starts_run(seq, k: int, first: float, gap: float, run_top: float) -> bool:
     x = float(seq[k])
     if not ((x <= first and first <= gap) or (run_top > 0 and x <= 0.1 * run_top) or (x < first and x <= gap)):
         return False
-    return not (k + 1 < len(seq) and seq[k + 1] >= seq[k - 1])
+    return not (k + 1 < len(seq) and seq[k + 1] > seq[k - 1])
 
 
 class _Column:
