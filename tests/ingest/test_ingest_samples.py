@@ -41,7 +41,8 @@ EXPECTED = {
     "sb3/sb3_progress.csv": ("sb3_progress", 102, {"episode_reward", "entropy", "explained_variance", "approx_kl",
                                                   "clip_fraction", "value_loss", "learning_rate"}, {}),
     "sb3/rl-trained-agents_a2c_Acrobot-v1_1_0.monitor.csv": ("sb3_monitor", 345, {"episode_reward", "episode_length"}, {}),
-    "sb3/sb3_stdout_table_breakout_results.md": ("sb3_stdout", 63, {"episode_reward", "entropy", "approx_kl"}, {}),
+    # (63 tables, one row each; their 914 value lines: a table's further lines are said apart in joined_lines)
+    "sb3/sb3_stdout_table_breakout_results.md": ("sb3_stdout", 914, {"episode_reward", "entropy", "approx_kl"}, {}),
     "ultralytics/yolov8_2023_padded_results.csv": ("ultralytics", 25, {"loss", "eval/loss", "eval/map", "eval/map50", "learning_rate",
                                                                        "box_loss", "eval/cls_loss"}, {}),
     "ultralytics/yolo_new_unpadded_results.csv": ("ultralytics", 102, {"loss", "eval/loss", "eval/map", "eval/map50", "eval/precision",
