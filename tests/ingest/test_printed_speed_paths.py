@@ -195,7 +195,7 @@ def _place_runs_plain(raw: np.ndarray, train: np.ndarray):
         if not ((s[k] <= first and first <= gap) or (top_run > 0 and s[k] <= 0.1 * top_run)
                 or s[k] < first and s[k] <= gap):
             continue
-        if k + 1 < len(s) and s[k + 1] >= s[k - 1]:
+        if k + 1 < len(s) and s[k + 1] > s[k - 1]:  # (a stray low line: the counter goes on past the drop)
             continue
         p = int(ti[k])
         before = placed[:p]
