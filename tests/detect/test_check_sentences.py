@@ -1400,6 +1400,19 @@ def test_constant_unless_coarse_print():
     assert hit.summary.startswith("learning_rate is exactly 0 on 100% of points")
 
 
+def test_constant_min_digits_beside():
+    """A loss of 0.0012 on lines whose other values show four decimals (`acc_pose: 0.6212`) shows two
+    significant digits, a band of [0.00115, 0.00125) that rounding alone repeats: quiet; a loss of 0.1 on
+    the same lines shows 0.1000, four digits, and is pinned."""
+    params = dict(min_share=0.9, min_count=3, min_points=3, min_digits_beside=3)
+    acc = [0.6212, 0.6227, 0.6300, 0.6351, 0.6415]
+    _quiet("constant", _run({"loss": [0.0012] * 5, "acc_pose": acc}), "loss", **params)
+    hit = _check("constant", _run({"loss": [0.1] * 5, "acc_pose": acc}), "loss", **params)
+    assert hit.summary.startswith("loss is exactly 0.1 on 100% of points")
+    # (other values with no decimals say nothing of the print: the value counts as read)
+    assert _check("constant", _run({"loss": [4.6] * 5, "v_num": [11] * 5}), "loss", **params)
+
+
 def test_chance_in_bits():
     """A loss logged in bits (fairseq) at 2.32 with accuracy 0.2: log2 5, a five-way choice made at random;
     read in nats the same loss would be no ln C near an accuracy of 1/5."""

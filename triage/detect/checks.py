@@ -993,6 +993,12 @@ class ConstantParams(WindowParams):
     above: Optional[float] = None
     below: Optional[float] = None
     min_digits: Optional[int] = None
+    # quiet when the value (not 0) shows fewer than this many significant digits at the print resolution the
+    # run's other series show (the most decimals any of them carries, one or more): `loss: 0.0012` beside
+    # `acc_pose: 0.6212` is printed at four decimals, two digits that hold for anything in [0.00115, 0.00125),
+    # so it repeats by rounding alone; `loss: 0.1000` there shows four and means what it says. A log whose
+    # other series show no decimals says nothing of the print, and the value counts as read.
+    min_digits_beside: Optional[int] = None
     # the log's own print resolution, from the decimals its values of these series carry (a Keras line
     # prints `loss: 3.5313 - val_loss: 0.2000`): a value with fewer digits counts when it stands at least
     # 10^min_digits steps of that resolution (read at three decimals at most) above 0: 0.2000 is 200
@@ -1138,6 +1144,10 @@ def constant(c: Ctx) -> Hit | None:
         return None
     if p.at_max and target < float(np.max(y)):
         return None
+    if p.min_digits_beside is not None and target != 0 and _digits(target) < p.min_digits_beside:
+        shown = max((_decimals(s.values) for k, s in c.run.series.items() if k != c.name), default=0)
+        if shown > 0 and abs(target) < 10.0 ** (p.min_digits_beside - shown):
+            return None
     if target == 0 and p.zero_is_absent_for and any(fnmatch.fnmatchcase(c.name, pat) for pat in p.zero_is_absent_for):
         return None
     # (the same value to the last few bits of a double is the same value: summing one batch's terms in another
