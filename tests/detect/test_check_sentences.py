@@ -2005,3 +2005,13 @@ def test_flat_quiet_while_the_task_score_rises():
     assert _check("flat", _run({"loss": loss, "eval/f1": [0.6] * 40}), "loss", **params) is not None
     rising = [0.6 + 0.17 * i / 39 for i in range(40)]
     _quiet("flat", _run({"loss": loss, "eval/f1": rising}), "loss", **params)
+
+
+def test_unbounded_fall():
+    """A loss falling by about 95 a log from -5 to -860 (as fast late as early) has no floor; one that
+    reaches -228 but slows from 59 a log to 3 is approaching one, and a loss above zero is another finding."""
+    linear = [-5.0 - 95.0 * i for i in range(10)]
+    hit = _check("unbounded_fall", _run({"loss": linear}), "loss")
+    assert "-860" in hit.summary and "no floor" in hit.summary
+    _quiet("unbounded_fall", _run({"loss": [-1, -60, -110, -150, -180, -200, -212, -220, -225, -228]}), "loss")
+    _quiet("unbounded_fall", _run({"loss": [900.0 - 95.0 * i for i in range(10)]}), "loss")

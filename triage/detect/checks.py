@@ -936,6 +936,41 @@ def trend(c: Ctx) -> Hit | None:
 
 
 @params
+class UnboundedFallParams(Params):
+    """A series that falls at nearly every log, past zero to min_multiple times its first value's size
+    below it, and does not slow: its second half falls at least keep_pace of its first half's rate."""
+
+    min_points: int = 5
+    min_falling: float = 0.9
+    min_multiple: float = 10.0
+    keep_pace: float = 0.9
+
+
+@check("unbounded_fall", UnboundedFallParams)
+def unbounded_fall(c: Ctx) -> Hit | None:
+    """A loss that runs off below zero at an unslowing rate: an objective with no floor."""
+    p: UnboundedFallParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points:
+        return None
+    d = np.diff(y)
+    if float(np.mean(d < 0)) < p.min_falling:
+        return None
+    first, last = float(y[0]), float(y[-1])
+    if last >= 0 or -last < p.min_multiple * max(abs(first), 1.0):
+        return None
+    h = len(d) // 2
+    early, late = float(np.mean(d[:h])), float(np.mean(d[h:]))
+    if early >= 0 or late > p.keep_pace * early:
+        return None
+    return Hit(
+        f"{c.name} fell at {np.mean(d < 0):.0%} of logs from {fmt(first)} to {fmt(last)} over steps "
+        f"{step_str(x[0])}-{step_str(x[-1])}, as fast in its second half ({fmt(late)} a log) as in its first "
+        f"({fmt(early)}): no floor in sight", x[0], x[-1], numbers={"start": first, "end": last},
+    )
+
+
+@params
 class ConstantParams(WindowParams):
     """value (default: the most common value); tol; min_share and min_count of the window."""
 
