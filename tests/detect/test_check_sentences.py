@@ -130,6 +130,20 @@ def test_no_warmup_spike_not_one_batch():
     assert CHECKS["no_warmup_spike"](Ctx(run, "learning_rate", s.steps, s.values, typed)) is None
 
 
+def test_no_warmup_spike_quiet_while_the_word_error_rate_keeps_falling():
+    """The same early jump is quiet when the eval WER (every 10 steps from step 5) falls from 0.48 at the spike to 0.34,
+    its best, at the last evaluation; with the WER back at 0.47 at the end it fires."""
+    loss = [2.0] * 5 + [6.0, 4.0] + [1.9] * 93
+    params = {"unless_improving_lower": ["eval/wer"]}
+    steps = {"eval/wer": list(range(5, 100, 10))}
+    falling = [0.48, 0.45, 0.43, 0.41, 0.40, 0.38, 0.37, 0.36, 0.35, 0.34]
+    _quiet("no_warmup_spike", _run({"learning_rate": [1e-3] * 100, "loss": loss, "eval/wer": falling}, steps),
+           "learning_rate", **params)
+    back = falling[:-2] + [0.45, 0.47]
+    assert _check("no_warmup_spike", _run({"learning_rate": [1e-3] * 100, "loss": loss, "eval/wer": back}, steps),
+                  "learning_rate", **params) is not None
+
+
 def test_flat_when_scheduled():
     run = _run({"learning_rate": [5e-5] * 20}, config={"lr_scheduler_type": "cosine", "warmup_steps": 100})
     hit = _check("flat_when_scheduled", run, "learning_rate")
@@ -953,6 +967,22 @@ def test_threshold_min_rise_from_the_first_log():
     assert _check("threshold", _run({"loss": [4.2e23, 4.1e23, 4.2e23]}), "loss", **params) is not None
 
 
+def test_threshold_rise_with_the_training_loss():
+    """One eval MSE of 2.2e9 beside a training MSE that came down 3.9e10 -> 2.1e9 (targets in dollars) is
+    quiet with rise_with [loss]; the same eval value beside a training loss near 1 is a blow-up, and so is
+    one eval point alone (no rise test without three points) and a value outside the band the loss spans."""
+    params = {"op": ">", "value": 1e7, "min_share": 0.0, "min_count": 1, "min_points": 1,
+              "min_rise": 100.0, "rise_exempt_above": 1e15, "rise_with": ["loss"]}
+    dollars = {"loss": [3.9e10, 6.5e9, 2.6e9, 2.1e9, 2.1e9], "eval/loss": [2.2e9]}
+    _quiet("threshold", _run(dollars, steps={"eval/loss": [5]}), "eval/loss", **params)
+    scaled = {"loss": [1.2, 0.8, 0.6, 0.5, 0.5], "eval/loss": [2.2e9]}
+    assert _check("threshold", _run(scaled, steps={"eval/loss": [5]}), "eval/loss", **params) is not None
+    assert _check("threshold", _run({"eval/loss": [2.2e9]}), "eval/loss", **params) is not None
+    # an epoch's sum of 4.6e7 beside per-batch losses of 4.6e5-5.5e6 lies outside their band: judged alone
+    summed = {"loss": [2.3e6, 5.5e6, 4.6e5], "total_loss": [4.57e7]}
+    assert _check("threshold", _run(summed, steps={"total_loss": [3]}), "total_loss", **params) is not None
+
+
 def test_zero_while_falling_with_a_zero_sibling():
     """mAP at exactly 0 at one evaluation is reported when mAP@0.5 is exactly 0 too; with mAP@0.5 at
     0.001, or logged alone, one evaluation is not enough."""
@@ -1223,6 +1253,17 @@ def test_oscillation_quiet_for_a_converged_classifier():
     _quiet("oscillation", _run({"loss": loss, "accuracy": [0.99] * 8}), "loss", **params)
     hit = _check("oscillation", _run({"loss": loss, "accuracy": [0.7] * 8}), "loss", **params)
     assert hit.summary.startswith("6 of 6 turns move loss by 10% or more")
+
+
+def test_oscillation_quiet_for_a_wobble_at_the_floor():
+    """A loss that fell 0.04 -> 0.0015 and wobbles by 0.0003 at each turn (a twentieth of its level, but under
+    1% of the height it came down) is quiet with min_swing_of_range 0.05; the same wobble on a loss that never
+    came down (swings as large as its whole range) fires."""
+    tail = [0.0015, 0.0018, 0.0015, 0.0018, 0.0015, 0.0018, 0.0015, 0.0018]
+    fallen = [0.04, 0.02, 0.01, 0.005, 0.003, 0.002] + tail
+    _quiet("oscillation", _run({"loss": fallen}), "loss", min_swing_of_range=0.05)
+    assert _check("oscillation", _run({"loss": fallen}), "loss") is not None
+    assert _check("oscillation", _run({"loss": tail}), "loss", min_swing_of_range=0.05) is not None
 
 
 def test_low_while_other_high_quiet_for_a_hinge_at_zero():

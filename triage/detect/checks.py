@@ -455,6 +455,11 @@ class ThresholdParams(WindowParams):
     # (no unit gives numbers that large)
     min_rise: Optional[float] = None
     rise_exempt_above: Optional[float] = None
+    # with fewer than three points of its own, the rise test takes the points of the first of these the
+    # run logs too, when its own values lie in the band that series spans: an eval loss is the training
+    # loss's quantity on other data, in the same units, so one test MSE of 2e9 beside a training MSE that
+    # came down 4e10 -> 2e9 is large units, not a blow-up
+    rise_with: Optional[Names] = None
     # quiet when the series' last point is at most (1 - unless_fell_by) of its first: a quantity that
     # large which keeps falling fast is in large units (a loss summed over tokens), not blown up
     unless_fell_by: Optional[float] = None
@@ -555,10 +560,17 @@ def threshold(c: Ctx) -> Hit | None:
     share = count / len(y)
     if count < p.min_count or share < p.min_share:
         return None
-    if p.min_rise is not None and len(y) >= 3 and not (
+    if p.min_rise is not None and not (
             p.rise_exempt_above is not None and float(np.max(np.abs(y[hit]))) > p.rise_exempt_above):
-        low = np.abs(y[y != 0])
-        if not len(low) or float(np.max(np.abs(y[hit]))) < p.min_rise * float(np.min(low)):
+        pool = y
+        if len(y) < 3 and p.rise_with and (beside := c.other(p.rise_with)) is not None and beside.name != c.name:
+            by = np.abs(finite_xy(beside.steps, beside.values)[1])
+            # only values inside the band the other series spans (within a factor of 2) are its quantity; an
+            # epoch's sum next to per-batch values, or a blown-up eval beside a sane training loss, is not
+            if len(by) and bool(np.all((np.abs(y[hit]) <= 2 * by.max()) & (np.abs(y[hit]) >= by.min() / 2))):
+                pool = np.concatenate([y, by])
+        low = np.abs(pool[pool != 0])
+        if len(pool) >= 3 and (not len(low) or float(np.max(np.abs(y[hit]))) < p.min_rise * float(np.min(low))):
             return None
     if p.exempt_below is None or float(np.max(np.abs(y[hit]))) < p.exempt_below:
         if p.unless_accuracy_above is not None and _accuracy_at_least(c.run, p.unless_accuracy_above, x[0], x[-1]):
@@ -2150,6 +2162,11 @@ class NoWarmupSpikeParams(Params):
     factor: float = 1.5
     min_high: int = 2  # early logs at factor x the start or above
     sustain: int = 3  # ... or one, then this many logs all above the start
+    # quiet when a held-out task score these names match (higher / lower is better) reaches its best at one
+    # of its last two evaluations, a tenth or more better than it stood at the spike: a step size that
+    # upset the weights shows in what the model is for, not only in a few early batch losses
+    unless_improving: Optional[Names] = None
+    unless_improving_lower: Optional[Names] = None
 
 
 @check("no_warmup_spike", NoWarmupSpikeParams)
@@ -2184,6 +2201,9 @@ def no_warmup_spike(c: Ctx) -> Hit | None:
     after = ly[peak_i + 1: peak_i + 1 + p.sustain]
     if int(np.count_nonzero(seg[1:] >= p.factor * base)) < p.min_high \
             and not (len(after) == p.sustain and bool(np.all(after > base))):
+        return None
+    if (p.unless_improving or p.unless_improving_lower) and _still_improving(
+            c.run, p.unless_improving, p.unless_improving_lower, float(lx[peak_i])) is not None:
         return None
     return Hit(
         f"{c.name} starts at its peak {fmt(y[0])} (no warmup) and {loss.name} jumps to {fmt(seg[peak_i])} "
@@ -3043,6 +3063,12 @@ class OscillationParams(Params):
     unless_improving: Optional[Names] = None
     unless_improving_lower: Optional[Names] = None
     improving_error_terms: bool = False  # a share near 1 improves by its error falling a tenth
+    # quiet when the typical turn (the median over the turns of the smaller move into and out of it) is
+    # below this share of the whole range the series covers: swings that small beside how far the loss has
+    # come are noise around the floor it reached (an MSE on scaled targets falling 0.04 -> 0.0015 moves by
+    # 0.0003 a turn, a large share of its level); a step too large keeps the loss from descending, so its
+    # bounces are of the size of the descent
+    min_swing_of_range: Optional[float] = None
 
 
 def _eval_set_size(run, names: Names, most: int) -> Optional[int]:
@@ -3080,6 +3106,11 @@ def oscillation(c: Ctx) -> Hit | None:
     if p.converging is not None and float(np.median(y[-third:])) < p.converging * float(np.median(y[:third])):
         return None
     at = np.flatnonzero(turns) + 1
+    if p.min_swing_of_range is not None:
+        moves = np.minimum(np.abs(d[at - 1]), np.abs(d[at]))
+        span = float(np.max(y) - np.min(y))
+        if float(np.median(moves)) < p.min_swing_of_range * span:
+            return None
     if p.unless_accuracy_above is not None and _accuracy_at_least(
             c.run, p.unless_accuracy_above, float(x[at[0]]), float(x[at[-1]])):
         return None
