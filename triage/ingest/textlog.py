@@ -337,6 +337,10 @@ class _TextReader:
         self.synced = -1  # how many lines the open bulk's shape had when the counters were last taken from it
         self.section: set | None = None  # after an evaluation header: the templates training printed
         self.section_loose = False  # the header came before any record: lines naming the loss end it
+        # training's passes have counted headings of their own (`=== training epoch 3 ===`) and the evaluation's
+        # heading is counted too: the section lasts to the next training heading, lines of training's shape included
+        self.section_held = False
+        self.train_counted = False  # the last training heading counted its pass
         self.line_total: float | None = None  # the total of training's last counted line (`step 10/614`)
         self.split_cols: list[str] | None = None  # a table whose columns are splits (`Training | Validation`)
         self.split_rows: dict = {}
@@ -696,10 +700,14 @@ class _TextReader:
             ep = self.epoch if self.epoch == self.epoch else None
             last = self.records[-1] if self.records else None
             total, self.keras_total = self.keras_total, None
+            if ep is not None and last is not None and last.source != "keras":
+                # the epoch's last bar with a few prints after it (`[INFO] accuracy: 72.32%` under an `evaluate()`
+                # bar): a later `evaluate()` bar of that epoch (the test set's, in the next cell) is one more
+                back = next((r for r in self.records[-1:-_KERAS_LOOKBACK - 1:-1] if r.source == "keras"), None)
+                if back is not None and back.epoch == ep and self._keras_evaluate(back, values, total):
+                    last = back
             if ep is not None and last is not None and last.source == "keras" and last.epoch == ep:
-                if not any(str(k).lower().startswith("val") for k in values) and (
-                        (total is not None and self.keras_epoch_total is not None and total != self.keras_epoch_total)
-                        or _second_timed_bar(last.values, values)):
+                if self._keras_evaluate(last, values, total):
                     # `model.evaluate()` after `fit()`: a bar over another set (its own batch count, no val_
                     # keys) is that set's result, beside the epoch's bar rather than in its place; so is a bar
                     # that ends timed (`0s 2ms/step`) after the epoch's bar ended timed, with other values
@@ -713,6 +721,12 @@ class _TextReader:
                 self.lr_ahead = None
             self.records.append(_Rec(ln, values, ep, ep, None, None, "", "keras", True))
             self.keras_pending = None
+
+    def _keras_evaluate(self, last: _Rec, values: dict, total) -> bool:
+        """Whether a finished Keras bar in the epoch of the bar `last` is `model.evaluate()` after `fit()`."""
+        return not any(str(k).lower().startswith("val") for k in values) and (
+            (total is not None and self.keras_epoch_total is not None and total != self.keras_epoch_total)
+            or _second_timed_bar(last.values, values))
 
     def segment(self, ln: int, seg: str) -> bool:
         """Read one redraw segment of a line; True when it held metrics."""
@@ -1484,8 +1498,12 @@ class _TextReader:
             self.card_summary.append(_Rec(ln, dict(rec.values), None, None, None, None, "eval", "text", False, tpl))
             return False
         if self.section is not None:
-            if tpl in self.section and not (rec.total is not None and self.line_total is not None
-                                            and rec.total != self.line_total and not rec.label):
+            if self.section_held and tpl in self.section and not rec.label:
+                # (`=== validate epoch 2 ===` then `Epoch 1 | avg_loss = 0.53`, the line training printed under
+                # `=== training epoch 2 ===`: the same print, called on the held-out set)
+                rec.label = "eval"
+            elif tpl in self.section and not (rec.total is not None and self.line_total is not None
+                                              and rec.total != self.line_total and not rec.label):
                 self.section = None  # a line of training again: the evaluation is over
             elif tpl in self.section:  # (PaddlePaddle's hapi: `Eval begin...`, then `step 10/88 - loss: ...`
                 rec.label = "eval"     # in training's own shape, counting the eval set's 88 batches, not 614)
@@ -2022,6 +2040,9 @@ class _TextReader:
         if m is None:
             return
         self.heading = "train" if m.group(1).lower().startswith("train") else "eval"
+        self.section_held = False
+        if self.heading == "train":
+            self.train_counted = counter
         if self.heading == "eval" and self.block is not None and self.block_rec is not None \
                 and self.block_rec.label != "eval":
             # (`--> STEP: 49/406` over `| > loss_disc: 2.60`, then `> EVALUATION` over `| > avg_loss_disc: 2.73`:
@@ -2039,6 +2060,7 @@ class _TextReader:
             self.set_scores = m.re is _SET_HEADING
         elif counter and self.under_train:
             self.section = set(self.under_train)
+            self.section_held = self.train_counted
         elif self.counted or (_OWN_HEADING.match(c) and not _YAML_HEAD.match(c)) or _EVALUATOR_HEADING.match(c):
             # once training printed a counted line to tell its lines apart; before that only a heading that
             # is no config key (`evaluate:dev`, `Validating`; a `TEST:` block of a config dump opens none)
@@ -2776,6 +2798,9 @@ def _unlaunch(seg: str) -> str:
     return _LAUNCHER_PREFIX.sub("", seg, count=1)
 
 
+_KERAS_LOOKBACK = 4  # records printed after an epoch's last Keras bar that a later bar of that epoch looks past
+
+
 def _second_timed_bar(last: dict, values: dict) -> bool:
     """Two finished Keras bars in one epoch, each closed with its time per step (`16s 24ms/step`, where
     a redraw still running shows `ETA: 0s`), their values apart: the second is not the first one redrawn
@@ -3438,7 +3463,7 @@ _SLASH_VALUE_LEAD = re.compile(r"^\s*[-+]?(?:\d|\.\d|nan\b|inf\b)\S*\s+/(?:\s|$)
 
 # (`Starting train loop`, `Begin validation`: a verb that opens the phase before its name)
 _SECTION = re.compile(r"(?i)^[\W_]*(?:(?:start|starting|begin|beginning)\s+(?:the\s+)?)?"
-                      r"(validation|validating|evaluation|evaluating|evaluate|eval|testing|test|valid|"
+                      r"(validation|validating|validate|evaluation|evaluating|evaluate|eval|testing|test|valid|"
                       r"training|train)\b(?![-_/])")
 # A heading that names the held-out set inside a short sentence (`Checking accuracy on the val set`,
 # `Evaluating model on validation data...`): what follows it is that set's
@@ -4488,11 +4513,18 @@ def _list_total(cell: str) -> float | None:
 def _rising(records: list[_Rec]) -> bool:
     """Epochs that can serve as the step: present, and never repeated by two train records of one
     kind of line (HF prints a fractional epoch on every dict; several dicts at epoch 0.53 need line
-    order). A drop is a new run or a resume; records of other lines may share an epoch."""
+    order). A drop is a new run or a resume; records of other lines may share an epoch, and so may the
+    records of two runs (the epoch counter of the train lines went back between them: a script re-run and
+    appended to the same log prints its closing `Training complete` line at epoch 90 every time)."""
     last: dict[str, float] = {}
+    prev = None  # the epoch of the last train record
     for rec in records:
         if rec.epoch is None or rec.label == "eval":
             continue
+        e_first = float(rec.epoch[0]) if type(rec) is _Bulk else rec.epoch
+        if prev is not None and e_first < prev:
+            last.clear()  # (a new run, or a resume: what came before is another pass)
+        prev = float(rec.epoch[-1]) if type(rec) is _Bulk else rec.epoch
         # by the line's template and its keys (`Top1: 78.9%` and `Top5: 96.0%` share a template)
         kind = (rec.template or rec.source) + ":" + ",".join(sorted(map(str, rec.values)))
         if type(rec) is _Bulk:
@@ -5597,7 +5629,8 @@ def _any(total) -> bool:
 
 
 def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = False,
-                totals: Callable[[], np.ndarray | None] | None = None) -> tuple[np.ndarray, list[float]]:
+                totals: Callable[[], np.ndarray | None] | None = None,
+                first_printed: float | None = None) -> tuple[np.ndarray, list[float]]:
     """Several runs printed into one file one after the other (a script that trains three models, a
     log appended to by every launch): the training counter starts again from its beginning. A
     counter that drops to the file's first step, or below a tenth of where its run got to, and goes
@@ -5610,7 +5643,10 @@ def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = Fals
     count each record's counter runs to (`[5/30]`: 30; NaN where none is printed), called only when the
     counter drops (a million-line log that never does pays nothing for it): a counter that ran
     to its end, or one that counts to another total, finished its loop, so a drop after it starts a
-    new run whatever step it drops to (a script fitting several models for 6 and then 30 epochs). Returns
+    new run whatever step it drops to (a script fitting several models for 6 and then 30 epochs).
+    `first_printed`: the first counter a line printed, when the lines before it were placed at step 0
+    (a run that crashed before its first epoch line still printed its closing line): a counter back at it
+    is back at the file's first step. Returns
     the steps where they go on the file's axis and where each new run starts on it."""
     ok = train & np.isfinite(raw)
     every = bool(ok.all())  # (the common case: no copy of the steps, no index of them)
@@ -5625,7 +5661,7 @@ def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = Fals
     tot = None if every_total is None else _carried(every_total if every else every_total[ti])
     placed = raw.copy()
     gap = _first_rise(s)  # the spacing a new run is placed with
-    first = s[0]
+    first = s[0] if first_printed is None or not s[0] < first_printed else first_printed
     starts: list[float] = []
     start = 0
     for k in drops:
@@ -5834,6 +5870,7 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
         first = float(rec.epoch[0]) if type(rec) is _Bulk else rec.epoch
         batch = None if rec.batch is None else float(rec.batch[0]) if type(rec) is _Bulk else rec.batch
         step = 0.0 if first > (e0 if axis == "epoch+batch" else 0) or (axis == "epoch+batch" and batch) else NAN
+    printed_first = first if axis in ("explicit", "epoch") and step == 0.0 else None
     # pass 1: each record's step as printed (records with no value take none)
     state = [NAN]  # the epoch of the last line with a batch counter
     kept: list = []
@@ -5878,7 +5915,8 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
         return np.concatenate([np.full(len(st), NAN if vals is None or not rec.total else float(rec.total))
                                for (rec, vals), st in zip(kept, steps)])
 
-    placed, runs = _place_runs(raw, train, _last_is_summary(kept), totals)
+    placed, runs = _place_runs(raw, train, _last_is_summary(kept), totals,
+                               printed_first)
     # pass 3: add
     at = 0
     scale_printed = None  # whether the log's own records print the loss scale (then a notice's is no row)

@@ -1,0 +1,51 @@
+"""Round r100 reading rules, each on small synthetic lines in the style it covers."""
+from __future__ import annotations
+
+from written_log import read_text
+
+
+def test_runs_appended_with_a_closing_line_at_the_same_epoch_are_runs(tmp_path):
+    # a script re-run and appended to one log: two attempts that crashed before any epoch line (their closing
+    # line has no epoch, so it sits at step 0), then three runs printing every 20th epoch and a closing line
+    # that early stopping left at the same epoch each time
+    text = ""
+    for _ in range(2):
+        text += "INFO - Starting the fit\nINFO - Fit finished - Train Acc: 0.71, Val Acc: 0.69\n"
+    for r in range(3):
+        text += "INFO - Starting the fit\n"
+        for k, e in enumerate((20, 40, 60, 80)):
+            text += (f"INFO - Epoch {e}/200: train_loss={0.6 - 0.05 * k - 0.01 * r:.4f}, "
+                     f"val_loss={0.55 - 0.04 * k:.4f}, val_acc={0.8 + 0.02 * k:.4f}\n")
+        text += "INFO - early stop at epoch 90\nINFO - Fit finished - Train Acc: 0.93, Val Acc: 0.85\n"
+    run = read_text(tmp_path, text)
+    assert run.meta.get("step_axis") != "line order"
+    assert len(run.meta.get("run_starts") or []) == 2
+    assert len(run.series["loss"].values) == 12
+
+
+def test_validate_heading_over_the_training_lines_shape(tmp_path):
+    # a hand-written loop calls one print for both passes, under a counted banner of each:
+    # `=== training epoch N ===` and `=== validate epoch N ===`
+    text = ""
+    for e in range(1, 6):
+        text += f"{'=' * 10}training epoch {e}{'=' * 10}\nEpoch {e - 1} | avg_loss = {1.0 / e:.3f}\n"
+        text += "Training spent 2.5 s\n\n"
+        text += f"{'=' * 10}validate epoch {e}{'=' * 10}\nEpoch {e - 1} | avg_loss = {1.2 / e:.3f}\n\n"
+    run = read_text(tmp_path, text)
+    assert list(run.series["loss"].values) == [1.0, 0.5, 0.333, 0.25, 0.2]
+    assert list(run.series["eval/loss"].values) == [1.2, 0.6, 0.4, 0.3, 0.24]
+
+
+def test_keras_evaluate_bar_after_a_print_is_no_epoch_bar(tmp_path):
+    # fit() for three epochs, evaluate() on the validation set and a print of its result, then evaluate()
+    # on the test set: the last bar is a result beside the last epoch, not that epoch's training values
+    text = ""
+    for e in range(1, 4):
+        text += (f"Epoch {e}/3\n20/20 [==============================] - 1s 30ms/step - loss: {1.0 / e:.4f} - "
+                 f"acc: {0.5 + 0.1 * e:.4f} - val_loss: {1.1 / e:.4f} - val_acc: {0.45 + 0.1 * e:.4f}\n")
+    text += "5/5 [==============================] - 0s 8ms/step - loss: 0.3667 - acc: 0.7500\n"
+    text += "[INFO] accuracy: 75.00%\n"
+    text += "6/6 [==============================] - 0s 8ms/step - loss: 0.9100 - acc: 0.6000\n"
+    run = read_text(tmp_path, text)
+    assert list(run.series["loss"].values) == [1.0, 0.5, 0.3333]
+    assert list(run.series["eval/test/loss"].values)[-1] == 0.91
