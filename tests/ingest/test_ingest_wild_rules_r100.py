@@ -49,3 +49,25 @@ def test_keras_evaluate_bar_after_a_print_is_no_epoch_bar(tmp_path):
     run = read_text(tmp_path, text)
     assert list(run.series["loss"].values) == [1.0, 0.5, 0.3333]
     assert list(run.series["eval/test/loss"].values)[-1] == 0.91
+
+
+def test_jsonl_runs_appended_are_placed_one_after_another(tmp_path):
+    # a metrics file a trainer appends to: a second launch writes iterations 9..49 again after the first's
+    import json
+
+    rows = [{"iteration": it, "total_loss": 2.0 - 0.02 * it - 0.1 * r, "lr": 1e-4} for r in range(2)
+            for it in range(9, 50, 10)]
+    rows.insert(5, {"iteration": 49, "bbox/AP": 12.5})  # (the first run's evaluation, at its last iteration)
+    run = read_text(tmp_path, "".join(json.dumps(x) + "\n" for x in rows), name="metrics.json")
+    assert run.meta.get("run_starts") == [59.0]
+    assert list(run.series["loss"].steps) == [9, 19, 29, 39, 49, 59, 69, 79, 89, 99]
+    assert list(run.series["loss"].values)[5] == 2.0 - 0.18 - 0.1
+
+
+def test_jsonl_resume_that_logs_a_few_steps_again_is_no_new_run(tmp_path):
+    import json
+
+    steps = [10, 20, 30, 40, 30, 40, 50, 60]
+    run = read_text(tmp_path, "".join(json.dumps({"step": s, "loss": 1.0 / (i + 1)}) + "\n"
+                                      for i, s in enumerate(steps)), name="log.jsonl")
+    assert not run.meta.get("run_starts")

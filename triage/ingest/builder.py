@@ -334,6 +334,52 @@ class RunBuilder:
         col = self.column(key, source)
         col.add_block((rows, steps, values, epochs, walls), weights)
 
+    def place_runs(self) -> None:
+        """Runs appended one after another to a log of records (`metrics.json` of a script run twice):
+        the step counter of the series logged most often starts again (see `starts_run`; a resume that logs
+        steps again is no new run). Each run's records, by their rows in file order, go after the run
+        before; every series logged at those rows moves with them. A counter that never goes back costs one
+        pass over that series' steps."""
+        best = max((c for c in self.cols.values()), key=len, default=None)
+        if best is None or len(best) < 3:
+            return
+        r, s = best._merged(with_weights=True)[:2]
+        if r is None:
+            return
+        ok = np.isfinite(s)
+        r, s = r[ok], s[ok]
+        if len(s) < 3 or not bool((s[1:] < s[:-1]).any()):
+            return
+        up = np.diff(s)
+        up = up[up > 0]
+        gap = float(up[0]) if len(up) else 1.0
+        first = float(s[0])
+        cuts: list[int] = []  # the row each new run opens on
+        offsets: list[float] = []
+        starts: list[float] = []
+        off, seg = 0.0, 0
+        for k in (np.flatnonzero(s[1:] < s[:-1]) + 1).tolist():
+            if not starts_run(s, k, first, gap, float(s[seg:k].max())):
+                continue
+            top = float(s[seg:k].max()) + off
+            off = top + gap - float(s[k])
+            seg = k
+            cuts.append(int(r[k]))
+            offsets.append(off)
+            starts.append(top + gap)
+        if not starts:
+            return
+        cut = np.asarray(cuts, dtype=np.int64)
+        shift = np.asarray([0.0] + offsets)
+        for col in self.cols.values():
+            col.flush()
+            blocks = []
+            for rows, steps, values, epochs, walls in col.blocks:
+                moved = steps + shift[np.searchsorted(cut, rows, side="right")]
+                blocks.append((rows, moved, values, epochs, walls))
+            col.blocks = blocks
+        self.restarts(starts)
+
     # ------------------------------------------------------------------ build
     def _clean_keys(self) -> None:
         """Keys that cannot be written as UTF-8 (a lone surrogate from a `\\ud800` escape) get

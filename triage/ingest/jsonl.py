@@ -141,6 +141,7 @@ def read(src: Source, fmt: str = "jsonl", null_is_nan: bool | None = None) -> Ru
         finally:
             stream.close()
     ctx.finish()
+    b.place_runs()
     return b.build()
 
 
