@@ -71,3 +71,20 @@ def test_jsonl_resume_that_logs_a_few_steps_again_is_no_new_run(tmp_path):
     run = read_text(tmp_path, "".join(json.dumps({"step": s, "loss": 1.0 / (i + 1)}) + "\n"
                                       for i, s in enumerate(steps)), name="log.jsonl")
     assert not run.meta.get("run_starts")
+
+
+
+def test_first_printed_counter_is_the_file_first_step_only_when_it_opens_the_count():
+    import numpy as np
+
+    from triage.ingest.textlog import _place_runs
+
+    # lines before the first counter sit at step 0; the counter opens at 20 and counts by 20: back at 20 is a new run
+    raw = np.array([0.0, 0.0, 20, 40, 60, 80, 20, 40, 60, 80])
+    _, starts = _place_runs(raw, np.ones(len(raw), bool), first_printed=20.0)
+    assert starts == [100.0]
+    # a setting carried as the epoch (`Epochs : 30`) before the lines that count from 1: a resume from epoch 20
+    # that re-runs 21-30 goes back to 21, which is no first count
+    raw = np.array([0.0, 30, 30] + list(range(1, 26)) + [30] + list(range(21, 31)), dtype=float)
+    _, starts = _place_runs(raw, np.ones(len(raw), bool), first_printed=30.0)
+    assert len(starts) == 1  # (the drop from the setting to epoch 1; the resume is none)

@@ -5661,7 +5661,13 @@ def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = Fals
     tot = None if every_total is None else _carried(every_total if every else every_total[ti])
     placed = raw.copy()
     gap = _first_rise(s)  # the spacing a new run is placed with
-    first = s[0] if first_printed is None or not s[0] < first_printed else first_printed
+    first = s[0]
+    if first_printed is not None and first < first_printed:
+        # (the printed counter opened at its first count: within one of its own spacings of 0, `Epoch 20/200`
+        # every 20th epoch, and not a setting read as a counter before the lines that count from 1)
+        j = int(np.argmax(s >= first_printed))
+        if first_printed <= _first_rise(s[j:]):
+            first = first_printed
     starts: list[float] = []
     start = 0
     for k in drops:
