@@ -88,3 +88,16 @@ def test_first_printed_counter_is_the_file_first_step_only_when_it_opens_the_cou
     raw = np.array([0.0, 30, 30] + list(range(1, 26)) + [30] + list(range(21, 31)), dtype=float)
     _, starts = _place_runs(raw, np.ones(len(raw), bool), first_printed=30.0)
     assert len(starts) == 1  # (the drop from the setting to epoch 1; the resume is none)
+
+
+def test_constant_iteration_on_epoch_lines_of_two_launches_is_a_size(tmp_path):
+    # one line per epoch printing the epoch's last iteration (always 30); a second launch appended counts its
+    # epochs from 1 again: the iteration is still the epoch's size, no step, and every epoch line is a point
+    text = ""
+    for launch, epochs in ((0, 4), (1, 6)):
+        text += "".join(f"train INFO: eta: 0:10:00 epoch: {e} iter: 30 loss: {1.5 - 0.1 * e - 0.02 * launch:.4f} "
+                        f"(1.9000) lr: 0.000100\n" for e in range(1, epochs + 1))
+    run = read_text(tmp_path, text)
+    assert len(run.series["loss"].values) == 10
+    assert list(run.series["loss"].values)[:2] == [1.4, 1.3]
+    assert run.meta.get("step_axis") == "epoch" and len(run.meta.get("run_starts") or []) == 1

@@ -5805,16 +5805,18 @@ def _drop_constant_steps(records: list) -> list:
     """A step that one kind of line prints unchanged while its epoch moves on is a size, not a
     counter (`Epoch: 3, Steps: 281 | Train Loss: ...`: the steps each epoch has). Lines that differ
     only in a duration's unit are one kind (Keras `128/128 - 5s - ... - 5s/epoch`, then `... - 358ms/epoch`)."""
-    seen: dict[str, tuple[set, set, int]] = {}
+    seen: dict[str, tuple[set, set, int, float | None, bool]] = {}
     for rec in records:
         if type(rec) is not _Rec or rec.step is None or rec.epoch is None or not rec.template:
             continue
         kind = _TIME_UNIT_TPL.sub("#t", rec.template)
-        steps, epochs, n = seen.get(kind, (set(), set(), 0))
+        steps, epochs, n, last, again = seen.get(kind, (set(), set(), 0, None, False))
         steps.add(rec.step)
         epochs.add(rec.epoch)
-        seen[kind] = (steps, epochs, n + 1)
-    sizes = {tpl for tpl, (steps, epochs, n) in seen.items() if n >= 2 and len(steps) == 1 and len(epochs) == n}
+        # (the epoch moves on from line to line; a run appended after another counts its epochs again)
+        seen[kind] = (steps, epochs, n + 1, rec.epoch, again or rec.epoch == last)
+    sizes = {tpl for tpl, (steps, epochs, n, _, again) in seen.items()
+             if n >= 2 and len(steps) == 1 and len(epochs) >= 2 and not again}
     if not sizes:
         return _drop_lone_step(records)
     return [rec._replace(step=None) if type(rec) is _Rec and rec.template
