@@ -101,3 +101,14 @@ def test_constant_iteration_on_epoch_lines_of_two_launches_is_a_size(tmp_path):
     assert len(run.series["loss"].values) == 10
     assert list(run.series["loss"].values)[:2] == [1.4, 1.3]
     assert run.meta.get("step_axis") == "epoch" and len(run.meta.get("run_starts") or []) == 1
+
+
+def test_a_lone_total_on_a_counted_line_is_the_loss(tmp_path):
+    text = "".join(f"[ep {e}/50, it {i}/300] total: {2.0 - 0.1 * e - 0.001 * i:.5f}\n"
+                   for e in range(1, 4) for i in (0, 100, 200))
+    run = read_text(tmp_path, text)
+    assert list(run.series["loss"].values)[:2] == [1.9, 1.8]
+    # a total beside what it counts stays a count
+    run = read_text(tmp_path, "".join(f"Epoch {e}: correct: {400 + e} total: 500 acc: {0.8 + 0.01 * e:.2f}\n"
+                                      for e in range(1, 5)))
+    assert "loss" not in run.series

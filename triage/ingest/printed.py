@@ -1920,6 +1920,7 @@ def parse(line: str) -> Plan:
     # a line with nothing else left, or with far more words than pairs, reads as prose
     kept = 0
     counted = any(sl.role in ("step", "epoch", "batch") for sl in slots)
+    lone_value = sum(sl.role == "value" for sl in slots) == 1
     for prev, sl in zip([None] + slots[:-1], slots):
         if sl.role == "value" and prev is not None and prev.key and not known_key(sl.key):
             # `Accuracy of the network on the 10000 test images: 54 %` (or `Accuracy on 10,000 test images`):
@@ -1985,6 +1986,11 @@ def parse(line: str) -> Plan:
                 if short:  # `Protocol #1 Error (MPJPE) J_Best: 37.5 mm`: the abbreviation names the metric
                     sl.key = f"{short.group(1)} {short.group(2)}".strip()
                     words = sl.key.lower().split()
+            if sl.role == "value" and counted and sl.key.lower() == "total" and lone_value:
+                # `[epoch: 3/200, iter: 25/489] total: 1.6404`: the one value a counted line prints is the
+                # loss its terms sum to (a count would be whole and sit beside what it counts)
+                sl.key = "total loss"
+                words = ["total", "loss"]
             if (any(w in _STOP for w in words) or len(words) > 4) and not known_key(sl.key) \
                     or sl.key.lower() in _NOT_METRIC or _BEST.match(sl.key) or _ENV_VAR.match(sl.key) \
                     or ("best" in sl.key.lower() and _BEST_AFTER.search(sl.key)):
