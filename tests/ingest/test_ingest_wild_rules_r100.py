@@ -112,3 +112,11 @@ def test_a_lone_total_on_a_counted_line_is_the_loss(tmp_path):
     run = read_text(tmp_path, "".join(f"Epoch {e}: correct: {400 + e} total: 500 acc: {0.8 + 0.01 * e:.2f}\n"
                                       for e in range(1, 5)))
     assert "loss" not in run.series
+
+
+def test_keras_rl_episode_steps_is_the_episode_length(tmp_path):
+    text = "".join(f"  {40 * i}/1000: episode: {i}, duration: 0.1s, episode steps: {10 + i}, steps per second: 100, "
+                   f"episode reward: {10.0 + i:.3f}, mean reward: 1.000 [1.000, 1.000], loss: {0.5 / i:.6f}\n"
+                   for i in range(1, 6))
+    run = read_text(tmp_path, text)
+    assert list(run.series["episode_length"].values) == [11, 12, 13, 14, 15]
