@@ -120,3 +120,21 @@ def test_keras_rl_episode_steps_is_the_episode_length(tmp_path):
                    for i in range(1, 6))
     run = read_text(tmp_path, text)
     assert list(run.series["episode_length"].values) == [11, 12, 13, 14, 15]
+
+
+def test_early_stopping_helper_notice_is_the_val_loss_when_nothing_else_prints_it(tmp_path):
+    # the copied EarlyStopping helper: `Validation loss decreased (old --> new).  Saving model ...`
+    text, best = "", "inf"
+    for e in range(4):
+        new = 12.0 - e
+        text += f"epoch {e}  The loss is: {0.7 - 0.05 * e:.5f}\n"
+        text += f"Validation loss decreased ({best} --> {new:.6f}).  Saving model ...\nThe valid acc is: 0.{60 + e}\n"
+        best = f"{new:.6f}"
+    run = read_text(tmp_path, text)
+    assert list(run.series["eval/loss"].values) == [12.0, 11.0, 10.0, 9.0]
+    # beside an epoch line that prints the validation loss itself, the notice repeats it
+    text = "".join(f"Epoch: {e} | Train Loss: {0.5 - 0.01 * e:.4f} Vali Loss: {0.4 - 0.01 * e:.4f}\n"
+                   f"Validation loss decreased ({0.41 - 0.01 * e:.6f} --> {0.4 - 0.01 * e:.6f}).  Saving model ...\n"
+                   for e in range(1, 5))
+    run = read_text(tmp_path, text)
+    assert list(run.series["eval/loss"].values) == [0.39, 0.38, 0.37, 0.36]

@@ -1073,6 +1073,13 @@ class _TextReader:
                 return False
         if "Best:" in c and (tail := _BEST_AT_TAIL.search(c)) and tail.start() > 0:
             c = c[:tail.start()]  # BasicSR's `# psnr: 30.12<TAB>Best: 30.40 @ 5000 iter`: the best so far, told again
+        if "decreased" in c and (drop := _LOSS_DECREASED.search(c)):
+            # the EarlyStopping helper many repositories copy (`Validation loss decreased (13.77 --> 13.62).  Saving
+            # model ...`): the new value is the evaluation's loss, read at the end, and only when no other line
+            # gives it (see stop_best_rows)
+            self.stop_best.append((ln, "val_loss", to_float(drop.group(1))))
+            self.b.skip("an early-stopping notice of a new best")
+            return False
         if _BEST_NOTICE.search(c):  # `val_loss improved from 0.61 to 0.55, saving model`: the evaluation
             self.b.skip("a best-value notice (its value is the evaluation's, already read)")  # line has it
             return False
@@ -3014,6 +3021,8 @@ _NUM_CELL = re.compile(r"^(?:-?\d+(?:\.\d+)?|nan)$")
 _BEST_DICT_LEAD = re.compile(r"(?i)best(?:[_ ](?:stat|stats|metrics?|results?|scores?))?\s*[:=]?\s*$")
 # BasicSR's validation lines end with the best value so far and the iteration it was reached at
 _BEST_AT_TAIL = re.compile(r"\s+Best:\s*" + _NUM + r"\s*@\s*[\d,]+\s*iter\w*\s*$")
+_LOSS_DECREASED = re.compile(r"(?i)\b(?:validation|valid|val)[ _]loss\s+decreased\s*\(\s*" + _NUM + r"\s*-+>\s*("
+                             + _NUM + r")\s*\)")
 _BEST_NOTICE = re.compile(r"(?i)\b(?:improved\s+from\s+\S+\s+to|did\s+not\s+improve\s+from|"
                           r"(?:decreased|increased|improved)\s*\(\s*\S+\s*-+>|"
                           r"is\s+(?:improving|not\s+improving)\s+[\w/@.-]+\s*:\s*\S+\s*-+>|"  # `Model is improving acc: 44.6 --> 71.3.`
