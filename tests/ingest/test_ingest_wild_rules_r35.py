@@ -108,7 +108,7 @@ def test_markdown_rule_whose_cell_dashes_came_apart(tmp_path):
     run = _read(tmp_path, lines)
     assert _vals(run, "loss") == [0.139242]
     assert _vals(run, "eval/loss") == [0.033724]
-    assert _vals(run, "error_rate") == [0.009472]
+    assert _vals(run, "eval/error_rate") == [0.009472]  # fastai scores its metrics on the validation set
 
 
 def test_month_day_dash_clock_stamp_is_a_prefix(tmp_path):
