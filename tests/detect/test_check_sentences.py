@@ -2056,3 +2056,21 @@ def test_unbounded_fall():
     assert "-860" in hit.summary and "no floor" in hit.summary
     _quiet("unbounded_fall", _run({"loss": [-1, -60, -110, -150, -180, -200, -212, -220, -225, -228]}), "loss")
     _quiet("unbounded_fall", _run({"loss": [900.0 - 95.0 * i for i in range(10)]}), "loss")
+
+
+def test_unless_every_value_sentinel():
+    """unless_every_value: a loss of exactly -1 at all 6 rows is the sentinel of a rank that computed none
+    (TorchTitan's pipeline ranks without the last stage): quiet for constant and threshold; the same loss
+    with one real value among the -1s, or pinned at another value, still fires."""
+    run = _run({"loss": [-1.0] * 6})
+    _quiet("constant", run, "loss", min_share=0.9, min_count=3, min_points=3, unless_every_value=-1.0)
+    _quiet("threshold", run, "loss", op="<", value=0.01, min_share=0.9, min_count=3, min_points=3,
+           unless_every_value=-1.0)
+    assert _check("constant", run, "loss", min_share=0.9, min_count=3, min_points=3).numbers["value"] == -1.0
+    _check("threshold", run, "loss", op="<", value=0.01, min_share=0.8, min_count=3, min_points=3)
+    mixed = _run({"loss": [2.3] + [-1.0] * 9})
+    _check("constant", mixed, "loss", min_share=0.9, min_count=3, min_points=3, unless_every_value=-1.0)
+    _check("threshold", mixed, "loss", op="<", value=0.01, min_share=0.9, min_count=3, min_points=3,
+           unless_every_value=-1.0)
+    pinned = _run({"loss": [0.6931] * 6})
+    _check("constant", pinned, "loss", min_share=0.9, min_count=3, min_points=3, unless_every_value=-1.0)

@@ -431,6 +431,11 @@ class ThresholdParams(WindowParams):
     improved_by of its starting size above where it started (medians of the first and last 15%): a
     symptom of a weak learner says little about a run whose outcome kept getting better."""
 
+    # quiet when every finite value of the series is exactly this number: a sentinel printed where no value
+    # was computed (TorchTitan sets `loss = torch.tensor([-1.0])` on a pipeline rank without the last stage),
+    # not a measurement of the model
+    unless_every_value: Optional[float] = None
+
     op: Op = ">"
     value: float = 0.0
     min_share: float = 0.2
@@ -523,6 +528,11 @@ def _fell_by(y: np.ndarray, share: float) -> bool:
     return len(y) >= 2 and y[0] > 0 and y[-1] <= (1.0 - share) * y[0]
 
 
+def _all_sentinel(y: np.ndarray, sentinel: float | None) -> bool:
+    """Whether `sentinel` is set and every one of the finite values `y` (one or more) is exactly it."""
+    return sentinel is not None and len(y) > 0 and bool(np.all(y == sentinel))
+
+
 @check("threshold", ThresholdParams)
 def threshold(c: Ctx) -> Hit | None:
     """A share of points beyond a bound."""
@@ -535,6 +545,8 @@ def threshold(c: Ctx) -> Hit | None:
         if p.gate_required and not len(gy):
             return None
     x, y = finite_xy(c.steps, c.values)
+    if _all_sentinel(y, p.unless_every_value):
+        return None
     if p.first_near is not None and not (len(y) and abs(float(y[0]) - p.first_near) <= p.first_tol
                                          and facts.begins_at_start(x)):
         return None
@@ -986,6 +998,10 @@ def unbounded_fall(c: Ctx) -> Hit | None:
 class ConstantParams(WindowParams):
     """value (default: the most common value); tol; min_share and min_count of the window."""
 
+    # quiet when every finite value is exactly this number: a sentinel, not a value that stopped moving
+    # (see ThresholdParams.unless_every_value)
+    unless_every_value: Optional[float] = None
+
     value: Optional[float] = None
     # quiet when a training loss fell by this share or more over the same steps (medians of its first
     # and last fifth): a learning rate printed as 0 beside a loss that keeps falling is a small rate
@@ -1148,6 +1164,8 @@ def constant(c: Ctx) -> Hit | None:
     min_points = _epoch_minimum(c, p.min_points, p.epoch_min_count)
     min_count = _epoch_minimum(c, p.min_count, p.epoch_min_count)
     if len(y) < min_points:
+        return None
+    if _all_sentinel(finite_xy(c.steps, c.values)[1], p.unless_every_value):
         return None
     if p.not_at_every_step_of:
         other = c.other(p.not_at_every_step_of)
