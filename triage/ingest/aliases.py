@@ -356,6 +356,19 @@ class AliasTable:
             return None
         if len(toks) > 1 and toks[0] in ("total", "tot", "overall") and toks[-1] in ("time", "duration"):
             return None  # `Total Training Time: 81.45 seconds`: the whole run's duration, not a step's time
+        if len(toks) == 3 and toks[0] in _MODEL_PARTS and toks[1] in _EVAL_WORDS | _TRAIN_WORDS:
+            # `Gen Train Loss`, `Disc Val Loss`, `critic_val_loss`: the split word between the model part and
+            # its metric; the part's own metric (`gen_loss` is the generator's loss) on that split
+            part = self._direct(f"{toks[0]}_{toks[2]}", source)
+            if part:
+                name, spec, order, _ = part
+                base = name[5:] if name.startswith("eval/") else name
+                negate, scale = self._xf(spec)
+                if toks[1] in _TRAIN_WORDS:
+                    return Resolved(base, "train", key, negate, scale, PATTERN, order)
+                if toks[1] in ("test", "testing"):
+                    return Resolved(f"eval/test/{base}", "eval:test", key, negate, scale, PATTERN, order)
+                return Resolved(f"eval/{base}", "eval", key, negate, scale, PATTERN, order)
         if len(toks) == 1:  # `trainloss`, `validloss`: a split word glued to the name
             for w in sorted(_EVAL_WORDS | _TRAIN_WORDS, key=len, reverse=True):
                 if toks[0].startswith(w) and len(toks[0]) > len(w) + 1:

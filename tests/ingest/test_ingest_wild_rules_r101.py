@@ -1,0 +1,35 @@
+"""Round r101 reading rules, each on small synthetic lines in the style it covers."""
+from __future__ import annotations
+
+from written_log import read_text
+
+from triage.ingest.aliases import table
+
+
+def test_split_word_between_the_model_part_and_its_metric():
+    # `Gen Train Loss`, `Disc Val Loss`: the generator's / discriminator's loss on that split
+    t = table()
+    assert t.resolve("Gen Train Loss").name == "g_loss"
+    assert t.resolve("Disc_Train_Loss").name == "d_loss"
+    assert t.resolve("Disc Val Loss").name == "eval/d_loss"
+    assert t.resolve("gen_test_loss").name == "eval/test/g_loss"
+    assert t.resolve("best_val_loss").name == "best_val_loss"  # no model part: unchanged
+
+
+def test_gan_losses_named_after_the_model(tmp_path):
+    text = "training the GAN\n"
+    for i in range(6):
+        text += f"[{i * 10:4d}] GAN-d-loss: {0.7 - 0.01 * i:.4f}  GAN-g-loss: {0.8 + 0.02 * i:.4f}\n"
+    run = read_text(tmp_path, text)
+    assert len(run.series["d_loss"].values) == 6
+    assert run.series["g_loss"].values[-1] == 0.9
+
+
+def test_gan_train_and_val_lines_by_epoch(tmp_path):
+    text = ""
+    for e in range(4):
+        text += f"Epoch {e}: Gen Train Loss: {2.0 + e:.3f}, Disc Train Loss: {0.5 - 0.1 * e:.3f} |\n"
+        text += f" Gen Val Loss: {2.5 + e:.3f}, Disc Val Loss: {0.6 - 0.1 * e:.3f}\n"
+    run = read_text(tmp_path, text)
+    assert list(run.series["g_loss"].values) == [2.0, 3.0, 4.0, 5.0]
+    assert list(run.series["eval/d_loss"].values) == [0.6, 0.5, 0.4, 0.3]
