@@ -33,3 +33,18 @@ def test_gan_train_and_val_lines_by_epoch(tmp_path):
     run = read_text(tmp_path, text)
     assert list(run.series["g_loss"].values) == [2.0, 3.0, 4.0, 5.0]
     assert list(run.series["eval/d_loss"].values) == [0.6, 0.5, 0.4, 0.3]
+
+
+def test_keras_evaluate_result_printed_again_is_no_training_reading(tmp_path):
+    # fit() for four epochs without validation, evaluate() on the test set, then the notebook prints the
+    # score list at full precision and the accuracy as a percentage
+    text = ""
+    for e in range(1, 5):
+        text += f"Epoch {e}/4\n40/40 [==============================] - 2s 50ms/step - loss: {0.5 / e:.4f}" \
+                f" - accuracy: {0.8 + 0.04 * e:.4f}\n"
+    text += "250/250 [==============================] - 1s 4ms/step - loss: 0.1012 - accuracy: 0.9655\n"
+    text += "loss= 0.10117302834987640\naccuracy= 96.55 %\n"
+    run = read_text(tmp_path, text)
+    assert run.series["loss"].values[-1] == 0.125
+    assert run.series["accuracy"].values[-1] == 0.96
+    assert list(run.series["eval/loss"].values) == [0.1012]

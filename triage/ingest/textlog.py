@@ -4559,6 +4559,7 @@ def _drop_echoes(records: list, plans: dict, b: RunBuilder, lines_in: dict[int, 
     prev: dict | None = None  # the values of the last record kept (its last line for a bulk)
     prev_tpl = prev_label = None
     prev_at: tuple = (None, None)  # that record's epoch and step
+    prev_keras_eval = False  # whether that record is a Keras `evaluate()` bar after `fit()`
     for rec in records:
         tpl = rec.template
         plan = plans.get(tpl) if tpl and type(rec) is _Rec else (rec.shape.plan if type(rec) is _Bulk else None)
@@ -4568,7 +4569,8 @@ def _drop_echoes(records: list, plans: dict, b: RunBuilder, lines_in: dict[int, 
         notice = type(rec) is _Rec and plan is not None and _BEST_SAVED.search(tpl) is not None \
             and rec.epoch == prev_at[0] and rec.step in (None, prev_at[1])
         if plan is not None and (not plan.counter or notice) and prev and tpl != prev_tpl and first \
-                and _echoes(first, rec.label, prev, prev_label, table(), same_name=notice):
+                and (_echoes(first, rec.label, prev, prev_label, table(), same_name=notice)
+                     or (prev_keras_eval and _evaluate_echo(first, prev, table()))):
             b.skip("a line that repeats the values printed just before it")
             if type(rec) is _Rec:
                 if lines_in is not None and type(keep[-1]) is _Rec:
@@ -4586,7 +4588,23 @@ def _drop_echoes(records: list, plans: dict, b: RunBuilder, lines_in: dict[int, 
             prev = rec.values
         prev_tpl, prev_label = tpl, rec.label
         prev_at = (None, None) if type(rec) is _Bulk else (rec.epoch, rec.step)
+        prev_keras_eval = type(rec) is _Rec and rec.source == "keras" and bool(rec.values) \
+            and all(str(k).startswith("test_") for k in rec.values)
     return keep
+
+
+def _evaluate_echo(values: dict, bar: dict, tab) -> bool:
+    """`print('loss=', score[0])`, `print('accuracy=', score[1] * 100, '%')` under a Keras `evaluate()` bar
+    (`313/313 [====] - loss: 0.0531 - accuracy: 0.9836`): each value is the bar's value of that metric at
+    full precision (or as a percentage), printed again by the notebook; not a training reading."""
+    shown = {tab.resolve(str(k)[5:], "text").name: to_float(v) for k, v in bar.items()}
+    for k, v in values.items():
+        f, want = to_float(v), shown.get(tab.resolve(str(k), "text").name)
+        if f is None or want is None or f != f or want != want:
+            return False
+        if not any(abs(x - want) <= max(5e-5, 1e-4 * abs(want)) for x in (f, f / 100)):
+            return False
+    return True
 
 
 def _fold_repeats(records: list, lines_in: dict[int, int]) -> list:
