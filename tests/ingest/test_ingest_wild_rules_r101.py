@@ -48,3 +48,30 @@ def test_keras_evaluate_result_printed_again_is_no_training_reading(tmp_path):
     assert run.series["loss"].values[-1] == 0.125
     assert run.series["accuracy"].values[-1] == 0.96
     assert list(run.series["eval/loss"].values) == [0.1012]
+
+
+def test_mmengine_scalars_validation_records_are_the_evaluation(tmp_path):
+    # MMEngine's vis_data/scalars.json: a training record per logging interval (lr, loss, data_time, time,
+    # epoch, memory, step) and after each validation a record of the scores with that loop's timings only
+    import json
+    lines = []
+    for e in range(1, 4):
+        lines.append({"lr": 0.01, "data_time": 0.5, "loss": 1.0 - 0.1 * e, "time": 1.2, "epoch": e,
+                      "memory": 4000, "step": 50 * e})
+        lines.append({"accuracy/top1": 60.0 + 5 * e, "accuracy/top5": 90.0 + e, "data_time": 0.3, "time": 0.4,
+                      "step": e})
+    run = read_text(tmp_path, "".join(json.dumps(x) + "\n" for x in lines), name="scalars.json")
+    assert list(run.series["eval/accuracy"].values) == [65.0, 70.0, 75.0]
+    assert "accuracy" not in run.series
+    assert len(run.series["loss"].values) == 3
+
+
+def test_mmengine_scalars_segmentation_scores_are_the_evaluation(tmp_path):
+    import json
+    lines = [{"base_lr": 0.001, "lr": 0.001, "data_time": 0.01, "loss": 2.0 / i, "decode.loss_ce": 1.5 / i,
+              "decode.acc_seg": 50.0 + i, "time": 0.3, "iter": 50 * i, "memory": 6000, "step": 50 * i}
+             for i in range(1, 5)]
+    lines.append({"aAcc": 96.5, "mIoU": 71.9, "mAcc": 77.2, "data_time": 0.01, "time": 0.7, "step": 200})
+    run = read_text(tmp_path, "".join(json.dumps(x) + "\n" for x in lines), name="scalars.json")
+    assert list(run.series["eval/miou"].values) == [71.9]
+    assert "miou" not in run.series

@@ -85,6 +85,8 @@ class _Ctx:
         self.typed_ok = 0
         self.typed_fail = 0
         self.typed_off = False  # keys the typed tier cannot name
+        self.block_rows: list = []  # the parsed records of the block being added
+        self.epoch_end: dict[float, float] | None = None  # MMEngine: each training epoch's last step
 
     def bad(self, reason: str, lineno: int | None) -> None:
         self.b.skip(reason)
@@ -734,6 +736,7 @@ def _emit(ctx: _Ctx, rows: list, line0: int) -> None:
             _slow_row(ctx, r, base + (i if index is None else int(index[i])))
         return
     steps_by_row = np.full(n, NAN)
+    ctx.block_rows = rows
     lens = np.fromiter(map(len, rows), dtype=np.int64, count=n)
     lo, hi = int(lens.min()), int(lens.max())
     if lo == hi:
@@ -810,6 +813,9 @@ def _group(ctx: _Ctx, grp: list, idx, base: int, index, steps_by_row: np.ndarray
         steps = epochs.copy()
     cols = [(k, _extract(grp, k, ctx.null_is_nan)) for k in metrics]
     rows_idx = (local if index is None else index[local]) + base
+    scored = not prefix and _mmengine_val(first)
+    if scored and epochs is None:
+        steps = _epoch_end_steps(ctx, steps)
     steps_by_row[local] = steps
     every = False  # a metric with a value on every row
     held = np.zeros(n, dtype=bool)  # else the rows with at least one value (a record of nulls is none)
@@ -829,6 +835,8 @@ def _group(ctx: _Ctx, grp: list, idx, base: int, index, steps_by_row: np.ndarray
             k = _aliases.SWIFT_ACC[k]
         if prefix and not _NAMES_SPLIT.match(k):
             k = prefix + k
+        elif scored:
+            k = _eval_key(k)
         if present is not None:
             b.add_block(k, rows_idx[present], steps[present], v[present],
                         None if epochs is None else epochs[present],
@@ -842,6 +850,47 @@ def _group(ctx: _Ctx, grp: list, idx, base: int, index, steps_by_row: np.ndarray
     b.meta["rows"] += got
     if got < n:
         b.skip("no metrics", n - got)
+
+
+def _mmengine_val(first: dict) -> bool:
+    """MMEngine's `vis_data/scalars.json` (MMPretrain, MMSegmentation, MMDetection 3.x) writes a training
+    record with `lr`, its losses, `data_time`, `time` and `step`, and after each validation a record of
+    the scores with that loop's `data_time`, `time` and `step` only (`{"accuracy/top1": 63.7, "data_time":
+    0.47, "time": 0.60, "step": 1}`, `{"aAcc": 96.6, "mIoU": 71.9, ...}`): that record is the evaluation's."""
+    if "data_time" not in first or "time" not in first or "step" not in first or len(first) < 4:
+        return False
+    return not any(k in _MMENGINE_TRAIN_KEYS or "loss" in k.lower() or k.startswith(("lr", "base_lr"))
+                   for k in first)
+
+
+def _epoch_end_steps(ctx: _Ctx, steps: np.ndarray) -> np.ndarray:
+    """An epoch-based MMEngine run counts its validation records by epoch (`"step": 3`) and its training
+    records by iteration (`"epoch": 3, "step": 237`): each validation record goes to the last training
+    step of its epoch, on the training records' axis (when every one has such an epoch)."""
+    ends = ctx.epoch_end if ctx.epoch_end is not None else {}
+    for r in ctx.block_rows:
+        if type(r) is dict and "lr" in r and "epoch" in r and "step" in r:
+            e, st = to_float(r["epoch"]), to_float(r["step"])
+            if e is not None and st is not None and st > ends.get(e, -1.0):
+                ends[e] = st
+    ctx.epoch_end = ends
+    if not ends or np.isnan(steps).any() or not all(float(x) in ends for x in steps):
+        return steps
+    return np.asarray([ends[float(x)] for x in steps], dtype=float)
+
+
+_MMENGINE_TRAIN_KEYS = frozenset({"lr", "epoch", "iter", "memory", "grad_norm", "mode"})
+
+
+def _eval_key(key: str) -> str:
+    """The key a score of an evaluation record is read under: a name that says its split keeps it; a
+    training metric's name is that metric on the evaluation (`accuracy/top1` -> `eval/accuracy`)."""
+    if _NAMES_SPLIT.match(key):
+        return key
+    res = _aliases.table().resolve(key, "jsonl")
+    if res.split.startswith("eval") or not res.known:
+        return key if res.split.startswith("eval") else f"val_{key}"
+    return f"eval/{res.name}"
 
 
 # `time` beside `data_time` (detectron2 metrics.json, mmcv/mmdet log.json): the seconds of one iteration,
