@@ -75,3 +75,14 @@ def test_mmengine_scalars_segmentation_scores_are_the_evaluation(tmp_path):
     run = read_text(tmp_path, "".join(json.dumps(x) + "\n" for x in lines), name="scalars.json")
     assert list(run.series["eval/miou"].values) == [71.9]
     assert "miou" not in run.series
+
+
+def test_smp_dataset_iou_is_the_segmentation_iou(tmp_path):
+    # segmentation_models_pytorch's Lightning example logs `<split>_dataset_iou` and `<split>_per_image_iou`
+    text = "epoch,step,train_dataset_iou,train_loss,valid_dataset_iou,valid_loss,valid_per_image_iou\n"
+    for e in range(3):
+        text += f"{e},{10 * e + 9},{0.5 + 0.1 * e},{0.6 - 0.1 * e},{0.55 + 0.1 * e},{0.5 - 0.1 * e},{0.54 + 0.1 * e}\n"
+    run = read_text(tmp_path, text, name="metrics.csv")
+    assert len(run.series["miou"].values) == 3
+    assert len(run.series["eval/miou"].values) == 3
+    assert "eval/per_image_iou" in run.series
