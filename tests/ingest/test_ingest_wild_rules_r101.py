@@ -86,3 +86,26 @@ def test_smp_dataset_iou_is_the_segmentation_iou(tmp_path):
     assert len(run.series["miou"].values) == 3
     assert len(run.series["eval/miou"].values) == 3
     assert "eval/per_image_iou" in run.series
+
+
+def _keras_csv(rows):
+    text = "epoch,accuracy,loss,val_accuracy,val_loss\n"
+    for e, loss in rows:
+        text += f"{e},{0.5 + 0.01 * e},{loss},{0.45 + 0.01 * e},{loss + 0.05}\n"
+    return text
+
+
+def test_keras_csvlogger_stub_run_then_a_relaunch(tmp_path):
+    # CSVLogger appends: a launch stopped after its first epoch, then a full launch from epoch 0 again
+    rows = [(0, 0.91)] + [(e, 0.8 - 0.05 * e) for e in range(5)]
+    run = read_text(tmp_path, _keras_csv(rows), name="training.log.csv")
+    assert run.series["loss"].values[0] == 0.91
+    assert len(run.series["loss"].values) == 6
+    assert len(run.meta.get("run_starts") or []) == 1
+
+
+def test_keras_csvlogger_repeated_later_epoch_is_no_relaunch(tmp_path):
+    # an epoch written twice in the middle (a resume that logs it again) opens no run
+    rows = [(0, 0.9), (1, 0.8), (2, 0.7), (2, 0.69), (3, 0.6)]
+    run = read_text(tmp_path, _keras_csv(rows), name="training.log.csv")
+    assert not run.meta.get("run_starts")

@@ -512,6 +512,7 @@ class _Plan:
                 steps = done.copy()
         epochs = by_col[self.epoch_col].copy() if self.epoch_col is not None else None
         walls = by_col[self.wall_col].copy() if self.wall_col is not None else None
+        per_epoch = False  # one full row per epoch (Keras' CSVLogger)
         if self.dialect == "sb3_monitor":
             lengths = vals[:, self.l_col] if self.l_col is not None else np.zeros(n)
             steps = self.env_steps + np.cumsum(np.where(np.isnan(lengths), 0.0, lengths))
@@ -520,13 +521,15 @@ class _Plan:
             walls = self.t_start + t if self.t_start is not None else None
         elif self.dialect in ("ultralytics", "keras_csv") and epochs is not None:
             steps = np.where(np.isnan(steps), epochs, steps)
+            per_epoch = self.dialect == "keras_csv"
         elif self.step_col is None and self.done_col is None and _rows_are_epochs(epochs):
+            per_epoch = True
             # (no step column, and each row one whole epoch: the epoch is the row's counter, so an epoch
             # column that starts again from its beginning is another run appended under the same header,
             # as with Keras' CSVLogger; a train_loss row at epoch 1 after epoch 50 is no spike)
             steps = epochs.copy()
         if self.place:
-            steps = self._placed(steps)
+            steps = self._placed(steps, stubs=per_epoch)
         if len(self.unvalidated) >= 2:
             cols = self.unvalidated
             idle = present[:, cols].all(axis=1) & (vals[:, cols] == 0).all(axis=1)
@@ -568,10 +571,12 @@ class _Plan:
         if kept < n:
             b.skip("no metrics", n - kept)
 
-    def _placed(self, steps: np.ndarray) -> np.ndarray:
+    def _placed(self, steps: np.ndarray, stubs: bool = False) -> np.ndarray:
         """A block's steps on the file's axis (see `place`). A step that drops to the file's first
         step (when that is at most one spacing) or below a tenth of where its run got to, and that the
-        next step goes on from, starts a new run."""
+        next step goes on from, starts a new run. With `stubs` (one full row per epoch, Keras' CSVLogger):
+        the first epoch written twice in a row where a run opens (`0, 0, 1, 2`) is a launch that stopped
+        after one epoch, then the next launch, not one epoch written twice."""
         fin = np.isfinite(steps)
         every = bool(fin.all())
         s = steps if every else steps[fin]
@@ -586,6 +591,12 @@ class _Plan:
             if len(up):
                 self.gap = float(seq[up[0] + 1] - seq[up[0]])
         drops = (np.flatnonzero(seq[1:] < seq[:-1]) + 1).tolist()
+        if stubs and len(seq) > 2:
+            again = (np.flatnonzero((seq[1:-1] == seq[:-2]) & (seq[2:] > seq[1:-1])) + 1).tolist()
+            again = [k for k in again if seq[k] == self.first and seq[k] <= (self.gap or 1.0)
+                     and ((k == 1 and self.prev is None) or k - 1 in drops)]
+            if again:
+                drops = sorted(drops + again)
         off = None
         if drops:
             gap = self.gap or 1.0
@@ -594,7 +605,9 @@ class _Plan:
             for k in drops:
                 run_top = max(run_top, float(seq[seg:k].max()))
                 seg = k
-                if not starts_run(seq, k, first, gap, run_top):
+                if seq[k] == seq[k - 1]:
+                    pass  # (a stub run, above)
+                elif not starts_run(seq, k, first, gap, run_top):
                     continue  # a resume (steps already seen, logged again) or a lone low step
                 x = float(seq[k])
                 if off is None:
