@@ -35,6 +35,7 @@ REPRESENTATIVE = [
     "bf16-vllm-v100", "cuda-illegal-regtr", "collate-pil-aicity", "scalar-gan-geometry-mean", "childfailed-minigpt4",
     "childfailed-mmhuman3d-sigkill", "compile-infinity-triton", "quant-firefly-torchrun", "meta-dove-shards",
     "metric-optuna-argmax", "dim1-lightly-last-batch", "empty-stack-sunet-val", "resize-basicpbc-shapes",
+    "zero-offload-lmflow-adamw",
 ]
 
 
