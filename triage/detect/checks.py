@@ -712,7 +712,25 @@ def near(c: Ctx) -> Hit | None:
 
 
 @params
-class FlatParams(Params):
+class ImprovingParams(Params):
+    """The held-out task scores whose progress excuses a finding (each check says which progress):
+    unless_improving higher-is-better names, unless_improving_lower lower-is-better ones; with
+    improving_error_terms a share near 1 improves by its error falling a tenth (see _tenth_better)."""
+
+    unless_improving: Optional[Names] = None
+    unless_improving_lower: Optional[Names] = None
+    improving_error_terms: bool = False
+
+
+def _improving_since(c: Ctx, p: ImprovingParams, since: float) -> bool:
+    """Whether one of `p`'s task scores reaches its best at one of its last two evaluations, a tenth or more
+    better than it stood at step `since` (see _still_improving)."""
+    return bool(p.unless_improving or p.unless_improving_lower) and _still_improving(
+        c.run, p.unless_improving, p.unless_improving_lower, since, p.improving_error_terms) is not None
+
+
+@params
+class FlatParams(ImprovingParams):
     """rel_tol: the largest relative change start to end (and half of the largest dip) that
     counts as flat; max_excursion: a rise above the start beyond this is a divergence, not flat
     (default 10 x rel_tol)."""
@@ -721,12 +739,9 @@ class FlatParams(Params):
     min_points: int = 20
     max_excursion: Optional[float] = None
     from_start: bool = False
-    # quiet when a task metric these names match (higher / lower is better) ends a tenth or more better
-    # than it began (medians of its first and last 15%): a model that got better at what it is for is
-    # learning, whatever level its loss sits at (a ranking loss with a high floor)
-    unless_improving: Optional[Names] = None
-    unless_improving_lower: Optional[Names] = None
-    improving_error_terms: bool = False  # a share near 1 improves by its error falling a tenth
+    # (ImprovingParams) quiet when a task score ends a tenth or more better than it began (medians of its
+    # first and last 15%): a model that got better at what it is for is learning, whatever level its loss
+    # sits at (a ranking loss with a high floor)
 
 
 @check("flat", FlatParams)
@@ -799,7 +814,7 @@ def crawl(c: Ctx) -> Hit | None:
 
 
 @params
-class SpikeParams(Params):
+class SpikeParams(ImprovingParams):
     """factor: a point this many times the median of the `window` points before it is a spike;
     it must also rise more than min_abs and min_rel_start x the starting level; skip_first: the
     first fraction of the run is not looked at; recover_points / recover_factor: a spike
@@ -824,12 +839,9 @@ class SpikeParams(Params):
     # with one point per optimizer step, a spike must last this many points (a one-step spike that
     # recovers is one odd batch)
     per_step_min_len: int = 1
-    # quiet when every spike recovered and a task metric these names match (higher / lower is better)
-    # has its best at one of its last two evaluations, a tenth or more better than where it stood at the
-    # first spike: jumps that cost the held-out score nothing are batch noise, not the optimisation failing
-    unless_improving: Optional[Names] = None
-    unless_improving_lower: Optional[Names] = None
-    improving_error_terms: bool = False  # a share near 1 improves by its error falling a tenth
+    # (ImprovingParams) quiet when every spike recovered and a task score reaches new bests a tenth past
+    # where it stood at the first spike: jumps that cost the held-out score nothing are batch noise, not the
+    # optimisation failing
 
 
 @check("spike", SpikeParams)
@@ -896,9 +908,7 @@ def spike(c: Ctx) -> Hit | None:
     big = max(sizes)
     if n_spikes < p.min_spikes and unrecovered == 0:
         return None
-    if unrecovered == 0 and (p.unless_improving or p.unless_improving_lower) and _still_improving(
-            c.run, p.unless_improving, p.unless_improving_lower, float(pos[idx[0]]),
-            p.improving_error_terms) is not None:
+    if unrecovered == 0 and _improving_since(c, p, float(pos[idx[0]])):
         return None
     worst_i = idx[int(np.argmax(jump[idx]))]
     answer = str(p.answer_unrecovered) if unrecovered and p.answer_unrecovered else None
@@ -2172,7 +2182,7 @@ def overflow_events(c: Ctx) -> Hit | None:
 
 
 @params
-class NoWarmupSpikeParams(Params):
+class NoWarmupSpikeParams(ImprovingParams):
     """loss: the loss metric; factor: its early peak against its start; early_fraction: how early."""
 
     loss: Names = ("loss",)
@@ -2180,11 +2190,8 @@ class NoWarmupSpikeParams(Params):
     factor: float = 1.5
     min_high: int = 2  # early logs at factor x the start or above
     sustain: int = 3  # ... or one, then this many logs all above the start
-    # quiet when a held-out task score these names match (higher / lower is better) reaches its best at one
-    # of its last two evaluations, a tenth or more better than it stood at the spike: a step size that
-    # upset the weights shows in what the model is for, not only in a few early batch losses
-    unless_improving: Optional[Names] = None
-    unless_improving_lower: Optional[Names] = None
+    # (ImprovingParams) quiet when a task score reaches new bests a tenth past where it stood at the spike:
+    # a step size that upset the weights shows in what the model is for, not only in a few early batch losses
 
 
 @check("no_warmup_spike", NoWarmupSpikeParams)
@@ -2220,8 +2227,7 @@ def no_warmup_spike(c: Ctx) -> Hit | None:
     if int(np.count_nonzero(seg[1:] >= p.factor * base)) < p.min_high \
             and not (len(after) == p.sustain and bool(np.all(after > base))):
         return None
-    if (p.unless_improving or p.unless_improving_lower) and _still_improving(
-            c.run, p.unless_improving, p.unless_improving_lower, float(lx[peak_i])) is not None:
+    if _improving_since(c, p, float(lx[peak_i])):
         return None
     return Hit(
         f"{c.name} starts at its peak {fmt(y[0])} (no warmup) and {loss.name} jumps to {fmt(seg[peak_i])} "
@@ -3052,7 +3058,7 @@ def accuracy_at_chance(c: Ctx) -> Hit | None:
 
 
 @params
-class OscillationParams(Params):
+class OscillationParams(ImprovingParams):
     """A series of epoch means that keeps turning: at `min_reversals` or more turns (and on
     `min_share` of all turns) it moves by at least `min_swing` of its median level into the turn
     and out of it again. An epoch's mean loss averages hundreds of batches, so it moves smoothly
@@ -3075,12 +3081,9 @@ class OscillationParams(Params):
     # the one or two that change side, sampling noise rather than training going back and forth
     unless_small_eval: Optional[Names] = None
     small_eval: int = 64
-    # quiet when a task metric these names match (higher / lower is better) has its best at one of its
-    # last two evaluations, a tenth or more better than where it stood at the first turn: swings that leave
-    # the model still reaching new bests at what it is for are not weights bouncing out of their valley
-    unless_improving: Optional[Names] = None
-    unless_improving_lower: Optional[Names] = None
-    improving_error_terms: bool = False  # a share near 1 improves by its error falling a tenth
+    # (ImprovingParams) quiet when a task score reaches new bests a tenth past where it stood at the first
+    # turn: swings that leave the model still improving at what it is for are not weights bouncing out of
+    # their valley
     # quiet when the typical turn (the median over the turns of the smaller move into and out of it) is
     # below this share of the whole range the series covers: swings that small beside how far the loss has
     # come are noise around the floor it reached (an MSE on scaled targets falling 0.04 -> 0.0015 moves by
@@ -3134,8 +3137,7 @@ def oscillation(c: Ctx) -> Hit | None:
         return None
     if p.unless_small_eval is not None and _eval_set_size(c.run, p.unless_small_eval, p.small_eval) is not None:
         return None
-    if (p.unless_improving or p.unless_improving_lower) and _still_improving(
-            c.run, p.unless_improving, p.unless_improving_lower, float(x[at[0]]), p.improving_error_terms) is not None:
+    if _improving_since(c, p, float(x[at[0]])):
         return None
     swing = float(np.max(np.abs(d)))
     return Hit(
@@ -3293,24 +3295,23 @@ def log_clamp(c: Ctx) -> Hit | None:
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_count:
         return None
-    for level in p.levels:
-        at = np.abs(y - level) <= p.tol * level
-        count = int(at.sum())
-        if count >= p.min_count and count >= p.min_share * len(y):
-            i = np.flatnonzero(at)
-            return Hit(f"{c.name} is {float(y[i[0]]):.6g} on {pct(count, len(y))} (steps {step_str(x[i[0]])}-"
-                       f"{step_str(x[i[-1]])}), a cost the log's own clamp sets: the outputs are saturated at 0 or 1 "
-                       f"on the wrong side for the samples that cost it", x[i[0]], x[i[-1]], numbers={"clamp": level})
-    for k in (p.exponents if not p.levels else ()):
-        cost = k * math.log(10.0)
+    # (cost, the exponent k of a probability clipped at 1e-k, or None for a cost given directly)
+    costs: list[tuple[float, int | None]] = [(level, None) for level in p.levels] or \
+        [(k * math.log(10.0), k) for k in p.exponents]
+    for cost, k in costs:
         at = np.abs(y - cost) <= p.tol * cost
         count = int(at.sum())
-        if count >= p.min_count and count >= p.min_share * len(y):
-            i = np.flatnonzero(at)
-            return Hit(f"{c.name} is {float(y[i[0]]):.6g} = -ln(1e-{k}) on {pct(count, len(y))} (steps "
-                       f"{step_str(x[i[0]])}-{step_str(x[i[-1]])}): every sample costs the clamp of a probability clipped "
-                       f"at 1e-{k}, so the model gives the true class no probability at all",
+        if count < p.min_count or count < p.min_share * len(y):
+            continue
+        i = np.flatnonzero(at)
+        first, steps = float(y[i[0]]), f"{step_str(x[i[0]])}-{step_str(x[i[-1]])}"
+        if k is None:
+            return Hit(f"{c.name} is {first:.6g} on {pct(count, len(y))} (steps {steps}), a cost the log's own clamp "
+                       f"sets: the outputs are saturated at 0 or 1 on the wrong side for the samples that cost it",
                        x[i[0]], x[i[-1]], numbers={"clamp": cost})
+        return Hit(f"{c.name} is {first:.6g} = -ln(1e-{k}) on {pct(count, len(y))} (steps {steps}): every sample "
+                   f"costs the clamp of a probability clipped at 1e-{k}, so the model gives the true class no "
+                   f"probability at all", x[i[0]], x[i[-1]], numbers={"clamp": cost})
     return None
 
 

@@ -1107,4 +1107,3 @@ for _d, _priority, _desc, _names in (
     register(Reader(_d, _desc, _sniff_as(_d), _read_as(_d), priority=_priority, aliases=_names,
                     layouts=_LAYOUTS.get(_d, ()), suffixes=(".csv",) if _d == "csv" else (),
                     fallback="text" if _d == "csv" else None))
-
