@@ -72,3 +72,19 @@ def test_a_checkpoint_write_that_fails_part_way(tmp_path):
     p.write_text("RuntimeError: [enforce fail at inline_container.cc:815] . PytorchStreamWriter failed writing file "
                  "data/721: file write failed\n", encoding="utf-8")
     assert {c["id"] for c in api.scan(str(p))["causes"][:2]} == {"PB-checkpoint-pair", "C-atomic-save"}
+
+
+def test_a_message_retyped_in_lower_case_still_matches(tmp_path):
+    """A report whose author retyped the error in lower case: a paste with no metrics is matched again
+    without regard to case when nothing matches as written."""
+    p = tmp_path / "pasted.txt"
+    p.write_text("runtimeerror: cuda out of memory. tried to allocate 2.00 gib\n", encoding="utf-8")
+    assert [c["id"] for c in api.scan(str(p))["causes"]][0] == "S-oom"
+
+
+def test_a_logs_own_lines_keep_their_case(tmp_path):
+    """The lines of a metrics log are the program's own: a lower-case phrase there is not an error message."""
+    p = tmp_path / "train.log"
+    p.write_text("".join(f"step {i} loss {2.0 - i / 100:.3f} | cuda out of memory checks: 0\n" for i in range(1, 40)),
+                 encoding="utf-8")
+    assert "S-oom" not in [c["id"] for c in api.scan(str(p))["causes"]]

@@ -188,13 +188,14 @@ def _message_key(text: str) -> str:
     return _DIGITS.sub("#", text)
 
 
-def error_lines(index, lines: list[tuple[int | None, str]]) -> list[ErrorLine]:
+def error_lines(index, lines: list[tuple[int | None, str]], fold: bool = False) -> list[ErrorLine]:
     """The lines of `lines` that match error patterns, one entry per distinct message.
 
     `lines` holds (line number, text) pairs; a multi-line text (a traceback block) starts at its line
     number, so each of its lines gets its own number and a match is reported where it is, not where
     its traceback begins. A line seen twice (in a traceback event and again among the raw lines) counts
-    once; the same message on several lines (every rank printing it) is one entry with its count."""
+    once; the same message on several lines (every rank printing it) is one entry with its count.
+    `fold`: a line no pattern matches as written is tried again without regard to case."""
     groups: dict[str, ErrorLine] = {}
     seen: set[int] = set()
     for lineno, text in lines:
@@ -203,7 +204,7 @@ def error_lines(index, lines: list[tuple[int | None, str]]) -> list[ErrorLine]:
             stripped = part.strip()
             if not stripped or (ln is not None and ln in seen):
                 continue
-            spans = index.error_spans(stripped)
+            spans = index.error_spans(stripped, fold)
             if not spans:
                 continue
             if ln is not None:
@@ -217,14 +218,14 @@ def error_lines(index, lines: list[tuple[int | None, str]]) -> list[ErrorLine]:
 
 
 def apply_text(diag: Diagnosis, index, lines: list[tuple[int | None, str]], applied: Applied, source: str = "log",
-               warnings: frozenset[int] = frozenset()) -> int:
+               warnings: frozenset[int] = frozenset(), fold: bool = False) -> int:
     """Match error patterns against text lines and weigh each matching cause by how well its pattern
     explains the line (`error_line_weights`); a cause matched by several messages keeps its best one.
     Lines numbered in `warnings` were printed as warnings: they weigh their causes like any line, except
     causes met only as an error (`_as_warned`), and a run that only warned did not fail with an error, so
     they leave "what do you see" to the findings.
     Returns the number of distinct error messages matched."""
-    groups = [g for g in (_as_warned(diag, g, warnings) for g in error_lines(index, lines)) if g.spans]
+    groups = [g for g in (_as_warned(diag, g, warnings) for g in error_lines(index, lines, fold)) if g.spans]
     best: dict[str, tuple[float, ErrorLine, int]] = {}
     for g in groups:
         weights = error_line_weights(g.spans, diag.model.refines)
@@ -292,7 +293,8 @@ def apply_run(diag: Diagnosis, run, findings: list, applied: Applied, index=None
     if index is not None:
         warned = frozenset(e.line for e in getattr(run, "events", []) if e.line is not None and (
             e.kind == "warning" or (e.kind == "error" and _WARNING_LEVEL.search(e.text) and "ERROR" not in e.text)))
-        apply_text(diag, index, lines + (raw or []), applied, warnings=warned)
+        # an input with no metrics is a pasted message: one a person retyped may have lost its case
+        apply_text(diag, index, lines + (raw or []), applied, warnings=warned, fold=not run.series)
     apply_findings(diag, findings, applied)
     infer_domain(diag, run, applied)
     apply_config(diag, run, applied)

@@ -104,6 +104,16 @@ class ErrorMatcher:
                 compiled = compile_error_pattern(str(pattern))
                 if compiled is not None:
                     self.patterns.append((node, compiled))
+        self._folded: list[tuple[Node, GuardedPattern]] | None = None
+
+    def folded(self) -> list:
+        """The same patterns matched without regard to case (built on first use)."""
+        if self._folded is None:
+            from triage.kb.guards import GuardedPattern
+
+            self._folded = [(node, GuardedPattern(re.compile(p.pattern, re.MULTILINE | re.IGNORECASE)))
+                            for node, p in self.patterns]
+        return self._folded
 
     def error_matches(self, text: str) -> dict[str, str]:
         """Cause ID -> the first error pattern that matches somewhere in `text`."""
@@ -113,13 +123,23 @@ class ErrorMatcher:
                 out[node.id] = pattern.pattern
         return out
 
-    def error_spans(self, text: str) -> dict[str, tuple[str, int]]:
+    def error_spans(self, text: str, fold: bool = False) -> dict[str, tuple[str, int]]:
         """Cause ID -> (its pattern that covers the most of `text`, how many characters it covers).
 
         The covered length is what tells a specific pattern from a generic one on the same line:
-        "Expected all tensors to be on the same device" explains more of a message than "CUDA error"."""
+        "Expected all tensors to be on the same device" explains more of a message than "CUDA error".
+        `fold`: when no pattern matches as written, match them again without regard to case (a
+        message a person retyped in lower case in a report; never used on a log's own lines, whose
+        case is the program's)."""
+        out = self._spans(text, self.patterns)
+        if not out and fold:
+            out = self._spans(text, self.folded())
+        return out
+
+    @staticmethod
+    def _spans(text: str, patterns: list) -> dict[str, tuple[str, int]]:
         out: dict[str, tuple[str, int]] = {}
-        for node, pattern in self.patterns:
+        for node, pattern in patterns:
             m = pattern.search(text)
             if m is None:
                 continue
@@ -169,10 +189,10 @@ class SearchIndex:
             self._errors = ErrorMatcher(self.kb)
         return self._errors.error_matches(text)
 
-    def error_spans(self, text: str) -> dict[str, tuple[str, int]]:
+    def error_spans(self, text: str, fold: bool = False) -> dict[str, tuple[str, int]]:
         if self._errors is None:
             self._errors = ErrorMatcher(self.kb)
-        return self._errors.error_spans(text)
+        return self._errors.error_spans(text, fold)
 
     def search(self, text: str, limit: int = 10, kinds: tuple[str, ...] | None = None) -> list[Hit]:
         self._build()
