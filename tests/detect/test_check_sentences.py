@@ -793,6 +793,22 @@ def test_chance_percent_accuracy_and_listed_class_counts():
     assert hit.numbers["classes"] == 3000
 
 
+def test_chance_ten_epoch_lines_whose_second_half_sits_at_ln_c():
+    """Ten epoch lines at ln 10 to the third decimal with a training accuracy in percent at 10-12%: the judged
+    half holds five points, but the run logged ten, so the loss names C = 10 with the accuracy agreeing. Five
+    lines of the same run stay quiet (too few to judge a level against an accuracy)."""
+    params = {"accuracy": ["accuracy"], "tol": 0.1, "acc_tol": 0.15, "window": "tail", "window_fraction": 0.5,
+              "min_points": 3, "loss_only_tol": 0.005, "loss_only_min_points": 3, "loss_only_agrees": True}
+    loss = [2.3040, 2.3035, 2.3027, 2.3023, 2.3025, 2.3019, 2.3015, 2.3015, 2.3014, 2.3010]
+    acc = [10.05, 10.0, 10.15, 10.25, 10.4, 11.05, 11.5, 11.6, 12.1, 12.2]
+    hit = _check("chance", _run({"loss": loss, "accuracy": acc}), "loss", **params)
+    assert hit.numbers["classes"] == 10
+    typed, _ = parse(PARAMS["chance"], params)
+    quiet = _run({"loss": loss[5:], "accuracy": acc[5:]})
+    s = quiet.series["loss"]
+    assert CHECKS["chance"](Ctx(quiet, "loss", s.steps, s.values, typed)) is None
+
+
 def test_chance_per_batch_scatter_around_ln_c():
     """A per-batch loss scattered around ln 10 = 2.3026 (the judged half's median 2.3061, every point
     within 0.03) with no accuracy and no label count: C = 10 from the loss alone. The same scatter on
@@ -2008,6 +2024,21 @@ def test_near_softmax_floor_widens_by_the_share_a_saturated_model_misses():
     middling = _run({"loss": loss, "accuracy": [0.5] * 40}, steps={"loss": steps, "accuracy": steps})
     _quiet("near", middling, "loss", target_from="softmax_ce_floor", tol=0.12, window="tail", window_fraction=0.4,
            min_points=20)
+
+
+def test_near_softmax_floor_takes_the_class_count_the_first_loss_reaches():
+    """A fresh classifier's loss at init is ln C or above, never below: a first loss of 1.53 is no five-class
+    model at init (ln 5 = 1.609) even though e^1.53 rounds to 5, so nothing names a C of five or more and a
+    plateau at 0.95 (the five-class floor is 0.905) stays quiet. A first loss of 1.62 does reach ln 5: it fires."""
+    tail = [0.95, 0.93, 0.97, 0.94, 0.96] * 5
+    for first, fires in ((1.53, False), (1.62, True)):
+        loss = [first] + [first - (first - 1.0) * i / 15 for i in range(1, 16)] + tail
+        run = _run({"loss": loss})
+        params = dict(target_from="softmax_ce_floor", tol=0.12, window="tail", window_fraction=0.4, min_points=20)
+        if fires:
+            assert "= log(1 + (5-1)/e)" in _check("near", run, "loss", **params).summary
+        else:
+            _quiet("near", run, "loss", **params)
 
 
 def test_spike_and_oscillation_quiet_while_the_task_score_reaches_new_bests():

@@ -2759,16 +2759,16 @@ def _missed_share(run, steps: np.ndarray) -> float | None:
 
 
 def _classes_for_floor(run, steps: np.ndarray, values: np.ndarray) -> tuple[int, str] | None:
-    """C for the double-softmax floor: the config's label count, else exp(first loss) when that
-    loss was logged at init (a model stuck at the floor still learns, so its accuracy is no
-    guide). Two classes are left out: the floor log(1 + 1/e) = 0.31 is an ordinary loss level."""
+    """C for the double-softmax floor: the config's label count, else the largest C whose ln C the first
+    loss reaches, when that loss was logged at init (a model stuck at the floor still learns, so its
+    accuracy is no guide). Two classes are left out: the floor log(1 + 1/e) = 0.31 is an ordinary loss level."""
     found = facts.classes_from_config(run)
     if found is not None and found[1].startswith("vocab_size"):
         return None  # next-token losses keep the text's own entropy: sitting near the floor says nothing there
     if found is None:
         if facts.scores_tokens(run) is not None:
             return None  # (the same without a config: the run logs tokens, a token accuracy or a perplexity)
-        classes = facts.classes_from_first_loss(steps, values)
+        classes = facts.classes_from_first_loss(steps, values, at_most=True)
         if classes is None or classes < 5:
             return None
         first = float(values[np.isfinite(values)][0])
@@ -2938,13 +2938,14 @@ def chance(c: Ctx) -> Hit | None:
         if classes is not None and level is not None and not level < (1.0 - p.acc_tol) / classes:
             # (loss_only_agrees: an accuracy within the chance band of the loss's own C agrees with it: the loss,
             # to the third decimal, tells 1/10 from its neighbours 1/9 and 1/8 better than a noisy accuracy does)
-            # (over ten points at least, as a scatter is judged: two or three logs at the start of a run sit at
-            # ln C with an accuracy near 1/C in every healthy run)
+            # (in a run of ten logged points at least, as a scatter is judged: two or three logs at the start of a run
+            # sit at ln C with an accuracy near 1/C in every healthy run; the part judged is the run's second half, so
+            # ten epoch lines whose last five sit at ln C count)
             # (a loss within loss_only_tol of ln C at every point is uniform outputs to the third decimal: argmax
             # then lands on one class for most inputs, and the accuracy is that class's share, up to twice the
             # balanced 1/C in common label sets (SVHN's digit 1 is 19% of its test set); for three classes or more)
             top = 2.0 / classes if strict is not None and classes >= 3 else (1.0 + p.acc_tol) / classes
-            if not (p.loss_only_agrees and len(y) >= 10 and level <= top + 0.02):
+            if not (p.loss_only_agrees and logged >= 10 and level <= top + 0.02):
                 classes = None
             else:
                 above = top * classes

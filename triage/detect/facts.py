@@ -118,16 +118,19 @@ def started_at_init(steps: np.ndarray) -> bool:
     return begins_at_start(steps, 0.01)
 
 
-def classes_from_first_loss(steps: np.ndarray, values: np.ndarray) -> int | None:
+def classes_from_first_loss(steps: np.ndarray, values: np.ndarray, at_most: bool = False) -> int | None:
     """C = exp(first loss), when the first loss was logged at init (a fresh classifier's
-    cross-entropy is ln C)."""
+    cross-entropy is ln C). `at_most`: the largest C whose ln C the first loss reaches (within 0.02 of
+    batch noise), not the nearest: at init the expected cross-entropy is never below ln C (the log-sum-exp
+    is convex, so logits spread around a common mean only add to ln C), so a first loss of 1.53 is no
+    fresh five-class model (ln 5 = 1.61): it is one that learned already, or is no classifier."""
     i = _first_finite(values)
     if i is None or not started_at_init(steps[i:]):
         return None
     first = float(values[i])
     if not (0.5 < first < 13.0):  # ln 2 ... ln 4e5: the class counts and vocabularies that exist
         return None
-    return int(round(math.exp(first)))
+    return int(math.exp(first + 0.02)) if at_most else int(round(math.exp(first)))
 
 
 def classes_from_loss_level(y: np.ndarray, tol: float, max_classes: int, vocab: tuple[int, ...] = (),
