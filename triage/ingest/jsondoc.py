@@ -270,7 +270,7 @@ def read_state(src: Source, doc: dict) -> Run:
     """
     b = RunBuilder(src.path, "hf_state", source="hf_state")
     rows = doc.get("log_history") or []
-    keep = []
+    keep, closing = [], []
     for r in rows:
         if not isinstance(r, dict):
             b.skip("not an object")
@@ -280,9 +280,18 @@ def read_state(src: Source, doc: dict) -> Run:
                 f = to_float(v)
                 if f is not None and k not in ("step", "epoch"):
                     b.summary[str(k)] = f
-            b.skip("summary row")
+            closing.append(r)
             continue
         keep.append(r)
+    if not keep and closing:
+        # a run shorter than its logging interval (logging_steps 500, max_steps 69) logs nothing but the closing
+        # summary: its train_loss, the mean over the whole run, is then the run's one reading of its loss
+        keep = [{k: v for k, v in closing[-1].items() if k in ("step", "epoch", "train_loss")}]
+        b.warn("the log history holds only the closing summary (the run was shorter than its logging interval): "
+               "its train_loss, the mean over the whole run, is read as the one loss point")
+        b.skip("summary row", len(closing) - 1)
+    else:
+        b.skip("summary row", len(closing))
     ctx = _jsonl._Ctx(b, null_is_nan=True)
     if keep:
         _jsonl._emit(ctx, keep, 1)
