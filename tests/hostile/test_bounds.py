@@ -280,3 +280,26 @@ def test_lines_that_nearly_match_a_number_row_do_not_hang_the_reader(tmp_path):
     proc = _triage("inspect", str(log), timeout=120)
     assert time.monotonic() - t0 < 60 and proc.returncode == 0, proc.stderr[-2000:]
     assert "loss" in proc.stdout
+
+
+@pytest.mark.parametrize("name", ["metrics.csv", "metrics.jsonl", "train.log"])
+def test_appended_runs_near_the_float_limit_keep_finite_steps(tmp_path, name):
+    """Hostile step counters near the largest float that start over (a run appended after steps of
+    1e308): every reader places runs with one shared guard, so no step and no run start becomes inf and
+    numpy raises no overflow warning."""
+    import warnings
+
+    steps = (1e307, 1.5e308, 0, 1, 2, 1.7e308, 0, 1, 2)
+    p = tmp_path / name
+    if name.endswith(".csv"):
+        p.write_text("step,loss\n" + "".join(f"{s!r},0.5\n" for s in steps))
+    elif name.endswith(".jsonl"):
+        p.write_text("".join(json.dumps({"step": s, "loss": 0.5}) + "\n" for s in steps))
+    else:
+        p.write_text("".join(f"step {s!r} loss 0.5\n" for s in steps))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run = read_run(str(p))
+    assert run.meta["rows"] == 9
+    assert np.isfinite(np.asarray(run.series["loss"].steps, dtype=float)).all()
+    assert all(math.isfinite(s) for s in run.meta.get("run_starts") or [])

@@ -123,6 +123,19 @@ def starts_run(seq, k: int, first: float, gap: float, run_top: float) -> bool:
     return not (k + 1 < len(seq) and seq[k + 1] > seq[k - 1])
 
 
+def run_shift(top: float, gap: float, x: float) -> float | None:
+    """How far to move a run whose counter opens at `x` so that it starts one spacing (`gap`) after `top`,
+    the highest step placed before it; None where steps near the float limit leave nowhere to place it
+    (the run's steps then stay as written, rather than becoming inf). The printed, CSV and JSONL readers
+    share it."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        at = top + gap
+        shift = at - x
+    if not (math.isfinite(shift) and math.isfinite(at) and abs(at) < 1e300):
+        return None
+    return shift
+
+
 class _Column:
     """Points of one source key: numpy blocks (fast path) and Python lists (slow path)."""
 
@@ -362,7 +375,10 @@ class RunBuilder:
             if not starts_run(s, k, first, gap, float(s[seg:k].max())):
                 continue
             top = float(s[seg:k].max()) + off
-            off = top + gap - float(s[k])
+            shift = run_shift(top, gap, float(s[k]))
+            if shift is None:
+                continue  # (steps near the float limit: nowhere to place a run after them)
+            off = shift
             seg = k
             cuts.append(int(r[k]))
             offsets.append(off)

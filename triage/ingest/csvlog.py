@@ -27,7 +27,7 @@ import numpy as np
 
 from triage.ingest import aliases as _aliases
 from triage.ingest import printed, tables
-from triage.ingest.builder import NAN, RunBuilder, split_named_by_path, starts_run, to_float
+from triage.ingest.builder import NAN, RunBuilder, run_shift, split_named_by_path, starts_run, to_float
 from triage.ingest.contract import Found, Layout, Reader, latest, register
 from triage.ingest.errors import IngestError
 from triage.ingest.run import Run
@@ -614,8 +614,8 @@ class _Plan:
                     off = np.full(len(seq), self.offset)
                 with np.errstate(over="ignore", invalid="ignore"):
                     top = max(self.top, float((seq[:k] + off[:k]).max()))
-                    shift = top + gap - x
-                if not (math.isfinite(shift) and math.isfinite(top + gap) and abs(top + gap) < 1e300):
+                shift = run_shift(top, gap, x)
+                if shift is None:
                     continue  # (steps near the float limit: nowhere to place a run after them)
                 off[k:] = shift
                 self.starts.append(top + gap)

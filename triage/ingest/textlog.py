@@ -32,7 +32,7 @@ import numpy as np
 
 from triage.ingest import aliases as _aliases
 from triage.ingest import printed, printed_bulk, tables
-from triage.ingest.builder import NAN, RunBuilder, split_named_by_path, starts_run, to_float
+from triage.ingest.builder import NAN, RunBuilder, run_shift, split_named_by_path, starts_run, to_float
 from triage.ingest.run import Run, full_precision
 from triage.ingest.source import Source, decode
 
@@ -5706,7 +5706,10 @@ def _place_runs(raw: np.ndarray, train: np.ndarray, last_is_summary: bool = Fals
         p = k if ti is None else int(ti[k])
         before = placed[:p]
         top = float(np.max(before[np.isfinite(before)], initial=0.0))
-        placed[p:] = raw[p:] + (top + gap - float(s[k]))
+        shift = run_shift(top, gap, float(s[k]))
+        if shift is None:
+            continue  # (steps near the float limit: nowhere to place a run after them)
+        placed[p:] = raw[p:] + shift
         start = k
         if last_is_summary and k == len(s) - 1 and p == len(raw) - 1:
             continue  # (placed after its run, and no run of its own)
