@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import math
 
+from written_log import read_text
+
 from triage.ingest import read_run
 from triage.ingest.builder import run_shift
 
@@ -27,3 +29,46 @@ def test_jsonl_steps_near_the_float_limit_stay_as_written(tmp_path):
     p.write_text("".join(json.dumps({"step": s, "loss": 0.5}) + "\n" for s in (1e307, 1.6e308, 0, 1, 2)))
     run = read_run(str(p))
     assert all(math.isfinite(s) for s in run.series["loss"].steps)
+
+
+def test_split_namespaced_tags_one_a_line_under_an_epoch_heading(tmp_path):
+    # `--- round 3 ---` then one `split/tag : value` a line: every tag under a split's namespace is a
+    # measurement, whatever its leaf is called (`ctc`, `s2s` here), and the block is one row per round
+    text = ""
+    for r in range(1, 4):
+        text += f"=== epoch {r} ===\n"
+        text += f"train/loss   : {3.0 - 0.2 * r:.4f}\n"
+        text += f"train/attn   : {1.5 - 0.1 * r:.4f}\n"
+        text += f"valid/attn   : {1.7 - 0.1 * r:.4f}\n"
+        text += f"valid/wer    : {0.9 - 0.05 * r:.4f}\n"
+    run = read_text(tmp_path, text)
+    assert [float(v) for v in run.series["eval/attn"].values] == [1.6, 1.5, 1.4]
+    assert len(run.series["attn"].values) == 3
+    assert run.meta["rows"] == 3
+
+
+def test_split_namespaced_settings_stay_settings():
+    from triage.ingest.printed import _split_namespaced
+
+    assert _split_namespaced("eval/s2s")
+    assert _split_namespaced("train/kl_term")
+    assert not _split_namespaced("train/batch_size")
+    assert not _split_namespaced("train/loss_weight")
+    assert not _split_namespaced("train/epoch")
+    assert not _split_namespaced("outputs/attn")
+
+
+def test_wandb_run_summary_alone_keeps_every_logged_tag(tmp_path):
+    # a log that is only W&B's closing summary (names right-aligned, values in one column): each entry is
+    # something the run logged, even a tag triage has no name for (`eval/solved_rate`), so the summary is
+    # one row with all of them and nothing is dropped as a setting
+    text = "wandb: Run summary:\n"
+    for name, value in (("eval/ep_length", "120"), ("eval/return", "3.5"), ("eval/solved_rate", "0.625"),
+                        ("eval/solved_first", "0.75")):
+        text += f"wandb: {name:>18} {value}\n"
+    text += "wandb: \n"
+    run = read_text(tmp_path, text)
+    assert float(run.series["eval/solved_rate"].values[-1]) == 0.625
+    assert float(run.series["eval/episode_reward"].values[-1]) == 3.5
+    assert run.meta["rows"] == 1
+    assert not run.meta["skipped"]

@@ -2041,6 +2041,8 @@ def parse(line: str) -> Plan:
     if not plan.known and len(slots) == 1 and slots[0].role == "value" and statistic_of_known(slots[0].key) \
             and line.lstrip().startswith(slots[0].key + ":"):
         plan.known = True  # `episode_reward_max: 200.0` (a result dict as YAML): the spread of a known metric
+    if not plan.known and len(slots) == 1 and slots[0].role == "value" and _split_namespaced(slots[0].key):
+        plan.known = True  # `eval/ctc   : 4.0990`: a tag under a split's namespace (TensorBoard's, W&B's) is a measured value
     if not plan.known and len(slots) == 1 and line[-1:] == "]" and _GLUED_TENSOR.match(line):
         plan.known = True  # `CrossE[472.02966]`: tf.Print's message, then the tensor's value in brackets (a
         # value the graph computed, whatever the message calls it; `parse` reads the bracket as the name's value)
@@ -2343,6 +2345,19 @@ _EXCEPTION_NAME = re.compile(r"^[A-Z]\w*(?:Error|Exception)$")
 # TF Estimator writes the metrics of each evaluation as one line (`Saving dict for global step 312: ...`)
 _ESTIMATOR_EVAL = re.compile(r"\bSaving dict for global step\b")
 _SPLIT_NAMED = re.compile(r"(?i)^(?:eval|val|valid|validation|test|dev|train|training)[_/\s-]")
+# A tag under a split's namespace, TensorBoard's and W&B's convention (`train/ctc`, `eval/s2s`, `val/psnr_y`): the
+# split says it was measured on that data, whatever its leaf is called
+_SPLIT_TAG = re.compile(r"(?i)^(?:eval|val|valid|validation|test|dev|train|training)/([A-Za-z][A-Za-z0-9_@.-]{0,40})$")
+
+
+def _split_namespaced(key: str) -> bool:
+    """A split-namespaced tag (`_SPLIT_TAG`) whose leaf is no setting (`train/batch_size`, `train/loss_weight`)."""
+    m = _SPLIT_TAG.match(key)
+    if m is None:
+        return False
+    leaf = set(re.split(r"[_.-]", m.group(1).lower()))
+    return _SETTING_WORDS.isdisjoint(leaf) and _key_role(m.group(1)) == "value" \
+        and leaf.isdisjoint({"size", "batch", "epochs", "steps", "seed", "workers", "lr_decay", "dir", "path"})
 
 
 def _gan_pair(slots: list) -> None:

@@ -3875,7 +3875,13 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         r.records = _summary_apart(r.records, r.summary_lines, b)
     error_lines = {ev.line for ev in b.events if ev.kind == "error" and ev.line is not None}
     lr_notices = r.lr_notices if len(r.lr_notices) >= 2 else frozenset()
-    r.records = _drop_one_offs(r.records, r.tpl_counts, b, r.config_lines, r.tensor_lines, lr_notices, error_lines)
+    if summary_recs and len(summary_recs) == len(r.records) and len({rec.label for rec in summary_recs}) == 1:
+        # a log that holds nothing but W&B's run summary: the last values of what the run logged, every entry
+        # a tag of `wandb.log` (`eval/success_once` as much as `eval/return`), no settings; one row
+        r.records = [_summary_row(summary_recs, r.lines_in)]
+    else:
+        r.records = _drop_one_offs(r.records, r.tpl_counts, b, r.config_lines, r.tensor_lines, lr_notices,
+                                   error_lines)
     if not r.records and summary_recs and b.meta["skipped"].get(_SUMMARY_SKIP):
         # the records beside the summary were all settings: the summary is then all the run logged, its one row
         _unskip(b, _SUMMARY_SKIP, len(summary_recs))
@@ -5046,6 +5052,9 @@ def _one_off_counters(printed_recs: list, most: int) -> bool:
         and not any(printed.known_key(str(k), loose=True) for rec in printed_recs for k in rec.values)
 
 
+_LONE_SETTINGS = "lone settings with no step counter (not a metric log)"
+
+
 def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
                    config_lines: set[int] = frozenset(), tensor_lines: set[int] = frozenset(),
                    lr_notices: set[int] | frozenset = frozenset(),
@@ -5093,7 +5102,7 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
 
         lone = [rec for rec in printed_recs if not kept(rec)]
         if lone:
-            b.skip("lone settings with no step counter (not a metric log)", sum(_n(rec) for rec in lone))
+            b.skip(_LONE_SETTINGS, sum(_n(rec) for rec in lone))
         return [rec._replace(label=rec.label or "eval") if rec.line in report and not measured(rec) else rec
                 for rec in records if kept(rec)]
     # (printed once, or twice: TF 1.x writes each message through absl and through logging; or as often as
@@ -5385,6 +5394,20 @@ def _unskip(b: RunBuilder, reason: str, n: int) -> None:
         sk[reason] = left
     else:
         sk.pop(reason, None)
+
+
+def _summary_row(recs: list[_Rec], lines_in: dict[int, int]) -> _Rec:
+    """The records of W&B's run summary as its one row, at the first one's line (the further lines said
+    apart in `lines_in`)."""
+    values: dict = {}
+    extra = 0
+    for rec in recs:
+        values.update(rec.values)
+        if rec is not recs[0]:
+            extra += lines_in.pop(rec.line, 1)
+    if extra:
+        _more_lines(lines_in, recs[0].line, extra)
+    return recs[0]._replace(values=values)
 
 
 def _summary_apart(records: list, lines: set[int], b: RunBuilder) -> list:
