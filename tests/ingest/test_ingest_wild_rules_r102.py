@@ -72,3 +72,13 @@ def test_wandb_run_summary_alone_keeps_every_logged_tag(tmp_path):
     assert float(run.series["eval/episode_reward"].values[-1]) == 3.5
     assert run.meta["rows"] == 1
     assert not run.meta["skipped"]
+
+
+def test_misspelt_accurancy_is_accuracy(tmp_path):
+    # federated-learning rounds that print `Averaged Test Accurancy` (a misspelling kept in the library's print)
+    text = ""
+    for r in range(3):
+        text += f"----- Round number: {r} -----\nAveraged Train Loss: {2.3 - 0.1 * r:.4f}\n"
+        text += f"Averaged Test Accurancy: {0.1 + 0.05 * r:.4f}\n"
+    run = read_text(tmp_path, text)
+    assert [round(float(v), 2) for v in run.series["eval/accuracy"].values] == [0.1, 0.15, 0.2]
