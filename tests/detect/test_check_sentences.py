@@ -2105,3 +2105,20 @@ def test_unless_every_value_sentinel():
            unless_every_value=-1.0)
     pinned = _run({"loss": [0.6931] * 6})
     _check("constant", pinned, "loss", min_share=0.9, min_count=3, min_points=3, unless_every_value=-1.0)
+
+
+def test_all_positive_when_recall_is_one_and_precision_equals_accuracy():
+    """Recall 1 (no false negatives) with precision = accuracy < 1 at the same evaluation means no true
+    negatives: every example called positive. Two such evaluations fire; one, or precision apart from
+    accuracy (some negatives caught), or a perfect score, is quiet."""
+    run = _run({"eval/recall": [0.7003, 1.0, 1.0, 0.4795], "eval/precision": [0.5275, 0.5, 0.5, 0.5764],
+                "eval/accuracy": [0.5365, 0.5, 0.5, 0.5636]})
+    hit = _check("all_positive", run, "eval/recall", min_count=2)
+    assert hit.summary.startswith("eval/recall is exactly 1 while eval/precision equals eval/accuracy (0.5 at step 2) "
+                                  "at 2 evaluations (steps 2-3)")
+    assert hit.numbers == {"count": 2, "share": 0.5}
+    _quiet("all_positive", run, "eval/recall", min_count=3)
+    _quiet("all_positive", _run({"eval/recall": [1.0, 1.0], "eval/precision": [0.70, 0.77],
+                                 "eval/accuracy": [0.74, 0.80]}), "eval/recall", min_count=2)
+    _quiet("all_positive", _run({"eval/recall": [1.0, 1.0], "eval/precision": [1.0, 1.0],
+                                 "eval/accuracy": [1.0, 1.0]}), "eval/recall", min_count=2)

@@ -4539,3 +4539,42 @@ def every_step_skipped(c: Ctx) -> Hit | None:
         f"{step_str(x[-1])}): no update has been applied yet, and {why}", x[0], x[-1],
         numbers={"skipped": float(y[-1] if p.cumulative else y.sum())},
     )
+
+
+@params
+class AllPositiveParams(Params):
+    """This recall is exactly 1 at an evaluation where the `precision` and `accuracy` of the same
+    evaluation (same step) are equal, within tol, and the accuracy below 1: with no false negatives,
+    accuracy (TP+TN)/(TP+TN+FP) equals precision TP/(TP+FP) only when TN*FP = 0, so, short of a
+    perfect score, TN = 0 and every example was called positive (precision and accuracy are then both
+    the positives' share of the set). min_count such evaluations."""
+
+    precision: Names = ("eval/precision",)
+    accuracy: Names = ("eval/accuracy",)
+    tol: float = 1e-4
+    min_count: int = 2
+
+
+@check("all_positive", AllPositiveParams)
+def all_positive(c: Ctx) -> Hit | None:
+    """A binary classifier that called every example positive at several evaluations."""
+    p: AllPositiveParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    pr, ac = c.other(p.precision), c.other(p.accuracy)
+    if pr is None or ac is None or not len(y):
+        return None
+    px, py = finite_xy(pr.steps, pr.values)
+    ax, ay = finite_xy(ac.steps, facts.as_fraction(ac.values))
+    prec = dict(zip(px.tolist(), facts.as_fraction(py).tolist()))
+    acc = dict(zip(ax.tolist(), ay.tolist()))
+    hits = [(s, acc[s]) for s, r in zip(x.tolist(), y.tolist())
+            if r == 1.0 and s in prec and s in acc and acc[s] < 1.0 - p.tol and abs(prec[s] - acc[s]) <= p.tol]
+    if len(hits) < p.min_count:
+        return None
+    (s0, a0), s1 = hits[0], hits[-1][0]
+    return Hit(
+        f"{c.name} is exactly 1 while {pr.name} equals {ac.name} ({fmt(a0)} at step {step_str(s0)}) at {len(hits)} "
+        f"evaluations (steps {step_str(s0)}-{step_str(s1)}): with no positive missed, precision equals accuracy "
+        f"only when no negative was called negative, so the model called every example positive and both scores "
+        f"are the positives' share of the set", s0, s1, numbers={"count": len(hits), "share": a0},
+    )
