@@ -425,6 +425,8 @@ class RunBuilder:
                       f"training data")
         for k in _bare_splits_beside_a_loss(resolved, table, self.cols):
             self.warn(f"{k!r} read as {resolved[k].name!r}: a split named alone beside the loss scores that split")
+        for k, kept in _one_name_two_spellings(resolved, self.cols):
+            self.warn(f"{k!r} and {kept!r} are one name spelt two ways on lines of their own: read as one series")
         # collisions: the best match keeps the canonical name, the others keep their own
         by_name: dict[str, list[str]] = {}
         for key, res in resolved.items():
@@ -565,6 +567,59 @@ class RunBuilder:
         if first is not None:
             self.warn(f"every row stands at step {first:g}: read in line order")
         return first is not None
+
+
+def _one_name_two_spellings(resolved: dict, cols: dict) -> list[tuple[str, str]]:
+    """A training loss that one print style spells `Train Loss` (every 100 batches) and another `train_loss:` (the
+    epoch's summary block) is one name spelt two ways: the two keys fold to one spelling (case, blanks, '-' and '_'
+    aside), mean the same training loss, never stand on one line together and lie on one scale (medians within a
+    factor of three) and mostly at steps of their own. They are read as one key, in line order, as if the log had spelt it one way (a step printed
+    twice keeps its last value, as for any key). Only the training loss: other names spelt two ways keep the
+    collision rules (an evaluation set's two spellings join only when one follows the other). Merges cols in place,
+    drops the merged key from resolved; returns (merged key, key kept) pairs."""
+    groups: dict[str, list[str]] = {}
+    for key, res in resolved.items():
+        if res.name == "loss" and res.split == "train" and not res.negate and res.scale == 1.0:
+            groups.setdefault(_aliases._fold(key), []).append(key)
+    done = []
+    for keys in groups.values():
+        if len(keys) != 2:
+            continue
+        keys.sort(key=lambda k: (resolved[k].quality, resolved[k].order, k))
+        kept, other = keys
+        a, b = cols[kept], cols[other]
+        if a.split_hint != b.split_hint or a.source != b.source or len(a) < 1 or len(b) < 1 or not _apart(a, b):
+            continue
+        ra, sa, va, ea, wa, ca = a._merged(with_weights=True)
+        rb, sb, vb, eb, wb, cb = b._merged(with_weights=True)
+        ma, mb = np.nanmedian(np.abs(va)) if np.isfinite(va).any() else np.nan, \
+            np.nanmedian(np.abs(vb)) if np.isfinite(vb).any() else np.nan
+        if not (ma > 0 and mb > 0 and max(ma, mb) <= 3 * min(ma, mb)):
+            continue
+        if 2 * len(np.intersect1d(sa[np.isfinite(sa)], sb[np.isfinite(sb)])) > min(n_a := len(va), len(vb)) or not n_a:
+            continue  # (mostly the same steps: one value printed twice, `Loss: 0.746246` and `loss:0.746`)
+
+        def cat(x, y, n, m, fill=np.nan):
+            if x is None and y is None:
+                return None
+            return np.concatenate([np.full(n, fill) if x is None else x, np.full(m, fill) if y is None else y])
+
+        n, m = len(va), len(vb)
+        rows = np.concatenate([ra, rb])
+        order = np.argsort(rows, kind="stable")
+        weights = None if ca is None and cb is None else cat(ca, cb, n, m, 1).astype(np.int64)[order]
+        block = (rows[order], np.concatenate([sa, sb])[order], np.concatenate([va, vb])[order],
+                 None if (e := cat(ea, eb, n, m)) is None else e[order],
+                 None if (w := cat(wa, wb, n, m)) is None else w[order])
+        merged = _Column(a.source, a.split_hint)
+        merged.blocks, merged.weights = [block], [weights]
+        merged.n, merged.raw = n + m, a.raw + b.raw
+        merged.last_row = int(block[0][-1])
+        cols[kept] = merged
+        del cols[other]
+        del resolved[other]
+        done.append((other, kept))
+    return done
 
 
 def _apart(a: "_Column", b: "_Column") -> bool:
