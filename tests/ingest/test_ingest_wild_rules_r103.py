@@ -38,3 +38,27 @@ def test_two_spellings_on_one_line_stay_apart(tmp_path):
     text = "".join(f"step {i}: loss={1.0 / (i + 1):.4f} Loss={2.0 / (i + 1):.4f}\n" for i in range(6))
     run = read_text(tmp_path, text)
     assert not any("spelt two ways" in str(w) for w in run.meta.get("warnings", []))
+
+
+def test_framework_and_convention_spellings_in_the_alias_table(tmp_path):
+    # detectron2's metrics.json: the box head's classification accuracy is the run's accuracy when no mask head logs one
+    text = "".join('{"iteration": %d, "total_loss": %.3f, "fast_rcnn/cls_accuracy": %.3f, "lr": 0.001}\n'
+                   % (20 * (i + 1), 1.5 - 0.1 * i, 0.8 + 0.02 * i) for i in range(5))
+    run = read_text(tmp_path, text, name="metrics.json")
+    assert list(run.series["accuracy"].values)[:2] == [0.8, 0.82]
+    text = "".join('{"iteration": %d, "total_loss": %.3f, "fast_rcnn/cls_accuracy": %.3f, "mask_rcnn/accuracy": %.3f}\n'
+                   % (20 * (i + 1), 1.5 - 0.1 * i, 0.8 + 0.02 * i, 0.6 + 0.01 * i) for i in range(5))
+    run = read_text(tmp_path, text, name="metrics.json")
+    assert list(run.series["accuracy"].values)[:2] == [0.6, 0.61]
+    # a Spearman coefficient by its letter; a rejected reward in the singular; AlphaZero-style explained variance
+    run = read_text(tmp_path, "epoch,eval_loss,eval_spearman_rho\n" + "".join(
+        f"{i},{1.0 - 0.1 * i:.2f},{0.1 * i:.2f}\n" for i in range(1, 5)), name="log.csv")
+    assert "eval/spearman" in run.series
+    text = "".join('{"step": %d, "dpo_loss": %.3f, "chosen_reward": %.3f, "rejected_reward": %.3f}\n'
+                   % (i, 0.69 - 0.01 * i, 0.01 * i, -0.02 * i) for i in range(5))
+    run = read_text(tmp_path, text, name="metrics.jsonl")
+    assert {"rewards/chosen", "rewards/rejected"} <= set(run.series)
+    text = "".join(f"kl:0.0{i + 1},lr_multiplier:1.000,loss:{5.3 - 0.1 * i:.2f},entropy:4.3,"
+                   f"explained_var_old:{0.01 * i:.3f},explained_var_new:{0.1 + 0.01 * i:.3f}\n" for i in range(5))
+    run = read_text(tmp_path, text)
+    assert list(run.series["explained_variance"].values)[:2] == [0.0, 0.01]
