@@ -386,12 +386,12 @@ class RunBuilder:
         if not starts:
             return
         cut = np.asarray(cuts, dtype=np.int64)
-        shift = np.asarray([0.0] + offsets)
+        shifts = np.asarray([0.0] + offsets)
         for col in self.cols.values():
             col.flush()
             blocks = []
             for rows, steps, values, epochs, walls in col.blocks:
-                moved = steps + shift[np.searchsorted(cut, rows, side="right")]
+                moved = steps + shifts[np.searchsorted(cut, rows, side="right")]
                 blocks.append((rows, moved, values, epochs, walls))
             col.blocks = blocks
         self.restarts(starts)
