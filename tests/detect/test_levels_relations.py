@@ -502,3 +502,19 @@ def test_a_low_loss_at_the_start_of_a_regression_is_its_scale_not_a_bug():
     both = make_run({"loss": loss, "rmse": np.sqrt(loss)}, steps={"loss": np.arange(49, 49 + 50 * n, 50),
                                                                "rmse": np.arange(49, 49 + 50 * n, 50)})
     assert "det-loss-low-start" not in fired(both)
+
+
+def test_an_eval_loss_frozen_while_the_eval_scores_move_is_no_frozen_model():
+    """The eval loss repeats 3.404297 at its last five evaluations. With the eval accuracy of the same
+    evaluations moving (0.9475, 0.95, ...) the weights did change: the loss is computed wrongly, and
+    det-eval-frozen stays quiet. With the accuracy repeating too, the evaluated weights are the same."""
+    steps = [0, 102, 204, 306, 408, 510, 612, 714, 816]
+    ev = [3.4451, 3.4102, 3.4061, 3.4058, 3.404297, 3.404297, 3.404297, 3.404297, 3.404297]
+    train = np.linspace(1.4, 0.03, 17)
+    tsteps = np.linspace(0, 816, 17)
+    moving = make_run({"eval/loss": ev, "eval/accuracy": [0.9125, 0.945, 0.9425, 0.945, 0.9475, 0.95, 0.95, 0.95, 0.9475],
+                       "loss": train}, steps={"eval/loss": steps, "eval/accuracy": steps, "loss": tsteps})
+    assert "det-eval-frozen" not in fired(moving)
+    still = make_run({"eval/loss": ev, "eval/accuracy": [0.9125, 0.945, 0.9425, 0.945] + [0.9475] * 5, "loss": train},
+                     steps={"eval/loss": steps, "eval/accuracy": steps, "loss": tsteps})
+    assert "det-eval-frozen" in fired(still)
