@@ -968,13 +968,19 @@ def _lone_accuracy(names: dict[str, tuple[str, str]], resolved: dict) -> list[tu
 def _names_a_head_error(metric: str):
     def named(key: str) -> bool:
         words = _aliases.tokens(key)
-        return len(words) >= 2 and words[-1] == metric
+        return len(words) >= 2 and words[-1] == metric and not _SPREAD_WORDS.intersection(words)
     return named
 
 
 def _names_an_accuracy(key: str) -> bool:
     words = _aliases.tokens(key)
-    return len(words) >= 2 and words[-1] in ("acc", "accuracy") and not _TOP_K.search(key)
+    return len(words) >= 2 and words[-1] in ("acc", "accuracy") and not _TOP_K.search(key) \
+        and not _SPREAD_WORDS.intersection(words)
+
+
+# Words that make a key a metric's spread over clients, seeds or folds, not the metric (PFLlib's federated
+# evaluation prints `Std Test Accuracy: 0.0108` under `Averaged Test Accuracy`; `loss_std`, `acc stdev`)
+_SPREAD_WORDS = frozenset({"std", "stdev", "stddev", "deviation", "stderr"})
 
 
 _DIGITS = re.compile(r"\d+")
@@ -983,7 +989,7 @@ _TOP_K = re.compile(r"(?i)top[\W_]*(?:[2-9]|\d\d)|@")
 
 def _names_a_loss(key: str) -> bool:
     words = _aliases.tokens(key)
-    return bool(words) and (words[-1] in ("loss", "losses") or (len(words) == 1 and re.fullmatch(r"loss\d+", words[0]) is not None)
+    return bool(words) and not _SPREAD_WORDS.intersection(words) and (words[-1] in ("loss", "losses") or (len(words) == 1 and re.fullmatch(r"loss\d+", words[0]) is not None)
                             or (len(words) == 2 and words[0] == "l"))  # BasicSR's `l_pix`, `l_percep`: a loss term
 
 
