@@ -820,6 +820,8 @@ class _TextReader:
             s = _GROUP_RATES.sub(r"\1\2\3", s)
         if ">>>" in s:
             s = _ARROW_RUN.sub(": ", s)
+        if "(" in s and _WINDOW_PAREN.search(s):
+            s = _unwindowed(s)
         if "[(" in s:
             s = _ONE_POLICY.sub(r"\1", s)
             if "[('" in s or '[("' in s:
@@ -3167,6 +3169,26 @@ _GROUP_RATES = re.compile(r"(?<![\w.])(lr|learning_rate)(\s*[=:]\s*)\[\s*(" + _N
 # a run of `>` between the heading and the values (`***** Evaluation original ***** >>>> meanIOU: 73.50`):
 # a separator, as a colon would be (never at the line's start, where `>>>` is a Python prompt)
 _ARROW_RUN = re.compile(r"(?<=[\w*\]])\s+>{3,}\s+")
+# The window of a running statistic in parentheses between its name and its value (`Avg Reward (100): 1.00`,
+# `Average Reward (last 100): 21.65`, `mean score (over 10 episodes): 3.1`): how many points the mean takes, part
+# of the name, never the value
+_WINDOW_PAREN = re.compile(r"(?i)(?<=[A-Za-z])\s?\((last |past |over |over the last |over last |window |of last |)\d+"
+                           r"(?: ?(?:episodes?|eps?|games?|steps?|iters?|iterations?|batches|runs?|rounds?|epochs?|updates?))?\)"
+                           r"(?=\s*[:=]\s*[-+]?\.?\d)")
+_AVERAGED_NAME = re.compile(r"(?i)\b(?:avg|average|mean|moving|running|rolling|smoothed?)\b[\w ]{0,30}$")
+
+
+def _unwindowed(s: str) -> str:
+    """The line with each window of a running statistic taken out of its name (`Avg Reward (100): 1.00` as
+    `Avg Reward: 1.00`): a bare count in parentheses only after a name that says it is a mean; a count with
+    `last`, `past`, `over` or `window` after any name."""
+    def cut(m: re.Match) -> str:
+        if m.group(1) or _AVERAGED_NAME.search(s, max(0, m.start() - 40), m.start()):
+            return ""
+        return m.group(0)
+    return _WINDOW_PAREN.sub(cut, s)
+
+
 _ONE_POLICY = re.compile(r"\[\(\d+,\s*'(" + _NUM + r")'\)\]")
 
 
