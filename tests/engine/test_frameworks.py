@@ -564,3 +564,28 @@ def test_a_framework_that_owns_its_loop_sets_aside_a_mis_ordered_step(kb, tmp_pa
     assert all("own loop" not in line for c in doc["causes"] for line in c["evidence"])
     plain = api.scan(str(jsonl_log(tmp_path / "plain")), kb=kb)
     assert "O4" not in _aside(plain) and "Q-opt-loop-order" not in plain["_diag"].answers
+
+
+def detectron2_metrics(folder: Path, keys: tuple[str, str, str] = ("total_loss", "loss_cls", "loss_box_reg")) -> Path:
+    """metrics.json lines as detectron2 writes them, with a loss that trains and then blows up (other key names:
+    the same numbers with no framework to tell)."""
+    folder.mkdir(parents=True)
+    rows = []
+    for i in range(1, 121):
+        loss = 2.3 * math.exp(-i / 40) + 0.4 if i < 60 else 0.6 * 10 ** ((i - 60) / 6)
+        rows.append(json.dumps({"iteration": i * 20, "lr": 0.02, **dict(zip(keys, (loss, loss * 0.6, loss * 0.4)))}))
+    (folder / "metrics.json").write_text("\n".join(rows) + "\n")
+    return folder / "metrics.json"
+
+
+def test_a_framework_for_some_domains_sets_aside_the_others_causes(kb, tmp_path):
+    """detectron2 trains detectors and segmenters only (`rules_out_domains`): causes of a transformer LM's
+    logits (L6, S-qk-norm) are set aside on its run with that reason; the same numbers with no framework to
+    tell keep them in play."""
+    d2 = api.scan(str(detectron2_metrics(tmp_path / "d2")), kb=kb)
+    ctx = d2["sources"][0]["context"]
+    assert ctx["framework"]["id"] == "detectron2" and {"llm", "vision-cls"} <= set(ctx["domains_ruled_out"])
+    assert "L6" not in _ids(d2) and "written by Detectron2" in _aside(d2)["L6"]
+    assert "S-grad-explosion" in _ids(d2)[:3]
+    plain = api.scan(str(detectron2_metrics(tmp_path / "plain", ("loss", "loss_a", "loss_b"))), kb=kb)
+    assert "L6" in _ids(plain) and plain["sources"][0]["context"]["domains_ruled_out"] == {}

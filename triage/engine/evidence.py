@@ -137,6 +137,8 @@ def infer_context(diag: Diagnosis, run) -> None:
             ctx.framework, ctx.because = hit
     if ctx.framework is not None:
         run.meta["framework"] = ctx.framework.id
+        for domain in ctx.framework.rules_out_domains:
+            ctx.excluded_domains.setdefault(domain, f"written by {ctx.framework.title}, which trains no {domain} models")
     config = getattr(run, "config", None)
     if config:
         for domain, reason in excluded_domains(table, config).items():

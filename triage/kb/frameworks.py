@@ -93,6 +93,8 @@ class Framework:
     domain: str | None = None  # the domain every run of this framework has (SB3: rl), if any
     rules: tuple[Rule, ...] = ()
     settings: dict[str, Setting] = field(default_factory=dict)
+    # the domains no run of this framework can have (detectron2 trains detectors and segmenters only)
+    rules_out_domains: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -189,7 +191,8 @@ def _framework(data: dict) -> Framework:
     rules = tuple(_rule(r) for r in _as_list(data.get("recognise")) if isinstance(r, dict))
     domain = data.get("domain")
     return Framework(str(data["id"]), str(data.get("title") or data["id"]), str(data.get("stack") or ""),
-                     str(data.get("covers") or ""), str(domain) if domain else None, rules, settings)
+                     str(data.get("covers") or ""), str(domain) if domain else None, rules, settings,
+                     _strs(data.get("rules_out_domains")))
 
 
 def build_table(docs: list[tuple[str, dict]]) -> FrameworkTable:

@@ -158,7 +158,7 @@ DEPRECATED_FIELDS: dict[str, tuple[str, bool]] = {
 
 # knowledge/frameworks.yaml: field -> required
 FRAMEWORK_FIELDS = {"id": True, "title": True, "covers": True, "stack": True, "recognise": True,
-                    "settings": True, "domain": False}
+                    "settings": True, "domain": False, "rules_out_domains": False}
 FRAMEWORK_RULE_FIELDS = {"formats", "dialects", "keys_all", "keys_any", "keys_none", "key_prefixes", "events",
                          "twin_prefix", "writers", "because"}
 FRAMEWORK_SETTING_FIELDS = {"keys": True, "default": True, "says": True, "source": True, "answers": False,

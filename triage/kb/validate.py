@@ -500,6 +500,9 @@ class _FrameworkFile:
                 self.err(fw, f"unknown stack {fw.get('stack')!r} (one of {', '.join(sorted(stacks))})", "stack", fid)
             if fw.get("domain") is not None and str(fw.get("domain")) not in schema.DOMAINS:
                 self.err(fw, f"unknown domain {fw.get('domain')!r}", "domain", fid)
+            for d in _as_list(fw.get("rules_out_domains")):
+                if str(d) not in schema.DOMAINS:
+                    self.err(fw, f"rules_out_domains: unknown domain {d!r}", "rules_out_domains", fid)
             self.check_rules(fw, fid)
             self.check_settings(fw, fid, settings)
         for i, rule in enumerate(_as_list(doc.get("domain_rules"))):
