@@ -63,6 +63,17 @@ def shapes16(n, seed=0, noise=0.25):
     return torch.tensor(np.round(imgs)), torch.tensor(ys, dtype=torch.long)
 
 
+def checkerboard(n, seed=0, label_noise=0.1, noise_dims=2):
+    """2-class checkerboard on [-2, 2]^2 (unit cells) plus Gaussian nuisance dimensions."""
+    g = np.random.RandomState(seed)
+    x = g.uniform(-2, 2, size=(n, 2 + noise_dims))
+    x[:, 2:] = g.randn(n, noise_dims)
+    y = ((np.floor(x[:, 0]) + np.floor(x[:, 1])) % 2).astype(int)
+    flip = g.rand(n) < label_noise
+    y = np.where(flip, 1 - y, y)
+    return torch.tensor(x, dtype=torch.float32), torch.tensor(y, dtype=torch.long)
+
+
 def sinusoid_seqs(n, length=32, k=3, seed=0, noise=0.4):
     g = np.random.RandomState(seed)
     y = g.randint(0, k, size=n)
@@ -268,7 +279,7 @@ class RunLog:
         self.t0 = time.time()
         self.bar = None
         if style == "logging":
-            self.logger = logging.getLogger(f"train.{os.path.basename(out)}")
+            self.logger = logging.getLogger("train")
             self.logger.handlers.clear()
             self.logger.setLevel(logging.INFO)
             self.logger.propagate = False
@@ -356,6 +367,10 @@ class RunLog:
             self.f.flush()
 
     def error(self, text):
+        if self.bar is not None:
+            self.bar.close()
+            self.f.write("\n")
+            self.bar = None
         if self.style == "logging":
             self.logger.error(text)
         elif self.style in ("jsonl", "csv"):
