@@ -1,22 +1,24 @@
 """Accuracy benchmark: `triage scan` on every run of one or more labelled corpora, scored against
 each run's label.json.
 
-    python bench/accuracy.py [--corpus DIR ...] [--tuned-on DIR ...] [--json OUT] [-v]
+    python bench/accuracy.py [--corpus DIR ...] [--tuned-on DIR ...] [--json OUT] [-v] [--show-held-out]
 
-By default three corpora are scored: bench/corpus/runs (made by bench/corpus/generate.py),
+By default five corpora are scored: bench/corpus/runs (made by bench/corpus/generate.py),
 bench/corpus_libs/runs (made independently by bench/corpus_libs/generate.py with the real
-training libraries) and bench/corpus_libs_s2/runs (the same generator's runs trained again from
-other seeds: `generate.py --seed-offset 1000 --out bench/corpus_libs_s2/runs`); a fourth,
-bench/corpus_public/runs, holds public labelled logs from published fault-diagnosis benchmarks
-(bench/corpus_public/build.py; held out). For each corpus it prints, over the faulty runs, top-1 and top-3 accuracy
-(a hit when one of the label's acceptable cause IDs is at rank 1 / within the first 3 `causes` of
-the scan document) and, over the healthy runs, the false-alarm rate (a healthy run whose
-document does not say `healthy: true`); then a per-fault table and every miss with its top-3
-causes and findings.
+training libraries), bench/corpus_libs_s2/runs (the same generator's runs trained again from
+other seeds: `generate.py --seed-offset 1000 --out bench/corpus_libs_s2/runs`),
+bench/corpus_public/runs (public labelled logs from published fault-diagnosis benchmarks,
+bench/corpus_public/build.py) and bench/corpus_gen3/runs (a third generator, written without reading
+triage: other faults, models and print styles). The last three are held out. For each corpus it prints,
+over the faulty runs, top-1 and top-3 accuracy (a hit when one of the label's acceptable cause IDs is at
+rank 1 / within the first 3 `causes` of the scan document) and, over the healthy runs, the false-alarm
+rate (a healthy run whose document does not say `healthy: true`); then a per-fault table and, for a
+tuned-on corpus, every miss with its top-3 causes and findings. A held-out corpus shows its totals only,
+so that whoever tunes the knowledge does not read its misses (`--show-held-out` lists them).
 
 Leave-one-corpus-out: triage fits nothing from data; its thresholds live in knowledge YAML and
 were tuned by people looking at bench/corpus and later bench/corpus_libs. So the held-out figure is
-simply the score on the corpora the knowledge was NOT tuned on (bench/corpus_libs_s2), reported next
+simply the score on the corpora the knowledge was NOT tuned on (the three held out), reported next
 to the tuned-on score (`--tuned-on` names the tuned-on corpora; default bench/corpus/runs and
 bench/corpus_libs/runs). The gap between the two is the generalization
 estimate.
@@ -119,8 +121,10 @@ def _rate(k: int, n: int) -> str:
     return f"{k}/{n} = {k / n:.1%}" if n else f"{k}/0 = n/a"
 
 
-def print_corpus(name: str, results: list[dict], elapsed: float, size: int, verbose: bool) -> None:
-    """The per-corpus report: headline numbers, per-fault table, misses and false alarms."""
+def print_corpus(name: str, results: list[dict], elapsed: float, size: int, verbose: bool,
+                 show_runs: bool = True) -> None:
+    """The per-corpus report: headline numbers, per-fault table, misses and false alarms (the runs behind
+    them only when `show_runs`: a held-out corpus shows its totals, so that tuning never reads its misses)."""
     s = summarize(results)
     faulty = [r for r in results if not r["label"]["healthy"]]
     healthy = [r for r in results if r["label"]["healthy"]]
@@ -153,6 +157,10 @@ def print_corpus(name: str, results: list[dict], elapsed: float, size: int, verb
     print(f"{'healthy':34s} {len(healthy):4d}   false alarms {len(alarms)}")
     print()
     misses = [r for r in faulty if r["rank"] is None or r["rank"] > 3]
+    if not show_runs:
+        print(f"held out: its {len(misses)} misses and {len(alarms)} false alarms are not listed (--show-held-out lists them)")
+        print()
+        return
     if misses:
         print(f"misses ({len(misses)}):")
         for r in misses:
@@ -209,12 +217,16 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="top-1/top-3 accuracy and false alarms of triage scan, per corpus")
     ap.add_argument("--corpus", action="append", default=None,
                     help="a folder of labelled runs; repeat for several (default: bench/corpus/runs, "
-                         "bench/corpus_libs/runs, bench/corpus_libs_s2/runs and bench/corpus_public/runs)")
+                         "bench/corpus_libs/runs, bench/corpus_libs_s2/runs, bench/corpus_public/runs and "
+                         "bench/corpus_gen3/runs)")
     ap.add_argument("--tuned-on", action="append", default=None,
                     help="corpus the knowledge was tuned on (default: bench/corpus/runs and bench/corpus_libs/runs); "
                          "others are held out")
     ap.add_argument("--json", default=None, help="write per-run results (each with its corpus) to this file")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every run, not only misses")
+    ap.add_argument("--show-held-out", action="store_true",
+                    help="list the misses and false alarms of held-out corpora too (by default only their totals: "
+                         "whoever tunes the knowledge should not read them)")
     args = ap.parse_args(argv)
 
     corpora = [Path(c) for c in args.corpus] if args.corpus else list(DEFAULT_CORPORA)
@@ -237,7 +249,7 @@ def main(argv=None) -> int:
         size = sum(f.stat().st_size for f in corpus.rglob("*") if f.is_file())
         name = corpus_name(corpus)
         per_corpus[name] = results
-        print_corpus(name, results, elapsed, size, args.verbose)
+        print_corpus(name, results, elapsed, size, args.verbose, args.show_held_out or name in tuned_on)
     print_loco(per_corpus, tuned_on)
     if args.json:
         all_results = [r for rs in per_corpus.values() for r in rs]
