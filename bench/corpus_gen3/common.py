@@ -5,7 +5,6 @@ functions and are selected by each run's spec, never by editing a log afterwards
 """
 import json
 import logging
-import math
 import os
 import random
 import time

@@ -17,7 +17,6 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
@@ -312,15 +311,14 @@ def run_cnn(out, spec):
     epochs = spec.get("epochs", 12)
     if f == "unfreeze_after_opt":
         # head-only warm-up for 2 epochs, then "unfreeze" the backbone (the optimizer was built already)
-        ev = lambda m: eval_cls(m, *va)  # noqa: E731
-        orig = ev
+        calls = {"e": 0}
 
-        def ev(m, _st={"e": 0}):
-            _st["e"] += 1
-            if _st["e"] == 1:
+        def ev(m):
+            calls["e"] += 1
+            if calls["e"] == 1:
                 for p in m.backbone.parameters():
                     p.requires_grad = True
-            return orig(m)
+            return eval_cls(m, *va)
     else:
         ev = lambda m: eval_cls(m, *va, argmax_dim=argdim)  # noqa: E731
     fit(out, spec["style"], model, opt, tr, epochs, 32, seed=s, loss_fn=ce, eval_fn=ev, target_hook=hook,
