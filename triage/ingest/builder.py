@@ -572,11 +572,11 @@ class RunBuilder:
 def _one_name_two_spellings(resolved: dict, cols: dict) -> list[tuple[str, str]]:
     """A training loss that one print style spells `Train Loss` (every 100 batches) and another `train_loss:` (the
     epoch's summary block) is one name spelt two ways: the two keys fold to one spelling (case, blanks, '-' and '_'
-    aside), mean the same training loss, never stand on one line together and lie on one scale (medians within a
-    factor of three) and mostly at steps of their own. They are read as one key, in line order, as if the log had spelt it one way (a step printed
-    twice keeps its last value, as for any key). Only the training loss: other names spelt two ways keep the
-    collision rules (an evaluation set's two spellings join only when one follows the other). Merges cols in place,
-    drops the merged key from resolved; returns (merged key, key kept) pairs."""
+    aside), mean the same training loss, never stand on one line together, lie on one scale (medians within a
+    factor of three) and sit mostly at steps of their own. They are read as one key, in line order, as if the log
+    had spelt it one way (a step printed twice keeps its last value, as for any key). Only the training loss: other
+    names spelt two ways keep the collision rules (an evaluation set's two spellings join only when one follows the
+    other). Merges cols in place, drops the merged key from resolved; returns (merged key, key kept) pairs."""
     groups: dict[str, list[str]] = {}
     for key, res in resolved.items():
         if res.name == "loss" and res.split == "train" and not res.negate and res.scale == 1.0:
@@ -596,7 +596,8 @@ def _one_name_two_spellings(resolved: dict, cols: dict) -> list[tuple[str, str]]
             np.nanmedian(np.abs(vb)) if np.isfinite(vb).any() else np.nan
         if not (ma > 0 and mb > 0 and max(ma, mb) <= 3 * min(ma, mb)):
             continue
-        if 2 * len(np.intersect1d(sa[np.isfinite(sa)], sb[np.isfinite(sb)])) > min(n_a := len(va), len(vb)) or not n_a:
+        shared = len(np.intersect1d(sa[np.isfinite(sa)], sb[np.isfinite(sb)]))
+        if not len(va) or 2 * shared > min(len(va), len(vb)):
             continue  # (mostly the same steps: one value printed twice, `Loss: 0.746246` and `loss:0.746`)
 
         def cat(x, y, n, m, fill=np.nan):
