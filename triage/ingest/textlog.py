@@ -376,6 +376,7 @@ class _TextReader:
         self.config_indent: int | None = None  # indentation of the header of the config block being read
         self.opt_group = False  # inside a parameter group of an optimizer's printed repr
         self.dict_block: tuple[int, list[str]] | None = None  # a dict printed over several lines: (first line, lines)
+        self.dict_tail = False  # a dict printed over more lines than a record holds goes on: its entries are no records
         self.across: list[_Rec] | None = None  # the records of a table printed across: one per counter column
         self.config_lines: set[int] = set()  # lines that are `key: value` entries of a config block
         self.tensor_lines: set[int] = set()  # lines whose numbers were printed inside a tensor's repr
@@ -880,6 +881,12 @@ class _TextReader:
             done = self.trial_line(ln, s)
             if done is not None:
                 return done
+        if self.dict_tail:
+            if _DICT_TAIL_ENTRY.match(s):
+                self.dict_tail = not s.rstrip().rstrip(",").endswith("}")  # (its `}` ends it)
+                self.b.skip("an entry of a dict printed over too many lines to be a record (a vocabulary, an index)")
+                return False
+            self.dict_tail = False
         if self.dict_block is not None or ("{" in s and (_DICT_OPENS.match(s) or _BRACE_ALONE.match(s)
                                                           or _nested_dict_opens(s))):
             return self.dict_line(ln, s)
@@ -1914,6 +1921,9 @@ class _TextReader:
         if (not text.endswith("}") or text.count("{") > text.count("}")) and len(parts) < _DICT_MAX_LINES:
             return False  # (`'features': [{'name': 'topo'},`: a nested dict closes, the outer one goes on)
         self.dict_block = None
+        if len(parts) >= _DICT_MAX_LINES and not text.endswith("}"):
+            # (`pprint(tokenizer.word_index)`: a thousand `'word': 607,` lines; those past the cut are its entries too)
+            self.dict_tail = True
         return self.close_dict(first, ln, text, len(parts))
 
     def close_dict(self, first: int, ln: int, text: str, n: int) -> bool:
@@ -3079,6 +3089,8 @@ _DICT_OPENS = re.compile(r"""^\s*\{\s*['"][^'"]+['"]\s*:\s*[^{}]*,\s*$""")
 # 1e-06,`): it opens more braces than it closes, and its entries go on below it
 _NESTED_DICT_OPENS = re.compile(r"""^\s*\{\s*['"][^'"]+['"]\s*:\s*\{.*,\s*$""")
 _DICT_MAX_LINES = 400
+# one entry of a long pprint'ed dict, or its end: ` 'word': 607,`, ` 12: 'word',`, ` ...}`
+_DICT_TAIL_ENTRY = re.compile(r"""^\s*(?:(?:'[^']*'|"[^"]*"|-?\d+)\s*:\s*\S[^\n]*?,|[^{}]*\}+),?\s*$""")
 _BRACE_ALONE = re.compile(r"^\s*(?:\[\s*|,\s*)?\{\s*$")  # `{` alone on its line: JSON printed with an indent
 _NESTED_OPEN = re.compile(r"[\[{]\s*$")
 _NESTED_DICT_ENTRY = re.compile(r"""^\s*['"][^'"]+['"]\s*:\s*\{\s*$""")  # `  "env_info": {` inside a printed object
