@@ -23,3 +23,23 @@ def test_lines_after_a_long_dict_read_again(tmp_path):
     lines += [f"epoch {e} loss {1.0 - 0.1 * e:.2f}" for e in range(4)]
     run = read_text(tmp_path, "\n".join(lines) + "\n")
     assert [round(float(v), 2) for v in run.series["loss"].values] == [1.0, 0.9, 0.8, 0.7]
+
+
+def test_ultralytics_pose_validation_table_names_both_groups(tmp_path):
+    # a pose model's validation table scores the boxes, then the keypoints, under `Box(P R mAP50 mAP50-95)` and
+    # `Pose(P R mAP50 mAP50-95)`: the first four are the run's precision, recall and mAPs, the second four the keypoints'
+    lines = []
+    for e in range(1, 4):
+        lines += ["      Epoch    GPU_mem   box_loss  pose_loss  kobj_loss   cls_loss   dfl_loss  Instances       Size",
+                  f"       {e}/3       1.9G     {1.2 - 0.1 * e:.3f}     {0.5 - 0.05 * e:.3f}    0.02000     0.4000"
+                  f"     0.9000         12        640: 100%|##########| 50/50 [00:20<00:00,  2.5it/s]",
+                  "                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95)     Pose(P"
+                  "          R      mAP50  mAP50-95): 100%|##########| 5/5 [00:01<00:00,  4.1it/s]",
+                  f"                   all        100        180      0.{70 + e}0      0.600      0.650      0.400"
+                  f"      0.{50 + e}0      0.300      0.350      0.200"]
+    run = read_text(tmp_path, "\n".join(lines) + "\n")
+    assert [round(float(v), 2) for v in run.series["eval/precision"].values] == [0.71, 0.72, 0.73]
+    assert [round(float(v), 2) for v in run.series["eval/map"].values] == [0.4, 0.4, 0.4]
+    assert not any(name.startswith(("Box(", "Pose(", "mAP50")) for name in run.series)
+    pose = [s for name, s in run.series.items() if "pose" in name and "precision" in name]
+    assert len(pose) == 1 and round(float(pose[0].values[0]), 2) == 0.51
