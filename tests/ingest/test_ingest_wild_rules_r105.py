@@ -43,3 +43,13 @@ def test_ultralytics_pose_validation_table_names_both_groups(tmp_path):
     assert not any(name.startswith(("Box(", "Pose(", "mAP50")) for name in run.series)
     pose = [s for name, s in run.series.items() if "pose" in name and "precision" in name]
     assert len(pose) == 1 and round(float(pose[0].values[0]), 2) == 0.51
+
+
+def test_lightning_bar_version_number_is_no_series(tmp_path):
+    # Lightning's progress bar shows the logger's version beside the metrics (`v_num=7`): which run it is, constant
+    # along the run; it is no measurement and must not become a series a detector reads as pinned
+    lines = [f"Epoch {e}: 100%|##########| 20/20 [00:01<00:00, 15.2it/s, loss={1.5 - 0.2 * e:.3f}, v_num=7, "
+             f"val_loss={1.6 - 0.2 * e:.3f}]" for e in range(5)]
+    run = read_text(tmp_path, "\n".join(lines) + "\n")
+    assert "v_num" not in run.series
+    assert round(float(run.series["loss"].values[-1]), 2) == 0.7

@@ -2126,8 +2126,10 @@ class _TextReader:
             post = tail[: tail.rfind(",")] if "," in tail else ""
         # tqdm's set_postfix: `loss=0.23`; set_postfix_str with a name then its value: `Loss 6.2739`
         # (an item whose value is a tuple or a list, `recall_0.3=(0, 8) / 931`, is counts, not one reading)
+        # (Lightning's bar shows its logger's version, `v_num=13`: which run this is, no reading of it)
         post = ", ".join(_DASHED_ITEM.sub(r"\1=", p) for p in _postfix_items(post)
-                         if ("=" in p and not _LISTED_ITEM.search(p)) or _NAMED_ITEM.match(p) or _DASHED_ITEM.match(p))
+                         if (("=" in p and not _LISTED_ITEM.search(p)) or _NAMED_ITEM.match(p) or _DASHED_ITEM.match(p))
+                         and not p.lstrip().startswith("v_num="))
         heading = self.heading if done else ""
         if done:
             self.heading = ""  # the pass under the heading is over
