@@ -2122,3 +2122,13 @@ def test_all_positive_when_recall_is_one_and_precision_equals_accuracy():
                                  "eval/accuracy": [0.74, 0.80]}), "eval/recall", min_count=2)
     _quiet("all_positive", _run({"eval/recall": [1.0, 1.0], "eval/precision": [1.0, 1.0],
                                  "eval/accuracy": [1.0, 1.0]}), "eval/recall", min_count=2)
+
+
+def test_nonfinite_only_while_zero():
+    """An F1 that is NaN at its one evaluation beside an accuracy of exactly 0 is 0/0 with not one
+    prediction right; beside an accuracy of 0.62 (or with no accuracy logged) it says nothing more."""
+    params = {"all_bad": True, "only_while_zero": ["eval/accuracy", "accuracy"]}
+    hit = _check("nonfinite", _run({"f1": [np.nan], "accuracy": [0.0]}), "f1", **params)
+    assert hit.summary == "f1 is NaN on 1 of 1 logged points (100%), first at step 1"
+    _quiet("nonfinite", _run({"f1": [np.nan], "accuracy": [0.62]}), "f1", **params)
+    _quiet("nonfinite", _run({"f1": [np.nan]}), "f1", **params)

@@ -313,6 +313,9 @@ class NonfiniteParams(Params):
     # is 0: a loss before the first update is a mean over no batches (a replay buffer still filling), not a
     # value the model produced
     unless_no_updates: Optional[Names] = None
+    # only when a series these names match is logged and exactly 0 wherever it is finite (an F1 of
+    # 0/0 beside an accuracy of exactly 0: not one prediction was right, so no precision exists)
+    only_while_zero: Optional[Names] = None
 
 
 def _scores_well(run, names: Names, above: float) -> bool:
@@ -350,6 +353,11 @@ def nonfinite(c: Ctx) -> Hit | None:
         return None
     if p.all_bad and not bad.all():
         return None
+    if p.only_while_zero:
+        other = c.other(p.only_while_zero)
+        oy = finite_xy(other.steps, other.values)[1] if other is not None else np.empty(0)
+        if not len(oy) or np.any(oy):
+            return None
     raw = np.flatnonzero(bad)  # (before the other series masks any: what the optimizer saw)
     through_end = bool(bad[-1])
     if p.finite_then_bad_to_end is not None and not (
