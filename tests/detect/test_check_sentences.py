@@ -2132,3 +2132,15 @@ def test_nonfinite_only_while_zero():
     assert hit.summary == "f1 is NaN on 1 of 1 logged points (100%), first at step 1"
     _quiet("nonfinite", _run({"f1": [np.nan], "accuracy": [0.62]}), "f1", **params)
     _quiet("nonfinite", _run({"f1": [np.nan]}), "f1", **params)
+
+
+def test_constant_trailing_share_and_start():
+    """A loss that starts at 3279, reads 0, rebounds to 778, then reads exactly 0 at its last 5 of 8 logs
+    took over the larger part of the log after a start no model is sure at; the same last 5 zeros after a
+    start of 0.46 (a small loss that fell to the print's last digit), or 3 zeros out of 8, do not."""
+    params = {"value": 0.0, "trailing": True, "trailing_share": 0.5, "trailing_start_min": 1.0,
+              "min_count": 3, "min_points": 4}
+    hit = _check("constant", _run({"loss": [3278.6, 0.0, 778.3, 0.0, 0.0, 0.0, 0.0, 0.0]}), "loss", **params)
+    assert hit.summary == "loss is exactly 0 on its last 5 points (steps 4-8), after 778 at step 3"
+    _quiet("constant", _run({"loss": [0.46, 0.12, 0.03, 0.0, 0.0, 0.0, 0.0, 0.0]}), "loss", **params)
+    _quiet("constant", _run({"loss": [3.1, 2.4, 2.0, 1.7, 1.5, 0.0, 0.0, 0.0]}), "loss", **params)

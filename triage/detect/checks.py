@@ -1062,6 +1062,10 @@ class ConstantParams(WindowParams):
     # judge only the points from where the value takes over to the end of the log, after other values:
     # a loss that turns exactly 0 part-way and stays there
     trailing: bool = False
+    # with trailing: only when those last points are more than this share of the series (the value took
+    # over the larger part of the log) and the series began at trailing_start_min or more
+    trailing_share: Optional[float] = None
+    trailing_start_min: Optional[float] = None
     # the answer to give instead when the rows are epoch means: frozen weights score the same dataset
     # the same way every epoch, so the repeats cannot tell a frozen tensor from a frozen model
     coarse_answer: Optional[str] = None
@@ -1298,6 +1302,10 @@ def _trailing_constant(c: Ctx, p: ConstantParams, x: np.ndarray, y: np.ndarray, 
     start = int(other[-1]) + 1
     count = len(y) - start
     if count < min_count:
+        return None
+    if p.trailing_share is not None and not count > p.trailing_share * len(y):
+        return None
+    if p.trailing_start_min is not None and not y[0] >= p.trailing_start_min:
         return None
     if p.unless_moving and _moving_over(c, p.unless_moving, float(x[start]), float(x[-1])):
         return None
