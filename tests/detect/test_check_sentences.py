@@ -2144,3 +2144,19 @@ def test_constant_trailing_share_and_start():
     assert hit.summary == "loss is exactly 0 on its last 5 points (steps 4-8), after 778 at step 3"
     _quiet("constant", _run({"loss": [0.46, 0.12, 0.03, 0.0, 0.0, 0.0, 0.0, 0.0]}), "loss", **params)
     _quiet("constant", _run({"loss": [3.1, 2.4, 2.0, 1.7, 1.5, 0.0, 0.0, 0.0]}), "loss", **params)
+
+
+def test_zero_while_falling_ends_zero_after():
+    """An eval mAP of 0.0943 then exactly 0 is a score the model had earned gone to none; 0.0943 then
+    0.121 is not, nor is 0.004 then 0 (an earlier score at print noise)."""
+    hit = _check("zero_while_falling", _run({"eval/map": [0.0943, 0.0]}, steps={"eval/map": [4, 8]}), "eval/map",
+                 ends_zero_after=0.05, min_points=2)
+    assert hit.summary == "eval/map is exactly 0 at its last evaluation (step 8) after 0.0943 at step 4"
+    _quiet("zero_while_falling", _run({"eval/map": [0.0943, 0.121]}), "eval/map", ends_zero_after=0.05, min_points=2)
+    _quiet("zero_while_falling", _run({"eval/map": [0.004, 0.0]}), "eval/map", ends_zero_after=0.05, min_points=2)
+    # a score exactly 0 at most evaluations before (0 or 1 on a batch of one) is at its noise level
+    _quiet("zero_while_falling", _run({"eval/accuracy": [0, 0, 1, 0, 0, 1, 0, 0]}), "eval/accuracy",
+           ends_zero_after=0.05, min_points=2)
+    # ... and set, it is the check's only reading: 0 at every evaluation while the loss falls is det-metric-zero's
+    _quiet("zero_while_falling", _run({"eval/accuracy": [0.0] * 5, "loss": [6.9, 5.0, 4.1, 3.3, 2.7]}), "eval/accuracy",
+           ends_zero_after=0.05, min_points=2)

@@ -2003,6 +2003,11 @@ class ZeroWhileFallingParams(Params):
     # with min_alone evaluations or more, scores at or below alone_tol count as 0 too: a Dice of 0.0004
     # at every one of fifteen evaluations is a model that marks nothing (a few stray pixels)
     alone_tol: float = 0.0
+    # also fire when the last evaluation is exactly 0 after an earlier one reached this much (as a
+    # fraction) and the evaluations before the final zeros were nonzero at more than half of them: a
+    # score the model had earned, gone to none at all (a score that is often 0 is one at its noise
+    # level: a batch of one example scored 0 or 1). Set, this is the only reading the check makes.
+    ends_zero_after: Optional[float] = None
 
 
 @check("zero_while_falling", ZeroWhileFallingParams)
@@ -2014,6 +2019,15 @@ def zero_while_falling(c: Ctx) -> Hit | None:
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points:
         return None
+    if p.ends_zero_after is not None:
+        if not (len(y) >= 2 and y[-1] == 0 and np.any(y != 0)):
+            return None
+        earlier = facts.as_fraction(y[:int(np.flatnonzero(y != 0)[-1]) + 1])
+        if not (float(np.max(earlier)) >= p.ends_zero_after and 2 * int(np.sum(earlier == 0)) < len(earlier)):
+            return None
+        k = int(np.argmax(earlier))
+        return Hit(f"{c.name} is exactly 0 at its last evaluation (step {step_str(x[-1])}) after {fmt(float(y[k]))} "
+                   f"at step {step_str(x[k])}", x[k], x[-1])
     if np.any(y != 0):
         if p.min_alone and len(y) >= p.min_alone and p.alone_tol > 0 and bool(np.all(np.abs(y) <= p.alone_tol)):
             return Hit(f"{c.name} is at most {fmt(p.alone_tol)} at all {len(y)} evaluations (steps {step_str(x[0])}-"
