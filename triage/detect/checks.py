@@ -353,11 +353,8 @@ def nonfinite(c: Ctx) -> Hit | None:
         return None
     if p.all_bad and not bad.all():
         return None
-    if p.only_while_zero:
-        other = c.other(p.only_while_zero)
-        oy = finite_xy(other.steps, other.values)[1] if other is not None else np.empty(0)
-        if not len(oy) or np.any(oy):
-            return None
+    if p.only_while_zero and not _logged_all_zero(c, p.only_while_zero):
+        return None
     raw = np.flatnonzero(bad)  # (before the other series masks any: what the optimizer saw)
     through_end = bool(bad[-1])
     if p.finite_then_bad_to_end is not None and not (
@@ -1125,6 +1122,12 @@ def _other_values(c: Ctx, names) -> np.ndarray:
     return finite_xy(other.steps, other.values)[1] if other is not None else np.empty(0)
 
 
+def _logged_all_zero(c: Ctx, names) -> bool:
+    """Whether the first of `names` the run logs has finite values, and every one of them is exactly 0."""
+    oy = _other_values(c, names)
+    return bool(len(oy)) and not np.any(oy)
+
+
 def _logged_with(x: np.ndarray, other) -> bool:
     """Whether steps x are (nearly) the other series' own steps over the same stretch."""
     ox = other.steps[np.isfinite(other.steps)]
@@ -1193,16 +1196,12 @@ def constant(c: Ctx) -> Hit | None:
         other = c.other(p.not_at_every_step_of)
         if other is not None and _logged_with(x, other) and not _rows_are_evaluations(c.run):
             return None
-    if p.not_while_zero:
-        oy = _other_values(c, p.not_while_zero)
-        if len(oy) and not np.any(oy):
-            return None
+    if p.not_while_zero and _logged_all_zero(c, p.not_while_zero):
+        return None
     if p.only_while_nonzero and not np.any(_other_values(c, p.only_while_nonzero)):
         return None
-    if p.only_while_zero:
-        oy = _other_values(c, p.only_while_zero)
-        if not len(oy) or np.any(oy):
-            return None
+    if p.only_while_zero and not _logged_all_zero(c, p.only_while_zero):
+        return None
     if p.unless_any_nonzero and any(
             s.name != c.name and np.any(finite_xy(s.steps, s.values)[1] != 0)
             for s in series_matching(c.run, p.unless_any_nonzero)):

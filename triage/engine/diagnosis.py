@@ -514,13 +514,11 @@ class Diagnosis:
                 continue
             lik = m.likelihood(cause_id, q, a.value)
             line = a.evidence or f"{m.questions[q].title} → {' or '.join(m.labels[q].get(v, v) for v in a.value.split('|'))}"
-            # the category and the domain narrow the field but are not evidence by themselves, and neither is the
-            # healthy answer a framework gives when its config is silent (the Trainer's own loop steps in order)
-            healthy_default = a.source == "default" and a.value == m.defaults.get(q)
-            if m.names_answer(cause_id, q, a.value) and q not in (START, DOMAIN_QUESTION) and not healthy_default:
-                support.extend(Reason(part, a.source, q, a.value) for part in line.split("\n"))
-            elif m.names_answer(cause_id, q, a.value):
-                pass
+            if m.names_answer(cause_id, q, a.value):
+                # the category and the domain narrow the field but are not evidence by themselves, and neither is
+                # the healthy answer a framework gives when its config is silent (the Trainer's own loop steps in order)
+                if q not in (START, DOMAIN_QUESTION) and not (a.source == "default" and a.value == m.defaults.get(q)):
+                    support.extend(Reason(part, a.source, q, a.value) for part in line.split("\n"))
             elif lik < 0.2 and q in m.signs.get(cause_id, {}):
                 against.append(Reason(line, a.source, q, a.value))
         for i, t in enumerate(self.text):

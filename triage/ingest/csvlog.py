@@ -605,10 +605,8 @@ class _Plan:
             for k in drops:
                 run_top = max(run_top, float(seq[seg:k].max()))
                 seg = k
-                if seq[k] == seq[k - 1]:
-                    pass  # (a stub run, above)
-                elif not starts_run(seq, k, first, gap, run_top):
-                    continue  # a resume (steps already seen, logged again) or a lone low step
+                if seq[k] != seq[k - 1] and not starts_run(seq, k, first, gap, run_top):
+                    continue  # a resume (steps already seen, logged again) or a lone low step (a stub run, above, stays)
                 x = float(seq[k])
                 if off is None:
                     off = np.full(len(seq), self.offset)
