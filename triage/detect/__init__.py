@@ -206,8 +206,9 @@ def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[
     findings of category `overfit`) is not the file's problem: the runs of a search, the folds of a
     cross-validation or the trials stopped early are there to be compared, and the run kept is the
     one judged."""
+    code = code_findings(run, kb, only)
     if not (hasattr(run, "meta") and run.meta.get("run_starts")):
-        return _detect(run, kb, only)
+        return _detect(run, kb, only) + code
     segments = _segments(run)
     pick = _picked([n for _, _, n in segments])
     found = _detect(_view(run, *segments[pick][:2]), kb, only)
@@ -220,7 +221,34 @@ def run_detectors(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[
                 fired.add(f.detector)
                 f.summary = f"run {k + 1} of {len(segments)} in this file: {f.summary}"
                 found.append(f)
-    return _by_step(found)
+    return _by_step(found) + code
+
+
+CODE_QUESTION = "Q-code-finding"
+
+
+def code_findings(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[Finding]:
+    """The bugs read in the run's own code (a notebook's cells: triage.ingest.code), as findings
+    that answer Q-code-finding with the knowledge's label for each. A bug plain in the code is
+    evidence whatever the curve shows (the question's own help says so), so these count like any
+    detector's finding; they have no step and come after the curve's findings."""
+    facts = run.meta.get("code_facts") if hasattr(run, "meta") else None
+    node = kb.nodes.get(CODE_QUESTION)
+    if not facts or node is None:
+        return []
+    labels = {normalise_answer(a.get("value", "")): str(a.get("label", ""))
+              for a in _as_list(node.get("answers")) if isinstance(a, dict)}
+    out = []
+    for fact in facts:
+        answer = normalise_answer(str(fact.get("answer", "")))
+        detector = f"code-{answer}"
+        if answer not in labels or (only and detector not in only):
+            continue
+        where = f"cell {fact.get('cell')}, line {fact.get('line')}"
+        out.append(Finding(detector, CODE_QUESTION, answer, "code",
+                           f"in the code, {where}: `{fact.get('text', '')}`: {fact.get('why', '')}",
+                           category="code-review", title=labels[answer]))
+    return out
 
 
 def _by_step(found: list[Finding]) -> list[Finding]:

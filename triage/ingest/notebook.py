@@ -5,7 +5,8 @@ A notebook shared beside a paper or in a bug report keeps the training output in
 traceback of a cell that failed. Those texts, in cell order, are a printed log like any other and
 are read by the printed-log reader; the notebook's own metadata (`nbformat`, kernel versions) is
 never a metric. Both the current layout (`cells`) and nbformat 3 (`worksheets[].cells`, `pyout`)
-are read.
+are read. Its code cells are parsed, never run (triage.ingest.code): the bugs that read plain in
+the code are kept on the run as `meta["code_facts"]` for the detectors.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from triage.ingest import jsondoc, textlog
+from triage.ingest import code, jsondoc, textlog
 from triage.ingest.contract import Reader, register
 from triage.ingest.errors import IngestError
 from triage.ingest.run import Run
@@ -182,10 +183,26 @@ def read(src: Source) -> Run:
     run = textlog.read(Source(src.path, None, text.encode("utf-8")), None, bulk=False)
     run.format = "notebook"
     run.warn(f"read the output of {printed} code cell{'s' if printed != 1 else ''} of the notebook")
+    found, unparsed = code.facts(code_sources(nb))
+    if found:
+        run.meta["code_facts"] = [f.to_dict() for f in found]
+    if unparsed:
+        run.warn(f"{unparsed} code cell{'s' if unparsed != 1 else ''} could not be parsed as Python 3 "
+                 f"and {'were' if unparsed != 1 else 'was'} not checked for bugs")
     return run
 
 
+def code_sources(nb: dict) -> list[str]:
+    """The source of each code cell, in order (`source` in nbformat 4, `input` in 3)."""
+    out = []
+    for cell in _cells(nb):
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            out.append(_text(cell.get("source", cell.get("input"))))
+    return out
+
+
 register(Reader(
-    "notebook", "a Jupyter notebook (.ipynb): the training output its code cells printed", _sniff, read,
+    "notebook", "a Jupyter notebook (.ipynb): the training output its code cells printed, and the bugs plain in "
+    "their code (parsed, never run)", _sniff, read,
     priority=75, aliases=("ipynb", "jupyter"), suffixes=(".ipynb",), fallback="text",
 ))

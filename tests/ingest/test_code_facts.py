@@ -1,0 +1,169 @@
+"""A notebook's code is read, never run: the bugs plain in it become findings that name their cause."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from triage.api import load_kb, scan
+from triage.ingest import read_run
+from triage.ingest.code import facts
+
+
+def _answers(*cells: str) -> list[str]:
+    found, _ = facts([textwrap.dedent(c) for c in cells])
+    return [f.answer for f in found]
+
+
+TORCH_LOOP = """
+import torch
+import torch.nn as nn
+for epoch in range(5):
+    for x, y in loader:
+        opt.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        opt.step()
+"""
+
+
+def test_a_model_that_ends_in_softmax_before_cross_entropy():
+    model = """
+    class Net(nn.Module):
+        def forward(self, x):
+            x = self.fc(x)
+            return torch.softmax(x, dim=1)
+    criterion = nn.CrossEntropyLoss()
+    """
+    assert _answers(model, TORCH_LOOP) == ["softmax-ce"]
+
+
+def test_a_softmax_passed_to_the_loss_through_a_name():
+    tf1 = """
+    import tensorflow as tf
+    probs = tf.nn.softmax(tf.matmul(x, W) + b)
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=probs))
+    """
+    assert _answers(tf1) == ["softmax-ce"]
+    assert _answers("import torch.nn.functional as F\nloss = F.cross_entropy(F.softmax(out, 1), y)\n") == ["softmax-ce"]
+
+
+def test_log_softmax_before_cross_entropy_is_not_a_bug():
+    # log_softmax is idempotent under log_softmax: the loss is the same, nothing to report
+    model = """
+    class Net(nn.Module):
+        def forward(self, x):
+            return F.log_softmax(self.fc(x), dim=1)
+    criterion = nn.CrossEntropyLoss()
+    """
+    assert _answers(model, TORCH_LOOP) == []
+
+
+def test_only_when_every_model_ends_in_softmax():
+    # a notebook that tries a softmax head, then a logits head: which one met the loss is not known
+    two = """
+    first = nn.Sequential(nn.Linear(4, 3), nn.Softmax(dim=1))
+    second = nn.Sequential(nn.Linear(4, 3))
+    loss_fn = nn.CrossEntropyLoss()
+    """
+    assert _answers(two, TORCH_LOOP) == []
+    assert _answers(two.replace("nn.Sequential(nn.Linear(4, 3))", "nn.Sequential(nn.Linear(4, 3), nn.Softmax(1))"),
+                    TORCH_LOOP) == ["softmax-ce"]
+
+
+def test_keras_softmax_layer_with_logits_loss_but_not_with_the_plain_one():
+    layers = "import tensorflow as tf\nmodel = tf.keras.Sequential([Dense(64, activation='relu'), Dense(10, activation='softmax')])\n"
+    bad = "model.compile(loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=['accuracy'])\n"
+    good = "model.compile(loss='sparse_categorical_crossentropy', metrics=['accuracy'])\n"
+    assert _answers(layers, bad) == ["softmax-ce"]
+    assert _answers(layers, good) == []
+
+
+def test_nll_loss_without_any_log_softmax():
+    assert _answers("criterion = nn.NLLLoss()\n", TORCH_LOOP) == ["logits-nll"]
+    assert _answers("criterion = nn.NLLLoss()\nout = F.log_softmax(z, dim=-1)\n", TORCH_LOOP) == []
+    assert _answers("criterion = nn.NLLLoss()\nself.act = nn.LogSoftmax(dim=1)\n", TORCH_LOOP) == []
+
+
+def test_a_torch_loop_that_never_clears_gradients():
+    loop = TORCH_LOOP.replace("        opt.zero_grad()\n", "")
+    assert _answers(loop) == ["loop-order"]
+    assert _answers(TORCH_LOOP) == []
+    # setting .grad to None clears them too; Gluon overwrites gradients by default
+    assert _answers(loop + "for p in model.parameters():\n    p.grad = None\n") == []
+    gluon = "import mxnet\nfor x, y in data:\n    with autograd.record():\n        l = loss(net(x), y)\n    l.backward()\n    trainer.step(64)\n"
+    assert _answers(gluon) == []
+
+
+def test_accuracy_on_a_regression_loss():
+    cell = "model.compile(loss='mse', optimizer='adam', metrics=['accuracy'])\n"
+    assert _answers(cell) == ["metric-mismatch"]
+    assert _answers(cell.replace("'accuracy'", "'mae'")) == []
+
+
+def test_cells_that_do_not_parse_are_counted_and_magics_are_blanked():
+    found, skipped = facts(["!pip install torch\n%matplotlib inline\ncriterion = nn.NLLLoss()\n", "print 'python 2'\n",
+                            TORCH_LOOP, "x = (" * 400 + ")" * 400])
+    assert [f.answer for f in found] == ["logits-nll"]
+    assert skipped == 2
+    assert found[0].cell == 1 and found[0].line == 3 and found[0].text == "criterion = nn.NLLLoss()"
+
+
+def _notebook(tmp_path, code: list[str], printed: list[str]):
+    cells = [{"cell_type": "code", "execution_count": i, "metadata": {}, "source": src.splitlines(keepends=True),
+              "outputs": []} for i, src in enumerate(code, 1)]
+    cells[-1]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": [line + "\n" for line in printed]}]
+    p = tmp_path / "train.ipynb"
+    p.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 2}), encoding="utf-8")
+    return p
+
+
+def test_scan_names_the_double_softmax_from_the_code_of_a_notebook(tmp_path):
+    model = textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def forward(self, x):
+                out = self.fc(x)
+                return nn.Softmax(dim=1)(out)
+        criterion = nn.CrossEntropyLoss()
+        """)
+    printed = [f"epoch {e} loss {1.9 - 0.02 * e:.4f} acc {0.5 + 0.01 * e:.3f}" for e in range(12)]
+    path = _notebook(tmp_path, [model, TORCH_LOOP], printed)
+    run = read_run(path)
+    assert [f["answer"] for f in run.meta["code_facts"]] == ["softmax-ce"]
+    report = scan(str(path), load_kb())
+    found = [f for f in report.findings if f.detector == "code-softmax-ce"]
+    assert found and found[0].symptom == "Q-code-finding" and "cell 1, line 7" in found[0].summary
+    assert not report.healthy
+    assert report.causes[0].id == "O12"
+
+
+def test_a_notebook_with_clean_code_has_no_code_finding(tmp_path):
+    model = "import torch\nimport torch.nn as nn\nmodel = nn.Sequential(nn.Linear(4, 3))\ncriterion = nn.CrossEntropyLoss()\n"
+    printed = [f"epoch {e} loss {1.1 * 0.8 ** e:.4f} acc {min(0.95, 0.4 + 0.06 * e):.3f}" for e in range(12)]
+    path = _notebook(tmp_path, [model, TORCH_LOOP], printed)
+    assert "code_facts" not in read_run(path).meta
+    assert not [f for f in scan(str(path), load_kb()).findings if f.detector.startswith("code-")]
+
+
+def test_eval_inside_the_training_loop_and_train_never_called():
+    loop = TORCH_LOOP + "    model.eval()\n    validate(model)\n"
+    assert _answers(loop) == ["train-eval-mode"]
+    assert _answers(loop + "    model.train()\n") == []
+    # eval() after training ends is not a bug
+    assert _answers(TORCH_LOOP + "model.eval()\n") == []
+
+
+def test_keras_cross_entropy_on_a_last_layer_with_no_activation():
+    seq = "import tensorflow as tf\nm = tf.keras.Sequential([tf.keras.layers.Dense(16, activation='relu'), tf.keras.layers.Dense(1)])\n"
+    assert _answers(seq, "m.compile(loss='binary_crossentropy', optimizer='adam')\n") == ["probs-expected"]
+    assert _answers(seq, "m.compile(loss=tf.keras.losses.BinaryCrossentropy(), optimizer='sgd')\n") == ["probs-expected"]
+    assert _answers(seq, "m.compile(loss=tf.keras.losses.BinaryCrossentropy(from_logits=True))\n") == []
+    assert _answers(seq.replace("Dense(1)", "Dense(1, activation='sigmoid')"), "m.compile(loss='binary_crossentropy')\n") == []
+    # layers added one by one: the last add decides
+    added = "m = Sequential()\nm.add(Dense(8))\nm.add(Activation('softmax'))\nm.compile(loss='categorical_crossentropy')\n"
+    assert _answers(added) == []
+    assert _answers(added.replace("m.add(Activation('softmax'))\n", "")) == ["probs-expected"]
+    # a functional model's output is not followed
+    assert _answers("out = Dense(1)(x)\nmodel = Model(inp, out)\nmodel.compile(loss='binary_crossentropy')\n") == []

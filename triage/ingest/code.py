@@ -1,0 +1,379 @@
+"""Training code read beside its output, never run: the bugs a reviewer spots in a notebook's cells.
+
+A notebook holds the code that printed its log. A person who opens it reads both, and some bugs are
+plain in the code whatever the curve shows: a softmax in front of a cross-entropy that applies its
+own, `NLLLoss` on raw scores, a loop that calls `backward()` and `step()` but never clears the
+gradients. This module parses the code with `ast` (nothing is imported, compiled or executed) and
+returns what it finds as `CodeFact`s: the `Q-code-finding` answer the knowledge already has for each,
+with the line that shows it.
+
+Each rule states a fact of the libraries' documented behaviour and needs the whole pattern, not a
+word: the softmax rule needs the softmax to reach the loss (the model's last layer, or an argument of
+the loss call); Keras' `categorical_crossentropy` on a softmax layer is correct and is not reported.
+Cells that do not parse (shell `!` lines and `%` magics are blanked first) are skipped and counted.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+MAX_SOURCE = 2_000_000  # characters of code read per notebook; the rest is left unread (counted)
+
+
+@dataclass(frozen=True)
+class CodeFact:
+    """One finding in the code: the `Q-code-finding` answer it gives, where, and why."""
+
+    answer: str
+    cell: int  # 1-based index among the code cells
+    line: int  # 1-based line within that cell
+    text: str  # the source line, stripped
+    why: str
+
+    def to_dict(self) -> dict:
+        return {"answer": self.answer, "cell": self.cell, "line": self.line, "text": self.text, "why": self.why}
+
+
+_MAGIC = re.compile(r"^(\s*)[!%?].*$", re.M)
+
+_CE_NAMES = {"CrossEntropyLoss", "cross_entropy"}
+_SOFTMAX_NAMES = {"softmax", "Softmax"}
+_LOGSOFTMAX_NAMES = {"log_softmax", "LogSoftmax"}
+_NLL_NAMES = {"NLLLoss", "nll_loss"}
+
+
+def _name(node: ast.AST) -> str:
+    """The last name of a call target or attribute chain: `nn.functional.softmax` -> `softmax`."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return ""
+
+
+def _calls(tree: ast.AST):
+    return (n for n in ast.walk(tree) if isinstance(n, ast.Call))
+
+
+def _kw(call: ast.Call, name: str):
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _const(node) -> object:
+    return node.value if isinstance(node, ast.Constant) else None
+
+
+def _parse_cells(cells: list[str]) -> tuple[list[tuple[int, ast.Module, list[str]]], int]:
+    parsed, skipped = [], 0
+    for i, src in enumerate(cells, 1):
+        blanked = _MAGIC.sub(lambda m: m.group(1) + "pass", src)
+        try:
+            parsed.append((i, ast.parse(blanked), src.splitlines()))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            skipped += 1
+    return parsed, skipped
+
+
+def _fact(answer: str, cell: int, lines: list[str], node: ast.AST, why: str) -> CodeFact:
+    line = getattr(node, "lineno", 1)
+    text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    return CodeFact(answer, cell, line, text[:160], why)
+
+
+def _is_softmax(node) -> bool:
+    """A call that turns scores into probabilities: F.softmax(x), x.softmax(-1), nn.Softmax()(x).
+    Not log_softmax: cross-entropy is unchanged by it (log_softmax of log-probabilities is the same
+    log-probabilities), so a log_softmax in front of CrossEntropyLoss is redundant, not a bug."""
+    if not isinstance(node, ast.Call):
+        return False
+    if _name(node) in _SOFTMAX_NAMES:
+        return True
+    return isinstance(node.func, ast.Call) and _name(node.func) in _SOFTMAX_NAMES  # nn.Softmax(dim=1)(x)
+
+
+def _returns_softmax(fn: ast.FunctionDef) -> ast.AST | None:
+    """`forward` (or `call`) returning a softmax of its last value, directly or through one name."""
+    assigned: dict[str, ast.expr] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            assigned[node.targets[0].id] = node.value
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Return) and node.value is not None:
+            value = node.value
+            if isinstance(value, ast.Name):
+                value = assigned.get(value.id, value)
+            if _is_softmax(value):
+                return node
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+                    isinstance(value.func.value, ast.Attribute) and value.func.value.attr == "softmax":
+                return node  # self.softmax(x) where the layer is named for what it does
+    return None
+
+
+def _sequential_ends_softmax(call: ast.Call) -> bool:
+    """nn.Sequential(..., nn.Softmax(dim=1)) or a list of layers ending so."""
+    return _name(call) == "Sequential" and bool(call.args) and isinstance(call.args[-1], ast.Call) \
+        and _name(call.args[-1]) == "Softmax"
+
+
+def _assignments(parsed) -> dict[str, ast.expr]:
+    """{name: the value last assigned to it} over all cells, for one step of indirection."""
+    out: dict[str, ast.expr] = {}
+    for _, tree, _ in parsed:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                out[node.targets[0].id] = node.value
+    return out
+
+
+def _softmax_into_ce(parsed) -> CodeFact | None:
+    """O12: probabilities handed to a loss that applies its own softmax."""
+    assigned = _assignments(parsed)
+    uses_ce = any(_name(c) in _CE_NAMES for _, tree, _ in parsed for c in _calls(tree))
+    for cell, tree, lines in parsed:
+        for call in _calls(tree):
+            name = _name(call)
+            # F.cross_entropy(F.softmax(out), y), criterion(...) is checked below through the model
+            if name in _CE_NAMES or name.endswith("cross_entropy_with_logits") or name == "softmax_cross_entropy":
+                args = list(call.args) + [k.value for k in call.keywords if k.arg in ("input", "logits")]
+                args = [assigned.get(a.id, a) if isinstance(a, ast.Name) else a for a in args]
+                if any(_is_softmax(a) for a in args):
+                    return _fact("softmax-ce", cell, lines, call, "a softmax feeds a loss that applies its own")
+            # Keras: a loss told it gets logits, on a model whose last layer is a softmax
+            if name in ("SparseCategoricalCrossentropy", "CategoricalCrossentropy") and _const(_kw(call, "from_logits")) is True:
+                if _keras_ends_softmax(parsed):
+                    return _fact("softmax-ce", cell, lines, call,
+                                 "from_logits=True on a model whose last layer already applies a softmax")
+    if not uses_ce:
+        return None
+    # Which model meets the loss is data flow this reader does not follow; so the model rule holds
+    # only when every model the code defines ends in a softmax (a notebook that tries a softmax head,
+    # then a logits head, is not reported).
+    models: list[tuple[CodeFact | None]] = []
+    for cell, tree, lines in parsed:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and _is_module(node):
+                fwd = next((f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "forward"), None)
+                if fwd is None:
+                    continue
+                ret = _returns_softmax(fwd)
+                models.append((_fact("softmax-ce", cell, lines, ret, "the model's forward returns a softmax and the "
+                                     "loss is CrossEntropyLoss, which applies its own") if ret is not None else None,))
+            elif isinstance(node, ast.Call) and _name(node) == "Sequential" and node.args:
+                models.append((_fact("softmax-ce", cell, lines, node, "the model ends in a Softmax layer and the loss "
+                                     "is CrossEntropyLoss, which applies its own") if _sequential_ends_softmax(node) else None,))
+    if models and all(m[0] is not None for m in models):
+        return models[0][0]
+    return None
+
+
+def _is_module(cls: ast.ClassDef) -> bool:
+    return any(_name(b) in ("Module", "LightningModule") for b in cls.bases)
+
+
+def _keras_ends_softmax(parsed) -> bool:
+    """The last Dense/Activation layer written in the code applies a softmax."""
+    last = None
+    for _, tree, _ in parsed:
+        for call in _calls(tree):
+            if _name(call) in ("Dense", "Activation"):
+                act = _kw(call, "activation")
+                if act is None and _name(call) == "Activation" and call.args:
+                    act = call.args[0]
+                last = _const(act) if act is not None else None
+    return last == "softmax"
+
+
+def _nll_on_logits(parsed) -> CodeFact | None:
+    """O16: NLLLoss expects log-probabilities; a code base with no log_softmax anywhere feeds it scores."""
+    nll = None
+    for cell, tree, lines in parsed:
+        for call in _calls(tree):
+            name = _name(call)
+            if name in _LOGSOFTMAX_NAMES or (isinstance(call.func, ast.Call) and _name(call.func) in _LOGSOFTMAX_NAMES):
+                return None
+            if name in _NLL_NAMES and nll is None:
+                nll = (cell, lines, call)
+    for _, tree, _ in parsed:  # a layer stored as an attribute: self.out = nn.LogSoftmax(dim=1)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in _LOGSOFTMAX_NAMES:
+                return None
+    if nll is None:
+        return None
+    cell, lines, call = nll
+    return _fact("logits-nll", cell, lines, call, "NLLLoss is used and nothing in the code applies log_softmax")
+
+
+def _loop_body_calls(loop: ast.AST) -> set[str]:
+    return {_name(c) for c in _calls(loop)}
+
+
+def _imports(parsed, *modules: str) -> bool:
+    for _, tree, _ in parsed:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            if any(n.split(".")[0] in modules for n in names):
+                return True
+    return False
+
+
+def _missing_zero_grad(parsed) -> CodeFact | None:
+    """O4: a loop that calls backward() and step() while nothing in the code clears the gradients."""
+    if not _imports(parsed, "torch") or _imports(parsed, "mxnet", "chainer", "paddle", "jax", "tensorflow"):
+        return None  # Gluon overwrites gradients by default; other frameworks clear them their own way
+    everything = {_name(c) for _, tree, _ in parsed for c in _calls(tree)}
+    if everything & {"zero_grad", "clear_grad", "clear_gradients", "cleargrads"}:
+        return None
+    for _, tree, _ in parsed:  # p.grad = None / param.grad.zero_()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == "grad" and isinstance(getattr(node, "ctx", None), ast.Store):
+                return None
+    for cell, tree, lines in parsed:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.For, ast.While)):
+                calls = _loop_body_calls(node)
+                if "backward" in calls and "step" in calls:
+                    step = next(c for c in _calls(node) if _name(c) == "step")
+                    return _fact("loop-order", cell, lines, step,
+                                 "backward() and step() run in a loop and nothing clears the gradients (no zero_grad)")
+    return None
+
+
+def _keras_metric_mismatch(parsed) -> CodeFact | None:
+    """A regression loss (MSE/MAE) scored with accuracy: Keras' accuracy counts exact matches of
+    real-valued outputs, so it sits near 0 whatever the fit."""
+    for cell, tree, lines in parsed:
+        for call in _calls(tree):
+            if _name(call) != "compile":
+                continue
+            loss = _const(_kw(call, "loss"))
+            metrics = _kw(call, "metrics")
+            names = [_const(e) for e in metrics.elts] if isinstance(metrics, (ast.List, ast.Tuple)) else []
+            if isinstance(loss, str) and loss.lower() in ("mse", "mae", "mean_squared_error", "mean_absolute_error") \
+                    and any(isinstance(n, str) and n.lower() in ("accuracy", "acc") for n in names):
+                return _fact("metric-mismatch", cell, lines, call,
+                             f"loss {loss!r} is a regression loss but the metric is accuracy (exact matches of real outputs)")
+    return None
+
+
+def _method_calls(tree: ast.AST, method: str) -> list[ast.Call]:
+    return [c for c in _calls(tree) if isinstance(c.func, ast.Attribute) and c.func.attr == method and not c.args
+            and not c.keywords]
+
+
+def _eval_never_undone(parsed) -> CodeFact | None:
+    """O5: `model.eval()` inside the training loop (to validate each epoch) and no `.train()` call
+    anywhere: from the first validation on, the model trains with dropout off and BatchNorm frozen
+    at its running statistics. Only PyTorch, only a loop that also calls backward()."""
+    if not _imports(parsed, "torch"):
+        return None
+    if any(_method_calls(tree, "train") or any(_name(c) == "train" for c in _calls(tree)) for _, tree, _ in parsed):
+        return None  # model.train(), model.train(True), net.train(mode=...)
+    for cell, tree, lines in parsed:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.For, ast.While)) and "backward" in _loop_body_calls(node):
+                evals = _method_calls(node, "eval")
+                if evals:
+                    return _fact("train-eval-mode", cell, lines, evals[0],
+                                 "eval() is called inside the training loop and train() is never called: "
+                                 "after the first evaluation the model trains in eval mode")
+    return None
+
+
+_PROB_LOSSES = {"binary_crossentropy": "sigmoid", "BinaryCrossentropy": "sigmoid",
+                "categorical_crossentropy": "softmax", "CategoricalCrossentropy": "softmax",
+                "sparse_categorical_crossentropy": "softmax", "SparseCategoricalCrossentropy": "softmax"}
+
+
+def _in_order(parsed):
+    """Every call of every cell, in the order the code reads (cell, line, column)."""
+    out = []
+    for cell, tree, lines in parsed:
+        out.extend((cell, getattr(c, "lineno", 0), getattr(c, "col_offset", 0), c, lines) for c in _calls(tree))
+    return sorted(out, key=lambda t: t[:3])
+
+
+def _sequentials(parsed) -> list[tuple[int, int, str, ast.expr | None]]:
+    """(cell, line, name, last layer or None) for each `name = Sequential(...)`, in code order."""
+    out = []
+    for cell, tree, _ in parsed:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                    and isinstance(node.value, ast.Call) and _name(node.value) == "Sequential":
+                layers = node.value.args[0] if node.value.args else None
+                lastl = layers.elts[-1] if isinstance(layers, (ast.List, ast.Tuple)) and layers.elts else None
+                out.append((cell, node.lineno, node.targets[0].id, lastl))
+    return out
+
+
+def _no_activation(layer) -> bool:
+    """A Dense (or Activation) layer call that leaves its output as raw scores."""
+    if not isinstance(layer, ast.Call) or _name(layer) not in ("Dense", "Activation"):
+        return False
+    act = _kw(layer, "activation")
+    if act is None and _name(layer) == "Activation" and layer.args:
+        act = layer.args[0]
+    return act is None or _const(act) == "linear"
+
+
+def _keras_probs_from_linear(parsed) -> CodeFact | None:
+    """Keras' cross-entropies take probabilities unless told `from_logits=True` (their documented
+    default); fed the raw output of a Dense layer with no activation, values at or below 0 are
+    clipped to epsilon and the loss sits near -log(1e-7) / 2 per wrong example. Only a Sequential
+    model whose last layer the code shows: `m = Sequential([..., Dense(1)])` or `m.add(...)` calls,
+    then `m.compile(loss=...)` (a functional model's output is data flow this reader does not follow)."""
+    last: dict[str, object] = {}
+    events = [(cell, line, -1, (name, layer), None) for cell, line, name, layer in _sequentials(parsed)]
+    for cell, _, _, call, lines in sorted(events + _in_order(parsed), key=lambda t: t[:3]):
+        if lines is None:  # m = Sequential([...]): its last layer so far
+            last[call[0]] = call[1]
+            continue
+        name = _name(call)
+        target = call.func.value.id if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) else None
+        if name == "add" and target in last and call.args:
+            last[target] = call.args[0]
+            continue
+        if name != "compile" or target not in last or not _no_activation(last[target]):
+            continue
+        loss = _kw(call, "loss")
+        if isinstance(loss, ast.Constant) and loss.value in _PROB_LOSSES:
+            return _fact("probs-expected", cell, lines, call, f"loss {loss.value!r} expects probabilities and the "
+                         "model's last Dense layer has no activation (raw scores are clipped to epsilon)")
+        if isinstance(loss, ast.Call) and _name(loss) in _PROB_LOSSES and _const(_kw(loss, "from_logits")) is not True:
+            return _fact("probs-expected", cell, lines, call, f"{_name(loss)}() expects probabilities unless "
+                         "from_logits=True, and the model's last Dense layer has no activation")
+    return None
+
+
+_RULES = (_softmax_into_ce, _nll_on_logits, _missing_zero_grad, _keras_metric_mismatch, _eval_never_undone,
+          _keras_probs_from_linear)
+
+
+def facts(cells: list[str]) -> tuple[list[CodeFact], int]:
+    """The findings in a notebook's code cells (in cell order) and how many cells did not parse."""
+    total, kept = 0, []
+    for src in cells:
+        total += len(src)
+        if total > MAX_SOURCE:
+            break
+        kept.append(src)
+    parsed, skipped = _parse_cells(kept)
+    skipped += len(cells) - len(kept)
+    out = []
+    for rule in _RULES:
+        try:
+            fact = rule(parsed)
+        except RecursionError:
+            continue
+        if fact is not None:
+            out.append(fact)
+    return out, skipped
