@@ -2160,3 +2160,21 @@ def test_zero_while_falling_ends_zero_after():
     # ... and set, it is the check's only reading: 0 at every evaluation while the loss falls is det-metric-zero's
     _quiet("zero_while_falling", _run({"eval/accuracy": [0.0] * 5, "loss": [6.9, 5.0, 4.1, 3.3, 2.7]}), "eval/accuracy",
            ends_zero_after=0.05, min_points=2)
+
+
+def test_uniform_while_accurate():
+    """Two classes: the loss starts at ln 2 = 0.693 and stays within 1% of it while the accuracy climbs
+    from 0.5 to 0.9 (last quarter median 0.9); a loss that falls as the accuracy climbs, a first loss
+    that is no ln C (an excerpt), or an accuracy that started high, are not this."""
+    acc = [0.5, 0.6, 0.75, 0.85, 0.9, 0.9, 0.9, 0.9]
+    loss = [0.6931, 0.6925, 0.6915, 0.6905, 0.69, 0.6898, 0.6897, 0.6896]
+    hit = _check("uniform_while_accurate", _run({"accuracy": acc, "loss": loss}), "accuracy")
+    assert hit.summary == ("accuracy rose from 0.5 to 0.9 (chance 1/2 = 0.5) while loss stayed within 5% of ln 2 = "
+                           "0.693, the loss of a uniform guess, from 0.693 to 0.69: the predictions are right but "
+                           "carry almost no confidence, so something caps it (targets smoothed towards uniform, "
+                           "logits scaled down)")
+    assert hit.numbers == {"classes": 2, "accuracy": 0.9, "loss": 0.6896}
+    _quiet("uniform_while_accurate", _run({"accuracy": acc, "loss": [0.693 * 0.8 ** i for i in range(8)]}), "accuracy")
+    _quiet("uniform_while_accurate", _run({"accuracy": acc, "loss": [0.75] * 8}), "accuracy")
+    _quiet("uniform_while_accurate", _run({"accuracy": [0.8] + acc[1:], "loss": loss}), "accuracy")
+    _quiet("uniform_while_accurate", _run({"accuracy": acc[:3] + [0.9], "loss": loss[:4]}), "accuracy")  # four logs: a start

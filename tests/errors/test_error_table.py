@@ -21,7 +21,7 @@ HELD_FIRST, HELD_TOP3 = 0.92, 0.92
 
 # one or more per kind of message, chosen to cover every cause the table expects first
 REPRESENTATIVE = [
-    "device-transformer-masks", "version-evaluation-strategy-old-release", "monitor-lightning-val-loss-name", "nan-guard-hydrology-lstm", "device-trainer-notebook", "shape-datasetgan-latent", "shape-anomaly-features",
+    "device-transformer-masks", "onecycle-stepped-past-total-growsp", "version-evaluation-strategy-old-release", "monitor-lightning-val-loss-name", "nan-guard-hydrology-lstm", "device-trainer-notebook", "shape-datasetgan-latent", "shape-anomaly-features",
     "bce-size-book-view-as", "bce-size-wnet-deprecated", "dtype-numpy-features-mm", "dtype-class-weight-double",
     "inplace-lio-version", "inplace-tsan-clone", "backward-twice-vae-attr", "half-cpu-self-llm",
     "build-not-compiled-mobileagent", "build-no-kernel-k80", "oom-mass-finetune", "oom-seq2seq-trainer",

@@ -3802,6 +3802,58 @@ def confident_at_floor(c: Ctx) -> Hit | None:
 
 
 @params
+class UniformWhileAccurateParams(Params):
+    """This accuracy climbs from chance (its first value at most 1/C + `from_chance`) to `rise` or more
+    above chance (median of its last quarter) while the cross-entropy `against` of the same split never
+    leaves ln C, the loss of a uniform guess: it starts within `first_tol` (relative) of ln C and every
+    value stays within `band` (relative) of it. C from the first loss, logged at the start of the run,
+    and at most `max_classes` (above that, ln C of neighbouring C lie too close to tell apart)."""
+
+    against: Names = ("loss",)
+    max_classes: int = 10
+    first_tol: float = 0.01
+    band: float = 0.05
+    from_chance: float = 0.15
+    rise: float = 0.3
+    # five logs at least of each: the first epochs of a model trained under heavy dropout keep the loss
+    # at ln C for a few logs while the accuracy starts to climb; that is a start, not a run
+    min_points: int = 5
+    min_loss_points: int = 5
+
+
+@check("uniform_while_accurate", UniformWhileAccurateParams)
+def uniform_while_accurate(c: Ctx) -> Hit | None:
+    """An accuracy that rises far above chance while the loss stays at ln C."""
+    p: UniformWhileAccurateParams = c.params
+    x, y = finite_xy(c.steps, facts.as_fraction(c.values))
+    if len(y) < p.min_points:
+        return None
+    other = c.other(p.against)
+    if other is None:
+        return None
+    ox, oy = finite_xy(other.steps, other.values)
+    if len(oy) < p.min_loss_points or not facts.begins_at_start(ox, 0.05) or not (0.5 < oy[0] < 3.0):
+        return None
+    classes = int(round(math.exp(float(oy[0]))))
+    uniform = math.log(classes) if classes >= 2 else 0.0
+    if not (2 <= classes <= p.max_classes) or abs(float(oy[0]) - uniform) > p.first_tol * uniform:
+        return None
+    if float(np.max(np.abs(oy - uniform))) > p.band * uniform:
+        return None
+    chance = 1.0 / classes
+    end = float(np.median(y[-max(1, len(y) // 4):]))
+    if float(y[0]) > chance + p.from_chance or end < chance + p.rise:
+        return None
+    return Hit(
+        f"{c.name} rose from {fmt(float(y[0]))} to {fmt(end)} (chance 1/{classes} = {fmt(chance)}) while "
+        f"{other.name} stayed within {p.band:.0%} of ln {classes} = {fmt(uniform)}, the loss of a uniform guess, "
+        f"from {fmt(float(oy[0]))} to {fmt(float(oy[-1]))}: the predictions are right but carry almost no "
+        f"confidence, so something caps it (targets smoothed towards uniform, logits scaled down)",
+        x[0], x[-1], numbers={"classes": classes, "accuracy": end, "loss": float(oy[-1])},
+    )
+
+
+@params
 class CollapsesToZeroParams(Params):
     """A loss that starts at `start_min` or more and is below `floor` at one of the next `within`
     points, staying below `floor` * 100 from there to the end (`min_points` in all)."""

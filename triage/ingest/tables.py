@@ -32,7 +32,7 @@ from triage.ingest import aliases as _aliases
 from triage.ingest import printed
 
 # A rule line: dashes (ASCII, box-drawing, `=`), with only blanks, pipes, corners and crossings between.
-_RULE = re.compile(r"^[\s|+:\-─━═=┼┬┴├┤╞╡╪╫╭╮╰╯┌┐└┘│┃╇╈╋┠┨┝┥╟╢╤╧]*$")
+_RULE = re.compile(r"^[\s|+:\-─━═=┼┬┴├┤╞╡╪╫╭╮╰╯┌┐└┘│┃╇╈╋┠┨┝┥╟╢╤╧┏┓┗┛┳┻┡┩┣┫]*$")
 _DASHES = re.compile(r"[-─━═=:]{2,}")
 _BORDERS = str.maketrans({c: " " for c in "|│┃"})
 _WORD = re.compile(r"\S+")

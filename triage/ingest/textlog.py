@@ -72,6 +72,9 @@ _TB_FRAME = re.compile(r'^\s*File "[^"\n]+", line \d+, in \S')
 # and a `│ path.py:2160 in fn │` location line; an excerpt pasted from the middle of the box starts at either.
 _RICH_TB_HEAD = re.compile(r"^[╭┏][─━]+ *Traceback \(most recent call last\) *[─━]+[╮┓]\s*$")
 _RICH_TB_FRAME = re.compile(r"^│(?: {3,}| ❱ +)\d+ │|^│ +\S.*\.py:\d+ in [\w<>.]+ *│$")
+# a box-drawn table's row of numbers (rich.table's `│   38 │     0.7372 │ 1.00e-03 │`) has the frame's gutter
+# shape: a frame's cell after its line number is code, never numbers only
+_NUMBER_ROW = re.compile(r"^│(?: *[-+]?(?:\d[\d.,]*(?:[eE][-+]?\d+)?%?|nan|inf) *│){2,}\s*$", re.I)
 # IPython's (8.x) traceback: each frame opens at `File /path/to/mod.py:2245, in fn(args)` or `Cell In[19], line 1`,
 # its source lines numbered after a gutter and the failing one marked by an arrow (`-> 2245 code`, `----> 1 code`)
 _IPY_TB_FRAME = re.compile(r"^(?:-*> *\d+ |File \S[^\n]*:\d+, in \S|Cell In *\[\d*\], line \d+)")
@@ -639,7 +642,8 @@ class _TextReader:
             return False
         if text[0] in "╭│" or (bare is not line and bare.lstrip()[:1] in ("╭", "│")):
             box = bare.strip()
-            if (_RICH_TB_HEAD.match(box) or _RICH_TB_FRAME.match(box)) and self.header is None \
+            if (_RICH_TB_HEAD.match(box) or (_RICH_TB_FRAME.match(box) and not _NUMBER_ROW.match(box))) \
+                    and self.header is None \
                     and self.sb3_rows is None:  # (a table's `│ 0 │` rows are no frame)
                 self.tb = [line]
                 self.tb_line = ln
