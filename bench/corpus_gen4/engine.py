@@ -3,11 +3,9 @@ import json
 import math
 import os
 import shutil
-import time
 
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
 
 
 def _metrics(kind, out, y, extra=None):

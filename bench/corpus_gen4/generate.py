@@ -5,7 +5,6 @@ spec before it trains.
     /work/main/.venv/bin/python bench/corpus_gen4/generate.py NAME ...   # (re)make these runs
 """
 import json
-import math
 import os
 import shutil
 import sys
