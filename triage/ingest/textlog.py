@@ -877,6 +877,12 @@ class _TextReader:
             # DeepSpeed's throughput timer: `0/10, RunningAvgSamplesPerSec=28.4, ...` leads with the epoch, then
             # the global step (not a count out of a total)
             s = _DS_TIMER_LEAD.sub(r"epoch=\1 step=\2,", s, count=1)
+        if "iterations" in s and " memory (" in s and _MEM_AFTER.search(s):
+            # Megatron's memory report, `[Rank 0] (after 10 iterations) memory (MB) | allocated: 7504.1 | ...`:
+            # printed once a rank after the first logging interval, the same bytes each time; no record of the
+            # run's (as one, it would end the rows of the DeepSpeed lines and iteration record it sits between)
+            self.b.skip("a memory report printed once after the first iterations (no training record)")
+            return False
         if "={'" in s and "=" in s[s.find("={'") + 3:]:
             # `loss=2.17 grad_norm={'0_default': 2.15, '1_fp32': 0.0} micro_num=16 acc=0.55`: a dict of parts
             # among `key=value` pairs is that key's parts, one pair each; the pairs after it go on
@@ -3017,7 +3023,7 @@ def _commented_output(c: str) -> bool:
 # A report of the time each phase took per item, every value in milliseconds with its phase named after it
 # (Ultralytics and YOLOv5 after validating: `Speed: 0.1ms preprocess, 15.9ms inference, 0.0ms loss, ...`)
 _PHASE_TIMES = re.compile(r"^[A-Za-z][\w ]{0,20}:\s*\d[\d.]*\s*ms\s+[A-Za-z][\w-]*(?:,\s*\d[\d.]*\s*ms\s+[A-Za-z][\w-]*)+")
-_TIMERS_LINE = re.compile(r"^(?:rank=\d+\s+)?time \((?:ms|s|sec|us)\)\s*\|\s*[A-Za-z_]\w*\s*:\s*\d")
+_TIMERS_LINE = re.compile(r"^(?:rank=\d+\s+)?time \((?:ms|s|sec|us)\)\s*\|\s*[A-Za-z_][\w-]*\s*:\s*\d")
 _STOP_BEST = re.compile(r"\bMetric\s+(\S+)\s+improved\b.*?New best score:\s*(" + _NUM + r")")
 # pycocotools' summary, one line per value: `Average Recall     (AR) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = -1.000`
 # (under srun every line is headed by the rank, `0: `; pycocotools' own leading blank makes that `0:  Average`)
@@ -3642,6 +3648,8 @@ _STATS_OF = re.compile(r"^([A-Za-z][\w /.-]{0,40}?)\s*:\s*mean\s*[=:]\s*(\S+?),(
                        r"\s*[=:]\s*\S+?,?)+\s*$", re.I)
 _COUNT_VALUE = re.compile(r"^(\d{1,9})\s*/\s*\d{1,9}\s*:\s*([-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|nan|inf))$", re.I)
 _COUNT_VALUE_TPL = "<count>/<total>: <value>"
+# Megatron's memory report after the first logging interval: `(after 10 iterations) memory (MB) | allocated: ...`
+_MEM_AFTER = re.compile(r"\bafter \d{1,12} iterations\)?\s+memory \((?:MB|GB|MiB|GiB)\)\s*\|")
 # DeepSpeed's throughput timer line: `<epoch>/<global step>, RunningAvgSamplesPerSec=...`
 _DS_TIMER_LEAD = re.compile(r"(?<![\w/.])(\d{1,6})/(\d{1,12}),(?=\s*(?:RunningAvg|Curr)SamplesPerSec=)")
 # A dict of numbers as one value among `key=value` pairs (`grad_norm={'0_default': 2.1, '1_fp32': 0.0}`)
