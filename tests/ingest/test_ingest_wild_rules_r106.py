@@ -45,3 +45,23 @@ def test_timers_line_with_hyphenated_phases_is_skipped(tmp_path):
     assert run.meta["rows"] == 3
     assert not any("compute" in name for name in run.series)
     assert any("timers line" in reason for reason in run.meta["skipped"])
+
+
+def test_print_glued_after_a_bar_is_the_same_row(tmp_path):
+    # Lightning's bar is drawn without a newline, so the validation print that follows lands on the bar's line
+    # (`...[12:00<00:00, 2.1it/s, loss=0.1, val_loss=0.4]val_loss 0.38 val/abs_rel 0.38`): two prints, one
+    # printed line, one row; the values of both are read
+    lines = [f"Epoch {e}: 100%|#########9| 499/500 [04:10<00:00,  2.0it/s, loss={0.2 - 0.01 * e:.3f}, v_num=3, "
+             f"val_loss={0.5 - 0.01 * e:.3f}]val_loss {0.49 - 0.01 * e:.4f} val/abs_rel {0.49 - 0.01 * e:.4f} "
+             f"val/a1 {0.4 + 0.01 * e:.4f}" for e in range(3)]
+    run = read_text(tmp_path, "\n".join(lines) + "\n")
+    assert run.meta["rows"] == 3
+    assert [round(float(v), 2) for v in run.series["loss"].values] == [0.2, 0.19, 0.18]
+    assert [round(float(v), 2) for v in run.series["eval/a1"].values] == [0.4, 0.41, 0.42]
+
+
+def test_records_with_their_own_counters_glued_on_one_line_stay_rows(tmp_path):
+    # a paste that lost its newlines: each glued record carries its own counter, so each is a row
+    line = "".join(f"[Epoch 2/5] [Batch {b}/90] [loss: {1.0 - b / 100:.3f}]" for b in (10, 20, 30))
+    run = read_text(tmp_path, line + "\n")
+    assert run.meta["rows"] == 3

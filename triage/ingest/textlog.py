@@ -392,6 +392,9 @@ class _TextReader:
         # how many printed lines a record was read from, by the record's first line, where more than one (a block
         # printed a value a line): the record is one row, its lines are said apart (meta `joined_lines`)
         self.lines_in: dict[int, int] = {}
+        # printed lines that held more than one print with no redraw between (a bar and what was printed after
+        # it, its newline lost): each print is a record, the line one row
+        self.glued_lines: set[int] = set()
         self.quiet_segs = 0  # segments read since the count was reset that took a path that changes nothing
         self.first_shape: tuple | None = None  # (template, numbers) of the log's first printed record
         self.best_of: set[str] = set()  # metrics the log keeps a best-so-far of (`Best_accuracy : 60.0`)
@@ -433,6 +436,8 @@ class _TextReader:
         if self.sb3_line(ln, line) or self.events(ln, line):
             return False
         segs = _segments(line)
+        if len(segs) > 1 and "\r" not in line and "\x08" not in line:
+            self.glued_lines.add(ln)
         for seg in segs:
             try:
                 self.segment(ln, seg)
@@ -3860,6 +3865,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         elif not r.sb3_line(ln, line) and not r.events(ln, line):
             segs = _segments(line)
             r.ordinary = None
+            if len(segs) > 1 and "\r" not in line and "\x08" not in line:
+                r.glued_lines.add(ln)
             for seg in segs:
                 try:
                     r.segment(ln, seg)
@@ -3942,7 +3949,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     r.records = _second_lines(r.records)
     r.records = _epochs_printed_after(r.records)
     r.records = _boosting_objective(r.records, lines)
-    axis = _emit(r.records, b, r.lines_in)
+    axis = _emit(r.records, b, r.lines_in, r.glued_lines)
     # an SB3 / baselines `| key | value |` table printed a value a line: one row, its further lines said apart
     table_lines = sum(len(rec.values) - 1 for rec in r.records if type(rec) is _Rec and rec.source == "sb3")
     if table_lines > 0:
@@ -5941,10 +5948,12 @@ def _drop_lone_step(records: list) -> list:
 _TIME_UNIT_TPL = re.compile(r"#(?:[mµu]?s|ns|min|h)(?![A-Za-z])")  # a duration in a template, its unit folded
 
 
-def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = None) -> str:
+def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = None,
+          glued: set[int] | None = None) -> str:
     """Give every record its step (explicit, epoch plus batch, epoch, or line order) and add it. A record
     read from several printed lines (`lines_in`, by its first line) is one row; its further lines are counted
-    in meta `joined_lines`."""
+    in meta `joined_lines`. Records read from one printed line that held several prints glued together
+    (`glued`: a bar and the print after it) are that line's one row."""
     if not records:
         return ""
     records = _drop_constant_steps(records)
@@ -6036,6 +6045,7 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
     # already joined records printed over several lines, `joined_lines` says those lines alone)
     by_step = not lines_in or all(n <= 1 for n in lines_in.values())
     row_step, row_keys = NAN, set()
+    row_line = -1  # the printed line of the last record counted or joined
     for rec, vals in kept:
         if vals is None:
             n = len(rec)
@@ -6066,12 +6076,15 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
             scale_printed = _prints_loss_scale(kept)
         if rec.source != _EVENT_POINT or not scale_printed:
             keys = {_emit_key(key, rec.label) for key, _ in vals}
-            if by_step and where == row_step and row_keys.isdisjoint(keys):
+            if glued and rec.line == row_line and rec.line in glued and rec.step is None and rec.batch is None:
+                row_keys |= keys  # (a print with no counter of its own glued after a record: its line's one row)
+            elif by_step and where == row_step and row_keys.isdisjoint(keys):
                 row_keys |= keys
                 b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + 1
             else:
                 row_step, row_keys = where, keys
                 b.meta["rows"] += 1
+            row_line = rec.line
             if lines_in and rec.line in lines_in and rec.line not in counted_lines:
                 # (a block printed a value a line: one row at its step; its further lines said apart; two records
                 # opened under one heading, training's and then evaluation's, share its line: counted once)
