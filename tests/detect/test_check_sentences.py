@@ -2178,3 +2178,37 @@ def test_uniform_while_accurate():
     _quiet("uniform_while_accurate", _run({"accuracy": acc, "loss": [0.75] * 8}), "accuracy")
     _quiet("uniform_while_accurate", _run({"accuracy": [0.8] + acc[1:], "loss": loss}), "accuracy")
     _quiet("uniform_while_accurate", _run({"accuracy": acc[:3] + [0.9], "loss": loss[:4]}), "accuracy")  # four logs: a start
+
+
+def test_running_total():
+    """Four epochs of four logs, per-batch loss 2, 1.6, 1.28, 1.024: each print is k x that (2, 4, 6, 8), so
+    every cycle's k-th value is k times its first; a mean loss wandering within epochs is not this."""
+    loss = [k * m for m in (2.0, 1.6, 1.28, 1.024) for k in (1, 2, 3, 4)]
+    hit = _check("running_total", _run({"loss": loss}), "loss")
+    assert hit.summary == ("loss climbs within each of 3 cycles of 4-4 logs and restarts at the next (e.g. 2 -> 8 over "
+                           "steps 1-4, then 1.6), its k-th value about k times its first: a running total of the "
+                           "batch losses since the epoch began, never divided by the number of batches")
+    assert hit.numbers == {"cycles": 3, "length": 4}
+    _quiet("running_total", _run({"loss": [m * f for m in (2.0, 1.6, 1.28, 1.024) for f in (1.0, 1.1, 1.15, 1.2)]}), "loss")
+
+
+def test_constant_multiple():
+    """The eval loss is 6x the training loss at steps 4, 8, 12, 16 (and 6.6x at the last): the gap is there
+    from the first evaluation and stays, unlike overfitting's, which opens from about 1."""
+    train = [2.0 * 0.9 ** i for i in range(1, 17)]
+    ev = [6.0 * train[3], 6.0 * train[7], 6.0 * train[11], 6.6 * train[15]]
+    steps = {"eval/loss": [4, 8, 12, 16], "eval/accuracy": [4, 8, 12, 16]}
+    acc = [0.6, 0.7, 0.75, 0.8]
+    run = _run({"loss": train, "eval/loss": ev, "eval/accuracy": acc}, steps)
+    hit = _check("constant_multiple", run, "eval/loss")
+    assert hit.summary == ("eval/loss is 6x loss at its first log (step 4) and 6.6x at its last (step 16), never under "
+                           "6x: a gap that is there from the start and does not grow is no overfitting but two losses "
+                           "on different scales (a sum over batches against a mean, a per-sequence against a per-token "
+                           "loss)")
+    assert hit.numbers == {"first": pytest.approx(6.0), "last": pytest.approx(6.6)}
+    overfit = [1.1 * train[3], 2.0 * train[7], 4.0 * train[11], 9.0 * train[15]]
+    _quiet("constant_multiple", _run({"loss": train, "eval/loss": overfit, "eval/accuracy": acc}, steps), "eval/loss")
+    # no accuracy (a regression whose eval targets may spread wider), or one far below the training accuracy
+    _quiet("constant_multiple", _run({"loss": train, "eval/loss": ev}, steps), "eval/loss")
+    _quiet("constant_multiple", _run({"loss": train, "eval/loss": ev, "eval/accuracy": acc, "accuracy": [0.99] * 16},
+                                     steps), "eval/loss")

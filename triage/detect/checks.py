@@ -3802,6 +3802,115 @@ def confident_at_floor(c: Ctx) -> Hit | None:
 
 
 @params
+class RunningTotalParams(Params):
+    """The series climbs in cycles of the same length (within one log) that each restart below
+    `drop` of the cycle's last value, and within each cycle its k-th value is (k + 1) times its first,
+    within `tol` (relative): the arithmetic of a running total of similar per-batch losses that is
+    reset each epoch and never divided by the batches added. At least `min_cycles` complete cycles of
+    `min_len` logs or more, covering `cover` of the series."""
+
+    min_cycles: int = 3
+    min_len: int = 3
+    drop: float = 0.6
+    cover: float = 0.8
+    tol: float = 0.5
+
+
+@check("running_total", RunningTotalParams)
+def running_total(c: Ctx) -> Hit | None:
+    """A logged loss that is a running sum since the epoch began."""
+    p: RunningTotalParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    n = len(y)
+    cycles: list[tuple[int, int]] = []
+    start = 0
+    for i in range(1, n + 1):
+        if i == n or y[i] <= y[i - 1]:
+            if i - start >= p.min_len and (i == n or y[i] < p.drop * y[i - 1]):
+                cycles.append((start, i))
+            start = i
+    full = [(a, b) for a, b in cycles if b < n]
+    if len(full) < p.min_cycles or sum(b - a for a, b in cycles) < p.cover * n:
+        return None
+    lengths = [b - a for a, b in full]
+    if max(lengths) - min(lengths) > 1:
+        return None
+    for a, b in full:
+        if y[a] <= 0:
+            return None
+        k = np.arange(1, b - a)
+        ratio = y[a + k] / y[a]
+        if ((ratio < (1 - p.tol) * (k + 1)) | (ratio > (1 + p.tol) * (k + 1))).any():
+            return None
+    a, b = full[0]
+    return Hit(
+        f"{c.name} climbs within each of {len(full)} cycles of {min(lengths)}-{max(lengths)} logs and restarts at the "
+        f"next (e.g. {fmt(float(y[a]))} -> {fmt(float(y[b - 1]))} over steps {step_str(x[a])}-{step_str(x[b - 1])}, "
+        f"then {fmt(float(y[b]))}), its k-th value about k times its first: a running total of the batch losses "
+        f"since the epoch began, never divided by the number of batches",
+        x[a], x[-1], numbers={"cycles": len(full), "length": min(lengths)},
+    )
+
+
+@params
+class ConstantMultipleParams(Params):
+    """This loss is at least `min_ratio` times the loss `against` (interpolated at its steps) at every one
+    of its `min_points` or more logs, the first included, and the multiple drifts by less than a factor
+    `max_drift` from the first log to the last. Overfitting opens the gap over time from about 1; a
+    multiple that is there from the first evaluation and stays put is two losses on different scales."""
+
+    against: Names = ("loss",)
+    min_ratio: float = 3.0
+    max_drift: float = 1.5
+    min_points: int = 3
+    # a classifier only, whose held-out accuracy (`accuracy`) ends within `max_acc_gap` of the training
+    # accuracy (`train_accuracy`, when logged): the same accuracy on both sides with a loss several
+    # times larger on one is two scales. A regression's eval MSE can be a fixed multiple for a real
+    # reason (a time split whose targets spread wider), so without an accuracy it stays quiet.
+    accuracy: Names = ("eval/accuracy",)
+    train_accuracy: Names = ("accuracy",)
+    max_acc_gap: float = 0.05
+
+
+@check("constant_multiple", ConstantMultipleParams)
+def constant_multiple(c: Ctx) -> Hit | None:
+    """An eval loss that is a fixed multiple of the training loss from its first evaluation."""
+    p: ConstantMultipleParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    other = c.other(p.against)
+    if other is None or len(y) < p.min_points:
+        return None
+    ox, oy = finite_xy(other.steps, other.values)
+    if len(oy) < p.min_points or not (np.diff(ox) > 0).all():
+        return None
+    inside = (x >= ox[0]) & (x <= ox[-1])
+    if int(inside.sum()) < p.min_points or not inside[0]:
+        return None
+    x, y = x[inside], y[inside]
+    base = np.interp(x, ox, oy)
+    if (base <= 0).any() or (y <= 0).any():
+        return None
+    ratio = y / base
+    if float(ratio.min()) < p.min_ratio or not (1 / p.max_drift <= ratio[-1] / ratio[0] <= p.max_drift):
+        return None
+    held = c.other(p.accuracy)
+    if held is None:
+        return None
+    _, ha = finite_xy(held.steps, facts.as_fraction(held.values))
+    trained = c.other(p.train_accuracy)
+    _, ta = finite_xy(trained.steps, facts.as_fraction(trained.values)) if trained is not None else (None, np.array([]))
+    if not len(ha) or (len(ta) and float(ha[-1]) < float(ta[-1]) - p.max_acc_gap):
+        return None
+    return Hit(
+        f"{c.name} is {fmt(float(ratio[0]))}x {other.name} at its first log (step {step_str(x[0])}) and "
+        f"{fmt(float(ratio[-1]))}x at its last (step {step_str(x[-1])}), never under {fmt(float(ratio.min()))}x: a gap "
+        f"that is there from the start and does not grow is no overfitting but two losses on different scales "
+        f"(a sum over batches against a mean, a per-sequence against a per-token loss)",
+        x[0], x[-1], numbers={"first": float(ratio[0]), "last": float(ratio[-1])},
+    )
+
+
+@params
 class UniformWhileAccurateParams(Params):
     """This accuracy climbs from chance (its first value at most 1/C + `from_chance`) to `rise` or more
     above chance (median of its last quarter) while the cross-entropy `against` of the same split never
