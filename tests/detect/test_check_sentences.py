@@ -2212,3 +2212,13 @@ def test_constant_multiple():
     _quiet("constant_multiple", _run({"loss": train, "eval/loss": ev}, steps), "eval/loss")
     _quiet("constant_multiple", _run({"loss": train, "eval/loss": ev, "eval/accuracy": acc, "accuracy": [0.99] * 16},
                                      steps), "eval/loss")
+
+
+def test_nonfinite_exp_of():
+    """A perplexity of +inf where the eval loss is 800 (exp(800) overflows above 709.78) is exp() of a huge
+    finite loss, not a NaN; the same inf beside an eval loss of 5 is."""
+    steps = {"eval/perplexity": [10, 20, 30], "eval/loss": [10, 20, 30]}
+    run = _run({"eval/perplexity": [np.inf] * 3, "eval/loss": [800.0, 790.0, 805.0]}, steps)
+    _quiet("nonfinite", run, "eval/perplexity", exp_of=["eval/loss"])
+    run = _run({"eval/perplexity": [np.inf] * 3, "eval/loss": [5.0, 5.1, 5.2]}, steps)
+    assert _check("nonfinite", run, "eval/perplexity", exp_of=["eval/loss"]).first_step == 10

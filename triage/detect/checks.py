@@ -265,6 +265,9 @@ def _finite_at(other, steps: np.ndarray, where: np.ndarray) -> np.ndarray:
 
 
 # -- checks --------------------------------------------------------------------------------
+_EXP_OVERFLOW = math.log(np.finfo(np.float64).max)  # 709.78: exp() of anything larger is +inf
+
+
 @params
 class NonfiniteParams(Params):
     """phase: where the first bad point must fall (early: within max(early_steps, early_fraction
@@ -307,6 +310,10 @@ class NonfiniteParams(Params):
     # was never once finite is a loss the method does not compute (a statistics-fitting model's bar)
     unless_scored: Optional[Names] = None
     scored_above: float = 0.9
+    # a perplexity is exp(loss), and exp overflows float64 above 709.78: +inf in the perplexity at a step
+    # where one of these losses is logged finite and that large is the overflow of a huge but finite
+    # loss, not a NaN (the loss itself is the finding, for the detectors that judge its size)
+    exp_of: Optional[Names] = None
     # only a series that is NaN or Inf at every one of its points (never once a finite number)
     all_bad: bool = False
     # quiet when, at every bad point, a count of optimizer updates these names match is logged beside it and
@@ -345,6 +352,11 @@ def nonfinite(c: Ctx) -> Hit | None:
     bad = ~np.isfinite(v)
     if p.ignore_inf_when and any(c.run.get(n) is not None for n in p.ignore_inf_when):
         bad = np.isnan(v)  # with a dynamic loss scale, an Inf gradient is a skipped overflow step
+    if p.exp_of and "perplexity" in c.name and bad.any():
+        base = c.other(p.exp_of)
+        if base is not None:
+            big = {float(x) for x, y in zip(base.steps, base.values) if np.isfinite(y) and y >= _EXP_OVERFLOW}
+            bad &= ~(np.isposinf(v) & np.isin(s, list(big)))
     if not bad.any():
         return None
     if p.unless_scored and bad.all() and _scores_well(c.run, p.unless_scored, p.scored_above):

@@ -463,6 +463,11 @@ class RunBuilder:
                     if bare:
                         keys.remove(bare[0])
                         keys.insert(0, bare[0])
+            if name in ("loss", "eval/loss") and len(keys) > 1:
+                mean = _mean_of_a_sum(keys, self.cols)
+                if mean is not None and mean != keys[0]:
+                    keys.remove(mean)
+                    keys.insert(0, mean)
             names[keys[0]] = (name, resolved[keys[0]].split)
             for k in keys[1:]:
                 own = _aliases.normalise(k)
@@ -627,6 +632,33 @@ def _apart(a: "_Column", b: "_Column") -> bool:
     """Whether two columns were read from different rows (lines) only."""
     ra, rb = a._merged(with_weights=True)[0], b._merged(with_weights=True)[0]
     return ra is not None and rb is not None and not np.intersect1d(ra, rb).size
+
+
+_MEAN_WORDS = {"avg", "average", "averaged", "mean"}
+
+
+def _mean_of_a_sum(keys: list[str], cols: dict) -> str | None:
+    """Of two spellings of one loss printed on the same lines, the one named a mean (`train_avg_loss`) when
+    the other (`train_loss`) is ten times it or more at every shared line: a total over the samples the
+    mean divides (FederatedScope's `train_loss` 72314 beside `train_avg_loss` 1.446 over 50,000 samples).
+    The mean is the loss; the sum grows with the data set, not with what the model learned."""
+    means = [k for k in keys if _MEAN_WORDS & set(_aliases.tokens(k))]
+    others = [k for k in keys if k not in means]
+    if len(means) != 1 or not others:
+        return None
+    rm, _, vm, *_ = cols[means[0]]._merged(with_weights=True)
+    for k in others:
+        ro, _, vo, *_ = cols[k]._merged(with_weights=True)
+        if rm is None or ro is None:
+            continue
+        shared, im, io = np.intersect1d(rm, ro, return_indices=True)
+        if not len(shared):
+            continue
+        a, b = vm[im], vo[io]
+        ok = np.isfinite(a) & np.isfinite(b) & (a > 0)
+        if ok.any() and ok.sum() == len(shared) and bool(np.all(b[ok] >= 10.0 * a[ok])):
+            return means[0]
+    return None
 
 
 _TRAIN_LOSS_KEY = re.compile(r"(?i)^\s*(?:train|training)[\s_/-]+loss\s*$")
