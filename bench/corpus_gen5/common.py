@@ -1,5 +1,5 @@
 """Data, models and log writers for corpus_gen5 (synthetic data only, models built from code/configs)."""
-import json, math, os, random, time, logging
+import json, os, random, time, logging
 import numpy as np
 import torch
 import torch.nn as nn
@@ -365,7 +365,7 @@ class RunLog:
         if s == "csv":
             self.rows.append({"epoch": epoch, **m}); return
         tl = m.get("train_loss"); vl = m.get("val_loss")
-        acc_k = next((k for k in m if k.startswith("val_") and k != "val_loss"), None)
+        next((k for k in m if k.startswith("val_") and k != "val_loss"), None)
         if s == "printed_pipe":
             self.w(f"epoch {epoch} | " + " | ".join(f"{k.replace('train_', '')} {v:.4f}" for k, v in m.items()))
         elif s == "printed_bracket":

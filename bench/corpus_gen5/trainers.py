@@ -4,7 +4,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from common import *  # noqa
+from common import (CNN1D, CNNBN, ContrastiveEnc, GRUCls, MLP, ResNetReg, RunLog, Seq2SeqAttn, TabularMLP, TinyEncoderCls, TinyViT, TwoTask, blobs, char_corpus, reg_fn, seed_all, seq2seq_data, shapes16, signals, tabular)
 
 
 def dump(path, obj):
@@ -74,7 +74,7 @@ def plain_run(rd, spec):
             for xb, yb in batches([Xp, yp], 64, True, torch.Generator().manual_seed(1)):
                 l = ce(model(xb), yb); po.zero_grad(); l.backward(); po.step()
     gstep = 0
-    init_state = {k: v.clone() for k, v in model.state_dict().items()}
+    {k: v.clone() for k, v in model.state_dict().items()}
     for ep in range(1, E + 1):
         if bug == "sched_in_epoch":  # scheduler (re)built inside the epoch loop
             sched = torch.optim.lr_scheduler.LambdaLR(opt, lam)
