@@ -2222,3 +2222,14 @@ def test_nonfinite_exp_of():
     _quiet("nonfinite", run, "eval/perplexity", exp_of=["eval/loss"])
     run = _run({"eval/perplexity": [np.inf] * 3, "eval/loss": [5.0, 5.1, 5.2]}, steps)
     assert _check("nonfinite", run, "eval/perplexity", exp_of=["eval/loss"]).first_step == 10
+
+
+def test_constant_only_while_loss_falls():
+    """A gradient norm of exactly 0 at 30 logs: beside a loss that falls from 2 to 0.25 it fires (the norm was
+    read where the gradients are zero), beside a flat loss it does not (that is the other detector's zero)."""
+    zeros = [0.0] * 30
+    falling = _run({"grad_norm": zeros, "loss": [2.0 * 0.93 ** i for i in range(30)]})
+    assert _check("constant", falling, "grad_norm", value=0.0, only_while_loss_falls=0.2).numbers["share"] == 1.0
+    flat = _run({"grad_norm": zeros, "loss": [2.0 + 0.01 * (i % 3 - 1) for i in range(30)]})
+    _quiet("constant", flat, "grad_norm", value=0.0, only_while_loss_falls=0.2)
+    _quiet("constant", falling, "grad_norm", value=0.0, unless_loss_falls=0.2)

@@ -1034,6 +1034,10 @@ class ConstantParams(WindowParams):
     # and last fifth): a learning rate printed as 0 beside a loss that keeps falling is a small rate
     # rounded away by the printing (`lr: 0.000`), since weights that do not move cannot lower the loss
     unless_loss_falls: Optional[float] = None
+    # ... and the other way round: only when a training loss fell by this share over the same steps (a
+    # gradient norm of exactly 0 beside a loss that keeps falling was read where the gradients are zero
+    # - after zero_grad(), before backward() - not from the gradients the step used)
+    only_while_loss_falls: Optional[float] = None
     # quiet when this higher-is-better series (a total reward) ended improved_by of its starting size or
     # more above where it started (medians of its first and last 15%, 6 points or more): one part of a
     # signal that never moves matters little while the whole keeps improving
@@ -1271,6 +1275,9 @@ def constant(c: Ctx) -> Hit | None:
         return None
     hx = x[same]
     if p.unless_loss_falls is not None and _training_loss_fell(c.run, p.unless_loss_falls, float(hx[0]), float(hx[-1])):
+        return None
+    if p.only_while_loss_falls is not None and not _training_loss_fell(c.run, p.only_while_loss_falls, float(hx[0]),
+                                                                        float(hx[-1])):
         return None
     # (last: it reads every series of the run, worth it only for a value that would be reported)
     if p.unless_coarse_print is not None and _coarse_print(c.run, p.unless_coarse_print, logged):
