@@ -128,6 +128,7 @@ def read_input(path: str, fmt: str | None = None):
     import os
 
     from triage.ingest import IngestError, read_run
+    from triage.ingest.code import attach_scripts
     from triage.ingest.sidecar import attach
 
     tmp = _stdin_to_file(path) if path == "-" or _is_stream(path) else None
@@ -142,6 +143,7 @@ def read_input(path: str, fmt: str | None = None):
             os.unlink(tmp)
     run.path = path
     attach(run, path)
+    attach_scripts(run, path)
     return run, raw
 
 

@@ -167,3 +167,31 @@ def test_keras_cross_entropy_on_a_last_layer_with_no_activation():
     assert _answers(added.replace("m.add(Activation('softmax'))\n", "")) == ["probs-expected"]
     # a functional model's output is not followed
     assert _answers("out = Dense(1)(x)\nmodel = Model(inp, out)\nmodel.compile(loss='binary_crossentropy')\n") == []
+
+
+def test_a_script_beside_a_log_is_read_for_bugs_never_run(tmp_path):
+    run_dir = tmp_path / "run1"
+    run_dir.mkdir()
+    # a script that would fail loudly if it were ever executed
+    (run_dir / "train.py").write_text("raise SystemExit('executed')\n" + textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+        criterion = nn.NLLLoss()
+        """) + TORCH_LOOP, encoding="utf-8")
+    log = run_dir / "train.log"
+    log.write_text("".join(f"epoch {e} loss {2.3 - 0.05 * e:.4f} acc {0.1 + 0.02 * e:.3f}\n" for e in range(12)),
+                   encoding="utf-8")
+    report = scan(str(log), load_kb())
+    found = [f for f in report.findings if f.detector == "code-logits-nll"]
+    assert found and "train.py line 5" in found[0].summary
+    assert any("train.py" in w for w in report.warnings)
+
+
+def test_a_code_base_beside_a_log_is_left_unread(tmp_path):
+    for i in range(9):
+        (tmp_path / f"mod{i}.py").write_text("criterion = nn.NLLLoss()\n" + TORCH_LOOP, encoding="utf-8")
+    log = tmp_path / "train.log"
+    log.write_text("".join(f"step {s} loss {2.0 - 0.01 * s:.3f}\n" for s in range(20)), encoding="utf-8")
+    report = scan(str(log), load_kb())
+    assert not [f for f in report.findings if f.detector.startswith("code-")]
+    assert any("not checked for bugs" in w for w in report.warnings)

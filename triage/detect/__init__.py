@@ -228,7 +228,8 @@ CODE_QUESTION = "Q-code-finding"
 
 
 def code_findings(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[Finding]:
-    """The bugs read in the run's own code (a notebook's cells: triage.ingest.code), as findings
+    """The bugs read in the run's own code (a notebook's cells, the scripts beside a log:
+    triage.ingest.code), as findings
     that answer Q-code-finding with the knowledge's label for each. A bug plain in the code is
     evidence whatever the curve shows (the question's own help says so), so these count like any
     detector's finding; they have no step and come after the curve's findings."""
@@ -244,7 +245,8 @@ def code_findings(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[
         detector = f"code-{answer}"
         if answer not in labels or (only and detector not in only):
             continue
-        where = f"cell {fact.get('cell')}, line {fact.get('line')}"
+        where = (f"{fact['source']} line {fact.get('line')}" if fact.get("source")
+                 else f"cell {fact.get('cell')}, line {fact.get('line')}")
         out.append(Finding(detector, CODE_QUESTION, answer, "code",
                            f"in the code, {where}: `{fact.get('text', '')}`: {fact.get('why', '')}",
                            category="code-review", title=labels[answer]))

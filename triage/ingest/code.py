@@ -27,13 +27,17 @@ class CodeFact:
     """One finding in the code: the `Q-code-finding` answer it gives, where, and why."""
 
     answer: str
-    cell: int  # 1-based index among the code cells
+    cell: int  # 1-based index among the code cells (or the scripts)
     line: int  # 1-based line within that cell
     text: str  # the source line, stripped
     why: str
+    source: str = ""  # the script's file name; "" for a notebook's cell
 
     def to_dict(self) -> dict:
-        return {"answer": self.answer, "cell": self.cell, "line": self.line, "text": self.text, "why": self.why}
+        out = {"answer": self.answer, "cell": self.cell, "line": self.line, "text": self.text, "why": self.why}
+        if self.source:
+            out["source"] = self.source
+        return out
 
 
 _MAGIC = re.compile(r"^(\s*)[!%?].*$", re.M)
@@ -358,8 +362,9 @@ _RULES = (_softmax_into_ce, _nll_on_logits, _missing_zero_grad, _keras_metric_mi
           _keras_probs_from_linear)
 
 
-def facts(cells: list[str]) -> tuple[list[CodeFact], int]:
-    """The findings in a notebook's code cells (in cell order) and how many cells did not parse."""
+def facts(cells: list[str], names: list[str] | None = None) -> tuple[list[CodeFact], int]:
+    """The findings in a notebook's code cells (in cell order), or in scripts named by `names`, and how
+    many cells did not parse."""
     total, kept = 0, []
     for src in cells:
         total += len(src)
@@ -375,5 +380,51 @@ def facts(cells: list[str]) -> tuple[list[CodeFact], int]:
         except RecursionError:
             continue
         if fact is not None:
+            if names and 0 < fact.cell <= len(names):
+                fact = CodeFact(fact.answer, fact.cell, fact.line, fact.text, fact.why, names[fact.cell - 1])
             out.append(fact)
     return out, skipped
+
+
+MAX_SCRIPTS = 8
+MAX_SCRIPT_BYTES = 1_000_000
+
+
+def attach_scripts(run, path) -> None:
+    """Read the Python scripts that sit beside a log (`train.py` in the run's folder) the way a notebook's
+    cells are read: parsed, never run. Findings go to `run.meta["code_facts"]` with the file they are in.
+    A folder with more than MAX_SCRIPTS scripts is a code base, not a run's folder: left unread, with a
+    warning; so is a script larger than MAX_SCRIPT_BYTES."""
+    from pathlib import Path
+
+    if str(path) == "-" or run.meta.get("code_facts"):
+        return
+    base = Path(path)
+    folder = base if base.is_dir() else base.parent
+    try:
+        scripts = sorted(p for p in folder.glob("*.py") if p.is_file())
+    except OSError:
+        return
+    if not scripts:
+        return
+    if len(scripts) > MAX_SCRIPTS:
+        run.warn(f"{len(scripts)} Python files beside the log were not checked for bugs (more than {MAX_SCRIPTS}: "
+                 "a code base rather than a run's script)")
+        return
+    sources, names = [], []
+    for script in scripts:
+        try:
+            if script.stat().st_size > MAX_SCRIPT_BYTES:
+                run.warn(f"{script.name} was not checked for bugs (larger than {MAX_SCRIPT_BYTES // 1_000_000} MB)")
+                continue
+            sources.append(script.read_text(encoding="utf-8", errors="replace"))
+            names.append(script.name)
+        except OSError:
+            continue
+    found, unparsed = facts(sources, names)
+    if found:
+        run.meta["code_facts"] = [f.to_dict() for f in found]
+        run.warn(f"checked the script{'s' if len(names) != 1 else ''} beside the log for bugs (parsed, never run): "
+                 + ", ".join(names))
+    if unparsed:
+        run.warn(f"{unparsed} script{'s' if unparsed != 1 else ''} beside the log could not be parsed as Python 3")
