@@ -3444,6 +3444,21 @@ def ratio_to(c: Ctx) -> Hit | None:
     )
 
 
+def _score_and_loss(c: Ctx, against, min_points: int, min_loss_points: int):
+    """This score as fractions (x, y) and the loss `against` (its series, steps, values), or None when
+    either has too few finite points: the start every check relating a score to a loss shares."""
+    x, y = finite_xy(c.steps, facts.as_fraction(c.values))
+    if len(y) < min_points:
+        return None
+    other = c.other(against)
+    if other is None:
+        return None
+    ox, oy = finite_xy(other.steps, other.values)
+    if len(oy) < min_loss_points:
+        return None
+    return x, y, other, ox, oy
+
+
 @params
 class AtChanceWhileFallingParams(Params):
     """This accuracy is no better than chance (at most acc_tol above 1/C, relative) on min_share of
@@ -3467,15 +3482,10 @@ class AtChanceWhileFallingParams(Params):
 def at_chance_while_falling(c: Ctx) -> Hit | None:
     """The eval metric sits at chance while the training loss falls."""
     p: AtChanceWhileFallingParams = c.params
-    x, y = finite_xy(c.steps, facts.as_fraction(c.values))
-    if len(y) < p.min_points:
+    pair = _score_and_loss(c, p.against, p.min_points, 3)
+    if pair is None:
         return None
-    other = c.other(p.against)
-    if other is None:
-        return None
-    ox, oy = finite_xy(other.steps, other.values)
-    if len(oy) < 3:
-        return None
+    x, y, other, ox, oy = pair
     found = facts.classes_from_config(c.run)
     if found is None:
         classes = facts.classes_from_first_loss(ox, oy)
@@ -3953,14 +3963,11 @@ class UniformWhileAccurateParams(Params):
 def uniform_while_accurate(c: Ctx) -> Hit | None:
     """An accuracy that rises far above chance while the loss stays at ln C."""
     p: UniformWhileAccurateParams = c.params
-    x, y = finite_xy(c.steps, facts.as_fraction(c.values))
-    if len(y) < p.min_points:
+    pair = _score_and_loss(c, p.against, p.min_points, p.min_loss_points)
+    if pair is None:
         return None
-    other = c.other(p.against)
-    if other is None:
-        return None
-    ox, oy = finite_xy(other.steps, other.values)
-    if len(oy) < p.min_loss_points or not facts.begins_at_start(ox, 0.05) or not (0.5 < oy[0] < 3.0):
+    x, y, other, ox, oy = pair
+    if not facts.begins_at_start(ox, 0.05) or not (0.5 < oy[0] < 3.0):
         return None
     classes = int(round(math.exp(float(oy[0]))))
     uniform = math.log(classes) if classes >= 2 else 0.0
