@@ -151,6 +151,26 @@ def test_flat_when_scheduled():
                            "lr_scheduler_type=cosine, warmup_steps=100")
 
 
+def test_below_configured():
+    """Trainer config learning_rate 2e-3, logged LR warming to 2e-5 at step 20 then decaying: the peak is
+    2e-3 / 2e-5 = 100x below; the same curve logged only from step 160 of 200 proves nothing; a peak of
+    4e-4 (5x below) is within what a schedule's factor allows at 0.1; a config without the Trainer's keys
+    is not read."""
+    cfg = {"learning_rate": 2e-3, "lr_scheduler_type": "linear", "logging_steps": 5}
+    steps = np.arange(5, 205, 5, dtype=float)
+    lr = np.where(steps <= 20, 2e-5 * steps / 20, 2e-5 * (200 - steps) / 180)
+    params = {"config_key": "learning_rate", "require_keys": ["lr_scheduler_type", "logging_steps"]}
+    hit = _check("below_configured", _run({"learning_rate": lr}, {"learning_rate": steps}, cfg), "learning_rate", **params)
+    assert hit.summary == ("learning_rate peaks at 2.00e-05 (step 20), 100x below the learning_rate = 0.002 in the "
+                           "run's config, over 40 points")
+    late = steps >= 160
+    _quiet("below_configured", _run({"learning_rate": lr[late]}, {"learning_rate": steps[late]}, cfg),
+           "learning_rate", **params)
+    _quiet("below_configured", _run({"learning_rate": lr * 20}, {"learning_rate": steps}, cfg), "learning_rate", **params)
+    _quiet("below_configured", _run({"learning_rate": lr}, {"learning_rate": steps}, {"learning_rate": 2e-3}),
+           "learning_rate", **params)
+
+
 def test_both_falling():
     """Chosen -100 -> -200 and rejected -110 -> -215 (medians of 3 points at each end), margin 0."""
     run = _run({"logps/chosen": [-100.0] * 10 + [-200.0] * 10, "logps/rejected": [-110.0] * 10 + [-215.0] * 10,

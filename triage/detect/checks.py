@@ -2413,6 +2413,52 @@ def flat_when_scheduled(c: Ctx) -> Hit | None:
 
 
 @params
+class BelowConfiguredParams(Params):
+    """The logged series never comes near the value the run's own config sets for it.
+    config_key: the config entry (e.g. learning_rate); require_keys: config entries that say which
+    trainer wrote the config (its documented schedule semantics are what make the rule hold);
+    factor: the logged peak is below factor x the configured value; first_within: the first logged
+    point comes within this share of the last logged step (a log that starts late in a decay proves
+    nothing); a peak of exactly 0 is left to the zero-LR detectors."""
+
+    config_key: str = "learning_rate"
+    require_keys: Names = ()
+    factor: float = 0.1
+    first_within: float = 0.5
+    min_points: int = 3
+
+
+@check("below_configured", BelowConfiguredParams)
+def below_configured(c: Ctx) -> Hit | None:
+    """The logged peak of the series is far below the value the run's config sets for it."""
+    p: BelowConfiguredParams = c.params
+    config = _config(c.run)
+    if any(key not in config for key in p.require_keys):
+        return None
+    try:
+        want = float(config.get(p.config_key))  # type: ignore[arg-type]  # None/str are the errors below
+    except (TypeError, ValueError):
+        return None
+    if not np.isfinite(want) or want <= 0:
+        return None
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points:
+        return None
+    peak = float(y.max())
+    if peak <= 0 or peak >= p.factor * want:
+        return None
+    last = float(x[-1])
+    if last > 0 and float(x[0]) > p.first_within * last:
+        return None
+    at = float(x[int(np.argmax(y))])
+    return Hit(
+        f"{c.name} peaks at {fmt(peak)} (step {step_str(at)}), {want / peak:.0f}x below the "
+        f"{p.config_key} = {fmt(want)} in the run's config, over {len(y):,} points",
+        x[0], x[-1],
+    )
+
+
+@params
 class LogBandParams(Params):
     """target; decades: how far (log10) counts as far; min_share of points that far;
     answer_high / answer_low: the answer by the side the median is on."""
