@@ -171,6 +171,21 @@ def test_below_configured():
            "learning_rate", **params)
 
 
+def test_term_at_chance():
+    """cls_loss cycles ln 4 - 0.03, ln 4, ln 4 + 0.03 (median ln 4 = 1.386) over 20 points while reg_loss
+    falls evenly from 1.0 to 0.1 (medians of its first and last two points: 0.976 and 0.124); a cls_loss
+    that falls too, a reg_loss that only loses a third, or an eval term stay quiet."""
+    cls = [math.log(4) + (-0.03, 0.0, 0.03)[i % 3] for i in range(20)]
+    reg = list(np.linspace(1.0, 0.1, 20))
+    run = _run({"cls_loss": cls, "reg_loss": reg})
+    hit = _check("term_at_chance", run, "cls_loss")
+    assert hit.summary == ("cls_loss stays at ln 4 = 1.386 (median 1.39) over 20 points while reg_loss fell from 0.976 "
+                           "to 0.124: that head predicts every class alike while the rest of the model learns")
+    _quiet("term_at_chance", _run({"cls_loss": list(np.linspace(1.4, 0.3, 20)), "reg_loss": reg}), "cls_loss")
+    _quiet("term_at_chance", _run({"cls_loss": cls, "reg_loss": list(np.linspace(1.0, 0.67, 20))}), "cls_loss")
+    _quiet("term_at_chance", _run({"eval/cls_loss": cls, "reg_loss": reg}), "eval/cls_loss")
+
+
 def test_both_falling():
     """Chosen -100 -> -200 and rejected -110 -> -215 (medians of 3 points at each end), margin 0."""
     run = _run({"logps/chosen": [-100.0] * 10 + [-200.0] * 10, "logps/rejected": [-110.0] * 10 + [-215.0] * 10,

@@ -2459,6 +2459,52 @@ def below_configured(c: Ctx) -> Hit | None:
 
 
 @params
+class TermAtChanceParams(Params):
+    """A training loss term sits at ln C of a small C (its median within `tol`, nine points in ten
+    within `batch_noise`, after its first point) while another training series named a loss
+    (`others` globs) falls to `other_fall` of its start or below (medians of the first and last
+    tenth); min_points on both."""
+
+    tol: float = 0.02
+    batch_noise: float = 0.1
+    max_classes: int = 10
+    min_points: int = 10
+    others: Names = ("*loss*",)
+    other_fall: float = 0.5
+
+
+@check("term_at_chance", TermAtChanceParams)
+def term_at_chance(c: Ctx) -> Hit | None:
+    """One loss term at ln C for the whole run while another term of the same run falls."""
+    p: TermAtChanceParams = c.params
+    me = c.run.get(c.name)
+    if me is not None and me.split == "eval":
+        return None
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points:
+        return None
+    classes = facts.classes_from_loss_level(y[1:], p.tol, p.max_classes, (), p.batch_noise)
+    if not classes:
+        return None
+    for name, other in c.run.series.items():
+        if name == c.name or other.split == "eval" or not any(fnmatch.fnmatchcase(name, g) for g in p.others):
+            continue
+        _, z = finite_xy(other.steps, other.values)
+        if len(z) < p.min_points:
+            continue
+        k = max(1, len(z) // 10)
+        start, end = float(np.median(z[:k])), float(np.median(z[-k:]))
+        if start > 0 and 0 <= end <= p.other_fall * start:
+            return Hit(
+                f"{c.name} stays at ln {classes} = {math.log(classes):.3f} (median {fmt(float(np.median(y)))}) "
+                f"over {len(y):,} points while {name} fell from {fmt(start)} to {fmt(end)}: that head "
+                f"predicts every class alike while the rest of the model learns",
+                x[0], x[-1],
+            )
+    return None
+
+
+@params
 class LogBandParams(Params):
     """target; decades: how far (log10) counts as far; min_share of points that far;
     answer_high / answer_low: the answer by the side the median is on."""
