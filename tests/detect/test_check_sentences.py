@@ -186,6 +186,25 @@ def test_term_at_chance():
     _quiet("term_at_chance", _run({"eval/cls_loss": cls, "reg_loss": reg}), "eval/cls_loss")
 
 
+def test_constant_unless_fell_before():
+    """eval/accuracy 1.0 at steps 75, 150, 225; the loss logged at steps 5..70 falls 1.39 -> 0.93 (33%)
+    before the first evaluation: an easy task solved before it was first scored. Logged only from step
+    75 on (no point before), or flat before it, the accuracy is read as pinned."""
+    params = {"value": 1.0, "fraction": True, "min_share": 1.0, "min_count": 2, "min_points": 2,
+              "unless_fell_before": ["loss"], "fell_before_by": 0.2}
+    acc_steps = [75.0, 150.0, 225.0]
+    loss_steps = list(np.arange(5.0, 230.0, 5.0))
+    falling = list(np.linspace(1.39, 0.93, 14)) + [0.9] * (len(loss_steps) - 14)
+    steps = {"eval/accuracy": acc_steps, "loss": loss_steps}
+    _quiet("constant", _run({"eval/accuracy": [1.0] * 3, "loss": falling}, steps), "eval/accuracy", **params)
+    flat = [1.39] * len(loss_steps)
+    hit = _check("constant", _run({"eval/accuracy": [1.0] * 3, "loss": flat}, steps), "eval/accuracy", **params)
+    assert hit.summary.startswith("eval/accuracy is exactly 1")
+    late = {"eval/accuracy": acc_steps, "loss": loss_steps[14:]}
+    assert _check("constant", _run({"eval/accuracy": [1.0] * 3, "loss": falling[14:]}, late), "eval/accuracy",
+                  **params) is not None
+
+
 def test_both_falling():
     """Chosen -100 -> -200 and rejected -110 -> -215 (medians of 3 points at each end), margin 0."""
     run = _run({"logps/chosen": [-100.0] * 10 + [-200.0] * 10, "logps/rejected": [-110.0] * 10 + [-215.0] * 10,

@@ -1116,6 +1116,12 @@ class ConstantParams(WindowParams):
     # accuracy that climbed to it shows a model that learned, and an eval pinned there from its first
     # evaluation is an easy set solved within the first epoch
     unless_below: Optional[Names] = None
+    # quiet when the first of these series (a training loss) is logged at least twice before this series'
+    # first point and fell by fell_before_by or more there (its lowest against its first value): a model
+    # seen learning before it was first scored was not pinned from its start; the first evaluation of an
+    # easy task comes after it is solved (the same reading as unless_below, from a loss)
+    unless_fell_before: Optional[Names] = None
+    fell_before_by: float = 0.2
     # quiet when one of these series takes two or more values over the frozen stretch: a score computed
     # from the same predictions (an IoU or F1 of the same evaluations) that moves shows the predictions
     # changed, so the frozen one is a coarse print of a saturated score, not a model that stopped
@@ -1136,6 +1142,18 @@ def _other_values(c: Ctx, names) -> np.ndarray:
     """The finite values of the first of `names` the run logs (empty when it logs none)."""
     other = c.other(names)
     return finite_xy(other.steps, other.values)[1] if other is not None else np.empty(0)
+
+
+def _fell_before(c: Ctx, names, by: float) -> bool:
+    """Whether the first of `names` the run logs has two or more finite points at steps before this
+    series' first known step, and its lowest there is `by` or more below its first (positive) value."""
+    other = c.other(names)
+    known = c.steps[np.isfinite(c.steps) & np.isfinite(c.values)]
+    if other is None or not len(known):
+        return False
+    ox, oy = finite_xy(other.steps, other.values)
+    pre = oy[np.isfinite(ox) & (ox < float(known.min()))]
+    return len(pre) >= 2 and pre[0] > 0 and float(pre.min()) <= (1.0 - by) * float(pre[0])
 
 
 def _logged_all_zero(c: Ctx, names) -> bool:
@@ -1226,6 +1244,8 @@ def constant(c: Ctx) -> Hit | None:
         oy = _other_values(c, p.unless_below)
         if len(oy) and np.any((facts.as_fraction(oy) if p.fraction else oy) < p.value):
             return None
+    if p.unless_fell_before and _fell_before(c, p.unless_fell_before, p.fell_before_by):
+        return None
     if p.explicit_steps_only and not (_rows_are_steps(c.run) and np.isfinite(c.steps).all()):
         return None  # (no step column: rows of unknown size)
     if p.trailing:
