@@ -229,8 +229,7 @@ CODE_QUESTION = "Q-code-finding"
 
 def code_findings(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[Finding]:
     """The bugs read in the run's own code (a notebook's cells, the scripts beside a log:
-    triage.ingest.code), as findings
-    that answer Q-code-finding with the knowledge's label for each. A bug plain in the code is
+    triage.ingest.code), as findings that answer Q-code-finding with the knowledge's label for each. A bug plain in the code is
     evidence whatever the curve shows (the question's own help says so), so these count like any
     detector's finding; they have no step and come after the curve's findings."""
     facts = run.meta.get("code_facts") if hasattr(run, "meta") else None

@@ -4034,12 +4034,8 @@ def constant_multiple(c: Ctx) -> Hit | None:
     ratio = y / base
     if float(ratio.min()) < p.min_ratio or not (1 / p.max_drift <= ratio[-1] / ratio[0] <= p.max_drift):
         return None
-    held = c.other(p.accuracy)
-    if held is None:
-        return None
-    _, ha = finite_xy(held.steps, facts.as_fraction(held.values))
-    trained = c.other(p.train_accuracy)
-    _, ta = finite_xy(trained.steps, facts.as_fraction(trained.values)) if trained is not None else (None, np.array([]))
+    ha = facts.as_fraction(_other_values(c, p.accuracy))
+    ta = facts.as_fraction(_other_values(c, p.train_accuracy))
     if not len(ha) or (len(ta) and float(ha[-1]) < float(ta[-1]) - p.max_acc_gap):
         return None
     return Hit(

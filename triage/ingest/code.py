@@ -101,10 +101,7 @@ def _is_softmax(node) -> bool:
 
 def _returns_softmax(fn: ast.FunctionDef) -> ast.AST | None:
     """`forward` (or `call`) returning a softmax of its last value, directly or through one name."""
-    assigned: dict[str, ast.expr] = {}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            assigned[node.targets[0].id] = node.value
+    assigned = _assigned([fn])
     for node in ast.walk(fn):
         if isinstance(node, ast.Return) and node.value is not None:
             value = node.value
@@ -124,10 +121,10 @@ def _sequential_ends_softmax(call: ast.Call) -> bool:
         and _name(call.args[-1]) == "Softmax"
 
 
-def _assignments(parsed) -> dict[str, ast.expr]:
-    """{name: the value last assigned to it} over all cells, for one step of indirection."""
+def _assigned(trees) -> dict[str, ast.expr]:
+    """{name: the value last assigned to it} in these trees, for one step of indirection."""
     out: dict[str, ast.expr] = {}
-    for _, tree, _ in parsed:
+    for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 out[node.targets[0].id] = node.value
@@ -136,7 +133,7 @@ def _assignments(parsed) -> dict[str, ast.expr]:
 
 def _softmax_into_ce(parsed) -> CodeFact | None:
     """O12: probabilities handed to a loss that applies its own softmax."""
-    assigned = _assignments(parsed)
+    assigned = _assigned(tree for _, tree, _ in parsed)
     uses_ce = any(_name(c) in _CE_NAMES for _, tree, _ in parsed for c in _calls(tree))
     for cell, tree, lines in parsed:
         for call in _calls(tree):
@@ -157,7 +154,7 @@ def _softmax_into_ce(parsed) -> CodeFact | None:
     # Which model meets the loss is data flow this reader does not follow; so the model rule holds
     # only when every model the code defines ends in a softmax (a notebook that tries a softmax head,
     # then a logits head, is not reported).
-    models: list[tuple[CodeFact | None]] = []
+    models: list[CodeFact | None] = []
     for cell, tree, lines in parsed:
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef) and _is_module(node):
@@ -165,18 +162,27 @@ def _softmax_into_ce(parsed) -> CodeFact | None:
                 if fwd is None:
                     continue
                 ret = _returns_softmax(fwd)
-                models.append((_fact("softmax-ce", cell, lines, ret, "the model's forward returns a softmax and the "
-                                     "loss is CrossEntropyLoss, which applies its own") if ret is not None else None,))
+                models.append(_fact("softmax-ce", cell, lines, ret, "the model's forward returns a softmax and the "
+                                    "loss is CrossEntropyLoss, which applies its own") if ret is not None else None)
             elif isinstance(node, ast.Call) and _name(node) == "Sequential" and node.args:
-                models.append((_fact("softmax-ce", cell, lines, node, "the model ends in a Softmax layer and the loss "
-                                     "is CrossEntropyLoss, which applies its own") if _sequential_ends_softmax(node) else None,))
-    if models and all(m[0] is not None for m in models):
-        return models[0][0]
+                models.append(_fact("softmax-ce", cell, lines, node, "the model ends in a Softmax layer and the loss "
+                                    "is CrossEntropyLoss, which applies its own") if _sequential_ends_softmax(node) else None)
+    if models and all(m is not None for m in models):
+        return models[0]
     return None
 
 
 def _is_module(cls: ast.ClassDef) -> bool:
     return any(_name(b) in ("Module", "LightningModule") for b in cls.bases)
+
+
+def _activation(layer: ast.Call):
+    """The activation a Keras Dense or Activation layer call names (`activation=...`, or Activation's
+    first argument), or None."""
+    act = _kw(layer, "activation")
+    if act is None and _name(layer) == "Activation" and layer.args:
+        act = layer.args[0]
+    return act
 
 
 def _keras_ends_softmax(parsed) -> bool:
@@ -185,10 +191,7 @@ def _keras_ends_softmax(parsed) -> bool:
     for _, tree, _ in parsed:
         for call in _calls(tree):
             if _name(call) in ("Dense", "Activation"):
-                act = _kw(call, "activation")
-                if act is None and _name(call) == "Activation" and call.args:
-                    act = call.args[0]
-                last = _const(act) if act is not None else None
+                last = _const(_activation(call))
     return last == "softmax"
 
 
@@ -280,7 +283,7 @@ def _eval_never_undone(parsed) -> CodeFact | None:
     at its running statistics. Only PyTorch, only a loop that also calls backward()."""
     if not _imports(parsed, "torch"):
         return None
-    if any(_method_calls(tree, "train") or any(_name(c) == "train" for c in _calls(tree)) for _, tree, _ in parsed):
+    if any(_name(c) == "train" for _, tree, _ in parsed for c in _calls(tree)):
         return None  # model.train(), model.train(True), net.train(mode=...)
     for cell, tree, lines in parsed:
         for node in ast.walk(tree):
@@ -293,9 +296,9 @@ def _eval_never_undone(parsed) -> CodeFact | None:
     return None
 
 
-_PROB_LOSSES = {"binary_crossentropy": "sigmoid", "BinaryCrossentropy": "sigmoid",
-                "categorical_crossentropy": "softmax", "CategoricalCrossentropy": "softmax",
-                "sparse_categorical_crossentropy": "softmax", "SparseCategoricalCrossentropy": "softmax"}
+# Keras' cross-entropies, which take probabilities unless told from_logits=True
+_PROB_LOSSES = frozenset({"binary_crossentropy", "BinaryCrossentropy", "categorical_crossentropy", "CategoricalCrossentropy",
+                          "sparse_categorical_crossentropy", "SparseCategoricalCrossentropy"})
 
 
 def _in_order(parsed):
@@ -323,9 +326,7 @@ def _no_activation(layer) -> bool:
     """A Dense (or Activation) layer call that leaves its output as raw scores."""
     if not isinstance(layer, ast.Call) or _name(layer) not in ("Dense", "Activation"):
         return False
-    act = _kw(layer, "activation")
-    if act is None and _name(layer) == "Activation" and layer.args:
-        act = layer.args[0]
+    act = _activation(layer)
     return act is None or _const(act) == "linear"
 
 
