@@ -76,8 +76,8 @@ SPECS = [
       opt="adamw", lr=1e-3, epochs=25, bs=32, n=400, noise=0.45, log_every=5),
     H("charlm_transformer", "charlm", "tiny-transformer-lm", "printed_bracket", 620, "own causal transformer char LM, AdamW 2e-3, warmup 30 + cosine, 6 epochs (perplexity)",
       opt="adamw", lr=2e-3, sched="warmup_cos", warmup=30, epochs=6, bs=32),
-    H("tfcls_padmask", "tfcls", "tiny-transformer-cls", "csv", 621, "tiny transformer encoder classifier with correct key-padding mask, AdamW 1e-3, warmup 50 + cosine, 12 epochs",
-      opt="adamw", lr=1e-3, sched="warmup_cos", warmup=50, epochs=12, bs=32),
+    H("tfcls_padmask", "tfcls", "tiny-transformer-cls", "csv", 621, "tiny transformer encoder classifier with correct key-padding mask, AdamW 1e-3, warmup 50 + cosine, 6 epochs",
+      opt="adamw", lr=1e-3, sched="warmup_cos", warmup=50, epochs=6, bs=32),
     H("dae_signals", "dae", "mlp-denoise-ae", "printed_keras", 622, "denoising MLP autoencoder on noisy sinusoids, AdamW 2e-3, 15 epochs",
       opt="adamw", lr=2e-3, epochs=15, bs=64),
     # ------------------------------------------------------------------ faulty
@@ -96,6 +96,9 @@ SPECS = [
     B("forecast_overlap_split", "forecast", "lstm-forecast", "csv", 635, ["PB-leaky-split", "S-verify-experiment"],
       "stride-1 windows split at random into train/val: every val window overlaps training windows (leak)",
       opt="adamw", lr=3e-3, epochs=10, bs=32, clip=1.0, bug="overlap_split"),
+    B("forecast_target_in_window", "forecast", "lstm-forecast", "printed_table", 660, ["DP-labels-misaligned", "S-verify-experiment"],
+      "forecast targets sliced from the last 4 steps of the input window instead of the 4 steps after it: the model copies its input",
+      opt="adamw", lr=3e-3, epochs=10, bs=32, clip=1.0, bug="target_in_window"),
     B("stateful_lstm_no_detach", "stateful", "lstm-forecast-stateful", "printed_logging", 636, ["S-inplace-autograd", "S-backward-twice"],
       "hidden state carried across batches without detach, backward(retain_graph=True) added to silence the error: step 2 dies (weights changed in place since the old graph was built)",
       opt="adam", lr=3e-3, epochs=3, T=24000, bug="no_detach"),
@@ -147,9 +150,9 @@ SPECS = [
     B("dqn_no_done_mask", "dqn", "dqn-mlp", "printed_logging", 651, ["O1"],
       "TD target ignores the done flag, gamma 1.0: bootstraps past episode ends, Q values overestimated (drift above the max return)",
       lr=1e-3, steps=6000, gamma=1.0, bug="no_done_mask"),
-    B("cnn_limit_train_batches", "shapes", "cnn-bn", "lightning_csv", 652, ["S-overfit", "PB-tiny-data-test"],
-      "Trainer(limit_train_batches=0.05) left from debugging: 2 of 38 batches per epoch (the same ~64 images), 30 epochs",
-      opt="adamw", lr=1e-3, epochs=30, bs=32, limit_train_batches=0.05, log_every=2),
+    B("cnn_overfit_batches", "shapes", "cnn-bn", "lightning_csv", 652, ["S-overfit"],
+      "Trainer(overfit_batches=2) left in from a debugging session: every epoch trains on the same 2 batches (64 images), 60 epochs",
+      opt="adamw", lr=1e-3, epochs=60, bs=32, overfit_batches=2, log_every=2),
     B("cnn_steplr_gamma10", "shapes", "cnn-bn", "printed_batch", 653, ["S-lr-too-high", "O8", "S-grad-explosion"],
       "StepLR(step_size=2, gamma=10) (meant 0.1): LR x10 every 2 epochs from SGD 0.02",
       opt="sgd", lr=0.02, sched="step_epoch", step_size=2, gamma=10, epochs=10, bs=32, log_every=10, epoch_lr=True),
@@ -167,7 +170,7 @@ SPECS = [
       opt="adamw", lr=3e-3, sched="warmup_const", warmup=300, epochs=10, bs=32, bug="manual_no_sched"),
     B("tfcls_mask_inverted", "tfcls", "tiny-transformer-cls", "printed_keras", 658, ["O1", "S-plateau"],
       "HF-style attention_mask (1 = keep) passed as src_key_padding_mask (True = ignore): CLS attends only to padding",
-      opt="adamw", lr=1e-3, sched="warmup_cos", warmup=50, epochs=12, bs=32, bug="mask_inverted"),
+      opt="adamw", lr=1e-3, sched="warmup_cos", warmup=50, epochs=6, bs=32, bug="mask_inverted"),
 ]
 
 

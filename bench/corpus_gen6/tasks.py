@@ -242,6 +242,9 @@ class Forecast(Task):
         s = (s - mu) / sd
         idx = np.arange(0, len(s) - W - H)
         Xw = np.stack([s[i:i + W] for i in idx])[..., None]; Yw = np.stack([s[i + W:i + W + H] for i in idx])
+        if bug(sp, "target_in_window"):
+            # BUG: targets sliced from the end of the input window (s[i+W-H:i+W]) instead of the H steps after it
+            Yw = np.stack([s[i + W - H:i + W] for i in idx])
         Xw, Yw = torch.tensor(Xw), torch.tensor(Yw)
         if bug(sp, "overlap_split"):
             # BUG: windows (stride 1) split at random: each val window shares 31 of 32 steps with train windows
@@ -635,7 +638,7 @@ def fit_lightning(task, sp, run_dir, g):
                         callbacks=[LearningRateMonitor(logging_interval="step")], enable_checkpointing=False,
                         enable_progress_bar=False, enable_model_summary=False, log_every_n_steps=sp.get("log_every", 10),
                         accelerator="cpu", devices=1, num_sanity_val_steps=0,
-                        limit_train_batches=sp.get("limit_train_batches", 1.0))
+                        overfit_batches=sp.get("overfit_batches", 0.0))
     trainer.fit(lit, dl, vdl)
 
 
