@@ -189,7 +189,7 @@ def pretrain(task, sp):
     src = T.ShapesCls(dict(model=sp["model"], n=1200, noise=0.9), rng)
     opt = torch.optim.AdamW(src.model.parameters(), lr=2e-3)
     dl = torch.utils.data.DataLoader(src.train_ds, batch_size=32, shuffle=True)
-    for ep in range(4):
+    for _ep in range(4):
         for b in dl:
             l, _ = src.loss(b); opt.zero_grad(); l.backward(); opt.step()
     task.model.load_state_dict(src.model.state_dict())

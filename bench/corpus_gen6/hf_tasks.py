@@ -1,6 +1,5 @@
 """HF Trainer runs of corpus_gen6: tiny GPT-2 / LLaMA char LMs and a tiny BERT classifier, built from configs."""
 import json, os, shutil, tempfile
-import numpy as np
 import torch
 
 from common import sentences

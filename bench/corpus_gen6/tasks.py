@@ -1,12 +1,12 @@
 """Models, tasks and training loops of corpus_gen6. Each fault is a flag in the run's spec (sp['bug'])."""
-import math, time, os, json
+import math, time
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from torch.utils.data import DataLoader, TensorDataset
 
-from common import draw_shapes, blobs, series, sentences, Log
+from common import draw_shapes, blobs, series, sentences
 
 
 def bug(sp, name):
@@ -366,7 +366,7 @@ class Distill(Task):
         X, y, C = blobs(3000 + 800, rng, d=d, k=k, sep=0.9, noise=1.0)
         teacher = mlp(d, 256, k, n=2)
         to = torch.optim.AdamW(teacher.parameters(), lr=2e-3)
-        for ep in range(6):  # the "pretrained" teacher (trained here, silently, as a checkpoint would be)
+        for _ep in range(6):  # the "pretrained" teacher (trained here, silently, as a checkpoint would be)
             for i in range(0, 3000, 64):
                 l = F.cross_entropy(teacher(X[i:i + 64]), y[i:i + 64]); to.zero_grad(); l.backward(); to.step()
         sd = {"module." + k_: v for k_, v in teacher.state_dict().items()}  # saved from a DataParallel wrapper
