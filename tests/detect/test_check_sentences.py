@@ -149,6 +149,9 @@ def test_flat_when_scheduled():
     hit = _check("flat_when_scheduled", run, "learning_rate")
     assert hit.summary == ("learning_rate is constant at 5.00e-05 over 20 points although the config sets "
                            "lr_scheduler_type=cosine, warmup_steps=100")
+    # a scheduler that acts only when its metric stalls may never act in a run that keeps improving
+    _quiet("flat_when_scheduled", _run({"learning_rate": [5e-5] * 20}, config={"lr_scheduler": "ReduceLROnPlateau"}),
+           "learning_rate")
 
 
 def test_below_configured():

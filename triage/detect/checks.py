@@ -2419,7 +2419,8 @@ def flat_when_scheduled(c: Ctx) -> Hit | None:
     config = _config(c.run)
     expected = []
     sched = str(config.get("lr_scheduler_type", config.get("lr_scheduler", "")) or "").lower()
-    if sched and sched not in ("constant", "none", "schedulertype.constant"):
+    # (ReduceLROnPlateau lowers the LR only when its metric stalls: a run that keeps improving never sees it act)
+    if sched and sched not in ("constant", "none", "schedulertype.constant") and "plateau" not in sched:
         expected.append(f"lr_scheduler_type={sched}")
     for key in ("warmup_steps", "warmup_ratio", "num_warmup_steps"):
         try:

@@ -31,7 +31,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from triage.ingest import aliases as _aliases
-from triage.ingest import printed, printed_bulk, tables
+from triage.ingest import printed, printed_bulk, settings, tables
 from triage.ingest.builder import NAN, RunBuilder, run_shift, split_named_by_path, starts_run, to_float
 from triage.ingest.run import Run, full_precision
 from triage.ingest.source import Source, decode
@@ -382,6 +382,7 @@ class _TextReader:
         self.dict_tail = False  # a dict printed over more lines than a record holds goes on: its entries are no records
         self.across: list[_Rec] | None = None  # the records of a table printed across: one per counter column
         self.config_lines: set[int] = set()  # lines that are `key: value` entries of a config block
+        self.settings: dict = {}  # the run's settings as printed (`Namespace(lr=0.01)`), keyed as written
         self.tensor_lines: set[int] = set()  # lines whose numbers were printed inside a tensor's repr
         self.lr_notices: set[int] = set()  # lines where the schedule said the LR it set (`Updating learning rate to`)
         self.step_head: tuple[int, str] | None = None  # TFLearn's `Training Step: 12  | time: 1.2s`: (line, step)
@@ -916,6 +917,9 @@ class _TextReader:
             # `model.train(learning_rate=0.01, patience=10)`: the code that starts training, quoted with its arguments
             self.config_lines.add(ln)
             self.b.skip("a settings object's repr")
+            m = _SETTINGS_REPR.match(s) or _MAIN_CALL.search(s) or _TRAIN_CALL.match(s)
+            if m is not None:  # (an estimator's repr holds a boosted model's settings, not the run's)
+                self.keep_settings(settings.from_call(s[m.start():].lstrip(" \t`>").removeprefix("> ")))
             return False
         if self.config_entry(s):
             self.config_lines.add(ln)
@@ -963,6 +967,7 @@ class _TextReader:
                     # `config: {'epochs': 20, 'learning_rate': 0.001}`, `args1.json defaultdict(<class 'str'>, {...})`
                     self.config_lines.add(ln)
                     self.b.skip("a settings dict")
+                    self.keep_settings(settings.from_dict(d))
                     return False
                 if d and self.history_dict(ln, d):
                     return True
@@ -2031,6 +2036,14 @@ class _TextReader:
                 return
         else:
             self.b.skip("a dict printed over several lines that never closes", len(parts))
+
+    def keep_settings(self, found: dict) -> None:
+        """Settings the log printed (a `Namespace(...)`, an `args: {...}` dict): the first value of each key
+        is kept, the run's config as it started (meta `config`, read like a config file beside the log)."""
+        for key, value in found.items():
+            if len(self.settings) >= settings.MAX_KEYS:
+                break
+            self.settings.setdefault(key, value)
 
     def config_entry(self, s: str) -> bool:
         """True for an indented `KEY: value` line under a `SECTION:` line of a YAML config dump
@@ -3970,6 +3983,9 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         b.format = fmt or best
         b.meta["dialects"] = dict(sorted(r.counts.items(), key=lambda kv: -kv[1]))
     b.meta["lines"] = len(lines)
+    if r.settings:
+        b.meta["config"] = {**r.settings, **(b.meta.get("config") or {})}
+        b.meta.setdefault("config_path", f"{src.name} (printed settings)")
     if len(b.cols) == 1 and src.fs_path is not None and src.name.lower().endswith((".tsv", ".csv")):
         # a table file of one metric (DVCLive's `step<TAB>loss`): its path may name the split
         (key,) = b.cols

@@ -1,0 +1,70 @@
+"""Settings a log printed (`Namespace(...)`, `args: {...}`) become the run's config, parsed and never run."""
+
+from __future__ import annotations
+
+import math
+
+from triage import api
+from triage.ingest import read_run, settings
+
+
+def test_a_namespace_repr_gives_its_literal_keywords():
+    got = settings.from_call("Namespace(lr=0.01, batch_size=64, clip_grad=1.0, opt='sgd', model=<class 'nets.Net'>, "
+                             "device=device(type='cuda'), betas=(0.9, 0.99))")
+    # an object's repr reads as None; a call and a tuple are no scalar settings and are left out
+    assert got == {"lr": 0.01, "batch_size": 64, "clip_grad": 1.0, "opt": "sgd", "model": None}
+
+
+def test_a_call_with_trailing_text_and_a_broken_call():
+    assert settings.from_call("main(epochs=4, batch_size=8)  (started)") == {"epochs": 4, "batch_size": 8}
+    assert settings.from_call("Namespace(lr=0.01, batch_size=") == {}
+    assert settings.from_call("Namespace(lr=" + "(" * 5000 + ")") == {}  # deep nesting: no RecursionError escapes
+    assert settings.from_call("Namespace(a=1, " + "b=2, " * 30_000 + "c=3)") == {}  # too long to be a settings line
+
+
+def test_a_settings_dict_is_flattened_keeping_scalars():
+    got = settings.from_dict({"lr": 0.01, "optim": {"name": "adamw", "max_grad_norm": 0.5, "betas": [0.9, 0.99]},
+                              3: "x", "tags": ["a"]})
+    assert got == {"lr": 0.01, "name": "adamw", "max_grad_norm": 0.5}
+
+
+def _log(tmp_path, head: str):
+    lines = [head] + [f"epoch {i} loss {2.3 * math.exp(-i / 4):.4f}" for i in range(1, 9)]
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_printed_namespace_becomes_the_run_config(tmp_path):
+    run = read_run(str(_log(tmp_path, "Namespace(lr=0.001, max_grad_norm=1.0, gradient_accumulation_steps=4)")))
+    assert run.config == {"lr": 0.001, "max_grad_norm": 1.0, "gradient_accumulation_steps": 4}
+    assert run.meta["config_path"] == "train.log (printed settings)"
+    assert list(run.series["loss"].values[:1]) == [round(2.3 * math.exp(-1 / 4), 4)]  # the settings line is no row
+
+
+def test_printed_args_dict_becomes_the_run_config_and_a_file_beside_it_fills_the_rest(tmp_path):
+    path = _log(tmp_path, "args: {'lr': 0.01, 'clip_grad': 0.0, 'epochs': 8}")
+    (tmp_path / "config.json").write_text('{"clip_grad": 5.0, "fp16": true}')
+    run, _ = api.read_input(str(path))
+    # what the run printed wins over a file beside it (the file may be a later edit); the file adds the rest
+    assert run.config["clip_grad"] == 0.0 and run.config["fp16"] is True and run.config["lr"] == 0.01
+
+
+def test_a_search_trials_settings_are_not_the_run_config(tmp_path):
+    path = tmp_path / "search.log"
+    path.write_text("Evaluating Config #3 [of 16]:\n {'learning_rate': 0.01, 'reg': 1e-05}\n"
+                    + "\n".join(f"epoch {i} loss {1.0 / i:.3f}" for i in range(1, 6)) + "\n")
+    assert read_run(str(path)).config == {}
+
+
+def test_printed_clipping_answers_the_clipping_question(tmp_path):
+    """A diverging run that printed `clip_grad=1.0`: the config answer is cited from the log itself."""
+    lines = ["Namespace(lr=0.5, clip_grad=1.0, optimizer='adam')"]
+    for i in range(1, 121):
+        loss = 2.3 * math.exp(-i / 30) + 0.4 if i < 60 else 30.0 + 8 * math.sin(i)
+        lines.append(f"step {i} | loss {loss:.4f} | grad_norm {1.0 if i < 60 else 250.0 + 40 * math.cos(i):.3f}")
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n")
+    doc = api.scan(str(path))
+    cited = [a for a in doc["_applied"].config if a["question"] == "Q-ops-grad-clip"]
+    assert cited and cited[0]["answer"] == "on" and cited[0]["file"] == "train.log (printed settings)"
