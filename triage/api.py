@@ -144,6 +144,8 @@ def read_input(path: str, fmt: str | None = None):
     run.path = path
     attach(run, path)
     attach_scripts(run, path)
+    if not run.series and str(path).endswith(".py") and os.path.basename(path) in (run.meta.get("scripts_read") or ()):
+        run.format = "python-code"  # (a script given as the input: its code was read, no metrics)
     return run, raw
 
 
@@ -187,6 +189,8 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
     detectors, match error text and rank causes. Returns the input's `Report`
     (triage.engine.report): `report.to_json()` is its `scan --json` document.
     `model`: a triage.engine.diagnosis.Model of `kb` to reuse (scanning many runs: built once)."""
+    import os
+
     from triage import __version__
     from triage.engine.diagnosis import Diagnosis
     from triage.engine.evidence import Applied, apply_description, apply_probe, apply_run, is_probe_result
@@ -210,8 +214,12 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
         source = Source.from_run(run)
         text_lines = apply_run(diag, run, run_detectors(run, kb), applied, index, raw)
         if not run.series and not text_lines and not applied.errors and describe is None \
-                and not any(e.kind == "overflow" for e in run.events):
+                and not run.meta.get("code_facts") and not any(e.kind == "overflow" for e in run.events):
             text = "\n".join(line for _, line in raw or [])
+            if str(path).endswith(".py") and os.path.basename(path) in (run.meta.get("scripts_read") or ()):
+                raise NothingRead(f"{path}: a Python script: read as code (parsed, never run) with the scripts beside it, "
+                                  "and none of the bug patterns triage knows was found; give the run's log to judge "
+                                  "the training itself")
             if not (raw and looks_like_prose(text)):
                 raise NothingRead(f"{path}: nothing read: no metrics or error lines found (looked for: metric lines such as "
                                   "`step 10 loss 2.31` or `{'loss': 2.31}`, JSON/CSV/TensorBoard/W&B/MLflow logs, "

@@ -195,3 +195,22 @@ def test_a_code_base_beside_a_log_is_left_unread(tmp_path):
     report = scan(str(log), load_kb())
     assert not [f for f in report.findings if f.detector.startswith("code-")]
     assert any("not checked for bugs" in w for w in report.warnings)
+
+
+def test_a_script_given_alone_is_read_as_code(tmp_path):
+    """`triage scan train.py`: the script (and its folder's) read for bugs, never run; the source is
+    `python-code`; a clean script is "nothing read" (exit 3) with a sentence that says why."""
+    import pytest
+
+    from triage.api import NothingRead
+
+    (tmp_path / "train.py").write_text("raise SystemExit('executed')\nimport torch.nn as nn\ncriterion = nn.NLLLoss()\n"
+                                       + TORCH_LOOP, encoding="utf-8")
+    report = scan(str(tmp_path / "train.py"), load_kb())
+    assert [f.detector for f in report.findings if f.detector.startswith("code-")] == ["code-logits-nll"]
+    assert report.to_json()["sources"][0]["format"] == "python-code"
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    (clean / "ok.py").write_text("import torch\nprint(torch.__version__)\n", encoding="utf-8")
+    with pytest.raises(NothingRead, match="a Python script: read as code"):
+        scan(str(clean / "ok.py"), load_kb())

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from dataclasses import dataclass
 
 MAX_SOURCE = 2_000_000  # characters of code read per notebook; the rest is left unread (counted)
@@ -76,7 +77,10 @@ def _parse_cells(cells: list[str]) -> tuple[list[tuple[int, ast.Module, list[str
     for i, src in enumerate(cells, 1):
         blanked = _MAGIC.sub(lambda m: m.group(1) + "pass", src)
         try:
-            parsed.append((i, ast.parse(blanked), src.splitlines()))
+            with warnings.catch_warnings():  # (an odd escape in the cell's strings is the notebook's concern)
+                warnings.simplefilter("ignore")
+                tree = ast.parse(blanked)
+            parsed.append((i, tree, src.splitlines()))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             skipped += 1
     return parsed, skipped
@@ -423,9 +427,12 @@ def attach_scripts(run, path) -> None:
         except OSError:
             continue
     found, unparsed = facts(sources, names)
+    # (a script given as the input itself is read with the scripts beside it: its model and data modules)
+    where = "" if base.suffix == ".py" and base.is_file() else " beside the log"
+    run.meta["scripts_read"] = names
     if found:
         run.meta["code_facts"] = [f.to_dict() for f in found]
-        run.warn(f"checked the script{'s' if len(names) != 1 else ''} beside the log for bugs (parsed, never run): "
+        run.warn(f"checked the script{'s' if len(names) != 1 else ''}{where} for bugs (parsed, never run): "
                  + ", ".join(names))
     if unparsed:
-        run.warn(f"{unparsed} script{'s' if unparsed != 1 else ''} beside the log could not be parsed as Python 3")
+        run.warn(f"{unparsed} script{'s' if unparsed != 1 else ''}{where} could not be parsed as Python 3")
