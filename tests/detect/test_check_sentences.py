@@ -639,6 +639,18 @@ def test_gap_while_stalled():
     assert CHECKS["gap_while_stalled"](Ctx(run, "eval/loss", s.steps, s.values, typed)) is None
 
 
+def test_gap_while_stalled_best_at_first():
+    """best_at_first: the same gap, but only when the eval loss never improved on its first evaluation (2.1,
+    then 2.4 ... 3.3) while the training loss fell from 1.5 to 0.06; the case above (best at the third
+    evaluation) stays quiet."""
+    run = _run({"eval/loss": [2.1, 2.4, 2.7, 3.0, 3.3], "loss": [1.5, 0.6, 0.25, 0.1, 0.06]})
+    hit = _check("gap_while_stalled", run, "eval/loss", best_at_first=True)
+    assert hit.summary == ("eval/loss was at its best at its first evaluation (step 1, 2.1) and never improved on "
+                           "it: 3.3 at step 5, while loss went from 1.5 to 0.06")
+    _quiet("gap_while_stalled", _run({"eval/loss": [10.98, 8.33, 6.15, 6.19, 6.25, 6.37],
+                                      "loss": [9.8, 6.0, 3.53, 1.69, 1.06, 0.57]}), "eval/loss", best_at_first=True)
+
+
 def test_near_while_falling():
     """One evaluation, AUC 0.4896, after the training loss fell from 0.586 to 0.339 (the first and
     last of two points)."""

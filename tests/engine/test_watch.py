@@ -161,11 +161,21 @@ def test_a_path_that_does_not_exist_yet_is_waited_for(tmp_path, kb):
     assert "det-loss-nan" in detectors(w.poll())
 
 
-def test_watch_command_waits_for_the_file_like_tail_F(tmp_path):
+def test_watch_command_waits_for_the_file_like_tail_F(tmp_path, monkeypatch):
     log = tmp_path / "notyet.csv"
+    polled = threading.Event()
+    poll = Watcher.poll
+
+    def first_poll_seen(self):
+        found = poll(self)
+        polled.set()
+        return found
+
+    monkeypatch.setattr(Watcher, "poll", first_poll_seen)
 
     def job():
-        time.sleep(0.6)
+        polled.wait(timeout=20)  # (the file appears only after the command has looked for it once)
+        time.sleep(0.2)
         write_csv(log, regression_rows(50) + [f"{i},nan,nan" for i in range(51, 61)])
 
     t = threading.Thread(target=job)

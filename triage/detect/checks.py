@@ -1842,6 +1842,9 @@ class GapWhileStalledParams(Params):
     # this on, that flat tail counts as stalled (by default a last value equal to the best reads as
     # still improving)
     flat_is_stalled: bool = False
+    # only an eval metric whose best is its FIRST evaluation: nothing the model learned after that carried to
+    # the held-out set (lone gaps, which show no start, never fire with this on)
+    best_at_first: bool = False
 
 
 @check("gap_while_stalled", GapWhileStalledParams)
@@ -1854,6 +1857,14 @@ def gap_while_stalled(c: Ctx) -> Hit | None:
     if len(y) < p.min_points:
         return _lone_gap(c, p, x, y) if lone is not None and len(y) else None
     hit = _stalled_gap(c, p, x, y, up)
+    if p.best_at_first:
+        if hit is None or hit.first_step != x[0] or _still_improving(
+                c.run, p.unless_improving, p.unless_improving_lower, float(x[0])) is not None:
+            return None
+        train = hit.summary.split(", while ", 1)[1].split(" (", 1)[0]  # ("loss went from 1.3 to 0.0658")
+        return Hit(f"{c.name} was at its best at its first evaluation (step {step_str(x[0])}, {fmt(float(y[0]))}) and "
+                   f"never improved on it: {fmt(float(y[-1]))} at step {step_str(x[-1])}, while {train}",
+                   hit.first_step, hit.last_step, numbers=hit.numbers)
     if hit is not None and hit.first_step is not None and _still_improving(
             c.run, p.unless_improving, p.unless_improving_lower, float(hit.first_step)) is not None:
         return None
