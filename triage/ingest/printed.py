@@ -2203,7 +2203,7 @@ def _per_part(key: str) -> tuple[str, str] | None:
     return f"{words[j - 1]}/{'_'.join(tail)}", lab
 
 
-_PART_METRICS = {"loss", "acc", "accuracy", "err", "error", "precision", "recall", "f1", "iou", "ap"}
+_PART_METRICS = {"loss", "acc", "accuracy", "err", "error", "precision", "recall", "f1", "iou", "ap", "miou", "dice"}
 
 
 def _counts_words(toks: list[tuple[str, str]], j: int) -> bool:
@@ -2409,7 +2409,8 @@ def known_key(key: str, loose: bool = False) -> bool:
     # loosely, a key with a loss or an accuracy in its words is one (`loss_bbox`, `rpn_cls_loss`), unless
     # it names a setting of one (`BBOX_REG_LOSS_WEIGHT`, `focal_loss_alpha`)
     return loose and not (key.isupper() and "_" in key) and names_loss_or_accuracy(key) \
-        or loose and _qualified_score(key)
+        or loose and _qualified_score(key) \
+        or loose and "/" in key and key.split("/", 1)[0].lower() in _PART_METRICS  # `IoU/car`: one class's score
 
 
 _STAT_SUFFIX = re.compile(r"[_ ](?:max|min|std|mean|median)$", re.I)

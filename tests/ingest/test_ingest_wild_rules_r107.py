@@ -1,0 +1,44 @@
+"""Round r107 reading rules, each on small synthetic lines in the style it covers."""
+from __future__ import annotations
+
+from written_log import read_text
+
+from triage.ingest import printed
+
+
+def test_per_class_iou_lines_after_an_evaluation_block_are_read(tmp_path):
+    # a segmentation evaluation prints its overall scores, then one `mIoU of <class>` line per class: each is
+    # that class's score at this evaluation (`<metric>/<class>`), not a one-off setting
+    lines = []
+    for epoch in (0, 1):
+        lines.append(f"**** EPOCH {epoch:03d} ****")
+        for b in (10, 20, 30):
+            lines += [f" -- {b:03d} / 300 --", f"mean loss: {2.0 - epoch - b / 100:.6f}",
+                      f"accuracy: {0.5 + b / 1000:.6f}"]
+        lines += ["eval mean loss: 0.812000", "eval accuracy: 0.701000"]
+        for k, cls in enumerate(("Boat", "Chair", "Lamp")):
+            lines.append(f"eval mIoU of {cls}:\t {0.3 + k / 10 + epoch / 100:.6f}")
+        lines.append(f"eval mean mIoU: {0.4 + epoch / 100:.6f}")
+    run = read_text(tmp_path, "\n".join(lines) + "\n")
+    assert "eval/miou" in run.series
+    for cls in ("Boat", "Chair", "Lamp"):
+        assert f"eval/mIoU/{cls}" in run.series, sorted(run.series)
+        assert len(run.series[f"eval/mIoU/{cls}"]) == 2
+    assert [round(float(v), 2) for v in run.series["eval/mIoU/Chair"].values] == [0.4, 0.41]
+
+
+def test_slashed_score_keys_of_a_class_are_known_loosely():
+    # `IoU/car`, `iou/orig_i`, `dice/liver`: a per-part metric word, then the part it was measured on
+    assert printed.known_key("IoU/car", loose=True)
+    assert printed.known_key("iou/new_i_224", loose=True)
+    assert printed.known_key("dice/liver", loose=True)
+    assert not printed.known_key("IoU/car")  # (only loosely: the alias table has no such name)
+    assert not printed.known_key("lr/group0", loose=True)  # (not a per-part metric word)
+    assert not printed.known_key("map/of_labels", loose=True)
+
+
+def test_mean_iou_and_dice_of_a_class_name_their_part():
+    for line, key in (("mIoU of Airplane: 0.66", "mIoU/Airplane"), ("Dice of liver : 0.91", "Dice/liver")):
+        plan = printed.parse(printed.clean(line))
+        assert [sl.key for sl in plan.slots if sl.role == "value"] == [key]
+        assert plan.known
