@@ -42,3 +42,23 @@ def test_mean_iou_and_dice_of_a_class_name_their_part():
         plan = printed.parse(printed.clean(line))
         assert [sl.key for sl in plan.slots if sl.role == "value"] == [key]
         assert plan.known
+
+
+def test_split_column_table_counts_its_rows_as_joined_lines(tmp_path):
+    # AllenNLP's trainer prints each epoch's metrics as a table whose columns are the splits (`Training |
+    # Validation`), one metric a row: the epoch is one record, its row lines are said apart as joined lines
+    lines = []
+    for epoch in range(3):
+        lines += [f"2023-01-01 10:0{epoch}:00,000 - INFO - allennlp.training.trainer - Epoch {epoch}/2",
+                  "2023-01-01 10:05:00,000 - INFO - allennlp.training.tensorboard_writer -        Training |  Validation",
+                  f"2023-01-01 10:05:00,000 - INFO - allennlp.training.tensorboard_writer - loss     |  "
+                  f"{0.6 - epoch / 10:.3f}  |  {0.7 - epoch / 20:.3f}",
+                  f"2023-01-01 10:05:00,000 - INFO - allennlp.training.tensorboard_writer - accuracy |  "
+                  f"{0.7 + epoch / 10:.3f}  |  {0.6 + epoch / 20:.3f}",
+                  "2023-01-01 10:05:00,000 - INFO - allennlp.training.tensorboard_writer - cpu_memory_MB |  "
+                  "1500.000  |  N/A"]
+    run = read_text(tmp_path, "\n".join(lines) + "\n")
+    assert run.meta["rows"] == 3
+    assert run.meta.get("joined_lines") == 6  # (three rows a table: two more printed lines an epoch)
+    assert [round(float(v), 2) for v in run.series["eval/loss"].values] == [0.7, 0.65, 0.6]
+    assert [round(float(v), 2) for v in run.series["loss"].values] == [0.6, 0.5, 0.4]

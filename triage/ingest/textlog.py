@@ -346,6 +346,7 @@ class _TextReader:
         self.train_counted = False  # the last training heading counted its pass
         self.line_total: float | None = None  # the total of training's last counted line (`step 10/614`)
         self.split_cols: list[str] | None = None  # a table whose columns are splits (`Training | Validation`)
+        self.split_nrows = 0  # the metric rows the open split table has printed
         self.split_rows: dict = {}
         self.split_line = 0
         self.evaluated: set[str] = set()  # templates read as an evaluation's under a heading
@@ -1720,6 +1721,7 @@ class _TextReader:
         splits = _split_columns(c)
         if splits:
             self.split_cols, self.split_rows, self.split_line = splits, {}, ln
+            self.split_nrows = 0
         return splits is not None
 
     def split_row(self, seg: str) -> bool:
@@ -1733,6 +1735,7 @@ class _TextReader:
                 if cell.upper() not in ("N/A", "NA", "-"):
                     key = cells[0] if split == "train" else f"{split} {cells[0]}"
                     self.split_rows[key] = to_float(cell)
+            self.split_nrows += 1
             return True
         self.close_split_table()
         return False
@@ -1743,6 +1746,8 @@ class _TextReader:
             self.records.append(_Rec(self.split_line, dict(self.split_rows), None, ep, None, None, "", "text", False,
                                      "<split table>"))
             self.tpl_counts["<split table>"] = self.tpl_counts.get("<split table>", 0) + 1
+            if self.split_nrows > 1:  # (a metric a row: the record is one row, its printed lines said apart)
+                _more_lines(self.lines_in, self.split_line, self.split_nrows - 1)
         self.split_cols, self.split_rows = None, {}
 
     def tidy(self) -> None:
