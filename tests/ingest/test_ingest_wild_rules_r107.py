@@ -62,3 +62,28 @@ def test_split_column_table_counts_its_rows_as_joined_lines(tmp_path):
     assert run.meta.get("joined_lines") == 6  # (three rows a table: two more printed lines an epoch)
     assert [round(float(v), 2) for v in run.series["eval/loss"].values] == [0.7, 0.65, 0.6]
     assert [round(float(v), 2) for v in run.series["loss"].values] == [0.6, 0.5, 0.4]
+
+
+_NUSCENES_SUMMARY = ("mAP: {map:.4f}\nmATE: 0.7012\nmASE: 0.2803\nmAOE: 0.5521\nmAVE: 0.6130\nmAAE: 0.2204\n"
+                     "NDS: {nds:.4f}\nEval time: 95.3s\n")
+
+
+def test_nuscenes_detection_summary_names_are_read(tmp_path):
+    # the nuScenes devkit's summary after an evaluation, a `name: value` a line with no counter: the detection
+    # score and the five true-positive errors are evaluation metrics, not one-off settings
+    text = ("Formating bboxes of pts_bbox\nStart to convert detection format...\n"
+            "Results writes to /tmp/x/results/pts_bbox/results_nusc.json\nEvaluating bboxes of pts_bbox\n"
+            + _NUSCENES_SUMMARY.format(map=0.3012, nds=0.4121))
+    run = read_text(tmp_path, text)
+    for name in ("eval/map", "eval/nds", "eval/mate", "eval/mase", "eval/maoe", "eval/mave", "eval/maae"):
+        assert name in run.series, sorted(run.series)
+    assert float(run.series["eval/nds"].values[0]) == 0.4121
+    assert float(run.series["eval/maoe"].values[0]) == 0.5521
+    assert run.meta["rows"] == 8  # (seven summary lines and the eval time, a line each)
+
+
+def test_nuscenes_summary_under_epoch_headings(tmp_path):
+    text = "".join(f"epoch{e}:\n" + _NUSCENES_SUMMARY.format(map=0.1 * e, nds=0.05 * e) for e in (2, 4))
+    run = read_text(tmp_path, text)
+    assert [round(float(v), 2) for v in run.series["eval/nds"].values] == [0.1, 0.2]
+    assert list(run.series["eval/mate"].steps) == list(run.series["eval/map"].steps)
