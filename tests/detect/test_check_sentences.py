@@ -568,6 +568,21 @@ def test_reward_trend():
     assert "fell" in hit.summary
 
 
+def test_reward_trend_flat_unless_success_rate_improved():
+    """A sparse goal reward (-50 per failed 50-step episode) that barely moves while the success rate climbs
+    from 0 to 0.15: the agent learns to reach the goal, so a flat return is no finding; with the success
+    rate held at 0 it still is."""
+    ret = [-50.0] * 6 + [-50.0, -49.0, -50.0, -48.0, -50.0, -49.0, -50.0, -48.0, -49.0, -50.0, -49.0, -48.0]
+    ok = [0.0] * 6 + [0.0, 0.02, 0.03, 0.05, 0.06, 0.08, 0.09, 0.1, 0.11, 0.12, 0.14, 0.15]
+    params = {"shape": "flat", "unless_improving": ["success_rate"], "improving_error_terms": True}
+    hit = _check("reward_trend", _run({"episode_reward": ret, "success_rate": [0.0] * 18}), "episode_reward", **params)
+    assert hit.summary.startswith("episode_reward never improves")
+    typed, _ = parse(PARAMS["reward_trend"], params)
+    run = _run({"episode_reward": ret, "success_rate": ok})
+    s = run.series["episode_reward"]
+    assert CHECKS["reward_trend"](Ctx(run, "episode_reward", s.steps, s.values, typed)) is None
+
+
 def test_every_check_has_a_sentence_test():
     """Every registered check has a test of its sentence, here or in test_detectors.py."""
     import pathlib

@@ -4152,7 +4152,7 @@ def collapses_to_zero(c: Ctx) -> Hit | None:
 
 
 @params
-class RewardTrendParams(Params):
+class RewardTrendParams(ImprovingParams):
     """The course of an episodic return over a log that begins at the start of training: the mean
     of its first tenth (its start) against the mean of its last third. A level run stays within
     a band of z standard errors of that difference (from the point-to-point noise) or `min_gain`
@@ -4169,6 +4169,9 @@ class RewardTrendParams(Params):
     give_back: float = 0.75
     min_points: int = 10
     start_share: float = 0.05
+    # (ImprovingParams, `flat` only) quiet when a task score the agent is judged by (a goal's success rate)
+    # ends a tenth better than it began (medians of its first and last 15%; for a share, its failures a
+    # tenth fewer): in a sparse-reward task the return moves only by the steps the rare successes save
 
 
 @check("reward_trend", RewardTrendParams)
@@ -4211,6 +4214,9 @@ def reward_trend(c: Ctx) -> Hit | None:
     if p.shape == "flat":
         if abs(gain) > tol:
             return None  # (falling well below the start is the collapse's finding)
+        if (p.unless_improving or p.unless_improving_lower) and _task_improved(
+                c.run, p.unless_improving, p.unless_improving_lower, p.improving_error_terms) is not None:
+            return None
         return Hit(f"{c.name} never improves: mean {fmt(first)} over the first tenth of the run and {fmt(last)} over "
                    f"the last third ({span}, {len(y)} points)", x[0], x[-1], numbers={"first": first, "last": last})
     ys = smooth(y, max(1, len(y) // 10))
