@@ -583,6 +583,21 @@ def test_reward_trend_flat_unless_success_rate_improved():
     assert CHECKS["reward_trend"](Ctx(run, "episode_reward", s.steps, s.values, typed)) is None
 
 
+def test_threshold_unless_percent_of():
+    """A test accuracy of 90.53 beside eval accuracies of 0.83-0.91 is that share printed as a percent: quiet;
+    3.67 beside the same shares (0.0367 is outside their range) is a broadcast comparison: it fires."""
+    params = {"op": ">", "value": 1.001, "min_share": 0.5, "min_count": 1, "min_points": 1,
+              "unless_percent_of": ["accuracy", "eval/accuracy", "eval/*/accuracy"]}
+    shares = [0.8319, 0.854, 0.8584, 0.885, 0.9115, 0.9027]
+    hit = _check("threshold", _run({"eval/test/accuracy": [3.67], "eval/accuracy": shares}), "eval/test/accuracy",
+                 **params)
+    assert hit.summary == "eval/test/accuracy > 1 on 100% of 1 points (step 1), max 3.67 at step 1"
+    typed, _ = parse(PARAMS["threshold"], params)
+    run = _run({"eval/test/accuracy": [90.53], "eval/accuracy": shares})
+    s = run.series["eval/test/accuracy"]
+    assert CHECKS["threshold"](Ctx(run, "eval/test/accuracy", s.steps, s.values, typed)) is None
+
+
 def test_every_check_has_a_sentence_test():
     """Every registered check has a test of its sentence, here or in test_detectors.py."""
     import pathlib

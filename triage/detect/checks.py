@@ -516,6 +516,25 @@ class ThresholdParams(WindowParams):
     # accuracy that never once scores a right answer, on training and held-out data alike, is not scoring
     # this model's outputs (Keras' `accuracy` on a regression compares floats for equality)
     unless_all_zero: Optional[Names] = None
+    # quiet when every point beyond the bound, divided by 100, lies within the range (lowest to highest) that
+    # one of these other series spans while it stays a share (every value 0..1): the same quantity printed as a
+    # percent (a script's own `Accuracy on the test set: 90.53%` beside the framework's fractions 0.83-0.91)
+    unless_percent_of: Optional[Names] = None
+
+
+def _percent_of(c: Ctx, names: Names, values: np.ndarray) -> bool:
+    """Whether every one of `values` (one or more), read as a percent, lies within the range of one of the
+    series `names` (not this one) whose finite values are all shares in 0..1."""
+    if not len(values) or not np.all((values > 1.0) & (values <= 100.0)):
+        return False
+    for s in series_matching(c.run, list(names)):
+        if s.name == c.name:
+            continue
+        w = finite_xy(s.steps, s.values)[1]
+        if len(w) and float(np.min(w)) >= 0.0 and float(np.max(w)) <= 1.0 \
+                and bool(np.all((values / 100.0 >= float(np.min(w))) & (values / 100.0 <= float(np.max(w))))):
+            return True
+    return False
 
 
 def _all_zero(run, names: Names) -> bool:
@@ -588,6 +607,8 @@ def threshold(c: Ctx) -> Hit | None:
     count = int(hit.sum())
     share = count / len(y)
     if count < p.min_count or share < p.min_share:
+        return None
+    if p.unless_percent_of and _percent_of(c, p.unless_percent_of, y[hit]):
         return None
     if p.min_rise is not None and not (
             p.rise_exempt_above is not None and float(np.max(np.abs(y[hit]))) > p.rise_exempt_above):
