@@ -68,3 +68,19 @@ def test_printed_clipping_answers_the_clipping_question(tmp_path):
     doc = api.scan(str(path))
     cited = [a for a in doc["_applied"].config if a["question"] == "Q-ops-grad-clip"]
     assert cited and cited[0]["answer"] == "on" and cited[0]["file"] == "train.log (printed settings)"
+
+
+def test_the_trainers_run_banner_gives_its_settings(tmp_path):
+    """HF Trainer prints its plan under `***** Running training *****`; accumulation, batch size and steps are
+    config keys under TrainingArguments' names."""
+    path = tmp_path / "stdout.log"
+    path.write_text("***** Running training *****\n  Num examples = 1,000\n  Num Epochs = 3\n"
+                    "  Instantaneous batch size per device = 8\n"
+                    "  Total train batch size (w. parallel, distributed & accumulation) = 32\n"
+                    "  Gradient Accumulation steps = 4\n  Total optimization steps = 93\n"
+                    + "".join(f"{{'loss': {2.3 - 0.2 * i:.2f}, 'learning_rate': 4e-05, 'epoch': {0.3 * i:.1f}}}\n"
+                              for i in range(1, 6)))
+    run = read_run(str(path))
+    assert run.config == {"num_examples": 1000, "num_train_epochs": 3, "per_device_train_batch_size": 8,
+                          "total_train_batch_size": 32, "gradient_accumulation_steps": 4, "max_steps": 93}
+    assert len(run.series["loss"]) == 5

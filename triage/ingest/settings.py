@@ -82,3 +82,20 @@ def from_dict(data: dict, depth: int = 0) -> dict:
         elif isinstance(value, _SCALARS):
             out[key] = value
     return out
+
+
+# the Trainer's run banner names its settings in words; the config keys they are (TrainingArguments' names)
+_BANNER_KEYS = {"num_epochs": "num_train_epochs", "instantaneous_batch_size_per_device": "per_device_train_batch_size",
+                "total_optimization_steps": "max_steps"}
+
+
+def banner_key(words: str) -> str:
+    """`Gradient Accumulation steps` -> gradient_accumulation_steps; `Num Epochs` -> num_train_epochs."""
+    key = re.sub(r"\W+", "_", words.strip().lower()).strip("_")
+    return _BANNER_KEYS.get(key, key)
+
+
+def number(text: str) -> int | float:
+    """`1,000` -> 1000, `0.5` -> 0.5."""
+    text = text.replace(",", "")
+    return float(text) if "." in text else int(text)

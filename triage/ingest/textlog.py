@@ -2079,6 +2079,11 @@ class _TextReader:
             return False
         indent = len(s) - len(s.lstrip())
         if indent > self.config_indent:
+            if " = " in s:
+                m = _BANNER_SETTING.match(s)
+                if m is not None:  # `  Gradient Accumulation steps = 4` under the Trainer's `***** Running training *****`
+                    self.keep_settings({settings.banner_key(m.group(1)): settings.number(m.group(2))})
+                    return True
             return _YAML_ENTRY.match(s) is not None
         self.config_indent = None
         return False
@@ -3338,6 +3343,9 @@ _YAML_COMMENTED = re.compile(r"^\s*[A-Za-z_][\w.\-]*:\s*[^\s#]+\s+#(?:\s|$)")  #
 # The banner over the settings a trainer lists before it starts (HF Trainer, diffusers and Dreambooth scripts)
 _RUN_BANNER = re.compile(r"^\s*\*{3,}\s*Running\s+(?:training|evaluation|prediction)\s*\*{3,}\s*$", re.I)
 _YAML_ENTRY = re.compile(r"^\s+[A-Za-z_][\w.\-/ ]*:\s*\S")
+# a setting of the Trainer's run banner: `  Instantaneous batch size per device = 8`, `  Total train batch size (w.
+# parallel, distributed & accumulation) = 32`, `  Num examples = 1,000`
+_BANNER_SETTING = re.compile(r"^\s+([A-Z][A-Za-z ]{0,60}?[a-z])(?:\s*\([^()]{0,80}\))?\s+=\s+(\d[\d,]{0,20}(?:\.\d+)?)\s*$")
 _RESULT_WORDS = {"result", "results", "metric", "metrics", "summary", "scores", "score", "stats", "statistics"}
 # A line cut in two by a terminal or a paste: the next line opens with the separator of the key this one
 # ends with (`...; xent: 12.71; lr` then `: 1.00000; 16410/16179 tok/s;`).
