@@ -214,3 +214,101 @@ def test_a_script_given_alone_is_read_as_code(tmp_path):
     (clean / "ok.py").write_text("import torch\nprint(torch.__version__)\n", encoding="utf-8")
     with pytest.raises(NothingRead, match="a Python script: read as code"):
         scan(str(clean / "ok.py"), load_kb())
+
+
+def _loop(body: str) -> str:
+    return "import torch\nfor epoch in range(3):\n    for x, y in loader:\n" + textwrap.indent(textwrap.dedent(body), " " * 8)
+
+
+def test_the_order_of_an_update_within_one_pass():
+    # gradients cleared between backward and the step that should use them
+    assert _answers(_loop("""
+        loss = criterion(model(x), y)
+        loss.backward()
+        opt.zero_grad()
+        opt.step()
+        """)) == ["loop-order"]
+    # a clip before backward clips last pass's gradients; a step before backward applies them
+    assert _answers(_loop("""
+        opt.zero_grad()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        loss = criterion(model(x), y)
+        loss.backward()
+        opt.step()
+        """)) == ["loop-order"]
+    assert _answers(_loop("""
+        opt.zero_grad()
+        opt.step()
+        loss = criterion(model(x), y)
+        loss.backward()
+        """)) == ["loop-order"]
+
+
+def test_ordinary_updates_are_not_reported():
+    # the usual order; accumulation (clear after the step); a GAN's two passes; AMP with unscale and clip;
+    # a scheduler stepped first; LBFGS' step(closure)
+    assert _answers(TORCH_LOOP) == []
+    assert _answers(_loop("""
+        loss = criterion(model(x), y) / 4
+        loss.backward()
+        if (i + 1) % 4 == 0:
+            opt.step()
+            opt.zero_grad()
+        """)) == []
+    assert _answers(_loop("""
+        opt_d.zero_grad()
+        loss_d = d_loss(D(x), D(G(z).detach()))
+        loss_d.backward()
+        opt_d.step()
+        opt_g.zero_grad()
+        loss_g = g_loss(D(G(z)))
+        loss_g.backward()
+        opt_g.step()
+        """)) == []
+    assert _answers(_loop("""
+        opt.zero_grad(set_to_none=True)
+        scaler.scale(loss_fn(model(x), y)).backward()
+        scaler.unscale_(opt)
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        scaler.step(opt)
+        scaler.update()
+        """)) == []
+    assert _answers(_loop("""
+        scheduler.step()
+        def closure():
+            opt.zero_grad()
+            loss = criterion(model(x), y)
+            loss.backward()
+            return loss
+        opt.step(closure)
+        """)) == []
+    # accumulation written the other way round: every k-th pass steps with what the passes before it gathered
+    assert _answers(_loop("""
+        if i % 4 == 0 and i > 0:
+            opt.step()
+            opt.zero_grad()
+        loss = criterion(model(x), y) / 4
+        loss.backward()
+        """)) == []
+
+
+def test_a_loss_rebuilt_off_the_graph_and_dropout_forced_on():
+    assert _answers(_loop("""
+        opt.zero_grad()
+        loss = criterion(model(x), y)
+        loss = torch.tensor(loss.item(), requires_grad=True)
+        loss.backward()
+        opt.step()
+        """)) == ["detached-loss"]
+    assert _answers("""
+        import torch.nn.functional as F
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                return self.out(F.dropout(self.hidden(x), 0.5, training=True))
+        """) == ["train-eval-mode"]
+    assert _answers("""
+        import torch.nn.functional as F
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                return self.out(F.dropout(self.hidden(x), 0.5, training=self.training))
+        """) == []

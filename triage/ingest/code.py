@@ -251,9 +251,11 @@ def _missing_zero_grad(parsed) -> CodeFact | None:
     for cell, tree, lines in parsed:
         for node in ast.walk(tree):
             if isinstance(node, (ast.For, ast.While)):
-                calls = _loop_body_calls(node)
-                if "backward" in calls and "step" in calls:
-                    step = next(c for c in _calls(node) if _name(c) == "step")
+                calls = list(_calls(node))
+                # (torch.distributed.autograd keeps each pass's gradients in its own context: nothing to clear)
+                backward = [c for c in calls if _name(c) == "backward" and "dist_autograd" not in ast.unparse(c.func)]
+                step = next((c for c in calls if _optimizer_step(c)), None)
+                if backward and step is not None:
                     return _fact("loop-order", cell, lines, step,
                                  "backward() and step() run in a loop and nothing clears the gradients (no zero_grad)")
     return None
@@ -363,8 +365,130 @@ def _keras_probs_from_linear(parsed) -> CodeFact | None:
     return None
 
 
+def _receiver(call: ast.Call) -> str:
+    """The object a method is called on, as written: `self.opt.step()` -> `self.opt`; `scaler.step(opt)` -> `opt`."""
+    if not isinstance(call.func, ast.Attribute):
+        return ""
+    if call.func.attr == "step" and call.args and "scaler" in ast.unparse(call.func.value).lower():
+        return ast.unparse(call.args[0])  # (GradScaler.step(optimizer) steps that optimizer)
+    return ast.unparse(call.func.value)
+
+
+def _optimizer_step(call: ast.Call) -> bool:
+    """`optimizer.step()` (or `scaler.step(optimizer)`): not a scheduler's step, not LBFGS' step(closure)."""
+    if _name(call) != "step" or not isinstance(call.func, ast.Attribute):
+        return False
+    who = ast.unparse(call.func.value).lower()
+    if "sched" in who or "lr_" in who or "warmup" in who:
+        return False
+    return "scaler" in who or not (call.args or call.keywords)
+
+
+_CLIPS = {"clip_grad_norm_", "clip_grad_value_", "clip_grad_norm", "clip_grad_value"}
+
+
+def _loop_calls(loop: ast.AST) -> list[ast.Call]:
+    """The calls of a loop's body in the order they read, nested functions and classes left out (their code
+    runs when called, not where it stands)."""
+    out: list[ast.Call] = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue
+            if isinstance(child, ast.Call):
+                out.append(child)
+            visit(child)
+
+    visit(loop)
+    return sorted(out, key=lambda c: (c.lineno, c.col_offset))
+
+
+def _update_out_of_order(parsed) -> CodeFact | None:
+    """O4, the update's order within one pass of a training loop (PyTorch): gradients cleared between
+    backward() and the step that should use them (the step applies nothing); a gradient clip before
+    backward() (it clips the previous pass's gradients, and the step uses unclipped ones); a step
+    before any backward() of the pass (it applies the previous pass's gradients). Each needs the calls
+    in one loop, in that order, with no other backward() between the two calls that make the pattern."""
+    if not _imports(parsed, "torch"):
+        return None
+    for cell, tree, lines in parsed:
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.For, ast.While)):
+                continue
+            calls = _loop_calls(node)
+            if not any(_name(c) == "backward" for c in calls):
+                continue
+            if any(isinstance(n, (ast.For, ast.While)) and n is not node and "backward" in _loop_body_calls(n)
+                   for n in ast.walk(node)):
+                continue  # (an outer loop: its inner loop is the pass, judged on its own)
+            first_backward = next(i for i, c in enumerate(calls) if _name(c) == "backward")
+            # (a step under an `if` ahead of backward() is accumulation written the other way round: every k-th
+            # pass steps with what the passes before it gathered)
+            guarded = {id(c) for n in ast.walk(node) if isinstance(n, ast.If) for c in _calls(n)}
+            for i, c in enumerate(calls):
+                name = _name(c)
+                if name in _CLIPS and i < first_backward and any(_optimizer_step(s) for s in calls[first_backward:]):
+                    return _fact("loop-order", cell, lines, c, f"{name}() runs before backward() in the loop: it "
+                                 "clips the previous pass's gradients (or none) and the step uses unclipped ones")
+                if _optimizer_step(c) and i < first_backward and id(c) not in guarded:
+                    return _fact("loop-order", cell, lines, c, "step() runs before backward() in the loop: each "
+                                 "step applies the previous pass's gradients")
+                if name == "zero_grad" and i > first_backward:
+                    who = _receiver(c)
+                    for s in calls[i + 1:]:
+                        if _name(s) == "backward":
+                            break  # (a second loss's pass: GAN-style loops clear, backward, step per optimizer)
+                        if _optimizer_step(s) and _receiver(s) == who:
+                            before = [b for b in calls[:i] if _name(b) == "backward"]
+                            if before:
+                                return _fact("loop-order", cell, lines, c, "zero_grad() runs between backward() and "
+                                             "step(): the step finds the gradients cleared and changes nothing")
+    return None
+
+
+_TO_TENSOR = {"tensor", "Tensor", "as_tensor", "Variable", "FloatTensor"}
+_OFF_GRAPH = {"item", "detach", "numpy", "tolist"}
+
+
+def _loss_rebuilt_off_graph(parsed) -> CodeFact | None:
+    """O3: a tensor made with requires_grad=True from a value taken off the graph (`.item()`, `.detach()`,
+    `.numpy()`, `.data`): backward() on it reaches no weight of the model, so nothing trains while the
+    loss prints as usual."""
+    if not _imports(parsed, "torch"):
+        return None
+    for cell, tree, lines in parsed:
+        for call in _calls(tree):
+            if _name(call) not in _TO_TENSOR or _const(_kw(call, "requires_grad")) is not True or not call.args:
+                continue
+            arg = call.args[0]
+            for sub in ast.walk(arg):
+                if (isinstance(sub, ast.Call) and _name(sub) in _OFF_GRAPH) or \
+                        (isinstance(sub, ast.Attribute) and sub.attr == "data"):
+                    return _fact("detached-loss", cell, lines, call, "a tensor is rebuilt with requires_grad=True "
+                                 f"from a value taken off the graph ({ast.unparse(sub)[:40]}): backward() on it "
+                                 "reaches no weight")
+    return None
+
+
+def _dropout_forced_on(parsed) -> CodeFact | None:
+    """O5: functional dropout told `training=True` (a literal) stays on in model.eval(): every evaluation
+    drops units at random and scores a thinned model."""
+    for cell, tree, lines in parsed:
+        for call in _calls(tree):
+            if _name(call) not in ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout"):
+                continue
+            training = _kw(call, "training")
+            if training is None and len(call.args) >= 3:
+                training = call.args[2]
+            if _const(training) is True:
+                return _fact("train-eval-mode", cell, lines, call, "functional dropout with training=True stays on "
+                             "when the model is in eval mode (pass training=self.training)")
+    return None
+
+
 _RULES = (_softmax_into_ce, _nll_on_logits, _missing_zero_grad, _keras_metric_mismatch, _eval_never_undone,
-          _keras_probs_from_linear)
+          _keras_probs_from_linear, _update_out_of_order, _loss_rebuilt_off_graph, _dropout_forced_on)
 
 
 def facts(cells: list[str], names: list[str] | None = None) -> tuple[list[CodeFact], int]:
