@@ -312,3 +312,17 @@ def test_a_loss_rebuilt_off_the_graph_and_dropout_forced_on():
             def forward(self, x):
                 return self.out(F.dropout(self.hidden(x), 0.5, training=self.training))
         """) == []
+
+
+def test_an_optimizer_over_a_model_built_again():
+    """The optimizer built once, the model re-created per fold and trained with it: its steps move the old
+    model's tensors. Built again over the new model, or the new model only evaluated: not reported."""
+    head = "import torch\nmodel = Net()\nopt = torch.optim.Adam(model.parameters(), lr=1e-3)\n"
+    assert _answers(head + "for fold in range(5):\n    model = Net()\n    train(model, opt, loader)\n") \
+        == ["optimizer-params"]
+    assert _answers(head + "for fold in range(5):\n    model = Net()\n"
+                    "    opt = torch.optim.Adam(model.parameters(), lr=1e-3)\n    train(model, opt, loader)\n") == []
+    assert _answers(head + "train(model, opt, loader)\nmodel = Net()\nmodel.load_state_dict(torch.load('best.pt'))\n"
+                    "evaluate(model)\n") == []
+    # a function's own model is another scope than the module's
+    assert _answers(head + "def check():\n    model = Net()\n    return model(x)\ntrain(model, opt, loader)\n") == []

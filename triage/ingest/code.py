@@ -487,8 +487,99 @@ def _dropout_forced_on(parsed) -> CodeFact | None:
     return None
 
 
+_OPTIMIZERS = {"SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam", "SparseAdam",
+               "LBFGS", "Lion", "Adafactor"}
+# calls that return the same module (its parameters are the same tensors): no new model
+_SAME_MODULE = {"to", "cuda", "cpu", "float", "half", "bfloat16", "double", "train", "eval", "compile",
+                "DataParallel", "DistributedDataParallel", "DDP", "FullyShardedDataParallel", "FSDP", "prepare",
+                "requires_grad_", "load_state_dict", "apply", "share_memory"}
+
+
+def _params_of(call: ast.Call) -> str | None:
+    """`Adam(model.parameters(), ...)` -> `model` (also `model.fc.parameters()` -> `model`)."""
+    if _name(call) not in _OPTIMIZERS or not call.args:
+        return None
+    for sub in ast.walk(call.args[0]):
+        if isinstance(sub, ast.Call) and _name(sub) in ("parameters", "named_parameters") \
+                and isinstance(sub.func, ast.Attribute):
+            root = sub.func.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            return root.id if isinstance(root, ast.Name) else None
+    return None
+
+
+def _scope_nodes(root: ast.AST):
+    """The nodes of one scope: `root`'s, not those of the functions and classes defined in it."""
+    for child in ast.iter_child_nodes(root):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        yield child
+        yield from _scope_nodes(child)
+
+
+def _scopes(parsed):
+    """[(cell, lines, nodes)...] per scope: the module level of every cell together (a notebook's cells share
+    one namespace), then each function on its own."""
+    module = []
+    functions = []
+    for cell, tree, lines in parsed:
+        module.extend((cell, lines, n) for n in _scope_nodes(tree))
+        for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                functions.append([(cell, lines, n) for n in _scope_nodes(fn)])
+    return [module] + functions
+
+
+def _optimizer_on_old_model(parsed) -> CodeFact | None:
+    """O2: an optimizer built over a model's parameters, then the model built anew (`model = Net()`) in the
+    same scope and trained on with that optimizer (its step(), or the optimizer handed to a call), with no
+    optimizer built over the new model: the steps move tensors the model no longer uses, so it never learns."""
+    if not _imports(parsed, "torch"):
+        return None
+    for scope in _scopes(parsed):
+        events: list[tuple] = []  # (cell, line, col, kind, owner, node, lines, optimizer's name)
+        for cell, lines, node in scope:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
+                target, value = node.targets[0], node.value
+                owner = _params_of(value)
+                if owner is not None and isinstance(target, (ast.Name, ast.Attribute)):
+                    events.append((cell, node.lineno, node.col_offset, "optimizer", owner, node, lines,
+                                   ast.unparse(target)))
+                elif isinstance(target, ast.Name) and _name(value) not in _SAME_MODULE \
+                        and _name(value)[:1].isupper() and _name(value) not in _OPTIMIZERS:
+                    events.append((cell, node.lineno, node.col_offset, "model", target.id, node, lines, ""))
+            elif isinstance(node, ast.Call):
+                events.append((cell, node.lineno, node.col_offset, "call", "", node, lines, ""))
+        events.sort(key=lambda e: e[:3])
+        for i, event in enumerate(events):
+            if event[3] != "optimizer":
+                continue
+            owner, opt = event[4], event[7]
+            for j in range(i + 1, len(events)):
+                e = events[j]
+                if e[3] == "optimizer" and (e[4] == owner or e[7] == opt):
+                    break  # (an optimizer built again: over the new model, or this name rebound)
+                if e[3] != "model" or e[4] != owner:
+                    continue
+                rest = events[j + 1:]
+                stop = next((k for k, r in enumerate(rest) if r[3] == "optimizer" and (r[4] == owner or r[7] == opt)),
+                            len(rest))
+                used = any(r[3] == "call" and ((_name(r[5]) == "step" and _receiver(r[5]) == opt)
+                                               or any(ast.unparse(a) == opt for a in r[5].args)
+                                               or any(ast.unparse(k.value) == opt for k in r[5].keywords))
+                           for r in rest[:stop])
+                if used:
+                    return _fact("optimizer-params", e[0], e[6], e[5], f"{opt} was built over "
+                                 f"{owner}.parameters() before {owner} was built again here, and trains on: its "
+                                 "steps move the old model's tensors")
+                break
+    return None
+
+
 _RULES = (_softmax_into_ce, _nll_on_logits, _missing_zero_grad, _keras_metric_mismatch, _eval_never_undone,
-          _keras_probs_from_linear, _update_out_of_order, _loss_rebuilt_off_graph, _dropout_forced_on)
+          _keras_probs_from_linear, _update_out_of_order, _loss_rebuilt_off_graph, _dropout_forced_on,
+          _optimizer_on_old_model)
 
 
 def facts(cells: list[str], names: list[str] | None = None) -> tuple[list[CodeFact], int]:
