@@ -2332,3 +2332,19 @@ def test_constant_only_while_loss_falls():
     flat = _run({"grad_norm": zeros, "loss": [2.0 + 0.01 * (i % 3 - 1) for i in range(30)]})
     _quiet("constant", flat, "grad_norm", value=0.0, only_while_loss_falls=0.2)
     _quiet("constant", falling, "grad_norm", value=0.0, unless_loss_falls=0.2)
+
+
+def test_constant_coarse_unless_fell():
+    """A gradient norm printed as 0.0000 at 30 logs beside a loss printed at 4 decimals that falls from 2 to
+    0.25 may be a tiny real norm rounded away: quiet; when the held-out loss falls by a fifth as well
+    (1.4 -> 1.0) the model learns from real gradients, so the zeros were read where there are none."""
+    zeros = [0.0] * 30
+    loss = [round(2.0 * 0.93 ** i, 4) for i in range(30)]
+    params = dict(value=0.0, only_while_loss_falls=0.2, unless_coarse_print=6,
+                  coarse_unless_fell=["eval/loss"])
+    stalled = _run({"grad_norm": zeros, "loss": loss, "eval/loss": [1.4, 1.41, 1.39, 1.4, 1.4, 1.39]},
+                   steps={"eval/loss": [5, 10, 15, 20, 25, 30]})
+    _quiet("constant", stalled, "grad_norm", **params)
+    learns = _run({"grad_norm": zeros, "loss": loss, "eval/loss": [1.4, 1.3, 1.2, 1.1, 1.05, 1.0]},
+                  steps={"eval/loss": [5, 10, 15, 20, 25, 30]})
+    assert _check("constant", learns, "grad_norm", **params).numbers["share"] == 1.0

@@ -244,6 +244,17 @@ def _ended_improved(c: Ctx, names: Names, by: float, min_points: int) -> bool:
     return last - first >= by * max(abs(first), 1e-12)
 
 
+def _held_out_fell(c: Ctx, names: Names, by: float, min_points: int = 4) -> bool:
+    """Whether the first of `names` the run logs (lower is better: a held-out loss) ended `by` of its
+    starting level or more below where it started (medians of its first and last 15%)."""
+    lower = c.other(names)
+    y = finite_xy(lower.steps, lower.values)[1] if lower is not None else np.empty(0)
+    if len(y) < min_points:
+        return False
+    first, last = _ends(y, 0.15)
+    return first > 0 and last <= (1.0 - by) * first
+
+
 def _finite_at(other, steps: np.ndarray, where: np.ndarray) -> np.ndarray:
     """Mask over `steps`: True where `where` holds and `other` is finite at that step: its value at
     the same step, or, where it has none there (an evaluation at epoch 1.0 between training logs at
@@ -1077,6 +1088,12 @@ class ConstantParams(WindowParams):
     # quiet when every value the run logs is a multiple of 10^-unless_coarse_print: a log printed at that
     # many decimals cannot show a rate below half its last digit, so 0 there may be a rate rounded away
     unless_coarse_print: Optional[int] = None
+    # ... except when this held-out loss (lower is better) fell by coarse_unless_fell_by or more too
+    # (medians of its first and last 15%, 4 points or more): a model whose held-out loss falls as well
+    # as its training loss learns from gradients the step used, so a 0 printed for their norm is no
+    # tiny real norm rounded away but one read where there are none
+    coarse_unless_fell: Optional[Names] = None
+    coarse_unless_fell_by: float = 0.2
     # quiet when this series is exactly 0 wherever it is finite (a loss of 0 beside a gradient norm of
     # 0 is a loss that scores nothing, not one a NaN filter replaced)
     not_while_zero: Optional[Names] = None
@@ -1321,7 +1338,8 @@ def constant(c: Ctx) -> Hit | None:
                                                                         float(hx[-1])):
         return None
     # (last: it reads every series of the run, worth it only for a value that would be reported)
-    if p.unless_coarse_print is not None and _coarse_print(c.run, p.unless_coarse_print, logged):
+    if p.unless_coarse_print is not None and _coarse_print(c.run, p.unless_coarse_print, logged) \
+            and not (p.coarse_unless_fell and _held_out_fell(c, p.coarse_unless_fell, p.coarse_unless_fell_by)):
         return None
     if p.unless_improved and _ended_improved(c, p.unless_improved, p.improved_by, 6):
         return None
