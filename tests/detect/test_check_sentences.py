@@ -2348,3 +2348,20 @@ def test_constant_coarse_unless_fell():
     learns = _run({"grad_norm": zeros, "loss": loss, "eval/loss": [1.4, 1.3, 1.2, 1.1, 1.05, 1.0]},
                   steps={"eval/loss": [5, 10, 15, 20, 25, 30]})
     assert _check("constant", learns, "grad_norm", **params).numbers["share"] == 1.0
+
+
+def test_term_swamps():
+    """A regression term in raw units (4.2e6 falling) summed with a classification CE of 1.38: 3e6x, the
+    CE's share of the gradient is lost; the same CE beside a standardised MSE (0.9) is quiet, and so is a
+    loss scale of 65536 (not a loss term) or a partner that is itself in the millions (a divergence)."""
+    cls = [1.38 - 0.02 * i for i in range(20)]
+    swamped = _run({"train_reg_loss": [4.2e6 * 0.95 ** i for i in range(20)], "train_cls_loss": cls})
+    hit = _check("term_swamps", swamped, "train_reg_loss", skip=["*scale*"], max_other=100)
+    assert hit.summary.startswith("train_reg_loss starts at 3.")
+    assert hit.numbers["ratio"] > 1e6
+    _quiet("term_swamps", _run({"train_reg_loss": [0.9 * 0.95 ** i for i in range(20)], "train_cls_loss": cls}),
+           "train_reg_loss", skip=["*scale*"], max_other=100)
+    _quiet("term_swamps", _run({"loss_scale": [65536.0] * 20, "train_cls_loss": cls}), "loss_scale",
+           skip=["*scale*"], max_other=100)
+    _quiet("term_swamps", _run({"loss": [3e31] * 20, "l1_loss": [2e14] * 20}), "loss", skip=["*scale*"],
+           max_other=100)

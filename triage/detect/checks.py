@@ -2576,6 +2576,61 @@ def term_at_chance(c: Ctx) -> Hit | None:
 
 
 @params
+class TermSwampsParams(Params):
+    """This training loss term starts `min_ratio` times or more above another training series named a
+    loss (`others` globs, less the `skip` globs; medians of the first fifth of each, `min_points` or
+    more), whose own level lies between `min_other` and `max_other`: summed, the small term's share of the gradient is
+    lost beside the large one's."""
+
+    others: Names = ("*loss*",)
+    skip: Names = ()
+    min_ratio: float = 1.0e4
+    min_other: float = 0.1
+    max_other: float = math.inf
+    min_points: int = 3
+
+
+def _first_fifth(s) -> tuple[float, int]:
+    _, y = finite_xy(s.steps, s.values)
+    if not len(y):
+        return float("nan"), 0
+    return float(np.median(np.abs(y[: max(1, len(y) // 5)]))), len(y)
+
+
+@check("term_swamps", TermSwampsParams)
+def term_swamps(c: Ctx) -> Hit | None:
+    """One training loss term starts orders of magnitude above another term of the same run."""
+    p: TermSwampsParams = c.params
+    me = c.run.get(c.name)
+    low = c.name.lower()
+    if (me is not None and me.split == "eval") or any(fnmatch.fnmatchcase(low, g) for g in p.skip):
+        return None
+    x, _ = finite_xy(c.steps, c.values)
+    big, n = _first_fifth(c)
+    if n < p.min_points or not big > 0:
+        return None
+    best = None
+    for name, other in c.run.series.items():
+        low = name.lower()
+        if name == c.name or other.split == "eval" or not any(fnmatch.fnmatchcase(low, g) for g in p.others) \
+                or any(fnmatch.fnmatchcase(low, g) for g in p.skip):
+            continue
+        small, m = _first_fifth(other)
+        if m < p.min_points or not p.min_other <= small <= p.max_other or big < p.min_ratio * small:
+            continue
+        if best is None or small > best[1]:
+            best = (name, small)
+    if best is None:
+        return None
+    name, small = best
+    return Hit(
+        f"{c.name} starts at {fmt(big)}, {big / small:.2g}x {name} ({fmt(small)}): summed, the smaller term's "
+        f"gradient is lost beside the larger one's",
+        x[0], x[-1], numbers={"ratio": big / small},
+    )
+
+
+@params
 class LogBandParams(Params):
     """target; decades: how far (log10) counts as far; min_share of points that far;
     answer_high / answer_low: the answer by the side the median is on."""
