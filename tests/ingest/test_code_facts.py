@@ -326,3 +326,31 @@ def test_an_optimizer_over_a_model_built_again():
                     "evaluate(model)\n") == []
     # a function's own model is another scope than the module's
     assert _answers(head + "def check():\n    model = Net()\n    return model(x)\ntrain(model, opt, loader)\n") == []
+
+
+def test_two_bugs_in_one_script_each_support_their_own_cause(tmp_path):
+    """Both findings answer "What did you find in the code?": each cause rests on the finding whose answer it
+    names, and the view of a script read alone shows no share of a differential (there is no run to weigh)."""
+    from typer.testing import CliRunner
+
+    from triage.cli import app
+
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent("""
+        import torch, torch.nn as nn
+        model = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 4), nn.Softmax(dim=1))
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+        crit = nn.CrossEntropyLoss()
+        for epoch in range(10):
+            for x, y in loader:
+                loss = crit(model(x), y)
+                loss.backward()
+                opt.step()
+        """), encoding="utf-8")
+    report = scan(str(script), load_kb())
+    found = {f.detector: i for i, f in enumerate(report.findings)}
+    by_cause = {c.id: c.findings() for c in report.causes}
+    assert by_cause["O12"] == [found["code-softmax-ce"]] and by_cause["O4"] == [found["code-loop-order"]]
+    out = CliRunner().invoke(app, ["scan", str(script)], env={"COLUMNS": "200", "NO_COLOR": "1"}).output
+    assert "Causes the code points to" in out and "%" not in out.split("Causes the code points to")[1]
+    assert "give the run's log" in out

@@ -82,6 +82,9 @@ class Answer:
     value: str
     source: str = "you"
     evidence: str = ""
+    # for "one of these" answers from several findings: which answer each evidence line gives, so a cause rests on
+    # the lines of the answers it names (a softmax before the loss is no evidence of a missing zero_grad)
+    lines: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict:
         return {"question": self.question, "answer": self.value, "source": self.source, "evidence": self.evidence}
@@ -364,7 +367,7 @@ class Diagnosis:
 
     # -- recording evidence ----------------------------------------------------------------
     def answer(self, question: str, value: str | list[str] | tuple[str, ...] | set[str], source: str = "you",
-               evidence: str = "") -> Answer:
+               evidence: str = "", lines: tuple[tuple[str, str], ...] = ()) -> Answer:
         if question not in self.model.questions:
             raise KeyError(f"unknown question {question!r}")
         if isinstance(value, (list, tuple, set)):
@@ -373,7 +376,7 @@ class Diagnosis:
         for part in value.split("|"):
             if part not in (*self.model.values[question], UNKNOWN):
                 raise ValueError(f"{question} has no answer {part!r} (answers: {', '.join(self.model.values[question])})")
-        ans = Answer(question, value, source, evidence)
+        ans = Answer(question, value, source, evidence, tuple((t, normalise_answer(v)) for t, v in lines))
         if source != "probe":
             self.measured.discard(question)  # what the person says replaces what a probe measured
         if question in self.answers:
@@ -518,7 +521,9 @@ class Diagnosis:
                 # the category and the domain narrow the field but are not evidence by themselves, and neither is
                 # the healthy answer a framework gives when its config is silent (the Trainer's own loop steps in order)
                 if q not in (START, DOMAIN_QUESTION) and not (a.source == "default" and a.value == m.defaults.get(q)):
-                    support.extend(Reason(part, a.source, q, a.value) for part in line.split("\n"))
+                    given = dict(a.lines)  # (each line's own answer, when several findings gave "one of these")
+                    support.extend(Reason(part, a.source, q, a.value) for part in line.split("\n")
+                                   if part not in given or m.names_answer(cause_id, q, given[part]))
             elif lik < 0.2 and q in m.signs.get(cause_id, {}):
                 against.append(Reason(line, a.source, q, a.value))
         for i, t in enumerate(self.text):

@@ -51,7 +51,8 @@ def apply_findings(diag: Diagnosis, findings: list, applied: Applied) -> None:
         if prev is not None and prev.source != "log":
             continue  # what the person said stands
         values = list(dict.fromkeys(f.answer for f in fs))  # several findings: "one of these"
-        diag.answer(q, values, "log", "\n".join(dict.fromkeys(f.summary for f in fs)))
+        diag.answer(q, values, "log", "\n".join(dict.fromkeys(f.summary for f in fs)),
+                    lines=tuple((f.summary, f.answer) for f in fs) if len(values) > 1 else ())
     if categories and START not in diag.answers:
         # a log can show several presentations at once (a spike, then a flat loss): the
         # evidence is "one of these", not the first in some fixed order

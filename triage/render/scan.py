@@ -180,10 +180,13 @@ def _causes(console: Console, report: Report, verbose: bool) -> None:
     """The ranked causes: the findings each rests on by number, its other evidence, its first knob."""
     if not report.causes:
         return
-    console.print("[bold]Most likely causes[/]")
+    # a script read alone: no run to weigh the causes against, so no share of a differential is shown
+    code_only = _code_only(report)
+    console.print("[bold]Causes the code points to[/]" if code_only else "[bold]Most likely causes[/]")
     for i, c in enumerate(report.causes[:5 if not verbose else len(report.causes)]):
+        share = "" if code_only else f"{c.score:.0%}"
         console.print(hang(Text(f" {i + 1}. ", style="bold"),
-                           Text.assemble((c.id, "bold cyan"), f"  {c.title}  ", (f"{c.score:.0%}", "dim"))))
+                           Text.assemble((c.id, "bold cyan"), f"  {c.title}  ", (share, "dim"))))
         refs = c.findings()
         if refs:
             console.print(hang("      ", f"[dim]because of finding {', '.join(str(r + 1) for r in refs)}[/]", markup=True))
@@ -208,7 +211,15 @@ def _set_aside(console: Console, report: Report, verbose: bool) -> None:
     console.print()
 
 
+def _code_only(report: Report) -> bool:
+    return bool(report.sources) and all(src.format == "python-code" for src in report.sources)
+
+
 def _unanswered(console: Console, report: Report) -> None:
+    if _code_only(report):
+        console.print("[dim]Read as code only: give the run's log (with this script beside it) to judge the training "
+                      "itself.[/]")
+        return
     if not report.unanswered:
         return
     console.print("[bold]To narrow it down, check[/]")
