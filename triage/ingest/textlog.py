@@ -1395,6 +1395,7 @@ class _TextReader:
             tab = _aliases.table()
             if not any(tab.resolve(str(k), last.source).name == "learning_rate" for k in last.values):
                 last.values.update(rec.values)
+                self.joined(last)  # (its own printed line, said apart: the record stays one row)
             return True  # (a record that printed its LR already has it: Keras `- lr: 0.0010`)
         if plan.sizes and _drop_sizes(plan, nums, rec) and not rec.values:
             return False
