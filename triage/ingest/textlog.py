@@ -6108,6 +6108,10 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
             keys = {_emit_key(key, rec.label) for key, _ in vals}
             if glued and rec.line == row_line and rec.line in glued and rec.step is None and rec.batch is None:
                 row_keys |= keys  # (a print with no counter of its own glued after a record: its line's one row)
+            elif rec.line == row_line and where == row_step and keys <= row_keys:
+                # (a bar redrawn with `\r` on its line at the same step, its postfix updated: the same row, the
+                # redraw one more of its printed lines)
+                b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + 1
             elif by_step and where == row_step and row_keys.isdisjoint(keys):
                 row_keys |= keys
                 b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + 1
