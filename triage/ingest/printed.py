@@ -2500,7 +2500,9 @@ def names_loss_or_accuracy(key: str) -> bool:
 _ACCURACY_NAMES = {"accuracy", "accuracy_top5"}
 # items split by pipes, each a name, a spaced dash and one number (`Game - 104 | data length - 21`)
 _DASH_ITEM = r"[A-Za-z][\w ]*? - (?:[-+]?\d[\d.]*(?:e[-+]?\d+)?|nan|inf)"
-_DASHED_PIPED = re.compile(r"\s*" + _DASH_ITEM + r"(?:\s*\|\s*" + _DASH_ITEM + r")+\s*$", re.I)
+# (a counter may lead them, closed by a colon or a pipe: `Epoch 3 : Train Loss - 1.89 | Val Loss - 1.69`)
+_DASHED_PIPED = re.compile(r"\s*(?:[A-Za-z]+ ?:? ?\d+(?:/\d+)? ?[:|] ?)?" + _DASH_ITEM
+                           + r"(?:\s*\|\s*" + _DASH_ITEM + r")+\s*$", re.I)
 _DASHED_PAIR = re.compile(r"([A-Za-z][\w ]*?) - (?=[-+]?\d|nan|inf)", re.I)
 _GLUED_LOSS_WORD = re.compile(r"[a-z]{2,6}loss$")
 
