@@ -34,3 +34,27 @@ def test_a_bar_redrawn_at_the_same_step_with_its_postfix_updated_is_one_row(tmp_
     assert len(run.series["loss"]) == 6
     assert run.meta["rows"] == 6, run.meta
     assert [round(float(v), 1) for v in run.series["loss"].values][:2] == [8.5, 8.0]
+
+
+def test_dash_separated_pairs_split_by_pipes_after_an_epoch_counter(tmp_path):
+    # `Epoch 3 : Train Loss - 1.89 | Val Loss - 1.69 | Train PPL - 6.6 | Val PPL - 5.4`: a counter, then items of
+    # a name, a spaced dash and its value, pipes between the items
+    lines = []
+    for epoch in range(1, 5):
+        lines.append(f"Epoch {epoch} : Train Loss - {4.0 - epoch / 2:.4f} | Val Loss - {3.0 - epoch / 4:.4f} | "
+                     f"Train PPL - {50.0 / epoch:.4f} | Val PPL - {20.0 / epoch:.4f}")
+        lines.append("Model Saved")
+    lines.append("Test Corpus BLEU score: 0.3466")
+    run = read_text(tmp_path, "\n".join(lines) + "\n")
+    assert [round(float(v), 2) for v in run.series["loss"].values] == [3.5, 3.0, 2.5, 2.0]
+    assert len(run.series["eval/loss"]) == 4
+    assert len(run.series["perplexity"]) == 4 and len(run.series["eval/perplexity"]) == 4
+    # (NLTK's corpus-level BLEU, printed as `Corpus BLEU score`: the test split's BLEU)
+    assert any(name.startswith("eval/") and name.endswith("/bleu") for name in run.series), sorted(run.series)
+
+
+def test_a_counter_lead_before_dash_pairs_needs_the_pipes():
+    from triage.ingest import printed
+    assert printed.clean("Epoch 1 | loss - 0.5 | acc - 0.9") == "Epoch 1 | loss: 0.5 | acc: 0.9"
+    # (one dash item and no pipe: a sentence, left as it is)
+    assert printed.clean("Epoch 1 : we are done - 3 more to go") == "Epoch 1 : we are done - 3 more to go"
