@@ -7,6 +7,8 @@ runs them and turns hits into `Finding`s.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 from triage.detect import checks as _checks
@@ -238,18 +240,35 @@ def code_findings(run, kb: KnowledgeBase, only: set[str] | None = None) -> list[
         return []
     labels = {normalise_answer(a.get("value", "")): str(a.get("label", ""))
               for a in _as_list(node.get("answers")) if isinstance(a, dict)}
+    memory_only = {normalise_answer(a.get("value", "")) for a in _as_list(node.get("answers"))
+                   if isinstance(a, dict) and _favours_only_memory(kb, a)}
     out = []
     for fact in facts:
         answer = normalise_answer(str(fact.get("answer", "")))
         detector = f"code-{answer}"
         if answer not in labels or (only and detector not in only):
             continue
+        if answer in memory_only and getattr(run, "series", None) and not _ran_out_of_memory(run):
+            continue  # (a graph kept alive costs memory; beside a log that never ran out of it, it explains nothing)
         where = (f"{fact['source']} line {fact.get('line')}" if fact.get("source")
                  else f"cell {fact.get('cell')}, line {fact.get('line')}")
         out.append(Finding(detector, CODE_QUESTION, answer, "code",
                            f"in the code, {where}: `{fact.get('text', '')}`: {fact.get('why', '')}",
                            category="code-review", title=labels[answer]))
     return out
+
+
+def _favours_only_memory(kb: KnowledgeBase, answer: dict) -> bool:
+    """An answer whose causes are all of the memory family (evaluation without no_grad, a graph kept in a total)."""
+    ids = [str(x) for x in _as_list(answer.get("favours"))]
+    return bool(ids) and all(kb.nodes.get(i) is not None and kb.nodes[i].get("family") == "memory" for i in ids)
+
+
+_OUT_OF_MEMORY = re.compile(r"out of memory|OutOfMemory|\bOOM\b|MemoryError|Cannot allocate memory|std::bad_alloc", re.I)
+
+
+def _ran_out_of_memory(run) -> bool:
+    return any(_OUT_OF_MEMORY.search(str(getattr(e, "text", "") or "")) for e in getattr(run, "events", ()) or ())
 
 
 def _by_step(found: list[Finding]) -> list[Finding]:
