@@ -299,3 +299,22 @@ def test_weighted_signs_share_the_sign_mass_by_weight(tmp_path):
     from triage.kb.validate import check
 
     assert any("weights must be positive" in str(p) for p in check(bad, graph=False))
+
+
+def test_a_tie_goes_to_the_broader_cause_over_its_refinement(tmp_path):
+    """A refinement (`aliases`) that no answer singles out ties with the cause it refines: every run it explains
+    the broader cause explains too, so the broader one ranks first, whatever the IDs' order."""
+    root = tmp_path / "kb"
+    files = {**FILES,
+             "causes/C-a-refined.yaml": cause("C-a-refined", "common", "{Q-start: nan}\n        aliases: [C-z-broad]"),
+             "causes/C-z-broad.yaml": cause("C-z-broad", "common", "{Q-start: nan}")}
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    kb = KnowledgeBase.load([str(root)], use_cache=False, builtin=False)
+    assert not kb.problems
+    d = Diagnosis(kb)
+    d.answer("Q-start", "nan")
+    order = ids(d)
+    assert order.index("C-z-broad") < order.index("C-a-refined")

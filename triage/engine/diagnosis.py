@@ -494,8 +494,15 @@ class Diagnosis:
         weights = {cid: math.exp(s - top) for cid, s in scores.items()}
         total = sum(weights.values())
         named = self._named_counts(weights)
+        # A refinement (`aliases`) tied with the broader cause it refines: nothing singled it out (an answer only
+        # it names would have moved its score), and every run it explains the broader cause explains too, so the
+        # broader cause goes first, as a prior shared out over its refinements would place it.
+        rounded = {cid: round(w, 9) for cid, w in weights.items()}
+        refines = self.model.refines
+        under = {cid: any(b != cid and rounded.get(b) == r for b in refines.get(cid, ())) for cid, r in rounded.items()}
         prior = self.model.prior  # a tie that the evidence leaves goes to the cause met more often, then the ID
-        for cid, w in sorted(weights.items(), key=lambda kv: (-round(kv[1], 9), -named.get(kv[0], 0), -prior[kv[0]], kv[0])):
+        for cid, w in sorted(weights.items(), key=lambda kv: (-rounded[kv[0]], -named.get(kv[0], 0), under[kv[0]],
+                                                              -prior[kv[0]], kv[0])):
             support, against = self.explain(cid) if (explain or with_evidence_only) else ([], [])
             if with_evidence_only and not support:
                 continue
