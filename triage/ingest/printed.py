@@ -2034,6 +2034,8 @@ def parse(line: str) -> Plan:
         _label_from_first_key(plan)
     _per_episode(slots)
     _gan_pair(slots)
+    if not plan.label:
+        _scores_after_eval(slots)
     if not plan.label and "dict for global step" in line and _ESTIMATOR_EVAL.search(line) \
             and not any(sl.role == "value" and _SPLIT_NAMED.match(sl.key) for sl in slots):
         plan.label = "eval"  # TF Estimator's `Saving dict for global step 0: accuracy = 0.0, loss = 0.0`: an evaluation's results
@@ -2392,6 +2394,34 @@ def _label_from_first_key(plan: Plan) -> None:
         for sl in slots:
             if sl.key == first:
                 sl.key = " ".join(keys[0][1:])
+
+
+# What a model scores on data it was not fitted to (an image's quality, a classifier's or a regressor's
+# error, a ranking's area): printed after the held-out loss with no split word, it is that split's too
+_HELD_OUT_SCORES = frozenset(("accuracy", "psnr", "ssim", "lpips", "auc", "f1", "macro_f1", "dice", "miou", "iou",
+                              "mae", "rmse", "precision", "recall", "wer", "cer", "bleu", "perplexity", "map"))
+
+
+def _scores_after_eval(slots: list[Slot]) -> None:
+    """`Epoch 1 | Train Loss: 0.09 | Val Loss: 0.05 | PSNR: 31.15`: on a line whose keys name the training
+    split, then a held-out one, a score after the held-out key that names no split of its own is measured on
+    that held-out split (the training pass prints its loss; the scores come from the evaluation after it).
+    Only scores (PSNR, accuracy, AUC, F1, ...), never a rate, a time or a count; a later split word ends it."""
+    from triage.ingest.aliases import table
+
+    tab = table()
+    seen_train = False
+    held_out = ""
+    for sl in slots:
+        if sl.role not in ("value", "num"):
+            continue
+        split = _split_of(sl.key.split()) if SPLIT_WORDS.search(sl.key) else ""
+        if split == "train":
+            seen_train, held_out = True, ""
+        elif split == "eval":
+            held_out = sl.key.split()[0] if seen_train and " " in sl.key else ""
+        elif held_out and tab.resolve(sl.key, "text").name in _HELD_OUT_SCORES:
+            sl.key = f"{held_out} {sl.key}"
 
 
 # A split word inside a key (`val_loss`, `Loss/train`, `valLoss`): the key names its own split.
