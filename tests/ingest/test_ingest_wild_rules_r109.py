@@ -20,3 +20,24 @@ def test_a_score_on_a_line_with_no_training_key_keeps_its_name(tmp_path):
     lines = [f"Epoch {e} | Loss: {1.0 - e / 10:.3f} | Accuracy: {0.5 + e / 20:.3f}" for e in range(1, 5)]
     run = read_text(tmp_path, "\n".join(lines) + "\n")
     assert "accuracy" in run.series and "eval/accuracy" not in run.series, sorted(run.series)
+
+
+def test_a_counter_with_a_colon_then_its_count_of_its_total_in_brackets(tmp_path):
+    # `Epoch: [ 3/150] [  2/  5] time: 12.5, d_loss: 1.2, g_loss: 0.8` (DCGAN-style): the epoch's own bracket holds
+    # its count of its total, the next bracket the batch: one run on an epoch+batch axis, not a restart per epoch
+    lines = [f"Epoch: [{e:2d}/150] [{b:4d}/   5] time: {10.0 + e * 5 + b:.4f}, d_loss: {1.5 - b / 10:.8f}, "
+             f"g_loss: {0.8 + b / 10:.8f}" for e in range(1, 5) for b in range(5)]
+    run = read_text(tmp_path, "\n".join(lines) + "\n")
+    assert run.meta["rows"] == 20, run.meta
+    assert not run.meta.get("runs"), run.meta
+    assert run.meta.get("step_axis") == "epoch+batch", run.meta
+
+
+def test_a_batch_time_beside_a_bracketed_batch_count_is_no_second_counter(tmp_path):
+    # `Epoch: [2/40][100/900] Data 0.001 (0.002) Batch 0.31 (0.30) Loss 1.25`: the bracket counts the batch; `Batch`
+    # followed by a decimal is how long a batch took
+    lines = [f"Epoch: [2/40][{b}/900] Data 0.001 (0.002) Batch {0.3 + b / 10000:.3f} (0.300) "
+             f"Loss {2.0 - b / 1000:.4f} Accuracy {b / 1000:.4f}." for b in range(100, 600, 100)]
+    run = read_text(tmp_path, "\n".join(lines) + "\n")
+    assert run.meta["rows"] == 5, run.meta
+    assert [round(float(v), 3) for v in run.series["loss"].values] == [1.9, 1.8, 1.7, 1.6, 1.5]

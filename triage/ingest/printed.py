@@ -1524,6 +1524,20 @@ def parse(line: str) -> Plan:
                 assigned = False
                 i = k2 + 1
                 continue
+            k3, t3 = nxt(k2 + 1) if t2 is not None and t2[1] == "/" else (k2, None)
+            k4, t4 = nxt(k3 + 1) if t3 is not None else (k3, None)
+            if counter in ("epoch", "step") and t1 is not None and t1[0] == "num" and t1[1].isdigit() \
+                    and t3 is not None and t3[0] == "num" and t3[1].isdigit() and t4 is not None and t4[1] == "]" \
+                    and int(t1[1]) <= int(t3[1]):
+                # `Epoch: [ 2/200] [   1/   4] d_loss: 66.7` (DCGAN-style prints): the counter's own bracket holds
+                # its count of its total; a bracket after it counts the batches of that epoch
+                slots.append(Slot(counter, pending[-1]))
+                slots.append(Slot("total", pending[-1]))
+                epoch_seen = epoch_seen or counter == "epoch"
+                pending = []
+                assigned = False
+                i = k4 + 1
+                continue
             j = i + 1
             while j < n and (toks[j][1] != "]" or glued and j + 1 < n and toks[j + 1][1] == "["):
                 if toks[j][0] == "num":
@@ -2026,6 +2040,7 @@ def parse(line: str) -> Plan:
         _name_split(slots[start:stop], word)
     _nested_lead_counters(toks, slots)
     _one_step_counter(slots)
+    _one_batch_counter(slots)
     for k, sl in enumerate(slots[:-1]):
         if sl.role == "epoch" and slots[k + 1].role in ("skip", "total") and _closes_pass(sl.key.lower().split()):
             sl.role = "value"  # (`End of epoch 0 / 100  Time Taken: 95 sec`: a progress note with its total, no record)
@@ -2622,6 +2637,21 @@ def _one_step_counter(slots: list[Slot]) -> None:
             slots[k].role = "skip"
             if k + 1 < len(slots) and slots[k + 1].role == "total":
                 slots[k + 1].role = "skip"
+
+
+def _one_batch_counter(slots: list[Slot]) -> None:
+    """`Epoch: [1/50][1250/11134] Data 0.000 (0.001) Batch 0.450 (0.447)`: two batch counters on one line, one a
+    count of its total in brackets and one a word with no total: the bracketed count is the batch; the word
+    names how long a batch took (semseg's and the ImageNet example's AverageMeters), no counter."""
+    at = [k for k, sl in enumerate(slots) if sl.role == "batch"]
+    if len(at) < 2:
+        return
+    counted = [k for k in at if k + 1 < len(slots) and slots[k + 1].role == "total"]
+    if len(counted) != 1:
+        return
+    for k in at:
+        if k != counted[0]:
+            slots[k].role = "skip"
 
 
 _MAIN_LOOP_WORDS = frozenset({"global", "total", "train", "training", "overall", "current", "cur", "optimizer", "opt"})
