@@ -354,3 +354,151 @@ def test_two_bugs_in_one_script_each_support_their_own_cause(tmp_path):
     out = CliRunner().invoke(app, ["scan", str(script)], env={"COLUMNS": "200", "NO_COLOR": "1"}).output
     assert "Causes the code points to" in out and "%" not in out.split("Causes the code points to")[1]
     assert "give the run's log" in out
+
+
+# ---- rules added from real threads (tests/code_wild) ----
+
+def test_softmax_reaching_cross_entropy_through_a_reshape():
+    cell = """
+    import torch.nn.functional as F
+    def forward(self, idx, targets):
+        scores = self.head(self.embed(idx))
+        probs = F.softmax(scores, dim=-1)
+        return F.cross_entropy(probs.view(-1, self.vocab), targets.view(-1))
+    """
+    assert _answers(cell) == ["softmax-ce"]
+
+
+def test_a_head_layer_that_ends_in_softmax_is_the_model_output():
+    cell = """
+    import torch.nn as nn
+    class Tagger(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(nn.Linear(8, 8), nn.ReLU())
+            self.head = nn.Sequential(nn.Linear(8, 3), nn.Softmax(dim=-1))
+        def forward(self, x):
+            return self.head(self.body(x))
+    criterion = nn.CrossEntropyLoss()
+    """
+    assert _answers(cell, TORCH_LOOP) == ["softmax-ce"]
+
+
+def test_the_trained_model_ends_in_softmax_among_other_module_classes():
+    cell = """
+    import torch, torch.nn as nn
+    class Encoder(nn.Module):
+        def forward(self, x):
+            return self.net(x)
+    class Classifier(nn.Module):
+        def forward(self, x):
+            return torch.softmax(self.fc(self.enc(x)), dim=1)
+    clf = Classifier()
+    opt = torch.optim.Adam(clf.parameters())
+    criterion = nn.CrossEntropyLoss()
+    """
+    assert _answers(cell) == ["softmax-ce"]
+
+
+def test_trained_model_rule_needs_cross_entropy_to_be_the_only_loss():
+    cell = """
+    import torch, torch.nn as nn
+    class Encoder(nn.Module):
+        def forward(self, x):
+            return self.net(x)
+    class Teacher(nn.Module):
+        def forward(self, x):
+            return torch.softmax(self.fc(x), dim=1)
+    t = Teacher()
+    opt = torch.optim.Adam(t.parameters())
+    ce, kl = nn.CrossEntropyLoss(), nn.KLDivLoss()
+    """
+    assert _answers(cell) == []
+
+
+def test_softmax_element_of_a_tuple_output_into_cross_entropy():
+    cell = """
+    import torch, torch.nn as nn
+    class Critic(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.real = nn.Sequential(nn.Linear(4, 1), nn.Sigmoid())
+            self.cls = nn.Sequential(nn.Linear(4, 10), nn.Softmax())
+        def forward(self, x):
+            return self.real(x), self.cls(x)
+    class Maker(nn.Module):
+        def forward(self, z):
+            return torch.tanh(self.fc(z))
+    critic = Critic()
+    bce = nn.BCELoss()
+    aux = nn.CrossEntropyLoss()
+    for x, y in loader:
+        opt.zero_grad()
+        real, cls = critic(x)
+        loss = bce(real, ones) + aux(cls, y)
+        loss.backward()
+        opt.step()
+    """
+    assert _answers(cell) == ["softmax-ce"]
+
+
+def test_a_second_optimizer_whose_gradients_are_never_cleared():
+    cell = """
+    import torch
+    opt_g = torch.optim.Adam(gen.parameters())
+    opt_d = torch.optim.Adam(disc.net.parameters())
+    for x in loader:
+        d_loss = disc_loss(disc.net(x), disc.net(gen(z).detach()))
+        d_loss.backward()
+        opt_d.step()
+        opt_g.zero_grad()
+        g_loss = gen_loss(disc.net(gen(z)))
+        g_loss.backward()
+        opt_g.step()
+    """
+    assert _answers(cell) == ["loop-order"]
+
+
+def test_gradients_cleared_through_the_model_count_for_its_optimizer():
+    cell = """
+    import torch
+    opt_g = torch.optim.Adam(gen.parameters())
+    opt_d = torch.optim.Adam(disc.parameters())
+    for x in loader:
+        disc.zero_grad()
+        disc_loss(disc(x)).backward()
+        opt_d.step()
+        opt_g.zero_grad()
+        gen_loss(disc(gen(z))).backward()
+        opt_g.step()
+    """
+    assert _answers(cell) == []
+
+
+def test_gradients_cleared_once_before_the_loop():
+    cell = """
+    import torch
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    opt.zero_grad()
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        loss.backward()
+        opt.step()
+    """
+    assert _answers(cell) == ["loop-order"]
+
+
+def test_gradients_cleared_in_a_step_function_called_from_the_loop():
+    cell = """
+    import torch
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    def train_step(x, y):
+        opt.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        opt.step()
+    opt.zero_grad()
+    for x, y in loader:
+        train_step(x, y)
+    """
+    assert _answers(cell) == []

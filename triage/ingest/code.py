@@ -119,6 +119,134 @@ def _returns_softmax(fn: ast.FunctionDef) -> ast.AST | None:
     return None
 
 
+_SHAPE_ONLY = {"view", "reshape", "contiguous", "flatten", "permute", "transpose", "squeeze", "unsqueeze", "float",
+               "double", "to", "cuda", "cpu"}
+
+
+def _unshaped(node: ast.expr) -> ast.expr:
+    """`logits.view(-1, V)` -> `logits`: methods that change a tensor's shape, device or dtype, not its values."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SHAPE_ONLY:
+        node = node.func.value
+    return node
+
+
+def _returns_softmax_layer(cls: ast.ClassDef, fn: ast.FunctionDef) -> ast.AST | None:
+    """`forward` returning `self.head(x)` where the class builds `self.head = nn.Sequential(..., nn.Softmax())`
+    (or `self.head = nn.Softmax()`), directly or through one name."""
+    layers = {}
+    for n in ast.walk(cls):
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call):
+            for t in n.targets:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                    layers[t.attr] = n.value
+    assigned = _assigned([fn])
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Return) and node.value is not None:
+            value = node.value
+            if isinstance(value, ast.Name):
+                value = assigned.get(value.id, value)
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+                    isinstance(value.func.value, ast.Name) and value.func.value.id == "self":
+                layer = layers.get(value.func.attr)
+                if layer is not None and (_sequential_ends_softmax(layer) or _name(layer) == "Softmax"):
+                    return node
+    return None
+
+
+_OTHER_LOSSES = {"NLLLoss", "nll_loss", "BCELoss", "binary_cross_entropy", "BCEWithLogitsLoss",
+                 "binary_cross_entropy_with_logits", "MSELoss", "mse_loss", "L1Loss", "l1_loss", "KLDivLoss", "kl_div",
+                 "SmoothL1Loss", "smooth_l1_loss", "HuberLoss", "CTCLoss", "MarginRankingLoss", "CosineEmbeddingLoss"}
+
+
+def _trained_model_softmax(parsed, by_class: dict[str, CodeFact | None]) -> CodeFact | None:
+    """O12 (torch.nn.CrossEntropyLoss docs: "the input is expected to contain the unnormalized logits for each
+    class"): the model the optimizer trains (`opt = Adam(model.parameters())` with `model = Net(...)`, Net a
+    module class of the code) returns a softmax, and CrossEntropyLoss is the code's only loss, so the
+    probabilities can reach no other loss."""
+    if any(_name(c) in _OTHER_LOSSES for _, tree, _ in parsed for c in _calls(tree)):
+        return None
+    built: dict[str, str] = {}  # model name -> class it was built from
+    for _, tree, _ in parsed:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                    and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) \
+                    and node.value.func.id in by_class:
+                built[node.targets[0].id] = node.value.func.id
+    for _, tree, _ in parsed:
+        for call in _calls(tree):
+            owner = _params_of(call)
+            if owner in built and by_class[built[owner]] is not None:
+                return by_class[built[owner]]
+    return None
+
+
+def _softmax_value(cls: ast.ClassDef, fn: ast.FunctionDef, value: ast.expr) -> bool:
+    """An expression of `forward` that is a softmax: a softmax call, or a call of a layer of the class that
+    ends in one (`self.head(x)` with `self.head = nn.Sequential(..., nn.Softmax())`), through one name."""
+    if isinstance(value, ast.Name):
+        value = _assigned([fn]).get(value.id, value)
+    if _is_softmax(value):
+        return True
+    probe = ast.Return(value=value, lineno=getattr(value, "lineno", 1), col_offset=0)
+    fake = ast.FunctionDef(name=fn.name, args=fn.args, body=[probe], decorator_list=[], lineno=fn.lineno)
+    return _returns_softmax_layer(cls, fake) is not None or _returns_softmax(fake) is not None
+
+
+def _softmax_output_into_ce(parsed) -> CodeFact | None:
+    """O12 followed through one model call: `validity, label = D(x)` with D an instance of a module class of
+    the code whose forward returns `(..., softmax)`, and `label` (that element) handed to a CrossEntropyLoss
+    instance, which expects unnormalized logits (torch.nn.CrossEntropyLoss docs) and applies log_softmax
+    to the probabilities again."""
+    classes = {n.name: n for _, tree, _ in parsed for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and _is_module(n)}
+    if not classes:
+        return None
+    built: dict[str, ast.ClassDef] = {}
+    criteria: set[str] = set()
+    outputs: dict[str, tuple[str, int | None]] = {}  # name -> (model it came from, tuple index or None)
+    for _, tree, _ in parsed:
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
+                continue
+            target, value = node.targets[0], node.value
+            if isinstance(target, ast.Name) and isinstance(value.func, ast.Name) and value.func.id in classes:
+                built[target.id] = classes[value.func.id]
+            elif isinstance(target, ast.Name) and _name(_unshaped(value)) == "CrossEntropyLoss":
+                criteria.add(target.id)
+            elif isinstance(value.func, ast.Name):
+                if isinstance(target, ast.Name):
+                    outputs[target.id] = (value.func.id, None)
+                elif isinstance(target, ast.Tuple):
+                    for i, elt in enumerate(target.elts):
+                        if isinstance(elt, ast.Name):
+                            outputs[elt.id] = (value.func.id, i)
+    for cell, tree, lines in parsed:
+        for call in _calls(tree):
+            if not (isinstance(call.func, ast.Name) and call.func.id in criteria and call.args):
+                continue
+            arg = _unshaped(call.args[0])
+            if not isinstance(arg, ast.Name) or arg.id not in outputs:
+                continue
+            model, index = outputs[arg.id]
+            cls = built.get(model)
+            if cls is None:
+                continue
+            fwd = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "forward"), None)
+            if fwd is None:
+                continue
+            for ret in (n for n in ast.walk(fwd) if isinstance(n, ast.Return)):
+                out = ret.value
+                if out is None:
+                    continue
+                if index is not None:
+                    if not (isinstance(out, ast.Tuple) and index < len(out.elts)):
+                        continue
+                    out = out.elts[index]
+                if _softmax_value(cls, fwd, out):
+                    return _fact("softmax-ce", cell, lines, call, f"{arg.id} comes out of {cls.name}.forward as a "
+                                 f"softmax and goes to {call.func.id} (CrossEntropyLoss), which applies its own")
+    return None
+
+
 def _sequential_ends_softmax(call: ast.Call) -> bool:
     """nn.Sequential(..., nn.Softmax(dim=1)) or a list of layers ending so."""
     return _name(call) == "Sequential" and bool(call.args) and isinstance(call.args[-1], ast.Call) \
@@ -145,6 +273,7 @@ def _softmax_into_ce(parsed) -> CodeFact | None:
             # F.cross_entropy(F.softmax(out), y), criterion(...) is checked below through the model
             if name in _CE_NAMES or name.endswith("cross_entropy_with_logits") or name == "softmax_cross_entropy":
                 args = list(call.args) + [k.value for k in call.keywords if k.arg in ("input", "logits")]
+                args = [_unshaped(a) for a in args]
                 args = [assigned.get(a.id, a) if isinstance(a, ast.Name) else a for a in args]
                 if any(_is_softmax(a) for a in args):
                     return _fact("softmax-ce", cell, lines, call, "a softmax feeds a loss that applies its own")
@@ -159,21 +288,28 @@ def _softmax_into_ce(parsed) -> CodeFact | None:
     # only when every model the code defines ends in a softmax (a notebook that tries a softmax head,
     # then a logits head, is not reported).
     models: list[CodeFact | None] = []
+    by_class: dict[str, CodeFact | None] = {}
+    parts = {id(n.value) for _, tree, _ in parsed for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef)
+             for n in ast.walk(cls) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+             and any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+                     for t in n.targets)}
     for cell, tree, lines in parsed:
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef) and _is_module(node):
                 fwd = next((f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "forward"), None)
                 if fwd is None:
                     continue
-                ret = _returns_softmax(fwd)
-                models.append(_fact("softmax-ce", cell, lines, ret, "the model's forward returns a softmax and the "
-                                    "loss is CrossEntropyLoss, which applies its own") if ret is not None else None)
-            elif isinstance(node, ast.Call) and _name(node) == "Sequential" and node.args:
+                ret = _returns_softmax(fwd) or _returns_softmax_layer(node, fwd)
+                by_class[node.name] = _fact("softmax-ce", cell, lines, ret, "the model's forward returns a softmax "
+                                            "and the loss is CrossEntropyLoss, which applies its own") if ret is not None else None
+                models.append(by_class[node.name])
+            elif isinstance(node, ast.Call) and _name(node) == "Sequential" and node.args and id(node) not in parts:
+                # (a Sequential stored as `self.head = ...` is a layer of the class that holds it, judged with it)
                 models.append(_fact("softmax-ce", cell, lines, node, "the model ends in a Softmax layer and the loss "
                                     "is CrossEntropyLoss, which applies its own") if _sequential_ends_softmax(node) else None)
     if models and all(m is not None for m in models):
         return models[0]
-    return None
+    return _trained_model_softmax(parsed, by_class) or _softmax_output_into_ce(parsed)
 
 
 def _is_module(cls: ast.ClassDef) -> bool:
@@ -258,6 +394,89 @@ def _missing_zero_grad(parsed) -> CodeFact | None:
                 if backward and step is not None:
                     return _fact("loop-order", cell, lines, step,
                                  "backward() and step() run in a loop and nothing clears the gradients (no zero_grad)")
+    return None
+
+
+def _enclosing(tree: ast.AST) -> dict[int, tuple[ast.AST | None, ast.AST | None]]:
+    """{id(node): (the function it is in or None, the innermost loop it is in or None)} for one tree; a loop
+    is counted only inside the node's own function."""
+    out: dict[int, tuple[ast.AST | None, ast.AST | None]] = {}
+
+    def visit(node: ast.AST, fn, loop) -> None:
+        for child in ast.iter_child_nodes(node):
+            out[id(child)] = (fn, loop)
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                visit(child, child, None)
+            elif isinstance(child, (ast.For, ast.While)):
+                visit(child, fn, child)
+            else:
+                visit(child, fn, loop)
+
+    visit(tree, None, None)
+    return out
+
+
+def _optimizer_never_cleared(parsed) -> CodeFact | None:
+    """O4, per optimizer (PyTorch): `backward()` adds into `.grad` (Tensor.backward: "accumulates gradients
+    in the leaves"), so an optimizer stepped in a training loop must have its gradients cleared each pass
+    (`opt.zero_grad()`, or `model.zero_grad()` on the model it was built over). Reported when the code clears
+    the gradients of other optimizers but never those of one that steps in a loop (a GAN's second
+    optimizer), or clears them only once, before the loop, in the same scope. Every `zero_grad()` of the code
+    must be on a name the code built as an optimizer or passed to one, so that what it clears is known."""
+    if not _imports(parsed, "torch") or _imports(parsed, "mxnet", "chainer", "paddle", "jax", "tensorflow"):
+        return None
+    owners: dict[str, set[str]] = {}  # optimizer -> the models whose parameters it was built over
+    for _, tree, _ in parsed:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
+                    and _name(node.value) in _OPTIMIZERS and node.value.args:
+                roots = set()
+                for sub in ast.walk(node.value.args[0]):
+                    if isinstance(sub, ast.Call) and _name(sub) in ("parameters", "named_parameters") \
+                            and isinstance(sub.func, ast.Attribute):
+                        roots.add(ast.unparse(sub.func.value))
+                if roots:
+                    owners[ast.unparse(node.targets[0])] = roots
+    if not owners:
+        return None
+    for _, tree, _ in parsed:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == "grad" and isinstance(getattr(node, "ctx", None), ast.Store):
+                return None  # (p.grad = None: cleared by hand)
+    clears = []  # (zero_grad call, its tree's enclosing map)
+    maps = [_enclosing(tree) for _, tree, _ in parsed]
+    for (_, tree, _), where in zip(parsed, maps):
+        for call in _calls(tree):
+            if _name(call) in ("clear_grad", "clear_gradients", "cleargrads"):
+                return None
+            if _name(call) == "zero_grad":
+                who = _receiver(call)
+                if who not in owners and not any(who == m or m.startswith(who + ".") or who.startswith(m + ".")
+                                                 for ms in owners.values() for m in ms):
+                    return None  # (a zero_grad() on something this reader cannot tie to an optimizer)
+                clears.append((call, who, where))
+    if not clears:
+        return None  # (no zero_grad at all: _missing_zero_grad's case)
+    for (cell, tree, lines), where in zip(parsed, maps):
+        for call in _calls(tree):
+            if not _optimizer_step(call):
+                continue
+            opt = _receiver(call)
+            if opt not in owners:
+                continue
+            fn, loop = where.get(id(call), (None, None))
+            if loop is None or "backward" not in _loop_body_calls(loop):
+                continue
+            mine = [(c, w) for c, who, w in clears
+                    if who == opt or any(who == m or m.startswith(who + ".") for m in owners[opt])]
+            if not mine:
+                return _fact("loop-order", cell, lines, call, f"{opt}.step() runs in the training loop and nothing "
+                             f"clears {opt}'s gradients ({opt}.zero_grad() is never called): they add up pass after pass")
+            once = all(w.get(id(c), (None, None))[1] is None and w.get(id(c), (None, None))[0] is fn
+                       and c.lineno < getattr(loop, "lineno", 0) for c, w in mine)
+            if once and all(w is where for _, w in mine):
+                return _fact("loop-order", cell, lines, call, f"{opt}'s gradients are cleared once, before the "
+                             "loop, and never inside it: each step applies the sum of every pass so far")
     return None
 
 
@@ -579,7 +798,7 @@ def _optimizer_on_old_model(parsed) -> CodeFact | None:
 
 _RULES = (_softmax_into_ce, _nll_on_logits, _missing_zero_grad, _keras_metric_mismatch, _eval_never_undone,
           _keras_probs_from_linear, _update_out_of_order, _loss_rebuilt_off_graph, _dropout_forced_on,
-          _optimizer_on_old_model)
+          _optimizer_on_old_model, _optimizer_never_cleared)
 
 
 def facts(cells: list[str], names: list[str] | None = None) -> tuple[list[CodeFact], int]:
