@@ -502,3 +502,183 @@ def test_gradients_cleared_in_a_step_function_called_from_the_loop():
         train_step(x, y)
     """
     assert _answers(cell) == []
+
+
+def test_requires_grad_forced_on_the_loss():
+    cell = """
+    import torch
+    for x, y in loader:
+        loss = criterion(head(x).argmax(1).float(), y)
+        loss.requires_grad = True
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    """
+    assert _answers(cell) == ["detached-loss"]
+
+
+def test_requires_grad_on_an_input_for_a_gradient_penalty_is_not_a_finding():
+    cell = """
+    import torch
+    for x in loader:
+        x.requires_grad_(True)
+        score = critic(x)
+        grad = torch.autograd.grad(score.sum(), x, create_graph=True)[0]
+        loss = score.mean() + ((grad.norm(2, dim=1) - 1) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    """
+    assert _answers(cell) == []
+
+
+def test_a_loss_summed_from_python_numbers():
+    cell = """
+    import torch
+    import torch.nn.functional as F
+    total = 0
+    opt.zero_grad()
+    for step in range(n):
+        logp = F.log_softmax(policy(state), dim=1)
+        total -= logp[0, action].item() * reward
+    total = total / n
+    total.backward()
+    opt.step()
+    """
+    assert _answers(cell) == ["detached-loss"]
+
+
+def test_a_running_total_of_the_loss_tensor_keeps_the_graphs():
+    cell = """
+    import torch
+    running = 0
+    for x, y in loader:
+        opt.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        opt.step()
+        running += loss
+    """
+    assert _answers(cell) == ["eval-graph"]
+
+
+def test_summing_losses_to_backpropagate_them_together_is_not_a_finding():
+    cell = """
+    import torch
+    for x, y in loader:
+        opt.zero_grad()
+        total = 0
+        for head in heads:
+            part = criterion(head(x), y)
+            part.backward(retain_graph=True)
+            total += part
+        total.backward()
+        opt.step()
+    """
+    assert "eval-graph" not in _answers(cell)
+
+
+def test_scheduler_stepped_at_the_head_of_the_epoch():
+    cell = """
+    import torch
+    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=30)
+    def train_epoch():
+        for x, y in loader:
+            opt.zero_grad()
+            criterion(model(x), y).backward()
+            opt.step()
+    for epoch in range(90):
+        sched.step()
+        train_epoch()
+    """
+    assert _answers(cell) == ["scheduler-order"]
+
+
+def test_scheduler_after_the_epoch_is_not_a_finding():
+    cell = """
+    import torch
+    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=30)
+    for epoch in range(90):
+        for x, y in loader:
+            opt.zero_grad()
+            criterion(model(x), y).backward()
+            opt.step()
+        sched.step()
+    """
+    assert _answers(cell) == []
+
+
+def test_an_epoch_sized_step_schedule_stepped_every_batch():
+    cell = """
+    import torch
+    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=n_epochs // 3, gamma=0.1)
+    for epoch in range(n_epochs):
+        for x, y in loader:
+            opt.zero_grad()
+            criterion(model(x), y).backward()
+            opt.step()
+            sched.step()
+    """
+    assert _answers(cell) == ["scheduler-order"]
+
+
+def test_an_iteration_sized_step_schedule_stepped_every_batch_is_not_a_finding():
+    cell = """
+    import torch
+    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=30000, gamma=0.1)
+    for epoch in range(n_epochs):
+        for x, y in loader:
+            opt.zero_grad()
+            criterion(model(x), y).backward()
+            opt.step()
+            sched.step()
+    """
+    assert _answers(cell) == []
+
+
+def test_distributed_sampler_without_set_epoch():
+    cell = """
+    import torch
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
+    sampler = DistributedSampler(dataset)
+    loader = DataLoader(dataset, batch_size=32, sampler=sampler)
+    for epoch in range(10):
+        for x, y in loader:
+            train_step(x, y)
+    """
+    assert _answers(cell) == ["sampler-epoch"]
+    assert _answers(cell.replace("    for epoch in range(10):\n", "    for epoch in range(10):\n        sampler.set_epoch(epoch)\n")) == []
+
+
+def test_evaluation_called_from_the_training_loop_leaves_eval_mode_on():
+    cell = """
+    import torch
+    def evaluate(model, data):
+        model.eval()
+        with torch.no_grad():
+            return sum(criterion(model(x), y).item() for x, y in data)
+    for epoch in range(10):
+        for x, y in loader:
+            opt.zero_grad()
+            criterion(model(x), y).backward()
+            opt.step()
+        evaluate(model, val)
+    """
+    assert _answers(cell) == ["train-eval-mode"]
+    assert _answers(cell.replace("    for epoch in range(10):\n", "    for epoch in range(10):\n        model.train()\n")) == []
+
+
+def test_evaluation_without_no_grad():
+    cell = """
+    import torch
+    def validate(model, data):
+        model.eval()
+        total = 0.0
+        for x, y in data:
+            out = model(x)
+            total += criterion(out, y).item()
+        return total
+    """
+    assert _answers(cell) == ["eval-graph"]
+    assert _answers(cell.replace("def validate", "@torch.no_grad()\n    def validate")) == []

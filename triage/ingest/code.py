@@ -510,6 +510,8 @@ def _eval_never_undone(parsed) -> CodeFact | None:
         return None
     if any(_name(c) == "train" for _, tree, _ in parsed for c in _calls(tree)):
         return None  # model.train(), model.train(True), net.train(mode=...)
+    evaluators = {n.name: n for _, tree, _ in parsed for n in ast.walk(tree)
+                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and _method_calls(n, "eval")}
     for cell, tree, lines in parsed:
         for node in ast.walk(tree):
             if isinstance(node, (ast.For, ast.While)) and "backward" in _loop_body_calls(node):
@@ -518,6 +520,12 @@ def _eval_never_undone(parsed) -> CodeFact | None:
                     return _fact("train-eval-mode", cell, lines, evals[0],
                                  "eval() is called inside the training loop and train() is never called: "
                                  "after the first evaluation the model trains in eval mode")
+                # (one level down: the loop calls a function of the code that puts the model in eval mode)
+                called = [c for c in _loop_calls(node) if isinstance(c.func, ast.Name) and c.func.id in evaluators]
+                if called:
+                    return _fact("train-eval-mode", cell, lines, called[0],
+                                 f"{called[0].func.id}() puts the model in eval mode, the training loop calls it and "  # type: ignore[attr-defined]
+                                 "train() is never called: after the first evaluation the model trains in eval mode")
     return None
 
 
@@ -690,6 +698,250 @@ def _loss_rebuilt_off_graph(parsed) -> CodeFact | None:
     return None
 
 
+def _backward_names(parsed) -> set[str]:
+    """Names that `.backward()` is called on: `loss.backward()` -> {"loss"}."""
+    return {c.func.value.id for _, tree, _ in parsed for c in _calls(tree)
+            if _name(c) == "backward" and isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)}
+
+
+def _requires_grad_forced(parsed) -> CodeFact | None:
+    """O3: `loss.requires_grad = True` (or `loss.requires_grad_()`) on the tensor backward() is called on.
+    Only a leaf can be given requires_grad (Tensor.requires_grad_ docs: it "changes if autograd should record
+    operations on this tensor"), and a loss that is a leaf was computed outside the graph: the flag silences
+    "element 0 of tensors does not require grad" and backward() then reaches no weight of the model."""
+    if _imports(parsed, "mxnet", "chainer", "paddle", "jax", "tensorflow"):
+        return None  # (PyTorch: named, or assumed when a posted excerpt imports nothing)
+    losses = _backward_names(parsed)
+    for cell, tree, lines in parsed:
+        for node in ast.walk(tree):
+            target = None
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute) \
+                    and node.targets[0].attr == "requires_grad" and _const(node.value) is True:
+                target = node.targets[0].value
+            elif isinstance(node, ast.Call) and _name(node) == "requires_grad_" and isinstance(node.func, ast.Attribute) \
+                    and (not node.args or _const(node.args[0]) is True):
+                target = node.func.value
+            if isinstance(target, ast.Name) and target.id in losses:
+                return _fact("detached-loss", cell, lines, node, f"requires_grad is forced on {target.id}, the tensor "
+                             "backward() is called on: it had no graph to the weights, and the flag only hides that")
+    return None
+
+
+_PLAIN_NUMBER = {"item", "tolist", "numpy", "float", "int"}
+
+
+def _loss_of_plain_numbers(parsed) -> CodeFact | None:
+    """O3: a loss built from Python numbers: every value assigned to the name backward() is called on is a
+    constant, an expression of itself, or made with `.item()`/`.numpy()`/`.tolist()`/`float()` (Tensor.item
+    docs: "returns the value of this tensor as a standard Python number"), and at least one uses them. Such
+    a loss carries no graph to any weight."""
+    if not _imports(parsed, "torch"):
+        return None
+    losses = _backward_names(parsed)
+    values: dict[str, list[tuple[int, list[str], ast.AST, ast.expr]]] = {}
+    for cell, tree, lines in parsed:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                values.setdefault(node.targets[0].id, []).append((cell, lines, node, node.value))
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name) and node.value:
+                values.setdefault(node.target.id, []).append((cell, lines, node, node.value))
+    for name in sorted(losses & set(values)):
+        calls = [_name(c) for _, _, _, v in values[name] for c in _calls(v)]
+        if calls and all(c in _PLAIN_NUMBER for c in calls) and any(c in ("item", "tolist", "numpy") for c in calls):
+            cell, lines, node, _ = next(x for x in values[name] if any(_name(c) in _PLAIN_NUMBER for c in _calls(x[3])))
+            return _fact("detached-loss", cell, lines, node, f"{name} is built from Python numbers (.item()): "
+                         f"{name}.backward() has no graph to the weights")
+    return None
+
+
+def _loss_history_kept(parsed) -> CodeFact | None:
+    """M-memory-leak (PyTorch FAQ, "My model reports cuda runtime error(2): out of memory": "Don't accumulate
+    history across your training loop ... total_loss += loss ... accumulating history", fixed by
+    `total_loss += float(loss)`): in a loop that calls `loss.backward()`, the same `loss` tensor is added
+    to a running total, which then holds every pass's graph. Not when the total is the one backward()
+    runs on (summing losses to backpropagate them together)."""
+    if _imports(parsed, "mxnet", "chainer", "paddle", "jax", "tensorflow"):
+        return None  # (PyTorch: named, or assumed when a posted excerpt imports nothing)
+    losses = _backward_names(parsed)
+    for cell, tree, lines in parsed:
+        for loop in ast.walk(tree):
+            if not isinstance(loop, (ast.For, ast.While)):
+                continue
+            stepped = {c.func.value.id for c in _loop_calls(loop) if _name(c) == "backward"
+                       and isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)}
+            for node in ast.walk(loop):
+                if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name) \
+                        and isinstance(node.value, ast.Name) and node.value.id in stepped \
+                        and node.target.id not in losses:
+                    return _fact("eval-graph", cell, lines, node, f"{node.target.id} += {node.value.id} keeps the "
+                                 f"autograd graph of every pass (add {node.value.id}.item())")
+    return None
+
+
+_SCHEDULERS = {"StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LambdaLR", "MultiplicativeLR",
+               "OneCycleLR", "CyclicLR", "CosineAnnealingWarmRestarts", "LinearLR", "ConstantLR", "PolynomialLR",
+               "SequentialLR", "ChainedScheduler"}
+_EPOCH_SCHEDULES = {"StepLR", "MultiStepLR"}
+
+
+def _schedulers(parsed) -> dict[str, ast.Call]:
+    out = {}
+    for _, tree, _ in parsed:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
+                    and _name(node.value) in _SCHEDULERS:
+                out[ast.unparse(node.targets[0])] = node.value
+    return out
+
+
+def _steps_in_loop(fn_body: list[ast.stmt], functions: dict[str, ast.AST]) -> bool:
+    """Statements that run an optimizer step inside a loop, themselves or through a function of the code
+    they call (one level)."""
+    for stmt in fn_body:
+        for node in ast.walk(stmt):
+            if isinstance(node, (ast.For, ast.While)) and any(_optimizer_step(c) for c in _loop_calls(node)):
+                return True
+            if isinstance(node, ast.Call) and _name(node) in functions:
+                fn = functions[_name(node)]
+                if any(isinstance(n, (ast.For, ast.While)) and any(_optimizer_step(c) for c in _loop_calls(n))
+                       for n in ast.walk(fn)):
+                    return True
+    return False
+
+
+def _scheduler_out_of_order(parsed) -> CodeFact | None:
+    """O8, two documented orders (torch.optim, "How to adjust learning rate"): since PyTorch 1.1
+    `scheduler.step()` goes after `optimizer.step()`; "if you use the learning rate scheduler (calling
+    scheduler.step()) before the optimizer's update (calling optimizer.step()), this will skip the first
+    value of the learning rate schedule". Reported when a scheduler of torch.optim.lr_scheduler is stepped
+    at the head of an epoch (before the statement whose loop steps the optimizer, directly or in a function
+    it calls) with no optimizer step ahead of it. And StepLR / MultiStepLR, which decay "every step_size
+    epochs" / at epoch milestones, sized from an epoch count but stepped inside the batch loop next to
+    optimizer.step(): the decay comes len(loader) times too early."""
+    if not _imports(parsed, "torch"):
+        return None
+    scheds = _schedulers(parsed)
+    if not scheds:
+        return None
+    functions: dict[str, ast.AST] = {n.name: n for _, tree, _ in parsed for n in ast.walk(tree)
+                                     if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for cell, tree, lines in parsed:
+        for owner in ast.walk(tree):
+            body = getattr(owner, "body", None)
+            if not isinstance(owner, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.While)) \
+                    or not isinstance(body, list):
+                continue
+            for i, stmt in enumerate(body):
+                if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _name(stmt.value) == "step"
+                        and _receiver(stmt.value) in scheds and not stmt.value.args):
+                    continue
+                before = [c for s in body[:i] for c in _calls(s) if _optimizer_step(c)]
+                if not before and _steps_in_loop(body[i + 1:], functions):
+                    return _fact("scheduler-order", cell, lines, stmt, f"{_receiver(stmt.value)}.step() runs before the "
+                                 "loop that calls optimizer.step(): the schedule's first value is skipped")
+        for loop in ast.walk(tree):
+            if not isinstance(loop, (ast.For, ast.While)):
+                continue
+            calls = _loop_calls(loop)
+            if any(isinstance(n, (ast.For, ast.While)) and n is not loop for n in ast.walk(loop)):
+                continue  # (the innermost loop: the batch loop)
+            if not any(_optimizer_step(c) for c in calls):
+                continue
+            for c in calls:
+                who = _receiver(c)
+                if _name(c) == "step" and who in scheds and _name(scheds[who]) in _EPOCH_SCHEDULES:
+                    size = _kw(scheds[who], "step_size") or _kw(scheds[who], "milestones")
+                    if size is None and len(scheds[who].args) > 1:
+                        size = scheds[who].args[1]
+                    if size is not None and "epoch" in ast.unparse(size).lower():
+                        return _fact("scheduler-order", cell, lines, c, f"{who} ({_name(scheds[who])}, sized in epochs: "
+                                     f"{ast.unparse(size)[:40]}) is stepped every batch")
+    return None
+
+
+def _sampler_epoch_never_set(parsed) -> CodeFact | None:
+    """D-sampler-epoch (torch.utils.data.distributed.DistributedSampler docs: "calling the set_epoch() method
+    at the beginning of each epoch before creating the DataLoader iterator is necessary to make shuffling
+    work properly across multiple epochs. Otherwise, the same ordering will be always used"): a loader built
+    on a DistributedSampler is iterated in an epoch loop and nothing in the code calls set_epoch."""
+    if not _imports(parsed, "torch"):
+        return None
+    if any(isinstance(n, ast.Attribute) and n.attr == "set_epoch" for _, tree, _ in parsed for n in ast.walk(tree)):
+        return None
+    samplers, loaders = set(), set()
+    for _, tree, _ in parsed:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
+                target = ast.unparse(node.targets[0])
+                if _name(node.value) == "DistributedSampler" and _const(_kw(node.value, "shuffle")) is not False:
+                    samplers.add(target)
+                elif _name(node.value) == "DataLoader":
+                    sampler = _kw(node.value, "sampler")
+                    if sampler is not None and (ast.unparse(sampler) in samplers or _name(sampler) == "DistributedSampler"):
+                        loaders.add(target)
+    if not loaders:
+        return None
+    for cell, tree, lines in parsed:
+        for outer in ast.walk(tree):
+            if not isinstance(outer, (ast.For, ast.While)):
+                continue
+            for inner in ast.walk(outer):
+                if isinstance(inner, ast.For) and inner is not outer:
+                    it = inner.iter
+                    if isinstance(it, ast.Call) and _name(it) in ("enumerate", "tqdm") and it.args:
+                        it = it.args[0]
+                    if ast.unparse(it) in loaders:
+                        return _fact("sampler-epoch", cell, lines, inner, f"{ast.unparse(it)} draws from a "
+                                     "DistributedSampler and set_epoch() is never called: every epoch the same order")
+    return None
+
+
+_NO_GRAD = {"no_grad", "inference_mode", "set_grad_enabled", "enable_grad"}
+
+
+def _eval_keeps_graph(parsed) -> CodeFact | None:
+    """M-eval-memory (torch.no_grad docs: "Disabling gradient calculation is useful for inference, when you
+    are sure that you will not call Tensor.backward(). It will reduce memory consumption"): a function that
+    puts a model in eval mode and runs it (`model.eval()` then `model(x)`), computes a loss on the output,
+    never calls backward() or an optimizer, and nowhere (itself, its decorators, its callers in the code,
+    the module) turns gradients off: every forward of the evaluation keeps its graph."""
+    if _imports(parsed, "mxnet", "chainer", "paddle", "jax", "tensorflow"):
+        return None  # (PyTorch: named, or assumed when a posted excerpt imports nothing)
+    if any(_name(c) == "set_grad_enabled" and c.args and _const(c.args[0]) is False
+           for _, tree, _ in parsed for c in _calls(tree)):
+        return None  # (gradients turned off for a whole block or the process)
+    guarded_calls: set[str] = set()  # functions called under a no_grad `with`
+    for _, tree, _ in parsed:
+        for w in ast.walk(tree):
+            if isinstance(w, ast.With) and any(_name(i.context_expr) in _NO_GRAD for i in w.items):
+                guarded_calls |= {_name(c) for c in _calls(w)}
+    for cell, tree, lines in parsed:
+        for fn in ast.walk(tree):
+            if not isinstance(fn, ast.FunctionDef) or fn.name in guarded_calls:
+                continue
+            if any(_name(d) in _NO_GRAD for d in fn.decorator_list):
+                continue
+            calls = list(_calls(fn))
+            names = {_name(c) for c in calls}
+            if names & (_NO_GRAD | {"backward", "step", "zero_grad", "eval_step", "generate"}):
+                continue
+            evals = _method_calls(fn, "eval")
+            if not evals:
+                continue
+            model = ast.unparse(evals[0].func.value)  # type: ignore[attr-defined]
+            forwards = [c for c in calls if ast.unparse(c.func) == model]
+            if not forwards:
+                continue
+            outs = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                    and ast.unparse(n.value.func) == model for t in n.targets if isinstance(t, ast.Name)}
+            lossy = [c for c in calls if c not in forwards and any(isinstance(a, ast.Name) and a.id in outs for a in c.args)
+                     and ("loss" in _name(c).lower() or "criterion" in _name(c).lower())]
+            if lossy:
+                return _fact("eval-graph", cell, lines, forwards[0], f"{fn.name}() evaluates {model} in eval mode "
+                             "without torch.no_grad(): each forward keeps its autograd graph")
+    return None
+
+
 def _dropout_forced_on(parsed) -> CodeFact | None:
     """O5: functional dropout told `training=True` (a literal) stays on in model.eval(): every evaluation
     drops units at random and scores a thinned model."""
@@ -798,7 +1050,8 @@ def _optimizer_on_old_model(parsed) -> CodeFact | None:
 
 _RULES = (_softmax_into_ce, _nll_on_logits, _missing_zero_grad, _keras_metric_mismatch, _eval_never_undone,
           _keras_probs_from_linear, _update_out_of_order, _loss_rebuilt_off_graph, _dropout_forced_on,
-          _optimizer_on_old_model, _optimizer_never_cleared)
+          _optimizer_on_old_model, _optimizer_never_cleared, _requires_grad_forced, _loss_of_plain_numbers,
+          _loss_history_kept, _scheduler_out_of_order, _sampler_epoch_never_set, _eval_keeps_graph)
 
 
 def facts(cells: list[str], names: list[str] | None = None) -> tuple[list[CodeFact], int]:
