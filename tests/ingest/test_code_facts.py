@@ -682,3 +682,71 @@ def test_evaluation_without_no_grad():
     """
     assert _answers(cell) == ["eval-graph"]
     assert _answers(cell.replace("def validate", "@torch.no_grad()\n    def validate")) == []
+
+
+def test_a_sigmoid_head_into_bce_with_logits():
+    cell = """
+    import torch.nn as nn
+    class Detector(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.exist = nn.Sequential(nn.Linear(64, 4), nn.Sigmoid())
+            self.bce = nn.BCEWithLogitsLoss()
+        def forward(self, x, target):
+            p = self.exist(x)
+            return self.bce(p, target)
+    """
+    assert _answers(cell) == ["sigmoid-bce"]
+
+
+def test_the_linear_part_of_a_sigmoid_head_into_bce_with_logits_is_not_a_finding():
+    cell = """
+    import torch.nn as nn
+    class Confidence(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.token = nn.Sequential(nn.Linear(64, 1), nn.Sigmoid())
+            self.bce = nn.BCEWithLogitsLoss()
+        def loss(self, x, target):
+            logit = self.token[0](x)
+            return self.bce(logit, target)
+    """
+    assert _answers(cell) == []
+
+
+def test_torch_sigmoid_into_bce_with_logits():
+    cell = """
+    import torch
+    criterion = torch.nn.BCEWithLogitsLoss()
+    probs = torch.sigmoid(model(x))
+    loss = criterion(probs, y)
+    """
+    assert _answers(cell) == ["sigmoid-bce"]
+
+
+def test_gradient_accumulation_without_dividing_the_loss():
+    cell = """
+    import torch
+    for i, (x, y) in enumerate(loader):
+        loss = criterion(model(x), y)
+        loss.backward()
+        if (i + 1) % accum_steps == 0:
+            optimizer.step()
+            optimizer.zero_grad()
+    """
+    assert _answers(cell) == ["accum-unscaled"]
+    divided = cell.replace("loss = criterion(model(x), y)", "loss = criterion(model(x), y) / accum_steps")
+    assert _answers(divided) == []
+
+
+def test_testing_under_no_grad_in_train_mode():
+    cell = """
+    import torch
+    def test(model, loader):
+        model.train()
+        with torch.no_grad():
+            for x in loader:
+                save(model(x))
+    """
+    assert _answers(cell) == ["train-eval-mode"]
+    assert _answers(cell.replace("model.train()", "model.eval()")) == []

@@ -701,7 +701,8 @@ def _loss_rebuilt_off_graph(parsed) -> CodeFact | None:
 def _backward_names(parsed) -> set[str]:
     """Names that `.backward()` is called on: `loss.backward()` -> {"loss"}."""
     return {c.func.value.id for _, tree, _ in parsed for c in _calls(tree)
-            if _name(c) == "backward" and isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)}
+            if _name(c) == "backward" and not c.args and isinstance(c.func, ast.Attribute)
+            and isinstance(c.func.value, ast.Name)}
 
 
 def _requires_grad_forced(parsed) -> CodeFact | None:
@@ -767,7 +768,7 @@ def _loss_history_kept(parsed) -> CodeFact | None:
         for loop in ast.walk(tree):
             if not isinstance(loop, (ast.For, ast.While)):
                 continue
-            stepped = {c.func.value.id for c in _loop_calls(loop) if _name(c) == "backward"
+            stepped = {c.func.value.id for c in _loop_calls(loop) if _name(c) == "backward" and not c.args
                        and isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)}
             for node in ast.walk(loop):
                 if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name) \
@@ -942,6 +943,122 @@ def _eval_keeps_graph(parsed) -> CodeFact | None:
     return None
 
 
+_WITH_LOGITS = {"BCEWithLogitsLoss", "binary_cross_entropy_with_logits"}
+
+
+def _is_sigmoid(node) -> bool:
+    return isinstance(node, ast.Call) and (_name(node) in ("sigmoid", "Sigmoid")
+                                           or (isinstance(node.func, ast.Call) and _name(node.func) == "Sigmoid"))
+
+
+def _sigmoid_into_bce_with_logits(parsed) -> CodeFact | None:
+    """O13 (torch.nn.BCEWithLogitsLoss docs: "This loss combines a Sigmoid layer and the BCELoss in one
+    single class"): probabilities handed to it are squashed twice, the loss is bounded away from 0 and the
+    gradients shrink. Reported when an argument of the loss call is a sigmoid (directly or through one
+    name), or, inside a module class, the output of one of its layers that ends in nn.Sigmoid
+    (`self.head = nn.Sequential(..., nn.Sigmoid())`, `p = self.head(x)`, `self.bce(p, y)` with
+    `self.bce = nn.BCEWithLogitsLoss()`)."""
+    criteria = set()
+    for _, tree, _ in parsed:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
+                    and _name(_unshaped(node.value)) in _WITH_LOGITS:
+                criteria.add(ast.unparse(node.targets[0]))
+    if not criteria and not any(_name(c) in _WITH_LOGITS for _, tree, _ in parsed for c in _calls(tree)):
+        return None
+    for cell, tree, lines in parsed:
+        scopes = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))] + [tree]
+        classes = {id(fn): cls for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef) for fn in cls.body}
+        for scope in scopes:
+            assigned = _assigned([scope])
+            cls = classes.get(id(scope))
+            layers = {}
+            if cls is not None:
+                for n in ast.walk(cls):
+                    if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call):
+                        for t in n.targets:
+                            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                                layers[t.attr] = n.value
+            for call in _calls(scope):
+                if not (_name(call) in _WITH_LOGITS or ast.unparse(call.func) in criteria) or not call.args:
+                    continue
+                if isinstance(call.func, ast.Name) and call.func.id not in criteria and _name(call) not in _WITH_LOGITS:
+                    continue
+                arg = _unshaped(call.args[0])
+                value = assigned.get(arg.id, arg) if isinstance(arg, ast.Name) else arg
+                value = _unshaped(value) if isinstance(value, ast.expr) else value
+                if _is_sigmoid(value):
+                    return _fact("sigmoid-bce", cell, lines, call, "a sigmoid feeds BCEWithLogitsLoss, which applies "
+                                 "its own: the outputs are squashed twice")
+                if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+                        isinstance(value.func.value, ast.Name) and value.func.value.id == "self":
+                    layer = layers.get(value.func.attr)
+                    if layer is not None and (_is_sigmoid(layer) or (_name(layer) == "Sequential" and layer.args
+                                                                     and _is_sigmoid(layer.args[-1]))):
+                        return _fact("sigmoid-bce", cell, lines, call, f"self.{value.func.attr} ends in a Sigmoid and "
+                                     "its output goes to BCEWithLogitsLoss, which applies its own")
+    return None
+
+
+def _accumulation_unscaled(parsed) -> CodeFact | None:
+    """O9 (Tensor.backward docs: it "accumulates gradients in the leaves"): with gradient accumulation the
+    optimizer steps once every k passes (`if ... accum ...: optimizer.step()`), so each pass's loss must be
+    divided by k, or the step applies k times the mean gradient. Reported when backward() runs on a loss
+    every pass, the step sits under a test that names an accumulation count, and nothing in the loop
+    divides that loss by a value whose name speaks of accumulation."""
+    if _imports(parsed, "mxnet", "chainer", "paddle", "jax", "tensorflow"):
+        return None
+    for cell, tree, lines in parsed:
+        for loop in ast.walk(tree):
+            if not isinstance(loop, (ast.For, ast.While)):
+                continue
+            gated = [n for n in ast.walk(loop) if isinstance(n, ast.If) and "accum" in ast.unparse(n.test).lower()
+                     and any(_optimizer_step(c) for c in _calls(n))]
+            if not gated:
+                continue
+            inside_if = {id(c) for n in ast.walk(loop) if isinstance(n, ast.If) for c in _calls(n)}
+            backs = [c for c in _loop_calls(loop) if _name(c) == "backward" and id(c) not in inside_if and not c.args
+                     and isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)]
+            for b in backs:
+                loss = b.func.value.id  # type: ignore[attr-defined]
+                scaled = any(isinstance(n, (ast.Assign, ast.AugAssign)) and
+                             loss in {ast.unparse(t) for t in (n.targets if isinstance(n, ast.Assign) else [n.target])}
+                             and any(isinstance(d, ast.BinOp) and isinstance(d.op, ast.Div) and
+                                     "accum" in ast.unparse(d.right).lower() for d in ast.walk(n))
+                             or isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Div)
+                             and ast.unparse(n.target) == loss
+                             for n in ast.walk(tree))
+                if not scaled:
+                    return _fact("accum-unscaled", cell, lines, b, f"{loss}.backward() runs every pass and the optimizer "
+                                 f"steps every few (accumulation), but {loss} is never divided by the accumulation count")
+    return None
+
+
+def _evaluation_in_train_mode(parsed) -> CodeFact | None:
+    """O5, the reverse case (torch.nn.Module.train / BatchNorm docs: in training mode BatchNorm normalizes
+    with the batch's statistics and updates its running ones, and dropout is active): a function that puts
+    the model in train mode and runs it under torch.no_grad() (evaluation: no backward, no optimizer step)
+    scores a model whose outputs depend on the batch and drift its statistics on test data."""
+    if _imports(parsed, "mxnet", "chainer", "paddle", "jax", "tensorflow"):
+        return None
+    for cell, tree, lines in parsed:
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            calls = list(_calls(fn))
+            names = {_name(c) for c in calls}
+            if names & {"backward", "step", "zero_grad", "eval", "grad"} or not names & {"no_grad", "inference_mode"}:
+                continue
+            trains = [c for c in calls if _name(c) == "train" and isinstance(c.func, ast.Attribute)
+                      and (not c.args or _const(c.args[0]) is True) and not c.keywords]
+            for t in trains:
+                model = ast.unparse(t.func.value)  # type: ignore[attr-defined]
+                if any(ast.unparse(c.func) == model for c in calls):
+                    return _fact("train-eval-mode", cell, lines, t, f"{fn.name}() runs {model} under no_grad in train "
+                                 "mode: BatchNorm uses batch statistics (and updates them) and dropout stays on")
+    return None
+
+
 def _dropout_forced_on(parsed) -> CodeFact | None:
     """O5: functional dropout told `training=True` (a literal) stays on in model.eval(): every evaluation
     drops units at random and scores a thinned model."""
@@ -1051,7 +1168,8 @@ def _optimizer_on_old_model(parsed) -> CodeFact | None:
 _RULES = (_softmax_into_ce, _nll_on_logits, _missing_zero_grad, _keras_metric_mismatch, _eval_never_undone,
           _keras_probs_from_linear, _update_out_of_order, _loss_rebuilt_off_graph, _dropout_forced_on,
           _optimizer_on_old_model, _optimizer_never_cleared, _requires_grad_forced, _loss_of_plain_numbers,
-          _loss_history_kept, _scheduler_out_of_order, _sampler_epoch_never_set, _eval_keeps_graph)
+          _loss_history_kept, _scheduler_out_of_order, _sampler_epoch_never_set, _eval_keeps_graph,
+          _sigmoid_into_bce_with_logits, _accumulation_unscaled, _evaluation_in_train_mode)
 
 
 def facts(cells: list[str], names: list[str] | None = None) -> tuple[list[CodeFact], int]:
