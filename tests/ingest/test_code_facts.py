@@ -750,3 +750,29 @@ def test_testing_under_no_grad_in_train_mode():
     """
     assert _answers(cell) == ["train-eval-mode"]
     assert _answers(cell.replace("model.train()", "model.eval()")) == []
+
+
+def test_a_memory_only_bug_counts_beside_a_log_only_when_the_run_ran_out_of_memory(tmp_path):
+    """`running += loss` keeps every pass's graph: memory, not learning. Beside a log that never ran out of memory
+    it explains nothing and is no finding; beside one that did, it is; read alone, it is reported."""
+    script = textwrap.dedent("""
+        import torch
+        running = 0
+        for x, y in loader:
+            opt.zero_grad()
+            loss = criterion(model(x), y)
+            loss.backward()
+            opt.step()
+            running += loss
+        """)
+    rows = "".join(f"epoch {e} loss {2.3 * 0.8 ** e:.4f} acc {0.5 + 0.04 * e:.3f}\n" for e in range(1, 11))
+    for name, tail, expect in (("ok", "", False),
+                               ("oom", "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n", True)):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "train.py").write_text(script, encoding="utf-8")
+        (folder / "train.log").write_text(rows + tail, encoding="utf-8")
+        report = scan(str(folder / "train.log"), load_kb())
+        assert any(f.detector == "code-eval-graph" for f in report.findings) is expect, name
+    alone = scan(str(tmp_path / "ok" / "train.py"), load_kb())
+    assert [f.detector for f in alone.findings] == ["code-eval-graph"]
