@@ -103,19 +103,24 @@ def _is_softmax(node) -> bool:
     return isinstance(node.func, ast.Call) and _name(node.func) in _SOFTMAX_NAMES  # nn.Softmax(dim=1)(x)
 
 
-def _returns_softmax(fn: ast.FunctionDef) -> ast.AST | None:
-    """`forward` (or `call`) returning a softmax of its last value, directly or through one name."""
+def _returned(fn: ast.FunctionDef):
+    """(return statement, the value it returns) for each `return` of `fn`, a returned name read through its last
+    assignment (one step of indirection)."""
     assigned = _assigned([fn])
     for node in ast.walk(fn):
         if isinstance(node, ast.Return) and node.value is not None:
             value = node.value
-            if isinstance(value, ast.Name):
-                value = assigned.get(value.id, value)
-            if _is_softmax(value):
-                return node
-            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
-                    isinstance(value.func.value, ast.Attribute) and value.func.value.attr == "softmax":
-                return node  # self.softmax(x) where the layer is named for what it does
+            yield node, (assigned.get(value.id, value) if isinstance(value, ast.Name) else value)
+
+
+def _returns_softmax(fn: ast.FunctionDef) -> ast.AST | None:
+    """`forward` (or `call`) returning a softmax of its last value, directly or through one name."""
+    for node, value in _returned(fn):
+        if _is_softmax(value):
+            return node
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+                isinstance(value.func.value, ast.Attribute) and value.func.value.attr == "softmax":
+            return node  # self.softmax(x) where the layer is named for what it does
     return None
 
 
@@ -139,17 +144,12 @@ def _returns_softmax_layer(cls: ast.ClassDef, fn: ast.FunctionDef) -> ast.AST | 
             for t in n.targets:
                 if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
                     layers[t.attr] = n.value
-    assigned = _assigned([fn])
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Return) and node.value is not None:
-            value = node.value
-            if isinstance(value, ast.Name):
-                value = assigned.get(value.id, value)
-            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
-                    isinstance(value.func.value, ast.Name) and value.func.value.id == "self":
-                layer = layers.get(value.func.attr)
-                if layer is not None and (_sequential_ends_softmax(layer) or _name(layer) == "Softmax"):
-                    return node
+    for node, value in _returned(fn):
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+                isinstance(value.func.value, ast.Name) and value.func.value.id == "self":
+            layer = layers.get(value.func.attr)
+            if layer is not None and (_sequential_ends_softmax(layer) or _name(layer) == "Softmax"):
+                return node
     return None
 
 
