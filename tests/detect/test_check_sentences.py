@@ -2365,3 +2365,17 @@ def test_term_swamps():
            skip=["*scale*"], max_other=100)
     _quiet("term_swamps", _run({"loss": [3e31] * 20, "l1_loss": [2e14] * 20}), "loss", skip=["*scale*"],
            max_other=100)
+
+
+def test_oscillation_quiet_on_binomial_noise_of_a_small_eval_set():
+    """An eval accuracy in 64ths around 0.25 turns by 5-8 points (4-5 of 64 samples): the standard deviation
+    of the difference of two evaluations of 64 samples at p = 0.25 is sqrt(2 x 0.25 x 0.75 / 64) = 0.077, so
+    those turns are within three of it (quiet with binomial_z 3); turns of 0.2 -> 0.9 -> 0.3 on the same grid
+    are far beyond it (reported), and without binomial_z the small turns are reported too."""
+    params = {"min_swing": 0.2, "min_reversals": 2, "min_share": 0.25, "min_points": 5, "small_eval": 64}
+    noisy = [k / 64 for k in (16, 11, 17, 12, 18, 13, 17, 12, 16)]
+    assert _check("oscillation", _run({"eval/accuracy": noisy}), "eval/accuracy", **params) is not None
+    _quiet("oscillation", _run({"eval/accuracy": noisy}), "eval/accuracy", binomial_z=3.0, **params)
+    wild = [k / 64 for k in (13, 58, 19, 57, 16, 60, 20, 55, 18)]
+    assert _check("oscillation", _run({"eval/accuracy": wild}), "eval/accuracy", binomial_z=3.0, **params) is not None
+

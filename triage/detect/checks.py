@@ -3357,19 +3357,33 @@ class OscillationParams(ImprovingParams):
     # 0.0003 a turn, a large share of its level); a step too large keeps the loss from descending, so its
     # bounces are of the size of the descent
     min_swing_of_range: Optional[float] = None
+    # quiet when the series is itself an accuracy on a grid of k/n for some n <= small_eval (the size of its
+    # evaluation set, read from the values) and its typical turn (the median over the turns of the smaller move
+    # into and out of it) is below binomial_z standard deviations of the difference of two such measurements,
+    # sqrt(2 p (1 - p) / n) at its median level p: an accuracy over 64 samples moves by 8 points between two
+    # evaluations of the same weights, and turns of that size are counting noise, not weights thrown around
+    binomial_z: Optional[float] = None
+
+
+def _grid_size(y: np.ndarray, most: int) -> Optional[int]:
+    """The smallest n <= most such that every value of `y` (fractions) is a whole number of n-ths, over three
+    or more values and two or more distinct ones; None when none is."""
+    if len(y) < 3 or len(np.unique(y)) < 2:
+        return None
+    for n in range(2, most + 1):
+        k = y * n
+        if np.all(np.abs(k - np.round(k)) <= 1e-4 * n):
+            return n
+    return None
 
 
 def _eval_set_size(run, names: Names, most: int) -> Optional[int]:
     """The smallest n <= most such that every value of an accuracy `names` match (as a fraction) is a
     whole number of n-ths, over three or more values and two or more distinct ones; None when none is."""
     for s in series_matching(run, names):
-        y = facts.as_fraction(finite_xy(s.steps, s.values)[1])
-        if len(y) < 3 or len(np.unique(y)) < 2:
-            continue
-        for n in range(2, most + 1):
-            k = y * n
-            if np.all(np.abs(k - np.round(k)) <= 1e-4 * n):
-                return n
+        n = _grid_size(facts.as_fraction(finite_xy(s.steps, s.values)[1]), most)
+        if n is not None:
+            return n
     return None
 
 
@@ -3402,6 +3416,15 @@ def oscillation(c: Ctx) -> Hit | None:
     if p.unless_accuracy_above is not None and _accuracy_at_least(
             c.run, p.unless_accuracy_above, float(x[at[0]]), float(x[at[-1]])):
         return None
+    if p.binomial_z is not None:
+        frac = facts.as_fraction(y)
+        n = _grid_size(frac, p.small_eval)
+        if n is not None:
+            pm = float(np.median(frac))
+            df = np.diff(frac)
+            moves = np.minimum(np.abs(df[at - 1]), np.abs(df[at]))
+            if float(np.median(moves)) < p.binomial_z * math.sqrt(2.0 * pm * (1.0 - pm) / n):
+                return None
     if p.unless_small_eval is not None and _eval_set_size(c.run, p.unless_small_eval, p.small_eval) is not None:
         return None
     if _improving_since(c, p, float(x[at[0]])):
