@@ -2013,6 +2013,18 @@ def parse(line: str) -> Plan:
                 kept += 1
                 if "." in sl.key and _ABBREV_DOT.search(sl.key):
                     sl.key = _ABBREV_DOT.sub(r"\1", sl.key)  # `Train Acc. 0.97`, `Avg. reward: -19.9`: `Train Acc`
+    if not kept and counted and not plan.label:
+        best = [sl for sl in slots if sl.role == "skip" and sl.key and _BEST.match(sl.key)
+                and _best_of_score(sl.key)]
+        opens = next(i for i, sl in enumerate(slots) if sl.role in ("step", "epoch", "batch"))
+        if best and all(sl.role != "value" for sl in slots) and opens < slots.index(best[0]):
+            # (`best psnr: 39.4 @ iter 20000`, `achieve BEST dev acc: 0.31 at global step: 200`: when the best was
+            # reached, a notice beside the evaluation's own line, not a line that counts passes)
+            # `epoch = 03,  best_acc1 = 92.07`: a line that counts passes and prints only the best score so far
+            # is the run's one trace of that score; its values are read (under their own `best` names)
+            for sl in best:
+                sl.role = "value"
+            kept = len(best)
     plan.keys = kept
     metric_word = None
     for sl in slots:  # `loss train: 2.846, val: 2.861`: the bare split after `loss train` is that split's loss
@@ -2442,6 +2454,15 @@ def _scores_after_eval(slots: list[Slot]) -> None:
 # A split word inside a key (`val_loss`, `Loss/train`, `valLoss`): the key names its own split.
 SPLIT_WORDS = re.compile(r"(?i)(?:^|[\W_])(?:val|vali|valid|validation|eval|evaluation|test|testing|dev|cv|train|training)(?:$|[\W_])"
                          r"|^(?:val|eval|test|train)[A-Z]")
+
+
+def _best_of_score(key: str) -> bool:
+    """`best_acc1`, `best val loss`: a best-so-far key whose rest names a score the alias table knows (not a
+    setting: `best lr` is the learning rate a search picked)."""
+    from triage.ingest.aliases import table
+
+    rest = _BEST.sub("", key, count=1).strip(" _-/:")
+    return bool(rest) and known_key(rest, loose=True) and table().resolve(rest, "text").name != "learning_rate"
 
 
 def known_key(key: str, loose: bool = False) -> bool:
