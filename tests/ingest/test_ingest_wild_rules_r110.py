@@ -28,3 +28,10 @@ def test_best_notice_after_its_evaluation_stays_unread(tmp_path):
 def test_best_setting_is_not_a_score(tmp_path):
     run = _read(tmp_path, "trial 1, best lr 0.1\ntrial 2, best lr 0.01\n")
     assert not any("lr" in k or "learning" in k for k in run.series)
+
+
+def test_best_epoch_recap_stays_unread(tmp_path):
+    # `Best Epoch = N  Best Loss = x` after a fit: the counter is the best pass's, a recap of a row already read
+    run = _read(tmp_path, "  Epoch=0\t loss=0.5\n  Epoch=100\t loss=0.25\n  Best Epoch = 100\tBest Loss = 0.25\n")
+    assert run.meta["rows"] == 2
+    assert list(run.series) == ["loss"]

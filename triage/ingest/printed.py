@@ -2017,9 +2017,11 @@ def parse(line: str) -> Plan:
         best = [sl for sl in slots if sl.role == "skip" and sl.key and _BEST.match(sl.key)
                 and _best_of_score(sl.key)]
         opens = next(i for i, sl in enumerate(slots) if sl.role in ("step", "epoch", "batch"))
-        if best and all(sl.role != "value" for sl in slots) and opens < slots.index(best[0]):
+        if best and all(sl.role != "value" for sl in slots) and opens < slots.index(best[0]) \
+                and not _BEST.match(slots[opens].key):
             # (`best psnr: 39.4 @ iter 20000`, `achieve BEST dev acc: 0.31 at global step: 200`: when the best was
-            # reached, a notice beside the evaluation's own line, not a line that counts passes)
+            # reached, a notice beside the evaluation's own line, not a line that counts passes; nor is `Best Epoch = 70
+            # Best Loss = 5.9e-07`, whose counter is the best one's)
             # `epoch = 03,  best_acc1 = 92.07`: a line that counts passes and prints only the best score so far
             # is the run's one trace of that score; its values are read (under their own `best` names)
             for sl in best:
