@@ -189,8 +189,6 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
     detectors, match error text and rank causes. Returns the input's `Report`
     (triage.engine.report): `report.to_json()` is its `scan --json` document.
     `model`: a triage.engine.diagnosis.Model of `kb` to reuse (scanning many runs: built once)."""
-    import os
-
     from triage import __version__
     from triage.engine.diagnosis import Diagnosis
     from triage.engine.evidence import Applied, apply_description, apply_probe, apply_run, is_probe_result
@@ -216,7 +214,7 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
         if not run.series and not text_lines and not applied.errors and describe is None \
                 and not run.meta.get("code_facts") and not any(e.kind == "overflow" for e in run.events):
             text = "\n".join(line for _, line in raw or [])
-            if str(path).endswith(".py") and os.path.basename(path) in (run.meta.get("scripts_read") or ()):
+            if run.format == "python-code":
                 raise NothingRead(f"{path}: a Python script: read as code (parsed, never run) with the scripts beside it, "
                                   "and none of the bug patterns triage knows was found; give the run's log to judge "
                                   "the training itself")

@@ -416,6 +416,19 @@ def _enclosing(tree: ast.AST) -> dict[int, tuple[ast.AST | None, ast.AST | None]
     return out
 
 
+_OPTIMIZERS = {"SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam", "SparseAdam",
+               "LBFGS", "Lion", "Adafactor"}
+
+
+def _parameter_sources(call: ast.Call) -> list[ast.expr]:
+    """The modules an optimizer call is built over, as written: `Adam(model.fc.parameters())` -> [model.fc]."""
+    if _name(call) not in _OPTIMIZERS or not call.args:
+        return []
+    return [sub.func.value for sub in ast.walk(call.args[0])
+            if isinstance(sub, ast.Call) and _name(sub) in ("parameters", "named_parameters")
+            and isinstance(sub.func, ast.Attribute)]
+
+
 def _optimizer_never_cleared(parsed) -> CodeFact | None:
     """O4, per optimizer (PyTorch): `backward()` adds into `.grad` (Tensor.backward: "accumulates gradients
     in the leaves"), so an optimizer stepped in a training loop must have its gradients cleared each pass
@@ -428,13 +441,8 @@ def _optimizer_never_cleared(parsed) -> CodeFact | None:
     owners: dict[str, set[str]] = {}  # optimizer -> the models whose parameters it was built over
     for _, tree, _ in parsed:
         for node in ast.walk(tree):
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
-                    and _name(node.value) in _OPTIMIZERS and node.value.args:
-                roots = set()
-                for sub in ast.walk(node.value.args[0]):
-                    if isinstance(sub, ast.Call) and _name(sub) in ("parameters", "named_parameters") \
-                            and isinstance(sub.func, ast.Attribute):
-                        roots.add(ast.unparse(sub.func.value))
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
+                roots = {ast.unparse(src) for src in _parameter_sources(node.value)}
                 if roots:
                     owners[ast.unparse(node.targets[0])] = roots
     if not owners:
@@ -1075,8 +1083,6 @@ def _dropout_forced_on(parsed) -> CodeFact | None:
     return None
 
 
-_OPTIMIZERS = {"SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam", "SparseAdam",
-               "LBFGS", "Lion", "Adafactor"}
 # calls that return the same module (its parameters are the same tensors): no new model
 _SAME_MODULE = {"to", "cuda", "cpu", "float", "half", "bfloat16", "double", "train", "eval", "compile",
                 "DataParallel", "DistributedDataParallel", "DDP", "FullyShardedDataParallel", "FSDP", "prepare",
@@ -1085,16 +1091,13 @@ _SAME_MODULE = {"to", "cuda", "cpu", "float", "half", "bfloat16", "double", "tra
 
 def _params_of(call: ast.Call) -> str | None:
     """`Adam(model.parameters(), ...)` -> `model` (also `model.fc.parameters()` -> `model`)."""
-    if _name(call) not in _OPTIMIZERS or not call.args:
+    sources = _parameter_sources(call)
+    if not sources:
         return None
-    for sub in ast.walk(call.args[0]):
-        if isinstance(sub, ast.Call) and _name(sub) in ("parameters", "named_parameters") \
-                and isinstance(sub.func, ast.Attribute):
-            root = sub.func.value
-            while isinstance(root, ast.Attribute):
-                root = root.value
-            return root.id if isinstance(root, ast.Name) else None
-    return None
+    root = sources[0]
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return root.id if isinstance(root, ast.Name) else None
 
 
 def _scope_nodes(root: ast.AST):
