@@ -221,12 +221,28 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
             if not (raw and looks_like_prose(text)):
                 raise NothingRead(f"{path}: nothing read: no metrics or error lines found (looked for: metric lines such as "
                                   "`step 10 loss 2.31` or `{'loss': 2.31}`, JSON/CSV/TensorBoard/W&B/MLflow logs, "
-                                  "tracebacks and error lines); to describe a problem in words use --describe")
+                                  f"tracebacks and error lines){_unplaced_note(raw)}; to describe a problem in words use "
+                                  "--describe")
             # a short note a person wrote: read it as a description in words
             apply_description(diag, index, text[:20_000], applied)
     if describe:
         apply_description(diag, index, describe, applied)
     return build_report(kb, diag, applied, [source], __version__, run=run)
+
+
+def _unplaced_note(raw) -> str:
+    """What a log that read nothing did print: lines of values in one repeated shape under names that are
+    no metric triage knows and on no counter (said so the user sees why they were not read)."""
+    from triage.ingest.printed import unplaced_values
+
+    found = unplaced_values(line for _, line in raw or [])
+    if found is None:
+        return ""
+    n, first, names = found
+    shown = first if len(first) <= 80 else first[:77] + "..."
+    named = ", ".join(f"'{k}'" for k in names[:4]) + (", ..." if len(names) > 4 else "")
+    return (f"; {n} lines print values in one shape (`{shown}`), but no name among them ({named}) is a metric "
+            "triage knows and none counts steps, so they were not read as a series")
 
 
 def public(doc) -> dict:

@@ -37,6 +37,19 @@ def test_zero_rows_read_is_nothing_read_not_healthy(tmp_path, name, data):
     assert code == NOTHING and '"healthy": true' not in out
 
 
+def test_nothing_read_says_which_value_lines_it_left(tmp_path):
+    # a line per seed under names that are no metric and on no counter: the error says what it saw and why
+    # it read no series from it; lines all alike (a setting printed again) and prose add no such note
+    p = tmp_path / "seeds.txt"
+    p.write_text("".join(f"run {i}: dev best {0.8 + i / 100:.4f}, held {0.7 + i / 50:.4f}\n" for i in range(6)))
+    code, out = cli("scan", str(p))
+    assert code == NOTHING and "6 lines print values in one shape" in out and "'held'" in out, out
+    same = tmp_path / "same.txt"
+    same.write_text("IMS_PER_BATCH: 2, WORKERS: 4\n" * 5)
+    code, out = cli("scan", str(same))
+    assert code == NOTHING and "print values in one shape" not in out, out
+
+
 def test_nothing_read_exit_code_in_a_batch(tmp_path):
     empty = tmp_path / "empty.jsonl"
     empty.write_text('{"note": "starting"}\n')

@@ -30,7 +30,7 @@ million-line log cheap, and what the bulk path (``triage.ingest.printed_bulk``) 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 # A number in every everyday spelling; never the digits glued to a word (mAP50, top1, fp16).
@@ -2731,3 +2731,35 @@ def apply(plan: Plan, nums: list[str]) -> Record | None:
             rec.values[key] = num / v if v else float("nan")
             pending_num = None
     return rec
+
+
+def unplaced_values(lines: Iterable[str], limit: int = 20_000) -> tuple[int, str, list[str]] | None:
+    """For a log that read no record: the largest group of lines (at least 3, among the first `limit`, not
+    all alike) that print two values or more in one shape, none under a metric name triage knows and none on a counter
+    (`seed 0, valid best 0.83, test 0.81` a line per seed). Returns (lines in the group, its first
+    line, the names it prints), or None. It explains the empty reading; it reads nothing itself."""
+    groups: dict[str, list] = {}
+    for i, line in enumerate(lines):
+        if i >= limit:
+            break
+        if len(line) > 2000 or not any(ch.isdigit() for ch in line):
+            continue
+        c = clean(line)
+        tpl = shape(c)[0]
+        g = groups.get(tpl)
+        if g is None:
+            plan = parse(c)
+            names = [s.key for s in plan.slots if s.role == "value"]
+            if len(names) < 2 or plan.prose or plan.progress or plan.is_record:
+                groups[tpl] = [0, "", [], set()]  # (a shape with nothing to say: counted nowhere)
+                continue
+            g = groups[tpl] = [0, line.strip(), names, set()]
+        if g[1]:
+            g[0] += 1
+            if len(g[3]) < 2:
+                g[3].add(c)
+    # (a group whose lines are all alike, a setting printed again at each launch, measures nothing)
+    best = max((g for g in groups.values() if len(g[3]) >= 2), key=lambda g: g[0], default=None)
+    if best is None or best[0] < 3:
+        return None
+    return best[0], best[1], best[2]
