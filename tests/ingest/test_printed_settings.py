@@ -84,3 +84,20 @@ def test_the_trainers_run_banner_gives_its_settings(tmp_path):
     assert run.config == {"num_examples": 1000, "num_train_epochs": 3, "per_device_train_batch_size": 8,
                           "total_train_batch_size": 32, "gradient_accumulation_steps": 4, "max_steps": 93}
     assert len(run.series["loss"]) == 5
+
+
+def test_name_value_pairs_after_a_settings_word_are_settings():
+    got = settings.from_pairs("net=WideCNN widths=8,16,32, lr=0.003, eps=1e-06, smoothing=0.2, amp=False, tag='a b'")
+    assert got == {"net": "WideCNN", "widths": "8,16,32", "lr": 0.003, "eps": 1e-06, "smoothing": 0.2, "amp": False,
+                   "tag": "a b"}
+    assert settings.from_pairs("x=" + "9" * 300 + ", y=2") == {"y": 2}  # a value too long for a setting is left out
+
+
+def test_a_printed_settings_line_of_pairs_becomes_the_run_config(tmp_path):
+    path = _log(tmp_path, "2025-01-02 10:00:00 INFO Hyperparameters: lr=0.0005, weight_decay=0.05, batch_size=64")
+    run = read_run(str(path))
+    assert run.config == {"lr": 0.0005, "weight_decay": 0.05, "batch_size": 64}
+    assert set(run.series) == {"loss"} and run.meta["skipped"].get("a line of settings") == 1  # no record of its own
+    # a record that happens to open with a settings-like word and one pair stays a record
+    other = _log(tmp_path, "params: loss=2.5")
+    assert read_run(str(other)).config == {}

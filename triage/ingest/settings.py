@@ -99,3 +99,34 @@ def number(text: str) -> int | float:
     """`1,000` -> 1000, `0.5` -> 0.5."""
     text = text.replace(",", "")
     return float(text) if "." in text else int(text)
+
+
+# `name=` in a line of settings (`lr=0.001, adam_eps=1e-08, model=TextCNN k=2,3,4`): a name after the line's start,
+# a blank, a comma, a semicolon or a parenthesis, then `=` (never `==`)
+_PAIR_AT = re.compile(r"(?:^|(?<=[\s,;(]))([A-Za-z_][\w.\-]{0,80})\s*=(?!=)")
+MAX_VALUE = 200  # a value longer than this is no setting's
+
+
+def from_pairs(text: str) -> dict:
+    """The `name=value` pairs of a printed line of settings (`Config: lr=0.001, batch_size=32, model=TextCNN`):
+    each value is the text up to the next `name=`, without its trailing separators. A literal number, boolean
+    or None keeps its type (`1e-08`, `True`); other short text is kept as it stands (`TextCNN`, `2,3,4`)."""
+    if len(text) > MAX_CHARS:
+        return {}
+    found = list(_PAIR_AT.finditer(text))
+    out: dict = {}
+    for i, m in enumerate(found[:MAX_KEYS]):
+        end = found[i + 1].start() if i + 1 < len(found) else len(text)
+        raw = text[m.end():end].strip().rstrip(",;").strip()
+        if not raw or len(raw) > MAX_VALUE:
+            continue
+        node = _parse(raw)
+        value = None
+        if node is not None:
+            try:
+                value = _literal(node)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                value = None
+        literal = isinstance(value, _SCALARS) and (value is not None or raw == "None")
+        out.setdefault(m.group(1), value if literal else raw.strip("'\""))
+    return out

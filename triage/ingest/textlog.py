@@ -922,6 +922,8 @@ class _TextReader:
             if m is not None:  # (an estimator's repr holds a boosted model's settings, not the run's)
                 self.keep_settings(settings.from_call(s[m.start():].lstrip(" \t`>").removeprefix("> ")))
             return False
+        if "=" in s and self.settings_pairs(ln, s):
+            return False
         if self.config_entry(s):
             self.config_lines.add(ln)
         bars = False
@@ -2042,6 +2044,22 @@ class _TextReader:
                 return
         else:
             self.b.skip("a dict printed over several lines that never closes", len(parts))
+
+    def settings_pairs(self, ln: int, s: str) -> bool:
+        """`Config: model=TextCNN, lr=0.001, label_smoothing=0.1, batch_size=32` (after a logger's prefix, if
+        any): a settings word, a colon, then `name=value` pairs is the run's settings, never a record. True when
+        the line was one (kept as settings and counted as skipped)."""
+        bare = printed.clean(s)
+        m = _SETTINGS_PAIRS_LEAD.match(bare)
+        if m is None:
+            return False
+        found = settings.from_pairs(bare[m.end():])
+        if len(found) < 2:
+            return False
+        self.config_lines.add(ln)
+        self.b.skip("a line of settings")
+        self.keep_settings(found)
+        return True
 
     def keep_settings(self, found: dict) -> None:
         """Settings the log printed (a `Namespace(...)`, an `args: {...}` dict): the first value of each key
@@ -3332,6 +3350,11 @@ _MAIN_CALL = re.compile(r"(?:^|\s)main\(\w+=[^,()]*,\s*\w+=")
 # A fitted estimator's repr (`retrained model: LGBMClassifier(colsample_bytree=0.64, learning_rate=1.0,`,
 # scikit-learn's `RandomForestRegressor(max_depth=8)`): the hyperparameters it was built with
 _ESTIMATOR_REPR = re.compile(r"\b[A-Z]\w*(?:Classifier|Regressor)\(\w+=")
+# a line of settings as `name=value` pairs after a settings word and a colon (`Config: lr=0.001, batch_size=32`,
+# `hyperparameters - lr=3e-4 wd=0.01`)
+_SETTINGS_PAIRS_LEAD = re.compile(r"(?i)^\s*(?:config|configs|configuration|args|arguments|hparams|hyperparameters|"
+                                  r"hyper-parameters|params|parameters|settings|options|opts|cfg|kwargs)\s*[:\-]\s*"
+                                  r"(?=[A-Za-z_][\w.\-]{0,80}\s*=[^=])")
 _SETTINGS_REPR = re.compile(r"^\s*`?(?:Namespace|[A-Z]\w*(?:Config|Arguments|Args|Params|Options|Settings))\(\w+=")
 # A YAML mapping key that opens a block (`SOLVER:`, `  TRANS:`) and an entry of one (`  BASE_LR: 0.00035`).
 _OPT_GROUP = re.compile(r"^Parameter Group \d+\s*$")  # torch.optim.Optimizer.__repr__'s group heading
