@@ -2445,10 +2445,16 @@ def _scores_after_eval(slots: list[Slot]) -> None:
         if sl.role not in ("value", "num"):
             continue
         split = _split_of(sl.key.split()) if SPLIT_WORDS.search(sl.key) else ""
+        word = sl.key.split()[0]
+        if not split and " " in sl.key:
+            # a loss whose split word is one the alias table knows but the split words do not (another
+            # language's: `loss entrenamiento=..`, `loss validación=..`): the table says which split it names
+            name = tab.resolve(sl.key, "text").name
+            split, word = {"loss": ("train", word), "eval/loss": ("eval", "val")}.get(name, ("", word))
         if split == "train":
             seen_train, held_out = True, ""
         elif split == "eval":
-            held_out = sl.key.split()[0] if seen_train and " " in sl.key else ""
+            held_out = word if seen_train and " " in sl.key else ""
         elif held_out and tab.resolve(sl.key, "text").name in _HELD_OUT_SCORES:
             sl.key = f"{held_out} {sl.key}"
 
