@@ -24,3 +24,18 @@ def test_score_after_a_held_out_loss_named_in_another_language_is_held_out(tmp_p
 def test_spanish_accuracy_alone_is_accuracy(tmp_path):
     run = _read(tmp_path, "epoch 1 exactitud 0.50\nepoch 2 exactitud 0.61\n")
     assert list(run.series["accuracy"].values) == [0.50, 0.61]
+
+
+_YOLO_HEAD = "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size\n"
+
+
+def test_ultralytics_own_bar_first_redraw_without_rate_is_a_row(tmp_path):
+    # Ultralytics 8.3 draws its own bar (`━─`); its first redraws give the elapsed time two blanks after the
+    # count and no rate yet: the bar's tail is not a column of the table
+    run = _read(tmp_path, _YOLO_HEAD
+                + "        1/5      3.10G      2.500      6.000     1.2000         12        640: 0% ──────────── 0/400  0.9s\r"
+                + "        1/5      3.10G      2.400      5.500     1.1500         10        640: 1% ──────────── 4/400 2.1it/s 2.0s<3:10\r"
+                + "        1/5      3.10G      2.300      5.100     1.1000         14        640: 2% ━─────────── 8/400 2.2it/s 3.9s<2:58\n")
+    assert list(run.series["box_loss"].values) == [2.5, 2.4, 2.3]
+    assert list(run.series["cls_loss"].values) == [6.0, 5.5, 5.1]
+

@@ -4035,7 +4035,9 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
 
 
 _SHARE_DONE = re.compile(r"\s\d{1,3}%\s*$")  # a progress bar's share done, just before its count
-_HAS_TQDM_END = re.compile(r"\d+/\d+\s*\[[\d:<?]+")
+# (a bar's end after a table row: tqdm's `13/13 [00:13<00:00`, or Ultralytics 8.3's own `1% ━─────── 5/6848`,
+# whose first redraws print their elapsed time two blanks after the count, before any rate: `0/6848  1.2s`)
+_HAS_TQDM_END = re.compile(r"\d+/\d+\s*\[[\d:<?]+|(?<![\d.])\d+%\s+[━╸╺─]{3,}\s+\d+/\d+")
 _HEADER_CELL = re.compile(r"^[A-Za-z_][\w./()\-@%:]*(?: (?:/|%|[A-Za-z_@][\w./()\-@%:]*|\([A-Za-z%µμÅ°]{1,8}(?:/[A-Za-z%µμÅ°²³]{1,8})?\))){0,4}(?<!:)$")
 # (`Train Loss`, `mAP@.5:.95`, `rewards / match_format_exactly` (a notebook table's group / name), `Time cost (sec)`:
 # a name and its unit, a ratio of two units too: `Energy_RMSE (eV/atom)`, `Force_MAE (eV/Å)`, `Speed (tok/s)`)
