@@ -26,6 +26,7 @@ class Row:
     answer: str | None  # the labelled answer; None: no answer fits; "none": clean code
     found: list[str]
     also: list[str] = field(default_factory=list)
+    batch: int = 1  # 1: round c1 (entries without `batch`), 2: round c2 ...
 
     @property
     def clean(self) -> bool:
@@ -70,13 +71,25 @@ def score() -> Score:
     for e in entries():
         source = (HERE / e["file"]).read_text(encoding="utf-8")
         found, _ = facts([source])
-        rows.append(Row(e["file"].split("/")[-1], e["answer"], [f.answer for f in found], list(e.get("also") or [])))
+        rows.append(Row(e["file"].split("/")[-1], e["answer"], [f.answer for f in found], list(e.get("also") or []),
+                        int(e.get("batch") or 1)))
     return Score(rows)
+
+
+def by_batch(s: Score) -> dict[int, Score]:
+    return {b: Score([r for r in s.rows if r.batch == b]) for b in sorted({r.batch for r in s.rows})}
+
+
+def summary(s: Score) -> str:
+    bugs = [r for r in s.rows if not r.clean]
+    return (f"bug snippets {len(bugs)} (with an answer {len(s.labelled)}, no answer fits {len(bugs) - len(s.labelled)}), "
+            f"clean {len(s.rows) - len(bugs)}; recall {s.recall}/{len(s.labelled)}   wrong answers {s.wrong_answers}   "
+            f"false findings on clean code {s.false_findings}")
 
 
 def main() -> None:
     s = score()
-    print(f"{'snippet':44} {'label':18} {'found':30} verdict")
+    print(f"{'snippet':44} {'b':1} {'label':18} {'found':30} verdict")
     for r in s.rows:
         if r.clean:
             verdict = "FALSE FINDING" if r.wrong else "ok (clean)"
@@ -86,12 +99,11 @@ def main() -> None:
             verdict = "found" if r.hit else "missed"
             if r.wrong:
                 verdict += " + WRONG"
-        print(f"{r.file[:44]:44} {str(r.answer):18} {','.join(r.found) or '-':30} {verdict}")
-    bugs = [r for r in s.rows if not r.clean]
+        print(f"{r.file[:44]:44} {r.batch:1} {str(r.answer):18} {','.join(r.found) or '-':30} {verdict}")
     print()
-    print(f"bug snippets {len(bugs)} (with an answer {len(s.labelled)}, no answer fits {len(bugs) - len(s.labelled)}), "
-          f"clean {len(s.rows) - len(bugs)}")
-    print(f"recall {s.recall}/{len(s.labelled)}   wrong answers {s.wrong_answers}   false findings on clean code {s.false_findings}")
+    for b, sb in by_batch(s).items():
+        print(f"batch {b}: {summary(sb)}")
+    print(f"all:     {summary(s)}")
 
 
 if __name__ == "__main__":

@@ -776,3 +776,83 @@ def test_a_memory_only_bug_counts_beside_a_log_only_when_the_run_ran_out_of_memo
         assert any(f.detector == "code-eval-graph" for f in report.findings) is expect, name
     alone = scan(str(tmp_path / "ok" / "train.py"), load_kb())
     assert [f.detector for f in alone.findings] == ["code-eval-graph"]
+
+
+# ---- round c2 rules
+
+
+def test_eval_inside_the_training_loop_reaches_the_next_update_without_train():
+    # train() once before the epochs, evaluation at the end of each: the second epoch trains in eval mode
+    code = """
+    import torch
+    net.train()
+    for epoch in range(10):
+        for xb, yb in train_dl:
+            opt.zero_grad()
+            lossfn(net(xb), yb).backward()
+            opt.step()
+        net.eval()
+        with torch.no_grad():
+            score(net, valid_dl)
+    """
+    assert _answers(code) == ["train-eval-mode"]
+
+
+def test_a_validation_method_called_mid_epoch_counts_with_its_own_eval():
+    code = """
+    import torch
+    class Runner:
+        def check(self):
+            self.net.eval()
+            return measure(self.net)
+        def fit(self):
+            self.net.train()
+            for i, (xb, yb) in enumerate(self.dl):
+                if i % 500 == 0:
+                    self.check()
+                self.opt.zero_grad()
+                self.lossfn(self.net(xb), yb).backward()
+                self.opt.step()
+    """
+    assert _answers(code) == ["train-eval-mode"]
+
+
+def test_train_mode_restored_before_the_next_update_is_not_reported():
+    per_epoch = """
+    import torch
+    for epoch in range(10):
+        net.train()
+        for xb, yb in train_dl:
+            opt.zero_grad()
+            lossfn(net(xb), yb).backward()
+            opt.step()
+        net.eval()
+        score(net, valid_dl)
+    """
+    per_phase = """
+    import torch
+    for epoch in range(10):
+        for phase in ("fit", "check"):
+            if phase == "fit":
+                net.train()
+            else:
+                net.eval()
+            for xb, yb in loaders[phase]:
+                out = net(xb)
+                if phase == "fit":
+                    opt.zero_grad()
+                    lossfn(out, yb).backward()
+                    opt.step()
+    """
+    leaving = """
+    import torch
+    net.train()
+    for step in range(1000):
+        opt.zero_grad()
+        lossfn(net(x), y).backward()
+        opt.step()
+        if done(step):
+            net.eval()
+            break
+    """
+    assert _answers(per_epoch) == [] and _answers(per_phase) == [] and _answers(leaving) == []

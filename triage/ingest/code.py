@@ -263,18 +263,31 @@ def _assigned(trees) -> dict[str, ast.expr]:
     return out
 
 
+def _value_before(name: str, call: ast.Call, scope: ast.AST) -> ast.expr | None:
+    """The value last assigned to `name` in the call's own scope (its function, or the module) on a line
+    before the call: one step of data flow that does not mix up two functions' `output`."""
+    best = None
+    for node in _scope_nodes(scope):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id == name and node.lineno < call.lineno \
+                and (best is None or node.lineno > best.lineno):
+            best = node
+    return best.value if best is not None else None
+
+
 def _softmax_into_ce(parsed) -> CodeFact | None:
     """O12: probabilities handed to a loss that applies its own softmax."""
-    assigned = _assigned(tree for _, tree, _ in parsed)
     uses_ce = any(_name(c) in _CE_NAMES for _, tree, _ in parsed for c in _calls(tree))
     for cell, tree, lines in parsed:
+        where = _enclosing(tree)
         for call in _calls(tree):
             name = _name(call)
             # F.cross_entropy(F.softmax(out), y), criterion(...) is checked below through the model
             if name in _CE_NAMES or name.endswith("cross_entropy_with_logits") or name == "softmax_cross_entropy":
                 args = list(call.args) + [k.value for k in call.keywords if k.arg in ("input", "logits")]
                 args = [_unshaped(a) for a in args]
-                args = [assigned.get(a.id, a) if isinstance(a, ast.Name) else a for a in args]
+                scope = where.get(id(call), (None, None))[0] or tree
+                args = [(_value_before(a.id, call, scope) or a) if isinstance(a, ast.Name) else a for a in args]
                 if any(_is_softmax(a) for a in args):
                     return _fact("softmax-ce", cell, lines, call, "a softmax feeds a loss that applies its own")
             # Keras: a loss told it gets logits, on a model whose last layer is a softmax
@@ -534,6 +547,98 @@ def _eval_never_undone(parsed) -> CodeFact | None:
                     return _fact("train-eval-mode", cell, lines, called[0],
                                  f"{called[0].func.id}() puts the model in eval mode, the training loop calls it and "  # type: ignore[attr-defined]
                                  "train() is never called: after the first evaluation the model trains in eval mode")
+    return None
+
+
+def _local_functions(parsed) -> dict[str, ast.AST]:
+    """{name: def} for the functions and methods of the code (a method by its bare name: `self.validate()`
+    calls `validate`); a name defined twice is left out (which one runs is not plain)."""
+    seen: dict[str, list[ast.AST]] = {}
+    for _, tree, _ in parsed:
+        for n in ast.walk(tree):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                seen.setdefault(n.name, []).append(n)
+    return {k: v[0] for k, v in seen.items() if len(v) == 1}
+
+
+def _callee(call: ast.Call, functions: dict[str, ast.AST]) -> ast.AST | None:
+    """The function of the code a call runs: `f(...)` or `self.f(...)` / `cls.f(...)`."""
+    f = call.func
+    if isinstance(f, ast.Name):
+        return functions.get(f.id)
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in ("self", "cls"):
+        return functions.get(f.attr)
+    return None
+
+
+def _mode_events(calls: list[ast.Call], functions: dict[str, ast.AST], exiting: set[int],
+                 depth: int = 1) -> list[tuple[str, ast.Call]]:
+    """The calls of a loop pass as events in the order they run: "E" a module put in eval mode, "T" put in
+    train mode, "U" an update (backward() or an optimizer step); a call of a function of the code stands
+    for that function's own events (one level down). An eval() on a path that leaves the loop (a branch that
+    ends in break / return) is not an event of the next pass."""
+    out: list[tuple[str, ast.Call]] = []
+    for c in calls:
+        name = _name(c)
+        if name == "eval" and isinstance(c.func, ast.Attribute) and not c.args and not c.keywords:
+            if id(c) not in exiting:
+                out.append(("E", c))
+        elif name == "train" and isinstance(c.func, ast.Attribute) and (not c.args or _const(c.args[0]) is not False):
+            out.append(("T", c))
+        elif name == "backward" or _optimizer_step(c):
+            out.append(("U", c))
+        elif depth > 0:
+            fn = _callee(c, functions)
+            if fn is not None:
+                inner = [(kind, c) for kind, _ in _mode_events(_loop_calls(fn), functions, set(), depth - 1)]
+                out.extend(inner)
+    return out
+
+
+def _exiting_calls(loop: ast.AST) -> set[int]:
+    """ids of the eval() calls that do not carry over to the loop's next update: in a branch that ends the
+    loop (its last statement is break or return), or in a branch whose alternative calls train() (`if phase
+    == 'train': model.train() else: model.eval()`: the mode is set per pass)."""
+    out: set[int] = set()
+    for node in ast.walk(loop):
+        if isinstance(node, ast.If):
+            for branch, other in ((node.body, node.orelse), (node.orelse, node.body)):
+                if branch and isinstance(branch[-1], (ast.Break, ast.Return)) \
+                        or any(_name(c) == "train" for s in other for c in _calls(s)):
+                    out.update(id(c) for s in branch for c in _calls(s))
+    return out
+
+
+def _eval_until_next_update(parsed) -> CodeFact | None:
+    """O5 (torch.nn.Module.eval / train: the mode is a flag that stays set until changed; in eval mode
+    dropout is off and BatchNorm normalizes with its running statistics instead of the batch's): a training
+    loop that puts the model in eval mode (to validate, directly or through a function of the code it
+    calls) and reaches its next update (backward() / optimizer.step(), in this pass or the next one) with
+    no train() call in between: every update after the first validation trains the model in eval mode.
+    Needs the eval(), the update and the missing train() inside one loop; a function the loop calls counts
+    with its own calls (one level)."""
+    if not _imports(parsed, "torch") or _imports(parsed, "mxnet", "chainer", "paddle", "jax", "tensorflow"):
+        return None
+    if _eval_never_undone(parsed) is not None:
+        return None  # (the narrower case, told in its own words)
+    functions = _local_functions(parsed)
+    for cell, tree, lines in parsed:
+        for loop in ast.walk(tree):
+            if not isinstance(loop, (ast.For, ast.While)):
+                continue
+            events = _mode_events(_loop_calls(loop), functions, _exiting_calls(loop))
+            kinds = [k for k, _ in events]
+            if "U" not in kinds or "E" not in kinds:
+                continue
+            for i, (kind, call) in enumerate(events):
+                if kind != "E":
+                    continue
+                after = [k for k in kinds[i + 1:] + kinds[:i] if k != "E"]  # (this pass's rest, then the next pass)
+                if after and after[0] == "U":
+                    return _fact("train-eval-mode", cell, lines, call,
+                                 f"{ast.unparse(call)[:60]} puts the model in eval mode inside the training loop and "
+                                 "the loop's next update comes with no train() call in between: from the first "
+                                 "evaluation on, the model trains in eval mode")
     return None
 
 
@@ -1172,7 +1277,7 @@ _RULES = (_softmax_into_ce, _nll_on_logits, _missing_zero_grad, _keras_metric_mi
           _keras_probs_from_linear, _update_out_of_order, _loss_rebuilt_off_graph, _dropout_forced_on,
           _optimizer_on_old_model, _optimizer_never_cleared, _requires_grad_forced, _loss_of_plain_numbers,
           _loss_history_kept, _scheduler_out_of_order, _sampler_epoch_never_set, _eval_keeps_graph,
-          _sigmoid_into_bce_with_logits, _accumulation_unscaled, _evaluation_in_train_mode)
+          _sigmoid_into_bce_with_logits, _accumulation_unscaled, _evaluation_in_train_mode, _eval_until_next_update)
 
 
 def facts(cells: list[str], names: list[str] | None = None) -> tuple[list[CodeFact], int]:

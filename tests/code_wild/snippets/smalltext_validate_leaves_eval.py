@@ -10,6 +10,29 @@ import numpy as np
 from functools import partial
 
 # --- small_text/integrations/transformers/classifiers/classification.py
+try:
+    import torch
+    import torch.nn.functional as F  # noqa: N812
+
+    from torch.optim import AdamW
+
+    from small_text.integrations.pytorch.classifiers.base import (
+        _check_optimizer_and_scheduler_config,
+        PytorchClassifier
+    )
+    from small_text.integrations.pytorch.utils.data import dataloader
+    from small_text.integrations.pytorch.utils.misc import enable_dropout
+    from small_text.integrations.transformers.classifiers.base import (
+        ModelLoadingStrategy
+    )
+    from small_text.integrations.transformers.datasets import TransformersDataset
+    from small_text.integrations.transformers.utils.classification import (
+        _initialize_transformer_components,
+        _build_layer_specific_params
+    )
+except ImportError:
+    raise PytorchNotFoundError('Could not import pytorch')
+# --- small_text/integrations/transformers/classifiers/classification.py
 class TransformerBasedClassification(TransformerBasedEmbeddingMixin, PytorchClassifier):
 # --- small_text/integrations/transformers/classifiers/classification.py
     def _train_loop_epoch(self, num_epoch, sub_train, sub_valid, weights, early_stopping,
@@ -140,28 +163,7 @@ class TransformerBasedClassification(TransformerBasedEmbeddingMixin, PytorchClas
 
         return train_loss, train_acc
 
-    def _compute_loss(self, cls, outputs):
-        if self.num_classes == 2:
-            logits = outputs.logits
-            target = F.one_hot(cls, 2).float()
-        else:
-            logits = outputs.logits.view(-1, self.num_classes)
-            target = cls
-        loss = self.criterion(logits, target)
-
-        return logits, loss
-
-    def _log_epoch(self, epoch, timedelta, sub_train, sub_valid, train_acc, train_loss, valid_acc, valid_loss):
-        if sub_valid is not None:
-            valid_loss_txt = f'\n\tLoss: {valid_loss:.4f}(valid)\t|\tAcc: {valid_acc * 100:.1f}%(valid)'
-        else:
-            valid_loss_txt = ''
-        self.logger.info(f'Epoch: {epoch + 1} | {format_timedelta(timedelta)}\n'
-                         f'\tTrain Set Size: {len(sub_train)}\n'
-                         f'\tLoss: {train_loss:.4f}(train)\t|\tAcc: {train_acc * 100:.1f}%(train)'
-                         f'{valid_loss_txt}',
-                         verbosity=VERBOSITY_MORE_VERBOSE)
-
+# --- small_text/integrations/transformers/classifiers/classification.py
     def validate(self, validation_set):
 
         valid_loss = 0.
