@@ -856,3 +856,37 @@ def test_train_mode_restored_before_the_next_update_is_not_reported():
             break
     """
     assert _answers(per_epoch) == [] and _answers(per_phase) == [] and _answers(leaving) == []
+
+
+def test_functional_dropout_without_training_in_a_module_stays_on_in_eval():
+    code = """
+    import torch.nn as nn
+    import torch.nn.functional as F
+    class Head(nn.Module):
+        def forward(self, h):
+            h = F.dropout(h, p=0.3)
+            return self.out(h)
+    """
+    told = code.replace("p=0.3)", "p=0.3, training=self.training)")
+    assert _answers(code) == ["train-eval-mode"] and _answers(told) == []
+
+
+def test_a_dropout_layer_built_inside_forward_is_out_of_reach_of_eval():
+    code = """
+    import torch.nn as nn
+    class Body(nn.Module):
+        def forward(self, h):
+            h = self.pool(h).flatten(1)
+            h = nn.Dropout(p=0.4)(h)
+            return self.fc(h)
+    """
+    registered = """
+    import torch.nn as nn
+    class Body(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.drop = nn.Dropout(p=0.4)
+        def forward(self, h):
+            return self.fc(self.drop(h))
+    """
+    assert _answers(code) == ["train-eval-mode"] and _answers(registered) == []

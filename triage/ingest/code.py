@@ -1172,19 +1172,37 @@ def _evaluation_in_train_mode(parsed) -> CodeFact | None:
     return None
 
 
+_FUNCTIONAL_DROPOUTS = {"dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"}
+_MODE_LAYERS = {"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
+                "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"}
+
+
 def _dropout_forced_on(parsed) -> CodeFact | None:
-    """O5: functional dropout told `training=True` (a literal) stays on in model.eval(): every evaluation
-    drops units at random and scores a thinned model."""
+    """O5: dropout that model.eval() cannot turn off, so every evaluation drops units at random and scores a
+    thinned model. Functional dropout told `training=True` (a literal); functional dropout in a module's
+    method with no `training` argument at all (torch.nn.functional.dropout(input, p=0.5, training=True):
+    the default is on, whatever the module's mode); a Dropout / BatchNorm layer built and applied in one
+    expression inside a module's method (`nn.Dropout(0.5)(x)`: a layer made there is not registered in the
+    model, so model.eval() never reaches it, and a new module starts in training mode)."""
+    methods = {id(n) for _, tree, _ in parsed for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef) and _is_module(cls)
+               for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(f)}
     for cell, tree, lines in parsed:
         for call in _calls(tree):
-            if _name(call) not in ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout"):
-                continue
-            training = _kw(call, "training")
-            if training is None and len(call.args) >= 3:
-                training = call.args[2]
-            if _const(training) is True:
-                return _fact("train-eval-mode", cell, lines, call, "functional dropout with training=True stays on "
-                             "when the model is in eval mode (pass training=self.training)")
+            if _name(call) in _FUNCTIONAL_DROPOUTS:
+                training = _kw(call, "training")
+                if training is None and len(call.args) >= 3:
+                    training = call.args[2]
+                if _const(training) is True:
+                    return _fact("train-eval-mode", cell, lines, call, "functional dropout with training=True stays on "
+                                 "when the model is in eval mode (pass training=self.training)")
+                owner = ast.unparse(call.func.value) if isinstance(call.func, ast.Attribute) else ""
+                if training is None and id(call) in methods and owner.split(".")[-1] in ("F", "functional"):
+                    return _fact("train-eval-mode", cell, lines, call, "functional dropout without training= is on "
+                                 "by default, also after model.eval() (pass training=self.training)")
+            elif isinstance(call.func, ast.Call) and _name(call.func) in _MODE_LAYERS and id(call) in methods:
+                return _fact("train-eval-mode", cell, lines, call, f"{_name(call.func)} is built and applied inside "
+                             "the module's method: it is not a registered layer, so model.eval() never reaches it and "
+                             "it always runs in training mode")
     return None
 
 
