@@ -890,3 +890,18 @@ def test_a_dropout_layer_built_inside_forward_is_out_of_reach_of_eval():
             return self.fc(self.drop(h))
     """
     assert _answers(code) == ["train-eval-mode"] and _answers(registered) == []
+
+
+def test_a_cosine_schedule_sized_in_epochs_stepped_every_batch():
+    code = """
+    import torch
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=n_epochs)
+    for epoch in range(n_epochs):
+        for xb, yb in dl:
+            opt.zero_grad()
+            lossfn(net(xb), yb).backward()
+            opt.step()
+            sched.step()
+    """
+    per_step = code.replace("T_max=n_epochs", "T_max=n_epochs * len(dl)").replace("n_epochs * len(dl)", "total_steps")
+    assert _answers(code) == ["scheduler-order"] and _answers(per_step) == []

@@ -895,7 +895,11 @@ def _loss_history_kept(parsed) -> CodeFact | None:
 _SCHEDULERS = {"StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LambdaLR", "MultiplicativeLR",
                "OneCycleLR", "CyclicLR", "CosineAnnealingWarmRestarts", "LinearLR", "ConstantLR", "PolynomialLR",
                "SequentialLR", "ChainedScheduler"}
-_EPOCH_SCHEDULES = {"StepLR", "MultiStepLR"}
+# schedules whose length is an argument: {class: (its keyword, its position)}; sized from an epoch count and
+# stepped every batch, they run through their length len(loader) times too early
+_EPOCH_SCHEDULES = {"StepLR": ("step_size", 1), "MultiStepLR": ("milestones", 1), "CosineAnnealingLR": ("T_max", 1),
+                    "CosineAnnealingWarmRestarts": ("T_0", 1), "PolynomialLR": ("total_iters", 1),
+                    "LinearLR": ("total_iters", 3), "ConstantLR": ("total_iters", 2)}
 
 
 def _schedulers(parsed) -> dict[str, ast.Call]:
@@ -931,7 +935,10 @@ def _scheduler_out_of_order(parsed) -> CodeFact | None:
     at the head of an epoch (before the statement whose loop steps the optimizer, directly or in a function
     it calls) with no optimizer step ahead of it. And StepLR / MultiStepLR, which decay "every step_size
     epochs" / at epoch milestones, sized from an epoch count but stepped inside the batch loop next to
-    optimizer.step(): the decay comes len(loader) times too early."""
+    optimizer.step(): the decay comes len(loader) times too early. The same for the schedules whose length
+    is an argument (CosineAnnealingLR's T_max, "maximum number of iterations"; CosineAnnealingWarmRestarts'
+    T_0; LinearLR / ConstantLR / PolynomialLR's total_iters) when that length is an epoch count: stepped
+    every batch, a cosine sized `num_epochs` ends (and turns back up) after num_epochs batches."""
     if not _imports(parsed, "torch"):
         return None
     scheds = _schedulers(parsed)
@@ -964,9 +971,10 @@ def _scheduler_out_of_order(parsed) -> CodeFact | None:
             for c in calls:
                 who = _receiver(c)
                 if _name(c) == "step" and who in scheds and _name(scheds[who]) in _EPOCH_SCHEDULES:
-                    size = _kw(scheds[who], "step_size") or _kw(scheds[who], "milestones")
-                    if size is None and len(scheds[who].args) > 1:
-                        size = scheds[who].args[1]
+                    keyword, position = _EPOCH_SCHEDULES[_name(scheds[who])]
+                    size = _kw(scheds[who], keyword)
+                    if size is None and len(scheds[who].args) > position:
+                        size = scheds[who].args[position]
                     if size is not None and "epoch" in ast.unparse(size).lower():
                         return _fact("scheduler-order", cell, lines, c, f"{who} ({_name(scheds[who])}, sized in epochs: "
                                      f"{ast.unparse(size)[:40]}) is stepped every batch")
