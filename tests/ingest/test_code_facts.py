@@ -905,3 +905,23 @@ def test_a_cosine_schedule_sized_in_epochs_stepped_every_batch():
     """
     per_step = code.replace("T_max=n_epochs", "T_max=n_epochs * len(dl)").replace("n_epochs * len(dl)", "total_steps")
     assert _answers(code) == ["scheduler-order"] and _answers(per_step) == []
+
+
+def test_a_softmax_handed_to_the_stored_cross_entropy_loss():
+    code = """
+    import torch
+    class Clf(LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.lossfn = torch.nn.CrossEntropyLoss()
+        def validation_step(self, batch, i):
+            x, y = batch
+            scores = self(x)
+            scores = torch.softmax(scores, dim=1)
+            return self.lossfn(scores, y)
+    """
+    after = code.replace("""            scores = torch.softmax(scores, dim=1)
+            return self.lossfn(scores, y)""", """            loss = self.lossfn(scores, y)
+            scores = torch.softmax(scores, dim=1)
+            return loss""")
+    assert _answers(code) == ["softmax-ce"] and _answers(after) == []

@@ -278,12 +278,19 @@ def _value_before(name: str, call: ast.Call, scope: ast.AST) -> ast.expr | None:
 def _softmax_into_ce(parsed) -> CodeFact | None:
     """O12: probabilities handed to a loss that applies its own softmax."""
     uses_ce = any(_name(c) in _CE_NAMES for _, tree, _ in parsed for c in _calls(tree))
+    # the names that hold a CrossEntropyLoss (`criterion = nn.CrossEntropyLoss()`, `self.criterion = ...`):
+    # a call of one is the loss itself
+    holders = {ast.unparse(t) for _, tree, _ in parsed for n in ast.walk(tree) if isinstance(n, ast.Assign)
+               and isinstance(n.value, ast.Call) and _name(n.value) == "CrossEntropyLoss" for t in n.targets
+               if isinstance(t, (ast.Name, ast.Attribute))}
     for cell, tree, lines in parsed:
         where = _enclosing(tree)
         for call in _calls(tree):
             name = _name(call)
-            # F.cross_entropy(F.softmax(out), y), criterion(...) is checked below through the model
-            if name in _CE_NAMES or name.endswith("cross_entropy_with_logits") or name == "softmax_cross_entropy":
+            # F.cross_entropy(F.softmax(out), y), criterion(F.softmax(out), y); a model's softmax output is
+            # checked below through the model
+            if name in _CE_NAMES or name.endswith("cross_entropy_with_logits") or name == "softmax_cross_entropy" \
+                    or ast.unparse(call.func) in holders:
                 args = list(call.args) + [k.value for k in call.keywords if k.arg in ("input", "logits")]
                 args = [_unshaped(a) for a in args]
                 scope = where.get(id(call), (None, None))[0] or tree
