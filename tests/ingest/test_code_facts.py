@@ -925,3 +925,35 @@ def test_a_softmax_handed_to_the_stored_cross_entropy_loss():
             scores = torch.softmax(scores, dim=1)
             return loss""")
     assert _answers(code) == ["softmax-ce"] and _answers(after) == []
+
+
+def test_an_update_path_that_only_the_other_branch_clears():
+    code = """
+    import torch
+    for xb, yb in dl:
+        if use_amp:
+            opt.zero_grad()
+            scaler.scale(lossfn(net(xb), yb)).backward()
+            scaler.step(opt)
+            scaler.update()
+        else:
+            lossfn(net(xb), yb).backward()
+            opt.step()
+    """
+    both = code.replace("""        else:
+            lossfn""", """        else:
+            opt.zero_grad()
+            lossfn""")
+    hoisted = """
+    import torch
+    for xb, yb in dl:
+        opt.zero_grad()
+        if use_amp:
+            scaler.scale(lossfn(net(xb), yb)).backward()
+            scaler.step(opt)
+            scaler.update()
+        else:
+            lossfn(net(xb), yb).backward()
+            opt.step()
+    """
+    assert _answers(code) == ["loop-order"] and _answers(both) == [] and _answers(hoisted) == []

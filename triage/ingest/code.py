@@ -417,6 +417,45 @@ def _missing_zero_grad(parsed) -> CodeFact | None:
     return None
 
 
+_CLEARS = {"zero_grad", "clear_grad", "clear_gradients", "cleargrads"}
+
+
+def _updates(stmts: list[ast.stmt]) -> bool:
+    calls = [c for s in stmts for c in _calls(s)]
+    return any(_name(c) == "backward" for c in calls) and any(_optimizer_step(c) for c in calls)
+
+
+def _branch_never_cleared(parsed) -> CodeFact | None:
+    """O4 (torch.Tensor.backward: "the graph ... accumulates gradients in the leaves"; they are cleared only
+    by zero_grad()): a training loop with two update paths (`if use_amp: ... else: ...`), each running
+    backward() and step(), where the loop clears the gradients only on one path: every pass of the other
+    adds its gradients to all the earlier ones."""
+    if not _imports(parsed, "torch") or _imports(parsed, "mxnet", "chainer", "paddle", "jax", "tensorflow"):
+        return None
+    for cell, tree, lines in parsed:
+        for loop in ast.walk(tree):
+            if not isinstance(loop, (ast.For, ast.While)):
+                continue
+            clears = [c for c in _loop_calls(loop) if _name(c) in _CLEARS]
+            if not clears:
+                continue
+            for node in ast.walk(loop):
+                if not isinstance(node, ast.If) or not node.orelse:
+                    continue
+                for branch, other in ((node.body, node.orelse), (node.orelse, node.body)):
+                    if not (_updates(branch) and _updates(other)):
+                        continue
+                    inside = {id(c) for s in other for c in _calls(s)}
+                    if any(_name(c) in _CLEARS for s in branch for c in _calls(s)) or \
+                            not all(id(c) in inside for c in clears):
+                        continue
+                    step = next(c for s in branch for c in _calls(s) if _optimizer_step(c))
+                    return _fact("loop-order", cell, lines, step, "this update path runs backward() and step() but "
+                                 "only the other branch clears the gradients (zero_grad): on this path they pile up "
+                                 "pass after pass")
+    return None
+
+
 def _enclosing(tree: ast.AST) -> dict[int, tuple[ast.AST | None, ast.AST | None]]:
     """{id(node): (the function it is in or None, the innermost loop it is in or None)} for one tree; a loop
     is counted only inside the node's own function."""
@@ -1310,7 +1349,8 @@ _RULES = (_softmax_into_ce, _nll_on_logits, _missing_zero_grad, _keras_metric_mi
           _keras_probs_from_linear, _update_out_of_order, _loss_rebuilt_off_graph, _dropout_forced_on,
           _optimizer_on_old_model, _optimizer_never_cleared, _requires_grad_forced, _loss_of_plain_numbers,
           _loss_history_kept, _scheduler_out_of_order, _sampler_epoch_never_set, _eval_keeps_graph,
-          _sigmoid_into_bce_with_logits, _accumulation_unscaled, _evaluation_in_train_mode, _eval_until_next_update)
+          _sigmoid_into_bce_with_logits, _accumulation_unscaled, _evaluation_in_train_mode, _eval_until_next_update,
+          _branch_never_cleared)
 
 
 def facts(cells: list[str], names: list[str] | None = None) -> tuple[list[CodeFact], int]:
