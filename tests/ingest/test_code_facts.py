@@ -957,3 +957,24 @@ def test_an_update_path_that_only_the_other_branch_clears():
             opt.step()
     """
     assert _answers(code) == ["loop-order"] and _answers(both) == [] and _answers(hoisted) == []
+
+
+def test_an_optimizer_cleared_every_pass_but_never_stepped():
+    code = """
+    import torch
+    opt_d = torch.optim.Adam(critic.parameters())
+    opt_g = torch.optim.Adam(gen.parameters())
+    def set_lr(optimizer, lr):
+        for group in optimizer.param_groups:
+            group["lr"] = lr
+    for real in dl:
+        opt_d.zero_grad()
+        critic_loss(real).backward()
+        opt_g.zero_grad()
+        gen_loss(real).backward()
+        opt_g.step()
+        set_lr(opt_d, 1e-4)
+    """
+    stepped = code.replace("opt_g.step()", "opt_g.step()\n        opt_d.step()")
+    via_scaler = code.replace("opt_g.step()", "opt_g.step()\n        scaler.step(opt_d)")
+    assert _answers(code) == ["loop-order"] and _answers(stepped) == [] and _answers(via_scaler) == []

@@ -456,6 +456,46 @@ def _branch_never_cleared(parsed) -> CodeFact | None:
     return None
 
 
+def _optimizer_never_steps(parsed) -> CodeFact | None:
+    """O4 (torch.optim.Optimizer.step: "performs a single optimization step (parameter update)"; nothing
+    else moves the parameters): a training loop that runs backward() and clears an optimizer's gradients
+    (`opt.zero_grad()`) while that optimizer's step() is called nowhere in the code, and the optimizer is
+    never handed to a call that could step it (`scaler.step(opt)`, a helper, accelerate's prepare): the
+    gradients are computed, then thrown away, and the weights it holds never change."""
+    if _imports(parsed, "mxnet", "chainer", "paddle", "jax", "tensorflow"):
+        return None
+    built = {ast.unparse(t) for _, tree, _ in parsed for n in ast.walk(tree) if isinstance(n, ast.Assign)
+             and isinstance(n.value, ast.Call) and _name(n.value) in _OPTIMIZERS for t in n.targets}
+    functions = _local_functions(parsed)
+    stepped: set[str] = set()
+    handed: set[str] = set()
+    for _, tree, _ in parsed:
+        for c in _calls(tree):
+            if _name(c) == "step" and isinstance(c.func, ast.Attribute):
+                stepped.add(ast.unparse(c.func.value))
+            if _name(c) in _SCHEDULERS:
+                continue  # (a schedule changes the learning rate, never the weights)
+            fn = _callee(c, functions)
+            if fn is not None and not any(_name(sub) == "step" for sub in _calls(fn)):
+                continue  # (a function of the code that steps nothing: `adjust_learning_rate(optimizer, ...)`)
+            handed.update(ast.unparse(a) for a in list(c.args) + [k.value for k in c.keywords])
+    for cell, tree, lines in parsed:
+        for loop in ast.walk(tree):
+            if not isinstance(loop, (ast.For, ast.While)):
+                continue
+            calls = _loop_calls(loop)
+            if not any(_name(c) == "backward" for c in calls):
+                continue
+            for c in calls:
+                if _name(c) != "zero_grad" or not isinstance(c.func, ast.Attribute):
+                    continue
+                who = ast.unparse(c.func.value)
+                if (who in built or "optim" in who.lower()) and who not in stepped and who not in handed:
+                    return _fact("loop-order", cell, lines, c, f"{who} is cleared and backward() runs, but {who}.step() "
+                                 "is never called: the gradients are thrown away and its weights never change")
+    return None
+
+
 def _enclosing(tree: ast.AST) -> dict[int, tuple[ast.AST | None, ast.AST | None]]:
     """{id(node): (the function it is in or None, the innermost loop it is in or None)} for one tree; a loop
     is counted only inside the node's own function."""
@@ -1350,7 +1390,7 @@ _RULES = (_softmax_into_ce, _nll_on_logits, _missing_zero_grad, _keras_metric_mi
           _optimizer_on_old_model, _optimizer_never_cleared, _requires_grad_forced, _loss_of_plain_numbers,
           _loss_history_kept, _scheduler_out_of_order, _sampler_epoch_never_set, _eval_keeps_graph,
           _sigmoid_into_bce_with_logits, _accumulation_unscaled, _evaluation_in_train_mode, _eval_until_next_update,
-          _branch_never_cleared)
+          _branch_never_cleared, _optimizer_never_steps)
 
 
 def facts(cells: list[str], names: list[str] | None = None) -> tuple[list[CodeFact], int]:
