@@ -14,7 +14,7 @@ score_mod = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = score_mod  # (dataclasses look their module up there)
 _spec.loader.exec_module(score_mod)
 
-RECALL_FLOOR = 23
+RECALL_FLOOR = 40  # round c2: batch 1 24/38, batch 2 16/28
 
 
 def test_the_manifest_names_every_snippet_once():
