@@ -2,10 +2,8 @@
 log format a run's spec asks for, and small metric functions.  Nothing here knows
 anything about triage."""
 import csv
-import datetime as _dt
 import json
 import logging
-import math
 import os
 import random
 import time

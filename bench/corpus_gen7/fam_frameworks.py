@@ -1,5 +1,4 @@
 """Runs that use HF Trainer (trainer_state.json) or Lightning (CSVLogger metrics.csv)."""
-import json
 import os
 import shutil
 import numpy as np
@@ -183,8 +182,10 @@ def run_l_tagger(s, run_dir):
     if s.get("bug") == "shift":  # tags aligned one token late (off-by-one in the alignment code)
         Y = [[0] + y[:-1] for y in Y]
 
+    noise = s.get("label_noise", 0.0)
+
     class M(L.LightningModule):
-        def __init__(self, lr=3e-3, hidden=48, label_noise=s.get("label_noise", 0.0)):
+        def __init__(self, lr=3e-3, hidden=48, label_noise=noise):
             super().__init__(); self.save_hyperparameters(); self.net = Tagger(V)
 
         def training_step(self, b, i):

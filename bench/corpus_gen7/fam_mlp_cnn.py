@@ -173,7 +173,7 @@ def run_fp16(s, run_dir):
     rec = Recorder(run_dir, s["format"], total_epochs=E, steps_per_epoch=spe, name=s["name"])
     rec.params(model="MLP 256x2", lr=1e-3, amp="autocast(float16)", grad_scaler="init_scale=2**24, growth_interval=400", batch_size=B, epochs=E)
     step = 0
-    for ep in range(E):
+    for _ep in range(E):
         model.train()
         for ids in batches(len(X), B):
             with torch.autocast("cpu", dtype=torch.float16):

@@ -280,7 +280,7 @@ def run_ppo(s, run_dir):
     rec = Recorder(run_dir, s["format"], total_epochs=iters, steps_per_epoch=1, name=s["name"])
     rec.params(algo="PPO", lr=1e-3, n_steps=256, epochs_per_rollout=4, minibatch=64, clip=0.2, ent_coef=ent_coef, gamma=0.97)
     total = 0
-    for it in range(iters):
+    for _it in range(iters):
         O, A, R, D, LP, Vs, lv, rets = rollout(env, net, 256); total += 256
         adv, ret = gae(R, Vs, D, lv)
         adv_t = torch.tensor(adv, dtype=torch.float32); ret_t = torch.tensor(ret, dtype=torch.float32)
@@ -309,7 +309,7 @@ def run_pg(s, run_dir):
     rec = Recorder(run_dir, s["format"], total_epochs=iters, steps_per_epoch=1, name=s["name"])
     rec.params(algo="REINFORCE" if bug else "A2C", lr=s.get("lr", 2e-3), n_steps=128, gamma=0.97, ent_coef=0.01)
     total = 0
-    for it in range(iters):
+    for _it in range(iters):
         O, A, R, D, LP, Vs, lv, rets = rollout(env, net, 128); total += 128
         lg, v = net(O); dist = torch.distributions.Categorical(logits=lg); logp = dist.log_prob(A)
         if bug == "raw_returns":
