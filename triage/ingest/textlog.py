@@ -397,6 +397,7 @@ class _TextReader:
         # printed lines that held more than one print with no redraw between (a bar and what was printed after
         # it, its newline lost): each print is a record, the line one row
         self.glued_lines: set[int] = set()
+        self.unplaced: list[int] = []  # lines read the slow way that gave no record, event, setting or count
         self.quiet_segs = 0  # segments read since the count was reset that took a path that changes nothing
         self.first_shape: tuple | None = None  # (template, numbers) of the log's first printed record
         self.best_of: set[str] = set()  # metrics the log keeps a best-so-far of (`Best_accuracy : 60.0`)
@@ -3009,6 +3010,100 @@ _GLUED_AFTER_BAR = re.compile(r"\[\d[\d:]*<[\d:?]*(?:,[^\[\]]{0,80})?\](?=[A-Za-
                               r"|\[\d[\d:]*<[\d:?]*,\s*[?\d.]+\s*[A-Za-z]*/[A-Za-z]+(?=\[\d{4}-\d\d-\d\d[ T]\d)")
 
 
+_MAX_UNPLACED = 50_000  # lines kept for the end-of-read check below (a longer tail of them goes unchecked)
+_MAX_LOOKED = 5_000  # of which at most this many are parsed again (about 40 us each)
+_UNREAD_VALUE = "a record whose values read as no number"
+
+
+def _near_misses(r: _TextReader, lines, masks, b: RunBuilder) -> None:
+    """Lines printed in the shape of the log's records save that a value in them is no number (`step 3
+    loss abc`, `step 9 loss --`, `loss 1.2.3` among `step N loss X` lines): a record the run printed and
+    triage could not read, counted as skipped rather than dropped unsaid. A line's shape must match a
+    record shape seen twice or more word for word, but for the values it could not read."""
+    shapes: dict[int, list[list[str]]] = {}
+    for tpl, n in r.tpl_counts.items():
+        if n >= 2 and "#" in tpl and tpl[:1] != "<":
+            words = tpl.split()
+            shapes.setdefault(len(words), []).append(words)
+    if not r.unplaced:
+        return
+    # (a line in a record's shape holds that shape's longest word: lines without any are not looked at)
+    anchors = set()
+    for group in shapes.values():
+        for words in group:
+            literal = [w.strip(":=|,;[]()") for w in words if "#" not in w and "9" not in w]
+            if literal:
+                anchors.add(max(literal, key=len))
+    anchors.discard("")
+    found = 0
+    looked = 0
+    seen: dict[int, bool] = {}
+    for ln in r.unplaced:
+        line = lines[ln - 1]
+        if len(line) > 2000:
+            continue
+        if _CONTROL.search(line):
+            b.skip("a line with control bytes")  # (binary debris in a text log: no text to read)
+            continue
+        mid = int(masks.ids[ln - 1]) if masks is not None else -1
+        if mid in seen and mid >= 0:
+            hit = seen[mid]
+        elif not shapes or looked >= _MAX_LOOKED or not any(a in line for a in anchors):
+            hit = False  # (no record shape to compare with, or no word of one in the line)
+        else:
+            looked += 1
+            c = printed.clean(line.rstrip("\r"))
+            if c[:1] == "{" and c.rstrip()[-1:] == "}":
+                hit = _dict_unread(c)  # (`{"step": 7, "loss": "x"}` among dict lines of numbers)
+            else:
+                tpl = printed.shape(c)[0]
+                words = tpl.split()
+                hit = tpl not in r.tpl_counts and any(_unread_values(words, rec) for rec in shapes.get(len(words), ()))
+            seen[mid] = hit
+        if hit:
+            found += 1
+    if found and masks is not None:
+        # (a shape that changed nothing was passed over after its first line: its other lines are the same miss)
+        for mid, hit in seen.items():
+            if hit and mid in masks.quiet:
+                found += int(np.count_nonzero(masks.ids == mid)) - 1
+    b.skip(_UNREAD_VALUE, found)
+
+
+_CONTROL = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f]")  # C0 controls other than tab, CR, LF and ESC
+
+
+def _dict_unread(c: str) -> bool:
+    """A printed dict with a known metric whose value is a string that reads as no number (`"loss": "x"`)."""
+    d = parse_pydict(c)
+    if not d:
+        return False
+    for k, v in d.items():
+        if isinstance(v, str) and printed.known_key(str(k)):
+            try:
+                float(v)
+            except ValueError:
+                return True
+    return False
+
+
+def _unread_values(words: list[str], rec: list[str]) -> bool:
+    """Whether a line's template is a record's template with one value or more that is no number in place
+    of the record's numbers (`loss abc` for `loss #`, `acc=--,` for `acc=#,`); every other word the same."""
+    odd = 0
+    for w, t in zip(words, rec):
+        if w == t:
+            continue
+        i = t.find("#")
+        if i < 0 or "#" in w:
+            return False
+        head, tail = t[:i], t[i + 1:]
+        if "#" in tail or not (w.startswith(head) and w.endswith(tail)) or len(w) <= len(head) + len(tail):
+            return False
+        odd += 1
+    return odd > 0
+
+
 def _quiet_holds(masks: printed_bulk.Masks, r: _TextReader, path: str) -> bool:
     """Read a few passed-over lines of every quiet mask again, each by a fresh reader: all must change
     nothing, or the bulk path's reading is not to be trusted."""
@@ -3903,6 +3998,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
                 joined += 1
             quiet_try = False
         new = None
+        took = (len(r.records), len(b.events), sum(b.meta["skipped"].values()))
         command = (shell or line[-1:] == "\\" and line[-2:-1] in (" ", "\t")) and r.tb is None \
             and (shell or not _FRAME_WRAP_HEAD.match(line))  # (a wide pandas frame's wrapped header: no command)
         shell = command and line[-1:] == "\\"
@@ -3933,6 +4029,9 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
                     and r.config_indent is None and r.mark() == mark and not _rest_of_cut(lines[ln - 1]):
                 masks.add_quiet(ln - 1, any(_TQDM.search(seg) for seg in segs),
                                 _WRAP_HEAD.search(line) is not None or _WRAP_IN_NUMBER[0].search(line) is not None)
+        if joined <= ln and len(r.unplaced) < _MAX_UNPLACED and ln not in r.config_lines \
+                and took == (len(r.records), len(b.events), sum(b.meta["skipped"].values())):
+            r.unplaced.append(ln)  # (no record, event or count came of it: `step 3 loss abc` is checked at the end)
         if r.open is not None and (len(r.records) != before[0] or not r.neutral()
                                    or not (r.epoch == before[1] or r.epoch != r.epoch and before[1] != before[1])):
             r.close_bulk(lines, sync=False)  # a record, a new epoch or a table came in between
@@ -3999,6 +4098,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     r.records = _second_lines(r.records)
     r.records = _epochs_printed_after(r.records)
     r.records = _boosting_objective(r.records, lines)
+    _near_misses(r, lines, masks, b)
     axis = _emit(r.records, b, r.lines_in, r.glued_lines)
     # an SB3 / baselines `| key | value |` table printed a value a line: one row, its further lines said apart
     table_lines = sum(len(rec.values) - 1 for rec in r.records if type(rec) is _Rec and rec.source == "sb3")
@@ -6077,6 +6177,8 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
         if vals:
             kept.append((rec, vals))
             steps.append(np.array([step], dtype=np.float64))
+        elif rec.values:
+            b.skip(_UNREAD_VALUE)  # (`{"step": 7, "loss": "x"}`: its one value reads as no number)
     if not kept:
         return axis
     # pass 2: runs printed one after another go one after another
