@@ -101,3 +101,42 @@ def test_a_printed_settings_line_of_pairs_becomes_the_run_config(tmp_path):
     # a record that happens to open with a settings-like word and one pair stays a record
     other = _log(tmp_path, "params: loss=2.5")
     assert read_run(str(other)).config == {}
+
+
+def test_printed_pairs_keep_free_text_values_whole():
+    got = settings.from_pairs(" model=GCN(2 layers, hidden 32), lr=0.01, dropout=0.9, scheduler=None, "
+                              "window=24, 4 steps, betas=(0.5, 0.999), name='x'")
+    # a value runs to the next `name=`: free text stays text, a tuple is no scalar and keeps its text
+    assert got == {"model": "GCN(2 layers, hidden 32)", "lr": 0.01, "dropout": 0.9, "scheduler": None,
+                   "window": "24, 4 steps", "betas": "(0.5, 0.999)", "name": "x"}
+
+
+def test_a_settings_word_before_no_pair_opens_no_settings_line(tmp_path):
+    run = read_run(str(_log(tmp_path, "config: loss 0.3, lr=0.1")))
+    assert run.config == {}
+
+
+def test_a_printed_config_line_of_pairs_becomes_the_run_config(tmp_path):
+    head = "2026-01-01 10:00:00,001 - train - INFO - config: model=MLP 128x2, lr=0.001, label_smoothing=0.9, epochs=8"
+    run = read_run(str(_log(tmp_path, head)))
+    assert run.config == {"model": "MLP 128x2", "lr": 0.001, "label_smoothing": 0.9, "epochs": 8}
+    assert sorted(run.series) == ["loss"]  # none of the settings is read as a metric
+
+
+def test_a_metrics_line_after_a_settings_word_stays_a_record(tmp_path):
+    # pairs that name a loss are measurements, not settings
+    lines = [f"args: step={i}, loss={2.3 * math.exp(-i / 4):.4f}, lr=0.001" for i in range(1, 9)]
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n")
+    run = read_run(str(path))
+    assert "loss" in run.series and not run.config
+
+
+def test_a_dict_printed_under_a_settings_key_becomes_the_run_config(tmp_path):
+    lines = ["{'config': {'model': 'top-1 MoE', 'lr': 0.002, 'aux_loss_coef': 100.0, 'epochs': 10}}"]
+    lines += [f"{{'step': {i * 20}, 'loss': {2.3 * math.exp(-i / 4):.4f}}}" for i in range(1, 9)]
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n")
+    run = read_run(str(path))
+    assert run.config == {"model": "top-1 MoE", "lr": 0.002, "aux_loss_coef": 100.0, "epochs": 10}
+    assert len(run.series["loss"]) == 8

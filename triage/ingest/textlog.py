@@ -2055,8 +2055,8 @@ class _TextReader:
         if m is None:
             return False
         found = settings.from_pairs(bare[m.end():])
-        if len(found) < 2:
-            return False
+        if len(found) < 2 or any(printed.names_loss_or_accuracy(str(k)) for k in found):
+            return False  # (`params: loss=2.5, acc=0.8`: pairs that name a loss or a score are a record)
         self.config_lines.add(ln)
         self.b.skip("a line of settings")
         self.keep_settings(found)
@@ -2393,6 +2393,13 @@ class _TextReader:
         if _index_map(d):  # `{'dog': '0', 'rooster': '1', ...}`: class names and the indices they are given
             self.config_lines.add(ln)
             self.b.skip("a map of labels to their indices")
+            return
+        if len(d) == 1 and isinstance(next(iter(d.values())), dict) \
+                and _SETTINGS_LEAD.search(str(next(iter(d))).strip()):
+            # `{'config': {'lr': 0.002, 'aux_loss_coef': 100.0}}`: the run's settings under a settings word
+            self.config_lines.add(ln)
+            self.b.skip("a settings dict")
+            self.keep_settings(settings.from_dict(d))
             return
         # `{'train': 40058, 'test': 12032}`: a split word with a whole number is the split's size
         d = {k: v for k, v in d.items() if not (type(v) is int and printed._split_of([str(k)]))}
