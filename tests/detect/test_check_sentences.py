@@ -174,6 +174,25 @@ def test_below_configured():
            "learning_rate", **params)
 
 
+def test_config_at_least():
+    """dropout = 0.9 in the config against at_least 0.8 fires on the loss's 10 points (steps 1-10); 0.5 is
+    under the bound, a yes/no or a word is no number, the first key that holds a number decides, and a
+    keep probability printed beside it says the other convention is meant."""
+    params = {"keys": ["dropout", "drop_rate"], "at_least": 0.8, "unless_keys": ["keep_prob"]}
+    loss = np.linspace(2.0, 1.0, 10)
+    hit = _check("config_at_least", _run({"loss": loss}, config={"dropout": 0.9, "lr": 0.01}), "loss", **params)
+    assert hit.summary == "the run's config sets dropout = 0.9 (at or above 0.8), over its 10 logged points of loss"
+    assert (hit.first_step, hit.last_step) == (1, 10)
+    assert hit.numbers["value"] == pytest.approx(0.9)
+    hit = _check("config_at_least", _run({"loss": loss}, config={"dropout": True, "drop_rate": 0.85}), "loss", **params)
+    assert "drop_rate = 0.85" in hit.summary
+    _quiet("config_at_least", _run({"loss": loss}, config={"dropout": 0.5}), "loss", **params)
+    _quiet("config_at_least", _run({"loss": loss}, config={"dropout": 0.5, "drop_rate": 0.9}), "loss", **params)
+    _quiet("config_at_least", _run({"loss": loss}, config={"dropout": "0.9"}), "loss", **params)
+    _quiet("config_at_least", _run({"loss": loss}, config={"dropout": 0.9, "keep_prob": 0.9}), "loss", **params)
+    _quiet("config_at_least", _run({"loss": loss}), "loss", **params)
+
+
 def test_term_at_chance():
     """cls_loss cycles ln 4 - 0.03, ln 4, ln 4 + 0.03 (median ln 4 = 1.386) over 20 points while reg_loss
     falls evenly from 1.0 to 0.1 (medians of its first and last two points: 0.976 and 0.124); a cls_loss

@@ -2484,6 +2484,42 @@ def flat_when_scheduled(c: Ctx) -> Hit | None:
 
 
 @params
+class ConfigAtLeastParams(Params):
+    """A setting the run's config prints (a `config:` line, a Namespace, a config file beside the log) is at
+    or above a value no published recipe uses. keys: the config entries read (the first one that holds a
+    number counts; a yes/no is no number); at_least: the value from which the setting is out of range;
+    unless_keys: config entries whose presence says the key means something else (e.g. a keep probability
+    printed beside it). The metric only places the finding on the run's steps (min_points of it)."""
+
+    keys: Names = ()
+    at_least: float = math.inf
+    unless_keys: Names = ()
+    min_points: int = 1
+
+
+@check("config_at_least", ConfigAtLeastParams)
+def config_at_least(c: Ctx) -> Hit | None:
+    """A printed setting is at or above a value outside its published range."""
+    p: ConfigAtLeastParams = c.params
+    config = _config(c.run)
+    if not config or any(key in config for key in p.unless_keys):
+        return None
+    for key in p.keys:
+        value = config.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        if not math.isfinite(float(value)) or float(value) < p.at_least:
+            return None
+        x, y = finite_xy(c.steps, c.values)
+        if len(y) < p.min_points:
+            return None
+        return Hit(f"the run's config sets {key} = {fmt(float(value))} (at or above {fmt(p.at_least)}), "
+                   f"over its {len(y):,} logged points of {c.name}", float(x[0]), float(x[-1]),
+                   numbers={"value": float(value)})
+    return None
+
+
+@params
 class BelowConfiguredParams(Params):
     """The logged series never comes near the value the run's own config sets for it.
     config_key: the config entry (e.g. learning_rate); require_keys: config entries that say which
