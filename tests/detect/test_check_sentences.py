@@ -1316,6 +1316,19 @@ def test_equals_twin():
     assert hit.summary.startswith("eval/test/precision@1 equals eval/precision@1 at 3 of 3 shared steps")
 
 
+def test_equals_twin_share_counts_short():
+    """Accuracies of 80 examples equal at all 10 steps, 2 of them printed with fewer than 3 digits (0.2, 0.65):
+    only 8 of 10 (80%) count by default, under min_share 0.9; with share_counts_short all 10 do, and the 6
+    distinct 3-digit values still make the case. A pair equal only at its short values stays quiet."""
+    acc = [0.2, 0.65, 0.925, 0.9375, 0.9375, 0.95, 0.9625, 0.9375, 0.975, 0.9625]
+    run = _run({"accuracy": acc, "eval/accuracy": acc})
+    _quiet("equals_twin", run, "eval/accuracy")
+    hit = _check("equals_twin", run, "eval/accuracy", share_counts_short=True)
+    assert hit.summary.startswith("eval/accuracy equals accuracy at 10 of 10 shared steps (steps 1-10, from 0.2 to 0.963)")
+    other = [0.2, 0.65] + [v - 0.0125 for v in acc[2:]]
+    _quiet("equals_twin", _run({"accuracy": acc, "eval/accuracy": other}), "eval/accuracy", share_counts_short=True)
+
+
 def test_low_while_other_high():
     """A discriminator loss falling to 0.007 while the generator loss climbs to 5 fires; a pair that
     stays near ln 2 is a balanced game, and a critic loss that goes negative (WGAN) has no such scale."""

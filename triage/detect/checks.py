@@ -4783,6 +4783,9 @@ class EqualsTwinParams(Params):
     # the twin's name: this prefix in place of `prefix` (a test score `eval/test/X` against the
     # validation score `eval/X`)
     twin_prefix: str = ""
+    # count equal values printed with fewer than min_digits digits (0.2 = 0.2, early in a run) toward
+    # min_share too; the min_distinct values that make the case must still have min_digits each
+    share_counts_short: bool = False
 
 
 @check("equals_twin", EqualsTwinParams)
@@ -4801,9 +4804,11 @@ def equals_twin(c: Ctx) -> Hit | None:
     if len(common) < p.min_points:
         return None
     a, b = y[ia], ty[ib]
-    same = np.isclose(a, b, rtol=1e-9, atol=0.0) & np.array([_digits(float(v)) >= p.min_digits for v in b])
+    equal = np.isclose(a, b, rtol=1e-9, atol=0.0)
+    long = np.array([_digits(float(v)) >= p.min_digits for v in b])
+    same = equal if p.share_counts_short else equal & long
     share = float(np.mean(same))
-    if share < p.min_share or len(np.unique(b[same])) < p.min_distinct:
+    if share < p.min_share or len(np.unique(b[equal & long])) < p.min_distinct:
         return None
     return Hit(
         f"{c.name} equals {twin.name} at {int(same.sum()):,} of {len(common):,} shared steps (steps "
