@@ -2345,6 +2345,25 @@ def test_constant_multiple():
                                      steps), "eval/loss")
 
 
+def test_constant_multiple_cross_entropy_proof():
+    """The same 6x eval loss with no accuracy but its perplexity logged (exp of it: a cross-entropy, no
+    regression) fires with cross_entropy_proof; without the perplexity, or with the proof unset, it stays
+    quiet; an overfitting gap that opens from 1.1x stays quiet with the proof too."""
+    train = [2.0 * 0.9 ** i for i in range(1, 17)]
+    ev = [6.0 * train[3], 6.0 * train[7], 6.0 * train[11], 6.6 * train[15]]
+    steps = {"eval/loss": [4, 8, 12, 16], "eval/perplexity": [4, 8, 12, 16]}
+    ppl = [math.exp(v) for v in ev]
+    proof = {"cross_entropy_proof": ["eval/perplexity"]}
+    hit = _check("constant_multiple", _run({"loss": train, "eval/loss": ev, "eval/perplexity": ppl}, steps), "eval/loss",
+                 **proof)
+    assert hit.summary.startswith("eval/loss is 6x loss at its first log (step 4) and 6.6x at its last (step 16)")
+    _quiet("constant_multiple", _run({"loss": train, "eval/loss": ev}, steps), "eval/loss", **proof)
+    _quiet("constant_multiple", _run({"loss": train, "eval/loss": ev, "eval/perplexity": ppl}, steps), "eval/loss")
+    overfit = [1.1 * train[3], 2.0 * train[7], 4.0 * train[11], 9.0 * train[15]]
+    _quiet("constant_multiple", _run({"loss": train, "eval/loss": overfit, "eval/perplexity": ppl}, steps), "eval/loss",
+           **proof)
+
+
 def test_nonfinite_exp_of():
     """A perplexity of +inf where the eval loss is 800 (exp(800) overflows above 709.78) is exp() of a huge
     finite loss, not a NaN; the same inf beside an eval loss of 5 is."""

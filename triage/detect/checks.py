@@ -4176,6 +4176,9 @@ class ConstantMultipleParams(Params):
     accuracy: Names = ("eval/accuracy",)
     train_accuracy: Names = ("accuracy",)
     max_acc_gap: float = 0.05
+    # series whose presence proves the loss is a cross-entropy (a perplexity, exp of it): when set, one of
+    # them must be logged and it stands in for the accuracy (the regression excuse above cannot apply)
+    cross_entropy_proof: Names = ()
 
 
 @check("constant_multiple", ConstantMultipleParams)
@@ -4201,7 +4204,10 @@ def constant_multiple(c: Ctx) -> Hit | None:
         return None
     ha = facts.as_fraction(_other_values(c, p.accuracy))
     ta = facts.as_fraction(_other_values(c, p.train_accuracy))
-    if not len(ha) or (len(ta) and float(ha[-1]) < float(ta[-1]) - p.max_acc_gap):
+    if p.cross_entropy_proof:
+        if c.other(p.cross_entropy_proof) is None:  # (a cross-entropy proved by its perplexity: no accuracy needed)
+            return None
+    elif not len(ha) or (len(ta) and float(ha[-1]) < float(ta[-1]) - p.max_acc_gap):
         return None
     return Hit(
         f"{c.name} is {fmt(float(ratio[0]))}x {other.name} at its first log (step {step_str(x[0])}) and "
