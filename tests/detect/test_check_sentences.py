@@ -2430,3 +2430,17 @@ def test_oscillation_quiet_on_binomial_noise_of_a_small_eval_set():
     wild = [k / 64 for k in (13, 58, 19, 57, 16, 60, 20, 55, 18)]
     assert _check("oscillation", _run({"eval/accuracy": wild}), "eval/accuracy", binomial_z=3.0, **params) is not None
 
+
+
+def test_constant_unless_score_below_max():
+    """An eval loss of exactly 0 at both evaluations beside an eval accuracy of 1.0 (or of 100 in percent)
+    is a held-out set scored perfectly; beside an accuracy that ends at 0.82 it is a loss that scored
+    nothing, and the check stays quiet."""
+    params = {"value": 0.0, "min_share": 0.5, "min_count": 1, "min_points": 1,
+              "unless_score_below_max": ["eval/*acc*", "eval/*f1*"]}
+    hit = _check("constant", _run({"eval/loss": [0.0, 0.0], "eval/accuracy": [1.0, 1.0]}), "eval/loss", **params)
+    assert hit.summary == "eval/loss is exactly 0 on 100% of points (2 of 2, steps 1-2)"
+    _check("constant", _run({"eval/loss": [0.0, 0.0], "eval/accuracy": [97.0, 100.0]}), "eval/loss", **params)
+    _check("constant", _run({"eval/loss": [0.0, 0.0]}), "eval/loss", **params)
+    _quiet("constant", _run({"eval/loss": [0.0, 0.0], "eval/accuracy": [1.0, 0.82]}), "eval/loss", **params)
+    _quiet("constant", _run({"eval/loss": [0.0, 0.0], "eval/f1": [0.0, 0.0]}), "eval/loss", **params)

@@ -1106,6 +1106,10 @@ class ConstantParams(WindowParams):
     # somewhere: one box term of a run at 0 while another regresses boxes is a branch switched off by
     # design (a semi-supervised detector's unlabelled RPN), not data without boxes
     unless_any_nonzero: Optional[Names] = None
+    # quiet when a bounded score these patterns match (an accuracy, an F1: read as a fraction) ends below its
+    # maximum of 1: an eval loss of exactly 0 beside a perfect held-out score is a result too good to be
+    # true, beside an imperfect one it is a loss that scored nothing
+    unless_score_below_max: Optional[Names] = None
     # quiet when the value is exactly 0 on a series these patterns match: one term of a summed loss at 0
     # at every evaluation is a term the model does not have (a one-class detector's class loss), not a
     # value that stopped moving
@@ -1277,6 +1281,10 @@ def constant(c: Ctx) -> Hit | None:
     if p.unless_any_nonzero and any(
             s.name != c.name and np.any(finite_xy(s.steps, s.values)[1] != 0)
             for s in series_matching(c.run, p.unless_any_nonzero)):
+        return None
+    if p.unless_score_below_max and any(
+            s.name != c.name and len(w := finite_xy(s.steps, facts.as_fraction(s.values))[1]) and w[-1] < 1.0
+            for s in series_matching(c.run, p.unless_score_below_max)):
         return None
     if p.unless_below and p.value is not None:
         oy = _other_values(c, p.unless_below)
