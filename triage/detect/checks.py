@@ -2521,8 +2521,8 @@ def config_at_least(c: Ctx) -> Hit | None:
         x, y = finite_xy(c.steps, c.values)
         if len(y) < p.min_points:
             return None
-        return Hit(f"the run's config sets {key} = {fmt(float(value))} (at or above {fmt(p.at_least)}), "
-                   f"over its {len(y):,} logged points of {c.name}", float(x[0]), float(x[-1]),
+        where = c.run.meta.get("config_path") or "the run's config"
+        return Hit(f"{key} = {fmt(float(value))} in {where}, at or above {fmt(p.at_least)}", float(x[0]), float(x[-1]),
                    numbers={"value": float(value)})
     return None
 
