@@ -467,6 +467,24 @@ def test_ratio_to():
     assert hit.numbers == {"ratio": 4.0, "share": 1.0}
 
 
+def test_ratio_to_max_ratio():
+    """An eval loss of 2000 against a training loss of 1.0 -> 0.2 is 100x or more at every evaluation from
+    the first: the eval inputs are on another scale; an eval loss 3x the training loss is another finding."""
+    run = _run({"loss": [1.0, 0.6, 0.4, 0.2], "eval/loss": [2000.0, 2500.0, 3000.0, 4000.0]})
+    hit = _check("ratio_to", run, "loss", against=["eval/loss"], max_ratio=0.01, min_share=1.0, min_points=3)
+    assert hit.summary == ("eval/loss is 5.36e+03x loss at 100% of 4 evaluations (steps 1-4), from the first: "
+                           "eval/loss 2e+03 against loss 1")
+    assert round(hit.numbers["ratio"]) == 5357 and hit.numbers["share"] == 1.0
+    _quiet("ratio_to", _run({"loss": [1.0, 0.6, 0.4, 0.2], "eval/loss": [3.0, 1.8, 1.2, 0.6]}), "loss",
+           against=["eval/loss"], max_ratio=0.01, min_share=1.0, min_points=3)
+    # from_start: a later stage of a run (a step counter that started again) has no first evaluation to judge
+    later = _run({"loss": [1.0, 0.6, 0.4, 0.2], "eval/loss": [2000.0, 2500.0, 3000.0, 4000.0]})
+    later.meta["restarts"] = 1
+    _check("ratio_to", later, "loss", against=["eval/loss"], max_ratio=0.01, min_share=1.0, min_points=3)
+    _quiet("ratio_to", later, "loss", against=["eval/loss"], max_ratio=0.01, min_share=1.0, min_points=3,
+           from_start=True)
+
+
 def test_at_chance_while_falling():
     """The first train loss 2.3026 = ln 10 says ten classes; eval accuracy sits at 1/10 while the
     train loss falls to 0.5 (ends: medians of 5 points)."""

@@ -3678,13 +3678,20 @@ class RatioToParams(Params):
     against: Names = ("eval/loss",)
     min_ratio: Optional[float] = None
     target_from: Optional[Literal["grad_accum"]] = None
+    # or the other way round: this series (train loss) at most this fraction of `against` (an eval
+    # loss many times the training loss)
+    max_ratio: Optional[float] = None
+    # only a log that begins at the start of training in one piece (no step counter that starts again):
+    # its first evaluation is then the first of the run, not one after a resume or a later stage
+    from_start: bool = False
     tol: float = 0.2
     min_share: float = 0.8
     min_points: int = 2
 
     def problems(self) -> list:
-        if (self.min_ratio is None) == (self.target_from is None):
-            return [ParamProblem("min_ratio", "the ratio_to check needs exactly one of `min_ratio` and `target_from`")]
+        if sum(v is not None for v in (self.min_ratio, self.target_from, self.max_ratio)) != 1:
+            return [ParamProblem("min_ratio", "the ratio_to check needs exactly one of `min_ratio`, `max_ratio` "
+                                              "and `target_from`")]
         return []
 
 
@@ -3713,15 +3720,26 @@ def ratio_to(c: Ctx) -> Hit | None:
     steps, mine, theirs = steps[ok], mine[ok], theirs[ok]
     if len(steps) < p.min_points:
         return None
+    if p.from_start and (not facts.started_at_init(steps) or getattr(c.run, "meta", {}).get("restarts")):
+        return None
     ratio = mine / theirs
     if n is not None:
         hit = np.abs(ratio / n - 1.0) <= p.tol
+    elif p.max_ratio is not None:
+        hit = ratio <= p.max_ratio
     else:
         hit = ratio >= p.min_ratio
     share = float(hit.mean())
     if share < p.min_share:
         return None
     med = float(np.median(ratio))
+    if p.max_ratio is not None:
+        return Hit(
+            f"{other.name} is {1.0 / med:.3g}x {c.name} at {share:.0%} of {len(ratio)} evaluations (steps "
+            f"{step_str(steps[0])}-{step_str(steps[-1])}), from the first: {other.name} {theirs[0]:.3g} against "
+            f"{c.name} {mine[0]:.3g}",
+            steps[0], steps[-1], numbers={"ratio": 1.0 / med, "share": share},
+        )
     return Hit(
         f"{c.name} is {med:.1f}x {other.name} at {share:.0%} of {len(ratio)} evaluations (steps {step_str(steps[0])}-"
         f"{step_str(steps[-1])}){target_note}",
