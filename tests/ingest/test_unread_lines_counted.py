@@ -39,3 +39,4 @@ def test_prose_beside_records_is_not_counted_as_unread(tmp_path):
     p.write_text("\n".join(lines) + "\n")
     _, sk = _skipped(p)
     assert "a record whose values read as no number" not in sk, sk
+

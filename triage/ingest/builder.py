@@ -1008,12 +1008,16 @@ def _names_a_head_error(metric: str):
 def _names_an_accuracy(key: str) -> bool:
     words = _aliases.tokens(key)
     return len(words) >= 2 and words[-1] in ("acc", "accuracy") and not _TOP_K.search(key) \
-        and not _SPREAD_WORDS.intersection(words)
+        and not _SPREAD_WORDS.intersection(words) and not _ADVERSARY_WORDS.intersection(words[:-1])
 
 
 # Words that make a key a metric's spread over clients, seeds or folds, not the metric (PFLlib's federated
 # evaluation prints `Std Test Accuracy: 0.0108` under `Averaged Test Accuracy`; `loss_std`, `acc stdev`)
 _SPREAD_WORDS = frozenset({"std", "stdev", "stddev", "deviation", "stderr"})
+# Words that make an accuracy an adversary's: a domain classifier's (DANN: `val_domain_acc`) or a discriminator's
+# (`d_acc`, `disc_acc`). Adversarial training drives that accuracy toward chance on purpose (a domain classifier
+# that cannot tell the domains apart is the goal), so it is never the model's accuracy.
+_ADVERSARY_WORDS = frozenset({"domain", "disc", "discriminator", "d", "adv", "adversary", "adversarial", "critic"})
 
 
 _DIGITS = re.compile(r"\d+")
