@@ -144,5 +144,5 @@ def test_csv_cells_that_hold_printed_tensors_read_as_their_numbers(tmp_path):
                                      f'"tensor({d:.4f}, grad_fn=<AddBackward0>)"' for g, d in rows]
     run = _read(tmp_path, lines, "losses.csv")
     assert run.meta["rows"] == 3
-    assert list(run.get("losses_g").values) == [10.529, 9.9135, 6.4064]
-    assert list(run.get("losses_d").values) == [0.0009, 0.0004, 0.1373]
+    assert list(run.get("g_loss").values) == [10.529, 9.9135, 6.4064]
+    assert list(run.get("d_loss").values) == [0.0009, 0.0004, 0.1373]
