@@ -421,6 +421,11 @@ class AliasTable:
                 if split == "eval:test":
                     return Resolved(f"eval/test/{base}", "eval:test", key, negate, scale, PATTERN, order)
                 return Resolved(f"eval/{base}", "eval", key, negate, scale, PATTERN, order)
+        window = _without_window(tokens(key))
+        if window:  # `Avg_Reward_100`, `Average100 Score`: the moving average's span, not part of the name
+            got = self._by_tokens(window, source)
+            if got:
+                return Resolved(got.name, got.split, key, got.negate, got.scale, got.quality, got.order)
         return None
 
     def _stream_metric(self, key: str, source: str | None) -> Resolved | None:
@@ -625,6 +630,26 @@ _TRAILING_ONLY = {"score", "value"}  # qualifies only after a name: `f1 score`, 
 _VERSUS = re.compile(r"\s+vs\.?\s+(?:samples|steps|tokens|iterations|iters|time|wall[\s_-]?time)$", re.I)
 _QUALIFIER = re.compile(r"\s*\([A-Za-z][^()]{3,}\)\s*$")  # a trailing qualifier in words (not a unit: `(s)`)
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+_WINDOW_WORDS = frozenset({"avg", "average", "mean", "running", "moving"})
+# what a trailing count may follow (`mean_ap_50` is AP at IoU 0.5 and `avg_acc_5` a top-5 accuracy, not windows)
+_WINDOWED = frozenset({"reward", "rewards", "return", "returns", "score", "scores", "loss", "length", "len"})
+
+
+def _without_window(toks: list[str]) -> str:
+    """The key's words without a moving average's span, joined with `_`, or "" when it has none: a count
+    glued to the averaging word (`Average100 Score`, `avg100_reward`) or trailing a name the averaging word
+    starts (`Avg_Reward_100`, `mean_return_10`). RL loops print the mean of the last N episodes so."""
+    if len(toks) < 3 or toks[0] not in _WINDOW_WORDS:
+        return ""
+    if toks[1].isdigit():
+        rest = toks[:1] + toks[2:]
+    elif toks[-1].isdigit() and toks[-2] in _WINDOWED and not any(t.isdigit() for t in toks[1:-1]):
+        rest = toks[:-1]
+    else:
+        return ""
+    return "_".join(rest)
 
 
 def _singular(toks: list[str]) -> list[str]:
