@@ -2063,6 +2063,7 @@ def parse(line: str) -> Plan:
         _label_from_first_key(plan)
     _per_episode(slots)
     _gan_pair(slots)
+    _prf_triple(slots)
     if not plan.label:
         _scores_after_eval(slots)
     if not plan.label and "dict for global step" in line and _ESTIMATOR_EVAL.search(line) \
@@ -2303,6 +2304,8 @@ def _label_by_pass_times(slots: list[Slot]) -> None:
 _EPISODE_WORDS = {"episode", "episodes", "ep", "eps_num", "game", "games"}
 _EPISODE_VALUES = {"reward", "rewards", "return", "returns", "score", "total reward", "total_reward", "ep_reward"}
 _EPISODE_MEANS = {"avg", "average", "mean", "running avg", "running average", "running mean"}
+# a mean of the episodes' scores named with what it averages, maybe with its window (`Average100 Score`)
+_EPISODE_MEAN_OF = re.compile(r"^(?:running[ _])?(?:avg|average|mean)[ _]?(?:\d{1,5}[ _]?)?(?:score|reward|return)s?$")
 # the mean length of the episodes so far (`Episode 10  Last length: 13  Average length: 10.64`)
 _EPISODE_MEAN_LENGTHS = {"avg length", "average length", "mean length", "avg len", "average len", "mean len",
                          "running length", "running avg length", "running average length"}
@@ -2366,8 +2369,10 @@ def _per_episode(slots: list) -> None:
     for sl in slots:
         if sl.role == "value" and sl.key.lower().strip(" :=") in _EPISODE_VALUES:
             sl.key = "episode reward"  # (`Total reward`, `Score`, `return`: what the episode returned)
-        elif sl.role == "value" and sl.key.lower().strip(" :=.") in _EPISODE_MEANS:
-            sl.key = "average reward"  # (`Episode 300  Avg: -19.23`: the running mean of the episodes' returns)
+        elif sl.role == "value" and (sl.key.lower().strip(" :=.") in _EPISODE_MEANS
+                                     or _EPISODE_MEAN_OF.match(sl.key.lower().strip(" :=."))):
+            sl.key = "average reward"  # (`Episode 300  Avg: -19.23`: the running mean of the episodes' returns;
+            # `Episode 100\tAverage Score: 13.03`, `Average100 Score`: the mean of the last N episodes' scores)
         elif sl.role == "value" and sl.key.lower().strip(" :=.") in _EPISODE_MEAN_LENGTHS:
             sl.key = "average episode length"  # (how many steps the episodes lasted, on average)
 
@@ -2400,6 +2405,25 @@ def _gan_pair(slots: list) -> None:
     for sl in slots:
         if sl.role == "value" and sl.key in ("G", "D"):
             sl.key += " loss"
+
+
+def _prf_triple(slots: list) -> None:
+    """`acc: 0.97, p: 0.78, r: 0.73, f: 0.75`: a line that prints values named by the letters P, R and F
+    (all three) prints a precision, a recall and their F-score, as NER and tagging tools abbreviate them."""
+    def letter(key: str) -> str:  # (`test p`: the split word the line's label put before it)
+        words = key.lower().split()
+        return words[-1] if all(w in _PRF_SPLITS for w in words[:-1]) else ""
+
+    keys = {letter(sl.key) for sl in slots if sl.role == "value"}
+    if not {"p", "r"} <= keys or not keys & {"f", "f1"}:
+        return
+    full = {"p": "precision", "r": "recall", "f": "f1"}
+    for sl in slots:
+        if sl.role == "value" and letter(sl.key) in full:
+            sl.key = sl.key[:-1] + full[letter(sl.key)]
+
+
+_PRF_SPLITS = {"train", "training", "dev", "val", "valid", "validation", "test", "testing", "eval"}
 
 
 def _label_from_first_key(plan: Plan) -> None:
