@@ -58,3 +58,12 @@ def test_p_r_f_letters_together_are_precision_recall_f1(tmp_path):
 def test_lone_letter_p_is_not_a_precision(tmp_path):
     run = _read(tmp_path, "iter 1 loss: 0.9 p: 0.10\niter 2 loss: 0.8 p: 0.20\n")
     assert "precision" not in run.series and "eval/precision" not in run.series
+
+
+def test_total_step_counter_is_the_step(tmp_path):
+    # face-recognition TF loops count iterations over all epochs as `total_step N`
+    run = _read(tmp_path, "epoch 0, total_step 500, total loss is 12.50 , training accuracy is 0.010000\n"
+                          "epoch 0, total_step 550, total loss is 12.25 , training accuracy is 0.020000\n"
+                          "epoch 1, total_step 600, total loss is 11.75 , training accuracy is 0.030000\n")
+    assert "total_step" not in run.series
+    assert list(run.series["loss"].steps) == [500, 550, 600]

@@ -318,7 +318,7 @@ UNIT_NAMES = {"ms": "step_time_ms", "s": "step_time_s", "ms/step": "step_time_ms
               "samples/s": "samples/s", "it/s": "it/s", "s/it": "s/it"}
 
 STEP_WORDS = {"step", "steps", "iter", "iters", "iteration", "iterations", "it", "global_step", "globalstep",
-              "update", "updates", "num_updates", "up", "upd", "itr", "batch_step", "total_steps_done", "timestep", "timesteps",
+              "update", "updates", "num_updates", "up", "upd", "itr", "batch_step", "total_steps_done", "total_step", "timestep", "timesteps",
               "total timesteps", "total_timesteps", "global step", "train step", "training step", "gstep", "episode", "episodes",
               "训练次数", "迭代次数", "步数", "步",
               "cycle",  # (an outer loop of self-play, active learning or a cyclic schedule: `after cycle=3`)
