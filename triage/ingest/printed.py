@@ -2366,11 +2366,13 @@ def _per_episode(slots: list) -> None:
     an RLHF batch that the bare name means elsewhere."""
     if not any(sl.role in ("step", "epoch", "skip") and sl.key.lower().strip(" :=#[]") in _EPISODE_WORDS for sl in slots):
         return
+    # (a named mean beside the episode's own return keeps its name: `Return: 3.0, Mean Return (100): 1.75`)
+    own = any(sl.role == "value" and sl.key.lower().strip(" :=") in _EPISODE_VALUES for sl in slots)
     for sl in slots:
         if sl.role == "value" and sl.key.lower().strip(" :=") in _EPISODE_VALUES:
             sl.key = "episode reward"  # (`Total reward`, `Score`, `return`: what the episode returned)
         elif sl.role == "value" and (sl.key.lower().strip(" :=.") in _EPISODE_MEANS
-                                     or _EPISODE_MEAN_OF.match(sl.key.lower().strip(" :=."))):
+                                     or not own and _EPISODE_MEAN_OF.match(sl.key.lower().strip(" :=."))):
             sl.key = "average reward"  # (`Episode 300  Avg: -19.23`: the running mean of the episodes' returns;
             # `Episode 100\tAverage Score: 13.03`, `Average100 Score`: the mean of the last N episodes' scores)
         elif sl.role == "value" and sl.key.lower().strip(" :=.") in _EPISODE_MEAN_LENGTHS:
