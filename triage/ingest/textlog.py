@@ -923,8 +923,8 @@ class _TextReader:
             if m is not None:  # (an estimator's repr holds a boosted model's settings, not the run's)
                 self.keep_settings(settings.from_call(s[m.start():].lstrip(" \t`>").removeprefix("> ")))
             return False
-        if "=" in s and self.settings_pairs(ln, s):
-            return False
+        if "=" in s and _SETTINGS_WORD.search(s) and self.settings_pairs(ln, s):
+            return False  # (the cleaning settings_pairs needs is paid only by lines that name settings)
         if self.config_entry(s):
             self.config_lines.add(ln)
         bars = False
@@ -3027,13 +3027,13 @@ def _near_misses(r: _TextReader, lines, masks, b: RunBuilder) -> None:
     loss abc`, `step 9 loss --`, `loss 1.2.3` among `step N loss X` lines): a record the run printed and
     triage could not read, counted as skipped rather than dropped unsaid. A line's shape must match a
     record shape seen twice or more word for word, but for the values it could not read."""
+    if not r.unplaced:
+        return
     shapes: dict[int, list[list[str]]] = {}
     for tpl, n in r.tpl_counts.items():
         if n >= 2 and "#" in tpl and tpl[:1] != "<":
             words = tpl.split()
             shapes.setdefault(len(words), []).append(words)
-    if not r.unplaced:
-        return
     # (a line in a record's shape holds that shape's longest word: lines without any are not looked at)
     anchors = set()
     for group in shapes.values():
@@ -3060,12 +3060,9 @@ def _near_misses(r: _TextReader, lines, masks, b: RunBuilder) -> None:
         else:
             looked += 1
             c = printed.clean(line.rstrip("\r"))
-            if c[:1] == "{" and c.rstrip()[-1:] == "}":
-                hit = _dict_unread(c)  # (`{"step": 7, "loss": "x"}` among dict lines of numbers)
-            else:
-                tpl = printed.shape(c)[0]
-                words = tpl.split()
-                hit = tpl not in r.tpl_counts and any(_unread_values(words, rec) for rec in shapes.get(len(words), ()))
+            tpl = printed.shape(c)[0]
+            words = tpl.split()
+            hit = tpl not in r.tpl_counts and any(_unread_values(words, rec) for rec in shapes.get(len(words), ()))
             seen[mid] = hit
         if hit:
             found += 1
@@ -3078,20 +3075,6 @@ def _near_misses(r: _TextReader, lines, masks, b: RunBuilder) -> None:
 
 
 _CONTROL = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f]")  # C0 controls other than tab, CR, LF and ESC
-
-
-def _dict_unread(c: str) -> bool:
-    """A printed dict with a known metric whose value is a string that reads as no number (`"loss": "x"`)."""
-    d = parse_pydict(c)
-    if not d:
-        return False
-    for k, v in d.items():
-        if isinstance(v, str) and printed.known_key(str(k)):
-            try:
-                float(v)
-            except ValueError:
-                return True
-    return False
 
 
 def _unread_values(words: list[str], rec: list[str]) -> bool:
@@ -3454,6 +3437,8 @@ _MAIN_CALL = re.compile(r"(?:^|\s)main\(\w+=[^,()]*,\s*\w+=")
 _ESTIMATOR_REPR = re.compile(r"\b[A-Z]\w*(?:Classifier|Regressor)\(\w+=")
 # a line of settings as `name=value` pairs after a settings word and a colon (`Config: lr=0.001, batch_size=32`,
 # `hyperparameters - lr=3e-4 wd=0.01`)
+_SETTINGS_WORD = re.compile(r"(?i)(?:config|args|arguments|hparams|hyper-?parameters|params|parameters|settings|"
+                            r"options|opts|cfg|kwargs)\s*[:\-]")  # (its lead, looked for anywhere: a cheap first test)
 _SETTINGS_PAIRS_LEAD = re.compile(r"(?i)^\s*(?:config|configs|configuration|args|arguments|hparams|hyperparameters|"
                                   r"hyper-parameters|params|parameters|settings|options|opts|cfg|kwargs)\s*[:\-]\s*"
                                   r"(?=[A-Za-z_][\w.\-]{0,80}\s*=[^=])")
