@@ -216,3 +216,19 @@ def test_lone_lines_that_name_the_loss_and_its_terms_are_measurements(tmp_path):
     assert loss is not None and len(loss) == 2 and math.isnan(loss.values[0])
     prose = _read(tmp_path, ["I trained with learning_rate: 2e-4 and it diverged"], name="prose.txt")
     assert not prose.series
+
+
+@pytest.mark.parametrize("value, want", [("0000nan", "nan"), ("00000inf", "inf"), ("-0000inf", "-inf"), ("+000nan", "nan")])
+def test_a_nan_printed_through_a_zero_filled_width_is_a_nan(tmp_path, value, want):
+    """Python's `%07.3f` pads `nan` and `inf` with zeros (`0000nan`): the zeros are fill, not a value of 0."""
+    lines = [f"Step {i * 10:7d} ({i * 3.1:.2f}%): loss = {v} EER={0.4 - i * 0.01:.5f}"
+             for i, v in ((1, "3.984"), (2, "3.650"), (3, value))]
+    loss = _read(tmp_path, lines).get("loss")
+    assert loss is not None and loss.values[0] == 3.984
+    got = loss.values[-1]
+    assert (math.isnan(got) and want == "nan") or got == float(want)
+
+
+def test_zeros_before_a_number_are_still_the_number(tmp_path):
+    lines = [f"step {i} loss = {v}" for i, v in ((1, "0002.50"), (2, "0002.25"), (3, "0001.75"))]
+    assert list(_read(tmp_path, lines).get("loss").values) == [2.5, 2.25, 1.75]

@@ -897,6 +897,8 @@ def clean(line: str) -> str:
         line = _REDRAW_DEBRIS.sub(r"\1", line)
     if "nan" in line and _NAN_RESIDUE.search(line):
         line = _NAN_RESIDUE.sub(r"\1", line)
+    if ("0nan" in line or "0inf" in line) and _ZERO_PADDED_NAN.search(line):
+        line = _ZERO_PADDED_NAN.sub(r"\1\2", line)
     if line[:1] == "[" and " x" in line[:40] and _SCALE_SET_TAG.match(line):
         line = _SCALE_SET_TAG.sub("[eval] ", line, count=1)  # `[Set5 x2]\tPSNR: 37.0`: a benchmark at a scale factor
     if line[:1] == "[" and ")]" in line:
@@ -1000,6 +1002,9 @@ _REDRAW_DEBRIS = re.compile(r"(\([^()]*\))[^\s()][^()]*\)[^(]*$")
 # A shorter value redrawn over a longer one without clearing the line (`print(..., end="\r")`): `Loss: nan.08`
 # and `Loss: nan08` are `nan` and the tail of the number it overwrote; digits glued to the word are debris
 _NAN_RESIDUE = re.compile(r"(?<![\w.])([-+]?nan)\.?\d+(?![\w.])")
+# A NaN or infinity printed through a zero-filled width (`%07.3f` gives `0000nan`, `{:08.3f}` gives `-000inf`):
+# the fill pads only these short words, so the zeros before them are no digits of the value
+_ZERO_PADDED_NAN = re.compile(r"(?<![\w.])([-+]?)0+(nan|inf)(?![\w.])")
 _DIGITS = re.compile(r"\d+")
 _NUM_SPLIT = re.compile("(" + NUM + ")")
 
