@@ -162,7 +162,7 @@ def test_below_configured():
     cfg = {"learning_rate": 2e-3, "lr_scheduler_type": "linear", "logging_steps": 5}
     steps = np.arange(5, 205, 5, dtype=float)
     lr = np.where(steps <= 20, 2e-5 * steps / 20, 2e-5 * (200 - steps) / 180)
-    params = {"config_key": "learning_rate", "require_keys": ["lr_scheduler_type", "logging_steps"]}
+    params = {"config_keys": ["learning_rate"], "require_keys": ["lr_scheduler_type", "logging_steps"]}
     hit = _check("below_configured", _run({"learning_rate": lr}, {"learning_rate": steps}, cfg), "learning_rate", **params)
     assert hit.summary == ("learning_rate peaks at 2.00e-05 (step 20), 100x below the learning_rate = 0.002 in the "
                            "run's config, over 40 points")
@@ -171,6 +171,24 @@ def test_below_configured():
            "learning_rate", **params)
     _quiet("below_configured", _run({"learning_rate": lr * 20}, {"learning_rate": steps}, cfg), "learning_rate", **params)
     _quiet("below_configured", _run({"learning_rate": lr}, {"learning_rate": steps}, {"learning_rate": 2e-3}),
+           "learning_rate", **params)
+
+
+def test_below_configured_any_config_past_its_peak():
+    """A printed config's lr 2e-3 against a rate that warms to 4e-6 and decays: 500x below, read from `lr`
+    (the first key holding a number); the same warmup cut off before its peak (still climbing at the last
+    point) may be a warmup under way and is not read; a word under the key is no number."""
+    steps = np.arange(10, 230, 10, dtype=float)
+    lr = np.where(steps <= 20, 4e-6 * steps / 20, 4e-6 * 0.5 * (1 + np.cos(np.pi * (steps - 20) / 200)))
+    params = {"config_keys": ["lr", "learning_rate"], "factor": 0.01, "past_peak": True}
+    hit = _check("below_configured", _run({"learning_rate": lr}, {"learning_rate": steps}, {"lr": 2e-3}),
+                 "learning_rate", **params)
+    assert hit.summary == ("learning_rate peaks at 4.00e-06 (step 20), 500x below the lr = 0.002 in the "
+                           "run's config, over 22 points")
+    climbing = 4e-6 * steps / steps[-1]
+    _quiet("below_configured", _run({"learning_rate": climbing}, {"learning_rate": steps}, {"lr": 2e-3}),
+           "learning_rate", **params)
+    _quiet("below_configured", _run({"learning_rate": lr}, {"learning_rate": steps}, {"lr": "auto"}),
            "learning_rate", **params)
 
 

@@ -2530,16 +2530,19 @@ def config_at_least(c: Ctx) -> Hit | None:
 @params
 class BelowConfiguredParams(Params):
     """The logged series never comes near the value the run's own config sets for it.
-    config_key: the config entry (e.g. learning_rate); require_keys: config entries that say which
-    trainer wrote the config (its documented schedule semantics are what make the rule hold);
-    factor: the logged peak is below factor x the configured value; first_within: the first logged
-    point comes within this share of the last logged step (a log that starts late in a decay proves
-    nothing); a peak of exactly 0 is left to the zero-LR detectors."""
+    config_keys: the config entries read (the first that holds a positive number counts, e.g.
+    learning_rate); require_keys: config entries that say which trainer wrote the config (its documented
+    schedule semantics are what make the rule hold); factor: the logged peak is below factor x the
+    configured value; first_within: the first logged point comes within this share of the last logged
+    step (a log that starts late in a decay proves nothing); past_peak: the series must have come down
+    from its peak by the last point (or never moved), so that a warmup still under way is not read as
+    the whole schedule; a peak of exactly 0 is left to the zero-LR detectors."""
 
-    config_key: str = "learning_rate"
+    config_keys: Names = ("learning_rate",)
     require_keys: Names = ()
     factor: float = 0.1
     first_within: float = 0.5
+    past_peak: bool = False
     min_points: int = 3
 
 
@@ -2550,11 +2553,17 @@ def below_configured(c: Ctx) -> Hit | None:
     config = _config(c.run)
     if any(key not in config for key in p.require_keys):
         return None
-    try:
-        want = float(config.get(p.config_key))  # type: ignore[arg-type]  # None/str are the errors below
-    except (TypeError, ValueError):
-        return None
-    if not np.isfinite(want) or want <= 0:
+    key, want = "", math.nan
+    for name in p.config_keys:
+        value = config.get(name)
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            continue
+        try:
+            key, want = name, float(value)
+        except ValueError:  # (a word: no number)
+            continue
+        break
+    if not key or not np.isfinite(want) or want <= 0:
         return None
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points:
@@ -2565,10 +2574,12 @@ def below_configured(c: Ctx) -> Hit | None:
     last = float(x[-1])
     if last > 0 and float(x[0]) > p.first_within * last:
         return None
+    if p.past_peak and float(np.ptp(y)) > 0 and float(y[-1]) > 0.9 * peak:
+        return None
     at = float(x[int(np.argmax(y))])
     return Hit(
         f"{c.name} peaks at {fmt(peak)} (step {step_str(at)}), {want / peak:.0f}x below the "
-        f"{p.config_key} = {fmt(want)} in the run's config, over {len(y):,} points",
+        f"{key} = {fmt(want)} in the run's config, over {len(y):,} points",
         x[0], x[-1],
     )
 
