@@ -365,6 +365,35 @@ def test_rising_vs_falling():
     assert hit.numbers["rise"] == pytest.approx(0.5 / 1.4)
 
 
+def test_rising_vs_falling_steady_rise():
+    """Eval loss 1.39, 1.30, 1.287, 1.32, 1.506 (steps 1-5) bottoms at step 3 and ends 0.219 above it (17%),
+    rising at both evaluations after; the train loss falls at every log, 1.667 (step 3) -> 1.634 -> 1.609,
+    only 3.5%, short of min_other_fall 0.1: steady_rise 0.05 reads the parting curves as the turn."""
+    loss = [1.865, 1.708, 1.667, 1.634, 1.609]
+    run = _run({"eval/loss": [1.39, 1.30, 1.287, 1.32, 1.506], "loss": loss})
+    params = {"min_other_fall": 0.1, "steady_rise": 0.05}
+    hit = _check("rising_vs_falling", run, "eval/loss", **params)
+    assert hit.summary == "eval/loss rose 17% from its minimum 1.29 at step 3 to 1.51 at step 5 while loss fell from 1.67 to 1.61"
+    assert hit.numbers["rise"] == pytest.approx(0.219 / 1.287)
+    _quiet("rising_vs_falling", run, "eval/loss", min_other_fall=0.1)  # (without it: a 3.5% fall is too small)
+    # a training loss that ticks up once after the minimum (1.600 -> 1.609) is no steady fall
+    bumpy = _run({"eval/loss": [1.39, 1.30, 1.287, 1.32, 1.506], "loss": [1.865, 1.708, 1.667, 1.600, 1.609]})
+    _quiet("rising_vs_falling", bumpy, "eval/loss", **params)
+
+
+def test_rising_vs_falling_three_training_logs():
+    """Eval loss 2.506, 2.174, 2.284, 2.521 (steps 0-4284) bottoms at step 1428 and ends 16% above it; the
+    training loss is logged three times, 1.836 (step 1428), 1.538, 0.687: one log at the minimum and two after
+    it are what the comparison reads, so min_other_points 3 is enough (the default 4 stays quiet)."""
+    run = _run({"eval/loss": [2.506, 2.174, 2.284, 2.521], "loss": [1.836, 1.538, 0.687]},
+               {"eval/loss": [0, 1428, 2856, 4284], "loss": [1428, 2856, 4284]})
+    _quiet("rising_vs_falling", run, "eval/loss")
+    hit = _check("rising_vs_falling", run, "eval/loss", min_other_points=3)
+    assert hit.summary == ("eval/loss rose 16% from its minimum 2.17 at step 1,428 to 2.52 at step 4,284 while loss fell "
+                           "from 1.84 to 0.687")
+    assert hit.numbers["rise"] == pytest.approx(0.347 / 2.174)
+
+
 def test_stuck_while_training():
     """Eval accuracy is 0.7 at its last 6 of 8 evaluations (steps 300-800) while the train loss,
     3 -> 1 over 800 steps, falls from 2.13 (median of steps 300-399) to 1.12 (steps 701-800)."""

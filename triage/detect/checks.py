@@ -1696,6 +1696,13 @@ class RisingVsFallingParams(Params):
     # after this one's minimum: the terms traded (YOLO's objectness loss on held-out images climbs as the
     # model predicts more boxes while its box and class terms keep falling), the held-out fit did not worsen
     unless_other_terms_fall: bool = False
+    # the training loss needs this many logged points (one at or before the eval minimum, two after it)
+    min_other_points: int = 4
+    # ... or, with the training loss down at every log after the eval minimum (two logs or more) and the
+    # eval loss up at every evaluation after it, a rise of steady_rise or more from that minimum: the two
+    # curves part at every step, the textbook turn that early stopping watches for, however slowly the
+    # training loss still falls (off when None)
+    steady_rise: Optional[float] = None
 
 
 def _task_improved(run, higher: Names | None, lower: Names | None, error_terms: bool = False) -> str | None:
@@ -1765,6 +1772,12 @@ def _other_terms_fell(c: Ctx, since: float) -> bool:
     return False
 
 
+def _parting(up: np.ndarray, down: np.ndarray) -> bool:
+    """Whether `up` (an eval loss from its minimum on) rises at every evaluation and `down` (the training loss
+    from its last log at or before that minimum on) falls at every log, over two steps or more each."""
+    return len(up) >= 3 and len(down) >= 3 and bool(np.all(np.diff(up) > 0)) and bool(np.all(np.diff(down) < 0))
+
+
 def _scored(x: np.ndarray, y: np.ndarray, resolution: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
     """A training loss without the exact zeros that follow a value above `resolution`: a loss
     that goes from 1.05 to exactly 0.0 between two logs is no fit and no rounding (losses print
@@ -1813,7 +1826,7 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
     if other is None:
         return None
     ox, oy = _scored(*finite_xy(other.steps, other.values))
-    if len(oy) < 4:
+    if len(oy) < p.min_other_points:
         return None
     at_min = oy[ox <= x[i]]
     later = oy[ox >= x[i]]
@@ -1823,7 +1836,9 @@ def rising_vs_falling(c: Ctx) -> Hit | None:
         return None
     o_then = float(np.median(at_min[-max(1, len(at_min) // 10):]))
     o_end = float(np.median(later[-max(1, len(later) // 5):]))
-    if o_end >= o_then or (o_then - o_end) / max(abs(o_then), 1e-8) < p.min_other_fall:
+    # (the training loss from its last log at or before the eval minimum on)
+    steady = p.steady_rise is not None and rise >= p.steady_rise and _parting(y[i:], np.concatenate([at_min[-1:], oy[ox > x[i]]]))
+    if o_end >= o_then or ((o_then - o_end) / max(abs(o_then), 1e-8) < p.min_other_fall and not steady):
         if p.alone_rise is not None and rise >= p.alone_rise and o_then > 0 \
                 and o_end <= o_then * (1.0 + p.alone_other_max_rise):
             return Hit(
