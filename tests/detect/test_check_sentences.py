@@ -394,6 +394,17 @@ def test_rising_vs_falling_three_training_logs():
     assert hit.numbers["rise"] == pytest.approx(0.347 / 2.174)
 
 
+def test_constant_pair_min_digits():
+    """Two losses of 11.0666 (six significant digits) at steps 1 and 400 are a pinned loss; two of 0.946
+    (three digits) are not, while three of 0.946 are."""
+    params = {"min_share": 0.9, "min_count": 2, "min_points": 2, "pair_min_digits": 5}
+    hit = _check("constant", _run({"loss": [11.0666, 11.0666]}, {"loss": [1, 400]}), "loss", **params)
+    assert hit.summary == "loss is exactly 11.0666 on 100% of points (2 of 2, steps 1-400)"
+    _quiet("constant", _run({"loss": [0.946, 0.946]}), "loss", **params)
+    hit = _check("constant", _run({"loss": [0.946, 0.946, 0.946]}), "loss", **params)
+    assert hit.summary == "loss is exactly 0.946 on 100% of points (3 of 3, steps 1-3)"
+
+
 def test_stuck_while_training():
     """Eval accuracy is 0.7 at its last 6 of 8 evaluations (steps 300-800) while the train loss,
     3 -> 1 over 800 steps, falls from 2.13 (median of steps 300-399) to 1.12 (steps 701-800)."""

@@ -1139,6 +1139,10 @@ class ConstantParams(WindowParams):
     # so it repeats by rounding alone; `loss: 0.1000` there shows four and means what it says. A log whose
     # other series show no decimals says nothing of the print, and the value counts as read.
     min_digits_beside: Optional[int] = None
+    # with fewer than three points the same (min_count 2), only a value shown to this many significant digits
+    # or more: two readings that agree to five digits are one in about 10^4 by chance, where a third reading
+    # is what makes a three-digit repeat (0.946, 0.946) mean something
+    pair_min_digits: Optional[int] = None
     # the log's own print resolution, from the decimals its values of these series carry (a Keras line
     # prints `loss: 3.5313 - val_loss: 0.2000`): a value with fewer digits counts when it stands at least
     # 10^min_digits steps of that resolution (read at three decimals at most) above 0: 0.2000 is 200
@@ -1317,6 +1321,9 @@ def constant(c: Ctx) -> Hit | None:
         if shown > 0 and abs(target) < 10.0 ** (p.min_digits_beside - shown):
             return None
     if target == 0 and p.zero_is_absent_for and any(fnmatch.fnmatchcase(c.name, pat) for pat in p.zero_is_absent_for):
+        return None
+    if p.pair_min_digits is not None and target != 0 and _digits(target) < p.pair_min_digits \
+            and int(np.count_nonzero(y == target)) < 3:
         return None
     # (the same value to the last few bits of a double is the same value: summing one batch's terms in another
     # order changes the 16th digit, `0.013182825077950069` then `...067`, and nothing a person would call a change)
