@@ -174,7 +174,7 @@ SPECS = [
                                                        policy_kwargs=dict(net_arch=[64, 64]))),
          desc="DQN on CartPole-v1, 20k steps: the return dips while epsilon decays, then climbs"),
     dict(name="h_sb3_a2c_tb", fn="sb3", format="sb3_tb", model="a2c-mlp", seed=851, healthy=True, causes=[], fault="healthy control",
-         kw=dict(algo="a2c", steps=16000, params={}), desc="A2C (defaults) on CartPole-v1, 16k steps, TensorBoard: return flat for a few thousand steps, then rises"),
+         kw=dict(algo="a2c", steps=16000, params={}), desc="A2C (defaults) on CartPole-v1, 16k steps, TensorBoard: return rises 19 -> 131"),
     dict(name="f_sb3_dqn_lr_high", fn="sb3", format="sb3_progress_csv", model="dqn-mlp", seed=852, healthy=False, causes=["S-lr-too-high"],
          fault="DQN learning_rate 0.5 (meant 5e-4): the Q-loss grows and the return stays at ~11 after exploration ends",
          kw=dict(algo="dqn", steps=20000, params=dict(learning_rate=0.5, buffer_size=20000, learning_starts=1000, batch_size=64, train_freq=4,
