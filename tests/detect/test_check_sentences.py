@@ -192,6 +192,20 @@ def test_below_configured_any_config_past_its_peak():
            "learning_rate", **params)
 
 
+def test_at_first_log():
+    """A DPO margin of 4.7 at step 1 is read (before any update it must be 0); the same margin first logged
+    at step 10 averages updates already; 0.2 is within the bound."""
+    steps = np.arange(1, 21, dtype=float)
+    margins = 4.7 + 0.08 * (steps - 1)
+    hit = _check("at_first_log", _run({"rewards/margins": margins}, {"rewards/margins": steps}), "rewards/margins",
+                 op="abs>", value=0.5)
+    assert hit.summary == "rewards/margins is 4.7 at step 1, the first update"
+    _quiet("at_first_log", _run({"rewards/margins": margins}, {"rewards/margins": steps * 10}), "rewards/margins",
+           op="abs>", value=0.5)
+    _quiet("at_first_log", _run({"rewards/margins": margins - 4.5}, {"rewards/margins": steps}), "rewards/margins",
+           op="abs>", value=0.5)
+
+
 def test_config_at_least():
     """dropout = 0.9 in the config against at_least 0.8 fires on the loss's 10 points (steps 1-10); 0.5 is
     under the bound, a yes/no or a word is no number, the first key that holds a number decides, and a

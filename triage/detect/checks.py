@@ -2514,6 +2514,33 @@ def flat_when_scheduled(c: Ctx) -> Hit | None:
 
 
 @params
+class AtFirstLogParams(Params):
+    """The value logged at the very first update (the first finite point, at a step of at most
+    max_first_step) is beyond `value` by `op`: what the model reports before any update has moved it.
+    A log whose first point comes later (a logging window that already averages several updates)
+    says nothing here."""
+
+    op: Op = "abs>"
+    value: float = 0.0
+    max_first_step: float = 1.0
+
+
+@check("at_first_log", AtFirstLogParams)
+def at_first_log(c: Ctx) -> Hit | None:
+    """The metric is already beyond a bound at the first step, before any update."""
+    p: AtFirstLogParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if not len(y) or float(x[0]) > p.max_first_step or getattr(c.run, "meta", {}).get("restarts"):
+        return None
+    if not _rows_are_steps(c.run):  # (an epoch axis, `'epoch': 0.18`, counts no updates)
+        return None
+    if not bool(_cmp(p.op, y[:1], p.value)[0]):
+        return None
+    return Hit(f"{c.name} is {fmt(float(y[0]))} at step {step_str(float(x[0]))}, the first update", x[0], x[0],
+               numbers={"value": float(y[0])})
+
+
+@params
 class ConfigAtLeastParams(Params):
     """A setting the run's config prints (a `config:` line, a Namespace, a config file beside the log) is at
     or above a value no published recipe uses. keys: the config entries read (the first one that holds a
