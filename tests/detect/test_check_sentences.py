@@ -503,6 +503,19 @@ def test_chance():
     assert hit.numbers == {"classes": 10, "share": 1.0, "target": pytest.approx(np.log(10))}
 
 
+def test_chance_unless_train_loss_below():
+    """Eval loss at ln 10 with eval accuracy 0.1: a training loss of 2.25 keeps the finding (e^-2.25 = 0.105, inside
+    the chance band 1.15/10 + 0.02 = 0.135, i.e. a loss above -ln 0.135 = 2.0); one of 1.9 (e^-1.9 = 0.15) fits the
+    training data better than chance, and the held-out reading alone is not a model that learned nothing."""
+    ev = {"eval/loss": [2.3026] * 10, "eval/accuracy": [0.1] * 10}
+    hit = _check("chance", _run({**ev, "loss": [2.25] * 10}), "eval/loss", accuracy=["accuracy", "eval/accuracy"],
+                 unless_train_loss_below=["loss"])
+    assert hit.summary == ("eval/loss stays within 0.1 of ln 10 = 2.3 (eval/accuracy 0.1 = 1/10) on 100% of 10 points "
+                           "(steps 1-10); eval/accuracy 0.1 (chance 1/10 = 0.1): the model predicts every class alike")
+    _quiet("chance", _run({**ev, "loss": [1.9] * 10}), "eval/loss", accuracy=["accuracy", "eval/accuracy"],
+           unless_train_loss_below=["loss"])
+
+
 def test_saturated():
     """Keras clips at 1e-7: each wrong answer costs -ln 1e-7 = 16.118, so accuracy 0.75 logs 4.03."""
     run = _run({"loss": [16.118 * 0.25] * 10, "accuracy": [0.75] * 10})

@@ -3237,6 +3237,11 @@ class ChanceParams(WindowParams):
     # for C of at least agree_min_classes (smaller C have their own, tighter readings): 0 disables it
     agree_band: float = 0.0
     agree_min_classes: int = 11
+    # quiet when the first of these training losses that the run logs has its median over the same part
+    # of the run below -ln((1 + acc_tol)/C + 0.02): e^-loss is the geometric mean of the probability the
+    # model gives the right class, so a loss that far below ln C is a model that fits its training data
+    # better than the chance band the accuracy is held to (a held-out failure, not a model that learned nothing)
+    unless_train_loss_below: Optional[Names] = None
 
 
 def _pooled_accuracy(run, names: Names, start: float) -> tuple[float | None, list[str]]:
@@ -3357,6 +3362,13 @@ def chance(c: Ctx) -> Hit | None:
     share = float(np.mean(np.abs(y - target) <= p.tol))
     if share < p.min_share:
         return None
+    trained = c.other(p.unless_train_loss_below)
+    if trained is not None and trained.name != c.name:
+        tx, ty = finite_xy(trained.steps, trained.values)
+        if np.isfinite(tx).all():
+            ty = ty[tx >= x[0]] if (tx >= x[0]).any() else ty
+        if len(ty) and float(np.median(ty)) < -math.log(min(1.0, above / classes + 0.02)):
+            return None
     acc_note = f"; {acc[0].name} {fmt(level)} (chance 1/{classes} = {fmt(1 / classes)})" if level is not None else ""
     learned = (_learned_before(c.run, p.accuracy, float(x[0]), classes, p.relapse_gain, p.relapse_points)
                if p.answer_relapse else None)
