@@ -206,6 +206,25 @@ def test_at_first_log():
            op="abs>", value=0.5)
 
 
+def test_warmup_overdue():
+    """lr 3e-3 with warmup_steps 500, logged every 25 steps to 625 while the warmup advances once per epoch
+    (1/500 of it per 25 steps): still rising at 625 and at 1.5e-4, 20x below; a log that stops before step
+    500 is a warmup under way; a warmup that reached the rate and decays is quiet; an epoch axis is not read."""
+    steps = np.arange(25, 650, 25, dtype=float)
+    slow = 3e-3 * (steps / 25) / 500
+    cfg = {"lr": 3e-3, "warmup_steps": 500}
+    hit = _check("warmup_overdue", _run({"learning_rate": slow}, {"learning_rate": steps}, cfg), "learning_rate")
+    assert hit.summary == ("learning_rate is still rising at step 625, past the warmup_steps = 500 of the run's config, "
+                           "and has reached only 1.50e-04, 20x below its lr = 0.003")
+    early = steps < 500
+    _quiet("warmup_overdue", _run({"learning_rate": slow[early]}, {"learning_rate": steps[early]}, cfg), "learning_rate")
+    right = np.where(steps <= 500, 3e-3 * steps / 500, 3e-3 * (650 - steps) / 150)
+    _quiet("warmup_overdue", _run({"learning_rate": right}, {"learning_rate": steps}, cfg), "learning_rate")
+    run = _run({"learning_rate": slow}, {"learning_rate": steps}, cfg)
+    run.meta["step_axis"] = "epoch"
+    _quiet("warmup_overdue", run, "learning_rate")
+
+
 def test_config_at_least():
     """dropout = 0.9 in the config against at_least 0.8 fires on the loss's 10 points (steps 1-10); 0.5 is
     under the bound, a yes/no or a word is no number, the first key that holds a number decides, and a

@@ -2634,6 +2634,52 @@ def below_configured(c: Ctx) -> Hit | None:
 
 
 @params
+class WarmupOverdueParams(Params):
+    """A warmup that never ended: the run's config sets a warmup length (warmup_keys, in the steps the log
+    counts) and a rate (config_keys), the log goes past that length, and the logged rate is still climbing
+    at its last point (its largest value) yet below factor x the configured rate."""
+
+    config_keys: Names = ("lr", "learning_rate")
+    warmup_keys: Names = ("warmup_steps", "num_warmup_steps", "warmup_iters")
+    factor: float = 0.1
+    min_points: int = 3
+
+
+def _config_number(config: dict, keys: Names) -> tuple[str, float] | None:
+    """The first of `keys` whose config value is a positive finite number (a word or a yes/no is none)."""
+    for key in keys:
+        value = config.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            continue
+        try:
+            number = float(value)
+        except ValueError:
+            continue
+        if math.isfinite(number) and number > 0:
+            return key, number
+    return None
+
+
+@check("warmup_overdue", WarmupOverdueParams)
+def warmup_overdue(c: Ctx) -> Hit | None:
+    """The LR is still warming up, far below its configured value, after the configured warmup ended."""
+    p: WarmupOverdueParams = c.params
+    config = _config(c.run)
+    rate, warmup = _config_number(config, p.config_keys), _config_number(config, p.warmup_keys)
+    if rate is None or warmup is None or not _rows_are_steps(c.run):
+        return None
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points or float(x[-1]) < warmup[1] or float(np.ptp(y)) <= 0:
+        return None
+    if float(y[-1]) < float(y.max()) or float(y[-1]) >= p.factor * rate[1]:
+        return None
+    return Hit(
+        f"{c.name} is still rising at step {step_str(float(x[-1]))}, past the {warmup[0]} = {warmup[1]:g} of the run's "
+        f"config, and has reached only {fmt(float(y[-1]))}, {rate[1] / float(y[-1]):.0f}x below its {rate[0]} = "
+        f"{fmt(rate[1])}", x[0], x[-1])
+
+
+@params
 class TermAtChanceParams(Params):
     """A training loss term sits at ln C of a small C (its median within `tol`, nine points in ten
     within `batch_noise`, after its first point) while another training series named a loss
