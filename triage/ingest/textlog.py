@@ -5281,6 +5281,7 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
                                  for rec in printed_recs) or _one_off_counters(printed_recs, most)) \
             and (most < 2 or (most < 3 and not any(printed.known_key(str(k)) for rec in printed_recs
                                                    for k in rec.values))):
+        varying_losses = _varying_losses(printed_recs)
         # nothing repeats and nothing counts steps: settings quoted in prose (`learning_rate: 2e-4`), or a
         # banner's numbers (`| 4MiB / 81920MiB | 0% Default |`); but a line of an evaluation whose every
         # name is a metric (`**Test - WER: 0.21, CER: 3.5, loss: 25.2**`) is the result of a test run
@@ -5289,7 +5290,7 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
                 or _split_named_result(rec) \
                 or _results_block(rec) \
                 or _nonfinite_metric(rec) or _split_measurement(rec) or _computed_list(rec) or _running_summary(rec) \
-                or _split_led_scores(rec) \
+                or _split_led_scores(rec) or _result_measurement(rec) or rec.template in varying_losses \
                 or (rec.line in tensor_lines and all(printed.names_loss_or_accuracy(str(k)) for k in rec.values))
 
         # (of the lines no other rule keeps, a block of scores printed together is an evaluation's report)
@@ -5391,6 +5392,33 @@ def _running_summary(rec) -> bool:
 
 
 _LAST_THEN_STATS = re.compile(r"#\s*\(last\)\s*,\s*#\s*\((?:average|mean|avg|best|max|min)\)")
+
+
+# a word that makes a name a run's result (`Final policy loss`, `Overall accuracy`, `Average error`)
+_RESULT_WORD = re.compile(r"(?i)^(?:final|overall|average|avg|mean)\b")
+
+
+def _result_measurement(rec) -> bool:
+    """A printed record whose every key is a loss, an accuracy or an error and either opens with a word that
+    makes it the run's result (`Final policy loss: 42.306183`) or sits on a line of an evaluation (AutoML's
+    `estimator rf's error=0.2100` of the learner just tried): a measurement even printed once, with no counter.
+    A setting is never a run's final loss, nor an evaluation's error."""
+    if type(rec) is not _Rec or not rec.values:
+        return False
+    return all(printed.names_loss_or_accuracy(str(k)) and (rec.label == "eval" or _RESULT_WORD.match(str(k)))
+               for k in rec.values)
+
+
+def _varying_losses(printed_recs: list) -> set[str]:
+    """The line shapes printed two or more times that name a loss, an accuracy or an error and print other
+    values each time (`lossG_G is 810.52466 respectively.` then `lossG_G is 1582.49902 respectively.` in a
+    report block every 100 iterations): a quantity measured again and again. A setting echoed twice (a config
+    printed by two loggers) prints the same value both times."""
+    seen: dict[str, set[tuple]] = {}
+    for rec in printed_recs:
+        if type(rec) is _Rec and rec.values and any(printed.names_loss_or_accuracy(str(k)) for k in rec.values):
+            seen.setdefault(rec.template, set()).add(tuple(rec.values.values()))
+    return {tpl for tpl, values in seen.items() if len(values) >= 2}
 
 
 def _computed_list(rec) -> bool:
