@@ -225,6 +225,22 @@ def test_warmup_overdue():
     _quiet("warmup_overdue", run, "learning_rate")
 
 
+def test_per_other():
+    """SB3 PPO's n_updates against time/iterations: one epoch per rollout reads 0.909 (n_updates lags by one
+    rollout) on every row; ten per rollout is quiet; without the iteration counter there is nothing to divide by."""
+    steps = np.arange(1, 21, dtype=float) * 512
+    iters = np.arange(1, 21, dtype=float)
+    one = np.where(iters > 1, iters - 1, np.nan)
+    hit = _check("per_other", _run({"n_updates": one, "time/iterations": iters},
+                                   {"n_updates": steps, "time/iterations": steps}), "n_updates",
+                 per=["time/iterations"], at_most=1.05)
+    assert hit.summary == ("n_updates per time/iterations is 0.909 (median of 19 rows, steps 1,024-10,240), "
+                           "at most 1.05 on 100% of them")
+    _quiet("per_other", _run({"n_updates": one * 10, "time/iterations": iters},
+                             {"n_updates": steps, "time/iterations": steps}), "n_updates", per=["time/iterations"], at_most=1.05)
+    _quiet("per_other", _run({"n_updates": one}, {"n_updates": steps}), "n_updates", per=["time/iterations"], at_most=1.05)
+
+
 def test_config_at_least():
     """dropout = 0.9 in the config against at_least 0.8 fires on the loss's 10 points (steps 1-10); 0.5 is
     under the bound, a yes/no or a word is no number, the first key that holds a number decides, and a

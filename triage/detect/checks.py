@@ -2680,6 +2680,42 @@ def warmup_overdue(c: Ctx) -> Hit | None:
 
 
 @params
+class PerOtherParams(Params):
+    """The series divided by another counter logged on the same rows (`per`, e.g. the iteration count),
+    at or below `at_most` on min_share of at least min_points shared rows: a counter that grows no faster
+    than the other (SB3's `train/n_updates`, which PPO raises once per epoch over each rollout, against
+    `time/iterations`, one per rollout)."""
+
+    per: Names = ()
+    at_most: float = 1.0
+    min_share: float = 0.8
+    min_points: int = 5
+
+
+@check("per_other", PerOtherParams)
+def per_other(c: Ctx) -> Hit | None:
+    """A counter that grows no faster than another one it should outpace."""
+    p: PerOtherParams = c.params
+    other = c.other(p.per)
+    if other is None:
+        return None
+    x, y = finite_xy(c.steps, c.values)
+    ox, oy = finite_xy(other.steps, other.values)
+    shared, i, j = np.intersect1d(x, ox, return_indices=True)
+    keep = oy[j] > 0
+    if int(keep.sum()) < p.min_points:
+        return None
+    ratio = y[i][keep] / oy[j][keep]
+    low = ratio <= p.at_most
+    if float(low.mean()) < p.min_share:
+        return None
+    at = shared[keep]
+    return Hit(f"{c.name} per {other.name} is {fmt(float(np.median(ratio)))} (median of {len(ratio)} rows, steps "
+               f"{step_str(float(at[0]))}-{step_str(float(at[-1]))}), at most {fmt(p.at_most)} on {low.mean():.0%} of them",
+               float(at[0]), float(at[-1]), numbers={"ratio": float(np.median(ratio))})
+
+
+@params
 class TermAtChanceParams(Params):
     """A training loss term sits at ln C of a small C (its median within `tol`, nine points in ten
     within `batch_noise`, after its first point) while another training series named a loss
