@@ -43,9 +43,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from triage.ingest.sidecar import NAMES as SIDECAR_NAMES  # noqa: E402  (the config files triage reads beside a log)
+
 TARGET_TOP3 = 0.90
 TARGET_FALSE_ALARMS = 0.05
-NOT_LOGS = {"label.json", "config.json", "config.yaml", "hparams.yaml", "training_args.json", "args.json"}
+NOT_LOGS = {"label.json", *SIDECAR_NAMES}
 DEFAULT_CORPORA = [ROOT / "bench" / "corpus" / "runs", ROOT / "bench" / "corpus_libs" / "runs",
                    ROOT / "bench" / "corpus_libs_s2" / "runs",
                    # public labelled logs (AUTOTRAINER, DeepDiagnosis, DeepFD): held out, see its README

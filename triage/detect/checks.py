@@ -2576,6 +2576,21 @@ def config_at_least(c: Ctx) -> Hit | None:
     return None
 
 
+def _config_number(config: dict, keys: Names) -> tuple[str, float] | None:
+    """The first of `keys` whose config value is a positive finite number (a word or a yes/no is none)."""
+    for key in keys:
+        value = config.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            continue
+        try:
+            number = float(value)
+        except ValueError:
+            continue
+        if math.isfinite(number) and number > 0:
+            return key, number
+    return None
+
+
 @params
 class BelowConfiguredParams(Params):
     """The logged series never comes near the value the run's own config sets for it.
@@ -2602,18 +2617,10 @@ def below_configured(c: Ctx) -> Hit | None:
     config = _config(c.run)
     if any(key not in config for key in p.require_keys):
         return None
-    key, want = "", math.nan
-    for name in p.config_keys:
-        value = config.get(name)
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            continue
-        try:
-            key, want = name, float(value)
-        except ValueError:  # (a word: no number)
-            continue
-        break
-    if not key or not np.isfinite(want) or want <= 0:
+    found = _config_number(config, p.config_keys)
+    if found is None:
         return None
+    key, want = found
     x, y = finite_xy(c.steps, c.values)
     if len(y) < p.min_points:
         return None
@@ -2643,21 +2650,6 @@ class WarmupOverdueParams(Params):
     warmup_keys: Names = ("warmup_steps", "num_warmup_steps", "warmup_iters")
     factor: float = 0.1
     min_points: int = 3
-
-
-def _config_number(config: dict, keys: Names) -> tuple[str, float] | None:
-    """The first of `keys` whose config value is a positive finite number (a word or a yes/no is none)."""
-    for key in keys:
-        value = config.get(key)
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            continue
-        try:
-            number = float(value)
-        except ValueError:
-            continue
-        if math.isfinite(number) and number > 0:
-            return key, number
-    return None
 
 
 @check("warmup_overdue", WarmupOverdueParams)

@@ -3387,8 +3387,10 @@ _CODE_NUMBER = re.compile(r"`\s*(" + _NUM + r")\s*`")
 # The repr of a settings object: argparse's `Namespace(...)`, `TrainingArguments(...)`, `ModelConfig(...)`
 # The name a settings dict is printed under (`config: {...}`, `hparams = {...}`, `Training args: {...}`); an
 # optimizer's or a schedule's config is one too (Keras model cards: `- optimizer: {'name': 'Adam', 'learning_rate': 5e-05}`)
-_SETTINGS_LEAD = re.compile(r"(?i)(?:\b(?:config|configs|configuration|args|arguments|hparams|hyperparameters|"
-                            r"hyper-parameters|params|parameters|settings|options|opts|cfg|kwargs|"
+# the words that name a run's settings (`config:`, `args =`, `hyper-parameters -`)
+_SETTINGS_NAMES = (r"config|configs|configuration|args|arguments|hparams|hyperparameters|hyper-parameters|params|"
+                   r"parameters|settings|options|opts|cfg|kwargs")
+_SETTINGS_LEAD = re.compile(r"(?i)(?:\b(?:" + _SETTINGS_NAMES + r"|"
                             r"optimizer|optimiser|optim|scheduler|lr_scheduler)"
                             r"|(?:参数|配置|设置|超参数?)(?:配置|设置)?)\s*[:=]?\s*$")  # (and in Chinese: `参数配置:`)
 # a settings file's name before the dict read from it (`args1.json defaultdict(<class 'str'>, {...})`, `config.yaml:`)
@@ -3437,11 +3439,8 @@ _MAIN_CALL = re.compile(r"(?:^|\s)main\(\w+=[^,()]*,\s*\w+=")
 _ESTIMATOR_REPR = re.compile(r"\b[A-Z]\w*(?:Classifier|Regressor)\(\w+=")
 # a line of settings as `name=value` pairs after a settings word and a colon (`Config: lr=0.001, batch_size=32`,
 # `hyperparameters - lr=3e-4 wd=0.01`)
-_SETTINGS_WORD = re.compile(r"(?i)(?:config|args|arguments|hparams|hyper-?parameters|params|parameters|settings|"
-                            r"options|opts|cfg|kwargs)\s*[:\-]")  # (its lead, looked for anywhere: a cheap first test)
-_SETTINGS_PAIRS_LEAD = re.compile(r"(?i)^\s*(?:config|configs|configuration|args|arguments|hparams|hyperparameters|"
-                                  r"hyper-parameters|params|parameters|settings|options|opts|cfg|kwargs)\s*[:\-]\s*"
-                                  r"(?=[A-Za-z_][\w.\-]{0,80}\s*=[^=])")
+_SETTINGS_WORD = re.compile(r"(?i)(?:" + _SETTINGS_NAMES + r")\s*[:\-]")  # (its lead, looked for anywhere: a cheap first test)
+_SETTINGS_PAIRS_LEAD = re.compile(r"(?i)^\s*(?:" + _SETTINGS_NAMES + r")\s*[:\-]\s*(?=[A-Za-z_][\w.\-]{0,80}\s*=[^=])")
 _SETTINGS_REPR = re.compile(r"^\s*`?(?:Namespace|[A-Z]\w*(?:Config|Arguments|Args|Params|Options|Settings))\(\w+=")
 # A YAML mapping key that opens a block (`SOLVER:`, `  TRANS:`) and an entry of one (`  BASE_LR: 0.00035`).
 _OPT_GROUP = re.compile(r"^Parameter Group \d+\s*$")  # torch.optim.Optimizer.__repr__'s group heading
