@@ -1100,12 +1100,25 @@ def sniff(head: bytes) -> float:
     if len(lines) > 1 and lines[-1] and not lines[-1].endswith(b"}"):
         lines = lines[:-1]  # possibly cut by the head limit
     # (an object opens on a quoted key or closes at once; `{| Epoch: 36 | Loss: 0.28 | }` is a printed line in braces)
-    good = sum(1 for ln in lines if ln.startswith(b"{") and ln.endswith(b"}") and ln[1:].lstrip()[:1] in (b'"', b"}"))
+    objs = [ln.startswith(b"{") and ln.endswith(b"}") and ln[1:].lstrip()[:1] in (b'"', b"}") for ln in lines]
+    good = sum(objs)
     if good == 0:
         return 0.0
     if len(lines) == 1 and good == 1:
         return 0.5  # a single-object JSON file is also JSONL
+    if sum(1 for ln, o in zip(lines, objs) if not o and _PRINTED_METRIC.search(ln) and not _BAR.search(ln)) >= 2:
+        # objects among printed metric lines (`Step 50: eval_loss = 1.18` between a loop's json.dumps lines,
+        # more than once: a command line with its settings above the objects is no such line): a printed log
+        # whose loop also prints dicts, which the text reader reads whole (dicts and lines);
+        # read as JSON Lines, its printed lines would only be counted as skipped
+        return 0.15
     return 0.9 * good / len(lines)
+
+
+# a name, then a number after `:`, `=` or blanks (`val_loss: 1.797e+00`, `eval_loss = 1.18`, `val loss 1.2`),
+# outside any object
+_PRINTED_METRIC = re.compile(rb"^[^{]*?[A-Za-z][A-Za-z0-9_ /.()-]{0,40}?(?:\s*[:=]\s*|\s+)[-+]?(?:\d|nan\b|inf\b)", re.I)
+_BAR = re.compile(rb"\d+%\||it/s\]|s/it\]")
 
 
 # ---------------------------------------------------------------------------- the reader contract

@@ -196,6 +196,8 @@ _PREFIX = re.compile(
     | [IWE]\s(?=(?:Training|Validation|Validating|Test|Testing|Evaluation|Evaluating)\b)  # DeepSpeech's level letter
     | [IWE]\s(?=[A-Z][A-Za-z]{1,}:\s*[-+]?(?:\d|\.\d|nan|inf))  # (and before its report's metric: `I WER: 1.000000, loss: 21.9`)
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE|SUCCESS)\s*\|\s*[\w.<>-]+(?::[\w.<>-]+)*:\d+\s*(?:\||-(?=\s))
+    | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\s*\|\s*(?!(?i:train|training|val|valid|validation|eval|evaluation|test|testing|dev)\b)
+      [A-Za-z_][\w.<>-]*\s*\|(?=\s+[^\s\d.+-])  # `%(levelname)s | %(name)s | ` (a split's name there labels the line)
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL):[A-Za-z_][\w.-]*:  # logging's default format: `INFO:tensorflow:`, `INFO:my-run:`
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL)\t[\w.<>-]+\t  # fields split by tabs, `%(levelname)s\t%(name)s\t`
     | \[\s+(?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE)\s*\]  # a level padded to its width, `[%(levelname)8s]`: `[    INFO]`
@@ -1887,7 +1889,8 @@ def parse(line: str) -> Plan:
                 last_value_slot = slot_index
             elif bracket_depth:
                 slots.append(Slot("skip", "", unit))
-                bracket_nums.append(slot_index)
+                if not unit:  # (`[   12.3s]`, `[ 45%]`: a time since the start or a share, no pass's count)
+                    bracket_nums.append(slot_index)
             elif not first_pair_seen and slot_index == 0 and not unit \
                     and not (after and after[1] == "," and not (text.isdigit() and _pair_after_comma(k, nxt))):
                 slots.append(Slot("step"))  # `0 train 10.98`, `100 2.31 0.5`: a bare leading count

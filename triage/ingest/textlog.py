@@ -1183,8 +1183,10 @@ class _TextReader:
         if header:
             row = tables.row(header, _blank_stamp(s, c), _COUNT_COLUMNS) if type(header) is tables.Positional \
                 else _table_row(header, cells, blanks=layout is not None or type(header) is _SpacedHeader)
-            if row is None and type(header) is list and header is self.header and len(_cells(cells)) < len(header):
-                # a row with blank cells under a header of two-blank cells: its values go by position
+            if row is None and type(header) is list and header is self.header and len(_cells(cells)) < len(header) \
+                    and not printed._TQDM_BAR.search(s):
+                # a row with blank cells under a header of two-blank cells: its values go by position (a
+                # progress bar drawn between the rows is none: its percentage and count are no cells)
                 placed = tables.at_cells(self.header_line, header)
                 row = tables.row(placed, s, _COUNT_COLUMNS) if placed is not None else None
             if row is None and header is self.header:
@@ -3839,7 +3841,8 @@ _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation
                            # (then the pass it starts: Caffe's `Iteration 400, Testing net (#0)` over its scores;
                            # the shape writes the net's index `(#0)` as `(#9)`)
                            r"(?:\s*(?:testing|evaluating|validating)(?:\s+net)?(?:\s*\(#9\))?\.{0,3})?"
-                           r"(?:\s*\[[A-Za-z][\w.-]*\])?$",  # (then the data set's tag: `[nyudv2]`)
+                           r"(?:\s*\[[A-Za-z][\w.-]*\])?$"  # (then the data set's tag: `[nyudv2]`)
+                           r"|^\[\s*#\s*/\s*#\s*\]:?$",  # (`[10/400]` alone: a count and its total over the values)
                            re.I)
 # `loss=2.3`, `System/Peak GPU Memory (MB)=111,478`, `loss             1.356284` (a pandas Series row)
 def _names_evaluation(values: dict) -> bool:

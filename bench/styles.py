@@ -1,0 +1,274 @@
+#!/usr/bin/env python
+"""How well the printed-log reader holds on print styles nobody wrote a rule for.
+
+    python bench/styles.py [--n 600] [--seed 0] [--show 20] [--json FILE]
+
+A training loop's print statement is a handful of independent choices: a line prefix (a timestamp,
+a logger name, a rank tag, colours), a counter (`step 10`, `[10/500]`, `Epoch 1/3 Step 10`, ...),
+a separator between fields, how a name meets its value (`loss 2.31`, `loss: 2.31`, `loss=2.31`),
+the spelling of each metric's name, the spelling of each number, and what else the log holds
+(progress-bar redraws, warnings, blank lines, a validation line now and then). This draws `--n`
+combinations of those choices at random (seeded), prints a short synthetic run in each style,
+reads it with `triage.ingest.read_run`, and checks what a person reading the log would get:
+
+  * rows      one row per training step printed (validation lines may share their step's row),
+  * names     the training loss under `loss`, the learning rate under `learning_rate`, a gradient
+              norm under `grad_norm`, an accuracy under `accuracy`, and the validation loss under
+              `eval/loss` where the style prints one,
+  * values    the first and last training loss as printed.
+
+It prints the share of styles read right, then for each choice the share of its styles read right
+(the weakest choices first: that is where a general rule is missing), and `--show` failing styles
+with their first lines and what was read. The styles are made up here from the parts people use;
+none is copied from a real log, so the figure says how the reader generalises, not how it fits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+PREFIXES = {
+    "none": lambda i: "",
+    "iso_ms_level": lambda i: f"2024-03-0{1 + i % 9} 12:{i % 60:02d}:{(7 * i) % 60:02d},{i % 1000:03d} - INFO - ",
+    "bracket_time": lambda i: f"[2024-03-01 12:{i % 60:02d}:{(7 * i) % 60:02d}] ",
+    "logging_root": lambda i: "INFO:root:",
+    "logger_name": lambda i: f"2024-03-01 12:00:{i % 60:02d} | INFO | trainer | ",
+    "rank": lambda i: "[rank0]: ",
+    "glog": lambda i: f"I0301 12:{i % 60:02d}:{(3 * i) % 60:02d}.{(137 * i) % 1000000:06d} 4821 train.py:88] ",
+    "ansi": lambda i: "\x1b[32mINFO\x1b[0m ",
+    "elapsed": lambda i: f"[{i * 1.7:8.1f}s] ",
+}
+
+# counter(step, total_steps, epoch, batch, batches_per_epoch)
+COUNTERS = {
+    "step_word": lambda s, T, e, b, B: f"step {s}",
+    "Step_colon": lambda s, T, e, b, B: f"Step {s}:",
+    "step_eq": lambda s, T, e, b, B: f"step={s}",
+    "step_of": lambda s, T, e, b, B: f"step {s}/{T}",
+    "brackets_of": lambda s, T, e, b, B: f"[{s}/{T}]",
+    "iter_colon": lambda s, T, e, b, B: f"Iter {s}:",
+    "epoch_batch": lambda s, T, e, b, B: f"Epoch {e}/{math.ceil(T / B)} Batch {b}/{B}",
+    "epoch_step_brackets": lambda s, T, e, b, B: f"Epoch [{e}/{math.ceil(T / B)}], Step [{b}/{B}]",
+    "torch_tutorial": lambda s, T, e, b, B: f"[{e}, {b:5d}]",
+    "global_step": lambda s, T, e, b, B: f"global_step: {s}",
+    "padded": lambda s, T, e, b, B: f"step {s:06d}",
+    "none": lambda s, T, e, b, B: "",
+}
+
+SEPARATORS = {"pipe": " | ", "comma": ", ", "dash": " - ", "two_spaces": "  ", "semicolon": "; ", "tab": "\t",
+              "space": " "}
+PAIRS = {"space": "{k} {v}", "colon": "{k}: {v}", "eq": "{k}={v}", "spaced_eq": "{k} = {v}"}
+
+NAMES = {
+    "loss": ["loss", "train_loss", "Loss", "train loss", "loss/train", "train/loss", "TrainLoss", "training loss"],
+    "learning_rate": ["lr", "learning_rate", "LR", "learning rate", "lr-AdamW"],
+    "grad_norm": ["grad_norm", "gnorm", "grad norm", "GradNorm", "grad_norm_total"],
+    "accuracy": ["acc", "accuracy", "train_acc", "Acc", "train accuracy", "top1"],
+}
+EVAL_NAMES = ["val_loss", "eval_loss", "valid loss", "val loss", "Loss/val", "validation loss", "test_loss"]
+
+NUMBERS = {
+    "fixed4": lambda v, kind: f"{v:.4f}",
+    "general": lambda v, kind: f"{v:.5g}",
+    "sci": lambda v, kind: f"{v:.3e}",
+    "fixed6": lambda v, kind: f"{v:.6f}",
+}
+
+NOISE = ["none", "tqdm", "warnings", "blank", "eval_lines", "tqdm_and_eval", "header", "crlf"]
+
+# how a value is printed beside its number: as is, with a running average after it (a MetricLogger's
+# `loss: 2.31 (2.45)`), as a tensor's repr (a print of the loss tensor itself), with a unit
+VALUES = {
+    "plain": lambda t, v, kind: t,
+    "avg_paren": lambda t, v, kind: f"{t} ({v * 1.05:.4f})",
+    "tensor": lambda t, v, kind: f"tensor({t}, device='cuda:0')" if kind == "loss" else t,
+    "tensor_grad": lambda t, v, kind: (f"tensor({t}, device='cuda:0', grad_fn=<NllLossBackward0>)"
+                                       if kind == "loss" else t),
+    "percent_acc": lambda t, v, kind: f"{100 * v:.2f}%" if kind == "accuracy" else t,
+}
+
+# how a record is laid out: fields on one line; a dict's repr; a JSON object; one field per line
+# under a header line; rows under a table header
+LAYOUTS = ["line", "line", "line", "dict", "json", "block", "table"]
+
+
+def series(n: int, rnd: random.Random) -> dict[str, list[float]]:
+    loss = [2.3 * math.exp(-i / (n / 3)) + 0.2 + 0.05 * rnd.random() for i in range(n)]
+    lr = [3e-4 * min(1.0, (i + 1) / (n / 5)) for i in range(n)]
+    gn = [0.5 + rnd.random() for i in range(n)]
+    acc = [min(0.99, 0.1 + 0.8 * (1 - math.exp(-i / (n / 3))) + 0.02 * rnd.random()) for i in range(n)]
+    return {"loss": loss, "learning_rate": lr, "grad_norm": gn, "accuracy": acc}
+
+
+def number(spelling: str, v: float, kind: str) -> str:
+    if kind == "learning_rate" and spelling in ("fixed4",):
+        return f"{v:.2e}"  # nobody prints a learning rate as 0.0003 with four places
+    if kind == "accuracy" and spelling == "sci":
+        return f"{v:.4f}"
+    return NUMBERS[spelling](v, kind)
+
+
+def draw(rnd: random.Random) -> dict:
+    metrics = ["loss"] + [m for m in ("learning_rate", "grad_norm", "accuracy") if rnd.random() < 0.6]
+    return {
+        "prefix": rnd.choice(list(PREFIXES)),
+        "counter": rnd.choice(list(COUNTERS)),
+        "sep": rnd.choice(list(SEPARATORS)),
+        "pair": rnd.choice(list(PAIRS)),
+        "number": rnd.choice(list(NUMBERS)),
+        "noise": rnd.choice(NOISE),
+        "value": rnd.choice(list(VALUES)),
+        "layout": rnd.choice(LAYOUTS),
+        "names": {m: rnd.choice(NAMES[m]) for m in metrics},
+        "eval_name": rnd.choice(EVAL_NAMES),
+        "steps": rnd.choice([12, 40, 150]),
+        "every": rnd.choice([1, 10]),
+    }
+
+
+def render(style: dict, rnd: random.Random) -> tuple[str, dict]:
+    n = style["steps"]
+    every = style["every"]
+    vals = series(n, rnd)
+    B = 5 if n <= 40 else 25  # logged records per epoch
+    sep, pair = SEPARATORS[style["sep"]], PAIRS[style["pair"]]
+    if style["sep"] in ("space",) and style["pair"] == "space":
+        sep = "   "  # `loss 2.3 lr 3e-4` with single spaces is ambiguous to a person too
+    lines: list[str] = []
+    if style["noise"] == "header":
+        lines += ["Namespace(lr=0.0003, batch_size=32, epochs=3, seed=1)", "Training on 1 GPU(s)", ""]
+    with_eval = style["noise"] in ("eval_lines", "tqdm_and_eval")
+    evals = []
+    for i in range(n):
+        s = (i + 1) * every
+        e, b = i // B + 1, (i % B + 1) * every
+        texts = {m: VALUES[style["value"]](number(style["number"], vals[m][i], m), vals[m][i], m) for m in style["names"]}
+        counter = COUNTERS[style["counter"]](s, n * every, e, b, B * every)
+        if style["layout"] == "dict":
+            body = repr({"step": s, **{style["names"][m]: float(number(style["number"], vals[m][i], m))
+                                       for m in style["names"]}})
+            counter = ""
+        elif style["layout"] == "json":
+            body = json.dumps({"step": s, **{style["names"][m]: float(number(style["number"], vals[m][i], m))
+                                             for m in style["names"]}})
+            counter = ""
+        elif style["layout"] == "block":
+            head = counter or f"step {s}"
+            body = "\n".join([head] + [f"    {style['names'][m]}: {texts[m]}" for m in style["names"]])
+            counter = ""
+        elif style["layout"] == "table":
+            cols = ["step"] + [style["names"][m].replace(" ", "_") for m in style["names"]]
+            if i == 0:
+                lines.append("  ".join(f"{c:>14}" for c in cols))
+            body = "  ".join(f"{c:>14}" for c in [str(s)] + [texts[m] for m in style["names"]])
+            counter = ""
+        else:
+            body = sep.join(pair.format(k=style["names"][m], v=texts[m]) for m in style["names"])
+        if counter:
+            joint = " " if counter.endswith(":") or style["sep"] in ("space", "two_spaces") else sep
+            body = counter + joint + body
+        if style["noise"] in ("tqdm", "tqdm_and_eval") and i % 3 == 0:
+            pct = int(100 * i / n)
+            lines.append(f"\r{pct:3d}%|{'#' * (pct // 10):<10}| {i}/{n} [00:0{i % 10}<00:10, 12.5it/s]")
+        if style["noise"] == "warnings" and i % 7 == 3:
+            lines.append("/usr/lib/python3/site-packages/torch/nn/functional.py:1944: UserWarning: "
+                         "nn.functional.sigmoid is deprecated. Use torch.sigmoid instead.")
+        pre = PREFIXES[style["prefix"]](i)
+        lines.append(pre + body.replace("\n", "\n" + pre) if style["layout"] != "table" else body)
+        if style["noise"] == "blank":
+            lines.append("")
+        if with_eval and (i + 1) % B == 0 and style["layout"] != "table":
+            ev = vals["loss"][i] * 1.1
+            evals.append(ev)
+            ec = COUNTERS[style["counter"]](s, n * every, e, b, B * every)
+            evline = pair.format(k=style["eval_name"], v=number(style["number"], ev, "loss"))
+            if ec:
+                evline = ec + (" " if ec.endswith(":") else sep) + evline
+            lines.append(PREFIXES[style["prefix"]](i) + evline)
+    if style["layout"] == "table":
+        evals = []
+    want = {"rows": n, "names": sorted(style["names"]), "first": vals["loss"][0], "last": vals["loss"][-1],
+            "eval": len(evals)}
+    end = "\r\n" if style["noise"] == "crlf" else "\n"
+    return end.join(lines) + end, want
+
+
+def judge(run, want: dict) -> list[str]:
+    problems = []
+    loss = run.series.get("loss")
+    rows = len(loss.values) if loss is not None else 0
+    if abs(rows - want["rows"]) > max(0.05 * want["rows"], 0.5):
+        problems.append(f"rows {rows} != {want['rows']}")
+    missing = [m for m in want["names"] if m not in run.series]
+    if want["eval"] and "eval/loss" not in run.series:
+        missing.append("eval/loss")
+    if missing:
+        problems.append(f"missing {missing}; read {sorted(run.series)[:8]}")
+    if loss is not None and len(loss.values):
+        import numpy as np
+        v = loss.values[np.isfinite(loss.values)]
+        if len(v) and not math.isclose(float(v[0]), want["first"], rel_tol=2e-3):
+            problems.append(f"first loss {float(v[0]):.5g} != {want['first']:.5g}")
+        if len(v) and not math.isclose(float(v[-1]), want["last"], rel_tol=2e-3):
+            problems.append(f"last loss {float(v[-1]):.5g} != {want['last']:.5g}")
+    return problems
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=600, help="styles to draw (default 600)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--show", type=int, default=20, help="failing styles to print (default 20)")
+    ap.add_argument("--json", help="write one record per style to this file")
+    a = ap.parse_args()
+    from triage.ingest import IngestError, read_run
+
+    rnd = random.Random(a.seed)
+    per_choice: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    good, records, shown = 0, [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(a.n):
+            style = draw(rnd)
+            text, want = render(style, rnd)
+            p = Path(tmp) / f"style{k}.log"
+            p.write_bytes(text.encode())
+            try:
+                problems = judge(read_run(str(p)), want)
+            except IngestError as e:
+                problems = [f"not read: {str(e)[-120:]}"]
+            ok = not problems
+            good += ok
+            choices = [(f, str(style[f])) for f in ("prefix", "counter", "sep", "pair", "number", "noise", "every",
+                                                     "value", "layout")]
+            choices += [(f"name:{m}", nm) for m, nm in style["names"].items()]
+            if want["eval"]:
+                choices.append(("eval_name", style["eval_name"]))
+            for c in choices:
+                per_choice[c][0] += ok
+                per_choice[c][1] += 1
+            records.append({"style": style, "ok": ok, "problems": problems})
+            if not ok and shown < a.show:
+                shown += 1
+                head = "\n".join("      " + ln[:150] for ln in text.splitlines()[:3])
+                print(f"FAIL {json.dumps({f: style[f] for f in ('prefix', 'counter', 'sep', 'pair', 'number', 'noise', 'value', 'layout')})}"
+                      f" names={style['names']}\n   {'; '.join(problems)}\n{head}")
+    print(f"\n{good}/{a.n} styles read right ({100.0 * good / a.n:.1f}%)")
+    print("weakest choices (share of their styles read right):")
+    for (f, v), (g, t) in sorted(per_choice.items(), key=lambda kv: kv[1][0] / kv[1][1])[:25]:
+        print(f"  {g / t:6.1%}  {g:3d}/{t:<3d}  {f} = {v}")
+    if a.json:
+        Path(a.json).write_text(json.dumps(records, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

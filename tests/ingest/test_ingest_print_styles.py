@@ -1,0 +1,95 @@
+"""Print styles drawn from independent choices (bench/styles.py) are read right, and the rules the draws
+showed missing hold on their own."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+from triage.ingest import read_run
+
+_BENCH = Path(__file__).resolve().parents[2] / "bench" / "styles.py"
+
+
+def _styles():
+    spec = importlib.util.spec_from_file_location("bench_styles", _BENCH)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_drawn_print_styles_are_read_right(tmp_path):
+    styles = _styles()
+    rnd = random.Random(3)
+    bad = []
+    for k in range(150):
+        style = styles.draw(rnd)
+        text, want = styles.render(style, rnd)
+        p = tmp_path / f"s{k}.log"
+        p.write_bytes(text.encode())
+        problems = styles.judge(read_run(str(p)), want)
+        if problems:
+            bad.append((style, problems))
+    assert not bad, bad[:3]
+
+
+def test_an_elapsed_time_in_brackets_is_no_epoch(tmp_path):
+    # `[  12.3s]` before each line is the time since the start: the dicts' own steps place the records
+    p = tmp_path / "train.log"
+    lines = [f"[{1.7 * i:8.1f}s] {{'step': {10 * (i + 1)}, 'loss': {2.0 - 0.1 * i:.3f}}}" for i in range(8)]
+    p.write_text("\n".join(lines[:4] + [" 50%|#####     | 4/8 [00:04<00:04, 1.0it/s]"] + lines[4:]) + "\n")
+    loss = read_run(str(p)).series["loss"]
+    assert list(loss.steps) == [10.0 * (i + 1) for i in range(8)]
+
+
+def test_json_objects_among_printed_eval_lines_are_read_whole(tmp_path):
+    # a loop that prints json.dumps records and, at each evaluation, a printed line: both are the run's
+    p = tmp_path / "train.log"
+    out = []
+    for i in range(1, 13):
+        out.append(f'{{"step": {10 * i}, "train_loss": {2.5 / i:.4f}}}')
+        if i % 4 == 0:
+            out.append(f"Step {10 * i}: val_loss = {2.6 / i:.4f}")
+    p.write_text("\n".join(out) + "\n")
+    run = read_run(str(p))
+    assert len(run.series["loss"].values) == 12
+    assert list(run.series["eval/loss"].steps) == [40.0, 80.0, 120.0]
+
+
+def test_a_progress_bar_between_table_rows_is_no_row(tmp_path):
+    # the cells carry a running average in parentheses, so the rows are placed by position under the
+    # header; a bar's `0%` and `0/12` under it are no step and no loss
+    p = tmp_path / "train.log"
+    out = ["          step            loss             Acc"]
+    for i in range(1, 7):
+        if i % 3 == 1:
+            out.append(f"\r {int(100 * (i - 1) / 6):2d}%|##        | {i - 1}/6 [00:0{i}<00:10, 2.5it/s]")
+        out.append(f"{10 * i:>14}  {2.5 / i:.4f} ({2.6 / i:.4f})  {0.1 * i:.4f} ({0.1 * i:.4f})")
+    p.write_text("\n".join(out) + "\n")
+    loss = read_run(str(p)).series["loss"]
+    assert list(loss.steps) == [10.0 * i for i in range(1, 7)]
+    assert loss.values[0] == 2.5
+
+
+def test_a_bare_count_and_total_heads_the_values_under_it(tmp_path):
+    p = tmp_path / "train.log"
+    out = []
+    for i in range(1, 6):
+        out += [f"[{10 * i}/400]", f"    train_loss: {2.5 / i:.4f}", "    lr: 0.0003"]
+    p.write_text("\n".join(out) + "\n")
+    assert list(read_run(str(p)).series["loss"].steps) == [10.0, 20.0, 30.0, 40.0, 50.0]
+
+
+def test_a_logger_name_between_pipes_is_a_prefix_but_a_split_there_labels_the_line(tmp_path):
+    p = tmp_path / "train.log"
+    out = []
+    for i in range(1, 6):
+        out += [f"2024-03-01 12:00:0{i} | INFO | trainer | step {10 * i:06d}",
+                f"2024-03-01 12:00:0{i} | INFO | trainer |     loss: {2.5 / i:.4f}"]
+    out.append("2024-03-01 12:00:09 | INFO | TEST | loss=0.3107 acc=0.8748")
+    p.write_text("\n".join(out) + "\n")
+    run = read_run(str(p))
+    assert list(run.series["loss"].steps) == [10.0, 20.0, 30.0, 40.0, 50.0]
+    assert run.series["loss"].values[-1] == 0.5
+    assert "eval/loss" in run.series
