@@ -1227,6 +1227,10 @@ _FAMILY_WORDS = {"acc": "accuracy", "accs": "accuracy", "accuracy": "accuracy", 
 
 
 _EVAL_VERBS = {"evaluating", "evaluate", "evaluated"}
+# The verb of a sentence that says which pass a value came from (`Epoch 3 trained with loss: 0.02`, `... evaluated
+# with loss: 0.41`): the pass, past or going on
+_PASS_DONE = {"trained": "train", "training": "train", "evaluated": "eval", "evaluating": "eval", "validated": "eval",
+              "validating": "eval", "tested": "eval", "testing": "eval"}
 
 
 # A run of CJK ideographs (or kana, or hangul syllables): a clause in a language written without blanks
@@ -1989,6 +1993,9 @@ def parse(line: str) -> Plan:
                 tail = sl.key.split()[last + 1:]
                 if 0 < len(tail) <= 3 and _key_role(" ".join(tail)) == "value" \
                         and not _METRIC_WORDS.isdisjoint(w.lower() for w in tail):
+                    # `Epoch 3 evaluated with loss: 0.0004, dice score: 0.61`: a pass named by its verb in the
+                    # words cut off (beside `Epoch 3 trained with loss: 0.02`) is the line's split
+                    plan.label = plan.label or next((_PASS_DONE[w] for w in words[:last] if w in _PASS_DONE), "")
                     sl.key = " ".join(tail)
                     words = sl.key.lower().split()
                 elif tail and "_" in tail[-1] and known_key(tail[-1]):
