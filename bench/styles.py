@@ -61,6 +61,9 @@ COUNTERS = {
     "torch_tutorial": lambda s, T, e, b, B: f"[{e}, {b:5d}]",
     "global_step": lambda s, T, e, b, B: f"global_step: {s}",
     "padded": lambda s, T, e, b, B: f"step {s:06d}",
+    "thousands": lambda s, T, e, b, B: f"step {s:,}/{T:,}",
+    "mmcv": lambda s, T, e, b, B: f"Epoch [{e}][{b}/{B}]",
+    "caffe": lambda s, T, e, b, B: f"Iteration {s} (1.2{s % 10} iter/s, 0.8{s % 7}s/100 iters),",
     "none": lambda s, T, e, b, B: "",
 }
 
@@ -81,24 +84,32 @@ NUMBERS = {
     "general": lambda v, kind: f"{v:.5g}",
     "sci": lambda v, kind: f"{v:.3e}",
     "fixed6": lambda v, kind: f"{v:.6f}",
+    "sci_upper": lambda v, kind: f"{v:.3E}",
 }
 
-NOISE = ["none", "tqdm", "warnings", "blank", "eval_lines", "tqdm_and_eval", "header", "crlf"]
+NOISE = ["none", "tqdm", "warnings", "blank", "eval_lines", "tqdm_and_eval", "header", "crlf",
+         "nan_tail",  # the loss turns NaN for the last fifth of the run (read as NaN, never dropped)
+         "ranks",  # every line printed by two data-parallel ranks (`[rank0]:`, `[rank1]:`): one row a step
+         "eval_inline",  # at each evaluation, its fields close that step's own line (`| val_loss 0.61`)
+         "extras"]  # timing and memory fields after the metrics (`time 0.35s`, `12.5 it/s`, `mem 10.2GB`)
 
 # how a value is printed beside its number: as is, with a running average after it (a MetricLogger's
 # `loss: 2.31 (2.45)`), as a tensor's repr (a print of the loss tensor itself), with a unit
 VALUES = {
     "plain": lambda t, v, kind: t,
     "avg_paren": lambda t, v, kind: f"{t} ({v * 1.05:.4f})",
-    "tensor": lambda t, v, kind: f"tensor({t}, device='cuda:0')" if kind == "loss" else t,
-    "tensor_grad": lambda t, v, kind: (f"tensor({t}, device='cuda:0', grad_fn=<NllLossBackward0>)"
-                                       if kind == "loss" else t),
+    # (torch prints a NaN tensor as `tensor(nan)`, whatever format the loop used for its numbers)
+    "tensor": lambda t, v, kind: f"tensor({t if v == v else 'nan'}, device='cuda:0')" if kind == "loss" else t,
+    "tensor_grad": lambda t, v, kind: (f"tensor({t if v == v else 'nan'}, device='cuda:0', "
+                                       f"grad_fn=<NllLossBackward0>)" if kind == "loss" else t),
     "percent_acc": lambda t, v, kind: f"{100 * v:.2f}%" if kind == "accuracy" else t,
+    # the loss with its terms after it (`loss 2.31 (ce 2.08, kl 0.23)`)
+    "parts": lambda t, v, kind: f"{t} (ce {0.9 * v:.4f}, kl {0.1 * v:.4f})" if kind == "loss" else t,
 }
 
 # how a record is laid out: fields on one line; a dict's repr; a JSON object; one field per line
 # under a header line; rows under a table header
-LAYOUTS = ["line", "line", "line", "dict", "json", "block", "table"]
+LAYOUTS = ["line", "line", "line", "dict", "json", "block", "table", "markdown", "keras", "postfix"]
 
 
 def series(n: int, rnd: random.Random) -> dict[str, list[float]]:
@@ -112,7 +123,7 @@ def series(n: int, rnd: random.Random) -> dict[str, list[float]]:
 def number(spelling: str, v: float, kind: str) -> str:
     if kind == "learning_rate" and spelling in ("fixed4",):
         return f"{v:.2e}"  # nobody prints a learning rate as 0.0003 with four places
-    if kind == "accuracy" and spelling == "sci":
+    if kind == "accuracy" and spelling in ("sci", "sci_upper"):
         return f"{v:.4f}"
     return NUMBERS[spelling](v, kind)
 
@@ -139,6 +150,8 @@ def render(style: dict, rnd: random.Random) -> tuple[str, dict]:
     n = style["steps"]
     every = style["every"]
     vals = series(n, rnd)
+    nan_from = int(0.8 * n) if style["noise"] == "nan_tail" else n
+    vals["loss"] = [v if i < nan_from else float("nan") for i, v in enumerate(vals["loss"])]
     B = 5 if n <= 40 else 25  # logged records per epoch
     sep, pair = SEPARATORS[style["sep"]], PAIRS[style["pair"]]
     if style["sep"] in ("space",) and style["pair"] == "space":
@@ -165,6 +178,26 @@ def render(style: dict, rnd: random.Random) -> tuple[str, dict]:
             head = counter or f"step {s}"
             body = "\n".join([head] + [f"    {style['names'][m]}: {texts[m]}" for m in style["names"]])
             counter = ""
+        elif style["layout"] == "markdown":
+            cols = ["step"] + [style["names"][m] for m in style["names"]]
+            if i == 0:
+                lines.append("| " + " | ".join(cols) + " |")
+                lines.append("|" + "|".join("---" for _ in cols) + "|")
+            body = "| " + " | ".join([str(s)] + [texts[m] for m in style["names"]]) + " |"
+            counter = ""
+        elif style["layout"] == "keras":
+            lines.append(f"Epoch {i + 1}/{n}")
+            body = (f"32/32 [==============================] - 1s {30 + i % 7}ms/step - "
+                    + " - ".join(f"{style['names'][m].replace(' ', '_')}: {number(style['number'], vals[m][i], m)}"
+                                 for m in style["names"]))
+            counter = ""
+        elif style["layout"] == "postfix":  # a progress bar's postfix, each update on its own line
+            pct = int(100 * b / (B * every))
+            post = ", ".join(f"{style['names'][m].replace(' ', '_')}={number(style['number'], vals[m][i], m)}"
+                             for m in style["names"])
+            body = (f"Epoch {e}: {pct:3d}%|{'#' * (pct // 10):<10}| {b}/{B * every} "
+                    f"[00:0{i % 10}<00:10, 12.5it/s, {post}]")
+            counter = ""
         elif style["layout"] == "table":
             cols = ["step"] + [style["names"][m].replace(" ", "_") for m in style["names"]]
             if i == 0:
@@ -173,6 +206,13 @@ def render(style: dict, rnd: random.Random) -> tuple[str, dict]:
             counter = ""
         else:
             body = sep.join(pair.format(k=style["names"][m], v=texts[m]) for m in style["names"])
+            if style["noise"] == "eval_inline" and (i + 1) % B == 0:
+                ev = vals["loss"][i] * 1.1
+                evals.append(ev)
+                body += sep + pair.format(k=style["eval_name"], v=number(style["number"], ev, "loss"))
+            if style["noise"] == "extras":
+                body += sep + sep.join([pair.format(k="time", v=f"{0.3 + 0.01 * (i % 5):.2f}s"),
+                                        f"{12.5 + i % 3:.1f} it/s", pair.format(k="mem", v="10.2GB")])
         if counter:
             joint = " " if counter.endswith(":") or style["sep"] in ("space", "two_spaces") else sep
             body = counter + joint + body
@@ -183,10 +223,14 @@ def render(style: dict, rnd: random.Random) -> tuple[str, dict]:
             lines.append("/usr/lib/python3/site-packages/torch/nn/functional.py:1944: UserWarning: "
                          "nn.functional.sigmoid is deprecated. Use torch.sigmoid instead.")
         pre = PREFIXES[style["prefix"]](i)
-        lines.append(pre + body.replace("\n", "\n" + pre) if style["layout"] != "table" else body)
+        plain = style["layout"] in ("table", "markdown", "keras", "postfix")
+        lines.append(pre + body.replace("\n", "\n" + pre) if not plain else body)
+        if style["noise"] == "ranks" and not plain:
+            lines[-1] = "[rank0]: " + lines[-1].replace("\n", "\n[rank0]: ")
+            lines.append(lines[-1].replace("[rank0]: ", "[rank1]: "))
         if style["noise"] == "blank":
             lines.append("")
-        if with_eval and (i + 1) % B == 0 and style["layout"] != "table":
+        if with_eval and (i + 1) % B == 0 and not plain:
             ev = vals["loss"][i] * 1.1
             evals.append(ev)
             ec = COUNTERS[style["counter"]](s, n * every, e, b, B * every)
@@ -194,10 +238,11 @@ def render(style: dict, rnd: random.Random) -> tuple[str, dict]:
             if ec:
                 evline = ec + (" " if ec.endswith(":") else sep) + evline
             lines.append(PREFIXES[style["prefix"]](i) + evline)
-    if style["layout"] == "table":
+    if style["layout"] in ("table", "markdown", "keras", "postfix"):
         evals = []
-    want = {"rows": n, "names": sorted(style["names"]), "first": vals["loss"][0], "last": vals["loss"][-1],
-            "eval": len(evals)}
+    finite = [v for v in vals["loss"] if v == v]
+    want = {"rows": n, "names": sorted(style["names"]), "first": finite[0], "last": finite[-1],
+            "eval": len(evals), "nan": n - nan_from}
     end = "\r\n" if style["noise"] == "crlf" else "\n"
     return end.join(lines) + end, want
 
@@ -213,8 +258,13 @@ def judge(run, want: dict) -> list[str]:
         missing.append("eval/loss")
     if missing:
         problems.append(f"missing {missing}; read {sorted(run.series)[:8]}")
+    elif want["eval"] and len(run.series["eval/loss"].values) != want["eval"]:
+        problems.append(f"eval/loss {len(run.series['eval/loss'].values)} points != {want['eval']}")
     if loss is not None and len(loss.values):
         import numpy as np
+        nans = int(np.isnan(loss.values).sum())
+        if nans != want.get("nan", 0):
+            problems.append(f"{nans} NaN losses != {want.get('nan', 0)}")
         v = loss.values[np.isfinite(loss.values)]
         if len(v) and not math.isclose(float(v[0]), want["first"], rel_tol=2e-3):
             problems.append(f"first loss {float(v[0]):.5g} != {want['first']:.5g}")

@@ -93,3 +93,46 @@ def test_a_logger_name_between_pipes_is_a_prefix_but_a_split_there_labels_the_li
     assert list(run.series["loss"].steps) == [10.0, 20.0, 30.0, 40.0, 50.0]
     assert run.series["loss"].values[-1] == 0.5
     assert "eval/loss" in run.series
+
+
+def test_rank_zeros_lines_are_the_runs_and_another_ranks_error_stays(tmp_path):
+    # every rank prints its copy of a record with no counter on it: one row a record, the copies counted
+    # as skipped; a traceback only rank 1 printed is still read
+    p = tmp_path / "train.log"
+    out = []
+    for i in range(1, 7):
+        out += [f"[rank0]: loss {2.5 / i:.4f} lr 0.001", f"[rank1]: loss {2.5 / i:.4f} lr 0.001"]
+    out += ["[rank1]: Traceback (most recent call last):",
+            "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"]
+    p.write_text("\n".join(out) + "\n")
+    run = read_run(str(p))
+    assert len(run.series["loss"].values) == 6
+    assert sum(run.meta["skipped"].values()) == 6
+    assert any(ev.kind == "traceback" for ev in run.events)
+
+
+def test_a_loss_named_with_its_split_only_beside_an_evaluation_is_one_series(tmp_path):
+    # `training loss` alone on a line is the training split's `loss`; on the lines that also print the
+    # validation loss the split stays in the name: still the one training loss, no second series
+    p = tmp_path / "train.log"
+    out = []
+    for i in range(1, 11):
+        line = f"step {i}\ttraining loss = {2.5 / i:.4f}\tlearning rate = 0.0003"
+        if i % 5 == 0:
+            line += f"\tvalidation loss = {2.7 / i:.4f}"
+        out.append(line)
+    p.write_text("\n".join(out) + "\n")
+    run = read_run(str(p))
+    assert list(run.series["loss"].steps) == [float(i) for i in range(1, 11)]
+    assert len(run.series["eval/loss"].values) == 2
+    assert not any("training" in k for k in run.series)
+
+
+def test_a_loss_with_its_terms_in_parentheses_joins_its_block(tmp_path):
+    # `loss: 2.51 (ce 2.26, kl 0.25)` under a counter line is the block's loss, as `loss: 2.51` would be
+    p = tmp_path / "train.log"
+    out = []
+    for i in range(1, 7):
+        out += [f"step {i}/6", f"    loss: {2.5 / i:.4f} (ce {2.25 / i:.4f}, kl {0.25 / i:.4f})", "    lr: 0.0003"]
+    p.write_text("\n".join(out) + "\n")
+    assert list(read_run(str(p)).series["loss"].steps) == [float(i) for i in range(1, 7)]

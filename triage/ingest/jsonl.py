@@ -1106,7 +1106,10 @@ def sniff(head: bytes) -> float:
         return 0.0
     if len(lines) == 1 and good == 1:
         return 0.5  # a single-object JSON file is also JSONL
-    if sum(1 for ln, o in zip(lines, objs) if not o and _PRINTED_METRIC.search(ln) and not _BAR.search(ln)) >= 2:
+    more = [ln.strip() for ln in text.split(b"\n")[50:400]]  # (an evaluation's line may come every 25 records)
+    more = [ln for ln in more[:-1] if ln and not ln.startswith(b"{")]
+    if sum(1 for ln in [ln for ln, o in zip(lines, objs) if not o] + more
+           if _PRINTED_METRIC.search(ln) and not _BAR.search(ln)) >= 2:
         # objects among printed metric lines (`Step 50: eval_loss = 1.18` between a loop's json.dumps lines,
         # more than once: a command line with its settings above the objects is no such line): a printed log
         # whose loop also prints dicts, which the text reader reads whole (dicts and lines);

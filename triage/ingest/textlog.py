@@ -3842,7 +3842,9 @@ _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation
                            # the shape writes the net's index `(#0)` as `(#9)`)
                            r"(?:\s*(?:testing|evaluating|validating)(?:\s+net)?(?:\s*\(#9\))?\.{0,3})?"
                            r"(?:\s*\[[A-Za-z][\w.-]*\])?$"  # (then the data set's tag: `[nyudv2]`)
-                           r"|^\[\s*#\s*/\s*#\s*\]:?$",  # (`[10/400]` alone: a count and its total over the values)
+                           # (`[10/400]` alone: a count and its total over the values; `[5,   210]`: the epoch
+                           # and the batch, the PyTorch tutorial's counter)
+                           r"|^\[\s*#\s*[/,]\s*#\s*\]:?$",
                            re.I)
 # `loss=2.3`, `System/Peak GPU Memory (MB)=111,478`, `loss             1.356284` (a pandas Series row)
 def _names_evaluation(values: dict) -> bool:
@@ -3876,10 +3878,11 @@ _NO_RECORD = (
     (("\\",), _LATEX.search, "maths written in LaTeX (a prompt or an answer, not metrics)"),
 )
 _ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}(?: ?#\d{1,3})?\s*(?:[:=]\s*|\s)#\s*(?:(?:\+-|\+/-|±)\s*#\s*)?[%\w/]{0,8}"
-                       r"(?:\s*\(#\))?$")
+                       r"(?:\s*\((?:#|[A-Za-z][\w/.-]*[:=]?\s*#(?:[,;]\s*[A-Za-z][\w/.-]*[:=]?\s*#){0,5})\))?$")
 # (an output's index may follow the name: old Caffe's `Test score #1: 2.30`;
 # `MeanRew: -257.4 +- 63.2`: a mean and its spread are one pair; `loss: 0.36 (0.35)`: a value and its running
-# mean, or its change since the last evaluation, are one too)
+# mean, or its change since the last evaluation, are one too; so are a loss and its terms in parentheses,
+# `loss: 2.51 (ce 2.26, kl 0.25)`)
 _STEP_WORD = re.compile(r"(?i)\b(?:step|iter(?:ation)?|it)\b[\s:=#]*\d")  # a running bar's description that counts steps
 _BAR_COUNT = re.compile(r"(\d+)/(\d+)\s*\[[\d:]+<[\d:?]+")
 _LEAD_BAR_COUNT = re.compile(r"\[(\d+)/(\d+)\]:?\s*\d{1,3}%\|[^|]*\|\s*\[[\d:]+(?=[,\]])")
@@ -3892,6 +3895,8 @@ _SPLIT_REDRAWS = re.compile(r"\r|\x08+")
 
 
 def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
+    if bulk and b"]:" in src.head() and _several_ranks(src.head().decode("utf-8", "replace").split("\n")):
+        bulk = False  # (rank tags differ in their digits only: one line shape for every rank; read the slow way)
     raw = src.read_mapped() if bulk else src.read_bytes()  # (a big file is mapped: the bulk path copies nothing)
     dialect = fmt if fmt and fmt != "text" else sniff(src.head())[0]
     b = RunBuilder(src.path, fmt or "text", source="text")
@@ -3909,7 +3914,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         split = decode(raw if isinstance(raw, bytes) else raw[:]).split("\n")
         if split and split[-1] == "":
             split.pop()
-        lines = _unprompted(_unnumbered(_unwrapped(_unpm2(split))))
+        lines = _unprompted(_unnumbered(_unwrapped(_unpm2(_ranked_only(split, b)))))
     del raw
     r.masks = masks
     r.lines = lines
@@ -4063,6 +4068,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     r.records = _drop_echoes(r.records, r.plans, b, r.lines_in)
     r.records = _fold_repeats(r.records, r.lines_in)
     r.records = _drop_previews(r.records, r.plans, b)
+    r.records = _split_said_twice(r.records, r.plans)
     if _PAIR in r.tpl_counts:
         r.records = _bare_pairs(r.records, b)
     if "<table>" in r.tpl_counts:
@@ -4261,6 +4267,38 @@ def _unpm2(lines: list[str]) -> list[str]:
 
 
 _REPREX_MARK = "#>"
+
+
+_RANK_TAG = re.compile(r"^\[(?:rank|default)(\d{1,4})\]:")
+_RANK_SKIP = "a line another data-parallel rank printed (rank 0's own line is read)"
+# (what one rank alone may print: its own error, its traceback, a warning; those lines stay)
+_RANK_KEEPS = re.compile(r"Error|Exception|Traceback|error:|[Ww]arning|File \"|Killed|Signal|CUDA|NCCL|OOM")
+
+
+def _several_ranks(lines: list[str]) -> bool:
+    """Rank 0 and at least one other rank tag their lines (`[rank0]:`, `[rank1]:`)."""
+    ranks = {m.group(1) for line in lines if line[:1] == "[" for m in [_RANK_TAG.match(line)] if m}
+    return len(ranks) >= 2 and "0" in ranks
+
+
+def _ranked_only(lines: list[str], b: RunBuilder) -> list[str]:
+    """A data-parallel run whose every process prints: torchrun and PyTorch tag each line with the rank
+    that wrote it (`[rank1]:`, `[default1]:` under `--tee`), and the ranks print the same record,
+    each its own copy or its own share of the batch. Where rank 0's lines are tagged and so are another
+    rank's, the others are left blank (counted as skipped, line numbers kept): rank 0's lines are the
+    run's, as rank-zero logging would have printed them. Untagged lines stay, and so do another rank's
+    errors, tracebacks and warnings (a rank may fail alone)."""
+    if not _several_ranks(lines):
+        return lines
+    out = []
+    for line in lines:
+        m = _RANK_TAG.match(line) if line[:1] == "[" else None
+        if m and m.group(1) != "0" and not _RANK_KEEPS.search(line, m.end()):
+            b.skip(_RANK_SKIP)
+            out.append("")
+        else:
+            out.append(line)
+    return out
 
 
 def _unprompted(lines: list[str]) -> list[str]:
@@ -5066,6 +5104,40 @@ def _byte_bar(s: str, m: re.Match) -> bool:
     """A bar that counts bytes (`config.json: 100% 608/608 [00:00<00:00, 4.53MB/s]`, a download or an
     upload: its rate is in B/s, kB/s, MB/s): its counter is a file's size, not a step of the run."""
     return _BYTE_RATE.match(s, m.end()) is not None
+
+
+_TRAIN_WORDS = ("training", "train")
+
+
+def _split_said_twice(records: list, plans: dict) -> list:
+    """A loop that names its split in its metric names (`step 4 | training loss = 2.05`) reads as the
+    training split's `loss` (the line's one split word labels the line); where the same line also
+    prints an evaluation's values (`step 5 | training loss = 1.93 | validation loss = 2.12`), the
+    names keep their split words. The training loss there is the same series: the key is read as the
+    labelled lines read it, so one metric does not become two. Only where a training-labelled template
+    prints that very spelling (`iter 10: loss 9.89` beside `step 0: train loss 10.95, val loss 10.95`,
+    nanoGPT's estimate over evaluation batches, stays its own series)."""
+    said: dict[str, str] = {}  # `training loss` -> `loss`, from the templates labelled train
+    for tpl, plan in plans.items():
+        if plan.label != "train" or not tpl:
+            continue
+        low = tpl.lower()
+        for sl in plan.slots:
+            if sl.role == "value" and sl.key:
+                for w in _TRAIN_WORDS:
+                    spelt = f"{w} {sl.key}".lower()
+                    if spelt in low or f"{w}_{sl.key}".lower() in low:
+                        said[spelt] = said[spelt.replace(" ", "_")] = sl.key
+    if not said:
+        return records
+    out = []
+    for rec in records:
+        if type(rec) is _Rec and rec.template and not rec.label and any(str(k).lower() in said for k in rec.values):
+            values = {said.get(str(k).lower(), k): v for k, v in rec.values.items()}
+            if len(values) == len(rec.values):
+                rec = rec._replace(values=values)
+        out.append(rec)
+    return out
 
 
 def _hf_by_epoch(records: list) -> list:
