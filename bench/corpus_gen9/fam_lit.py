@@ -186,15 +186,7 @@ def lit_tb_distill(spec, run_dir):
 # ------------------------------------------------------------------------------------------------
 # printed progress bar (console captured to train.log)
 
-def lit_console_mlp(spec, run_dir):
-    kw = spec["kw"]
-    X, y = C.tabular(2500, spec["seed"])
-    model = LitClassifier(MLP(12, 64, 4, depth=2), lr=2e-3, sched=kw.get("sched", "none"), monitor=kw.get("monitor", "val_loss"), max_epochs=10, batch_size=64)
-    tr = _trainer(run_dir, False, 10, [], console=True)
-    tr.fit(model, _dl(X[:2000], y[:2000], 64, True, spec["seed"]), _dl(X[2000:], y[2000:], 250, False))
-
-
-class InferenceMLP(MLP):
+class ProjectMLP(MLP):
     """The project's MLP with forward shared by training and serving."""
 
     @torch.no_grad()
@@ -202,8 +194,10 @@ class InferenceMLP(MLP):
         return self.net(x)
 
 
-def lit_console_nograd(spec, run_dir):
+def lit_console_mlp(spec, run_dir):
+    kw = spec["kw"]
     X, y = C.tabular(2500, spec["seed"])
-    model = LitClassifier(InferenceMLP(12, 64, 4, depth=2), lr=2e-3, max_epochs=10, batch_size=64)
+    net = ProjectMLP(12, 64, 4, depth=2) if kw.get("serving_forward") else MLP(12, 64, 4, depth=2)
+    model = LitClassifier(net, lr=2e-3, sched=kw.get("sched", "none"), monitor=kw.get("monitor", "val_loss"), max_epochs=10, batch_size=64)
     tr = _trainer(run_dir, False, 10, [], console=True)
     tr.fit(model, _dl(X[:2000], y[:2000], 64, True, spec["seed"]), _dl(X[2000:], y[2000:], 250, False))
