@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """How well the printed-log reader holds on print styles nobody wrote a rule for.
 
-    python bench/styles.py [--n 600] [--seed 0] [--show 20] [--json FILE]
+    python bench/styles.py [--n 600] [--seed 0] [--show 20] [--json FILE] [--judge]
 
 A training loop's print statement is a handful of independent choices: a line prefix (a timestamp,
 a logger name, a rank tag, colours), a counter (`step 10`, `[10/500]`, `Epoch 1/3 Step 10`, ...),
@@ -16,6 +16,10 @@ reads it with `triage.ingest.read_run`, and checks what a person reading the log
               norm under `grad_norm`, an accuracy under `accuracy`, and the validation loss under
               `eval/loss` where the style prints one,
   * values    the first and last training loss as printed.
+
+With `--judge` it scans instead: five runs (healthy, NaN from 60%, at chance, diverging, overfitting)
+each printed in drawn styles, every verdict (healthy or not, the first causes) compared with the same
+run's verdict as JSON Lines. A verdict should not depend on how the run was printed.
 
 It prints the share of styles read right, then for each choice the share of its styles read right
 (the weakest choices first: that is where a general rule is missing), and `--show` failing styles
@@ -146,10 +150,13 @@ def draw(rnd: random.Random) -> dict:
     }
 
 
-def render(style: dict, rnd: random.Random) -> tuple[str, dict]:
+def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[str, dict]:
+    """The log text of `style` and what a reader should get from it. `given`: the run's values (a
+    story of --judge: `loss`, `learning_rate`, `grad_norm`, `accuracy` a value a step, `eval_loss` one
+    for each evaluation); by default a healthy run drawn here."""
     n = style["steps"]
     every = style["every"]
-    vals = series(n, rnd)
+    vals = dict(given) if given else series(n, rnd)
     nan_from = int(0.8 * n) if style["noise"] == "nan_tail" else n
     vals["loss"] = [v if i < nan_from else float("nan") for i, v in enumerate(vals["loss"])]
     B = 5 if n <= 40 else 25  # logged records per epoch
@@ -207,7 +214,7 @@ def render(style: dict, rnd: random.Random) -> tuple[str, dict]:
         else:
             body = sep.join(pair.format(k=style["names"][m], v=texts[m]) for m in style["names"])
             if style["noise"] == "eval_inline" and (i + 1) % B == 0:
-                ev = vals["loss"][i] * 1.1
+                ev = vals["eval_loss"][len(evals)] if "eval_loss" in vals else vals["loss"][i] * 1.1
                 evals.append(ev)
                 body += sep + pair.format(k=style["eval_name"], v=number(style["number"], ev, "loss"))
             if style["noise"] == "extras":
@@ -231,7 +238,7 @@ def render(style: dict, rnd: random.Random) -> tuple[str, dict]:
         if style["noise"] == "blank":
             lines.append("")
         if with_eval and (i + 1) % B == 0 and not plain:
-            ev = vals["loss"][i] * 1.1
+            ev = vals["eval_loss"][len(evals)] if "eval_loss" in vals else vals["loss"][i] * 1.1
             evals.append(ev)
             ec = COUNTERS[style["counter"]](s, n * every, e, b, B * every)
             evline = pair.format(k=style["eval_name"], v=number(style["number"], ev, "loss"))
@@ -273,13 +280,115 @@ def judge(run, want: dict) -> list[str]:
     return problems
 
 
+def stories(n: int, rnd: random.Random) -> dict[str, dict]:
+    """Runs whose verdict does not depend on how they are printed: a healthy one and four broken ones,
+    each a value a step (and an evaluation every `B` steps, as render() prints them)."""
+    B = 5 if n <= 40 else 25
+    evals = [(k + 1) * B - 1 for k in range(n // B)]
+    decay = [2.3 * math.exp(-3 * i / n) + 0.3 + 0.02 * rnd.random() for i in range(n)]
+    acc = [min(0.95, 0.1 + 0.8 * (1 - math.exp(-3 * i / n)) + 0.01 * rnd.random()) for i in range(n)]
+    lr = [3e-4 * min(1.0, (i + 1) / (n / 5)) for i in range(n)]
+    gn = [0.8 + 0.4 * rnd.random() for i in range(n)]
+    out = {
+        "healthy": {"loss": decay, "accuracy": acc, "learning_rate": lr, "grad_norm": gn,
+                    "eval_loss": [decay[i] * 1.05 for i in evals]},
+        "nan": {"loss": [v if i < 0.6 * n else float("nan") for i, v in enumerate(decay)], "learning_rate": lr,
+                "grad_norm": gn},
+        # ln 10 at every step, accuracy at 1/10: a ten-class model that predicts the uniform distribution
+        "chance": {"loss": [math.log(10) + 0.002 * (rnd.random() - 0.5) for _ in range(n)],
+                   "accuracy": [0.1 + 0.01 * (rnd.random() - 0.5) for _ in range(n)], "learning_rate": lr},
+        # falls, then blows up by two orders of magnitude at 70% and stays there
+        "diverge": {"loss": [v if i < 0.7 * n else 60 + 20 * rnd.random() for i, v in enumerate(decay)],
+                    "learning_rate": lr,
+                    "grad_norm": [g if i < 0.7 * n else 800 + 400 * rnd.random() for i, g in enumerate(gn)]},
+        # the training loss goes on falling while the evaluation loss turns up after 40% and doubles
+        "overfit": {"loss": [2.3 * math.exp(-6 * i / n) + 0.02 + 0.005 * rnd.random() for i in range(n)],
+                    "learning_rate": lr,
+                    "eval_loss": [(1.0 + 3 * (0.4 - i / n) ** 2 if i / n < 0.4 else 1.0 + 2.5 * (i / n - 0.4))
+                                  for i in evals]},
+    }
+    return out
+
+
+def _reference(vals: dict, n: int, every: int, path: Path) -> None:
+    """The story as JSON Lines, the way a structured logger writes it: the verdict every print should get."""
+    B = 5 if n <= 40 else 25
+    rows = []
+    for i in range(n):
+        row = {"step": (i + 1) * every}
+        for m in ("loss", "learning_rate", "grad_norm", "accuracy"):
+            if m in vals:
+                row[m] = vals[m][i]
+        if "eval_loss" in vals and (i + 1) % B == 0 and (i + 1) // B - 1 < len(vals["eval_loss"]):
+            row["eval_loss"] = vals["eval_loss"][(i + 1) // B - 1]
+        rows.append(json.dumps(row))
+    path.write_text("\n".join(rows) + "\n")
+
+
+def judge_mode(a) -> int:
+    """Each story printed in `--n` styles, scanned; the verdict (healthy or not, the first causes)
+    compared with the story's own as JSON Lines."""
+    from triage import api
+
+    kb = api.load_kb()
+    rnd = random.Random(a.seed)
+    per: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    shown = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(a.n):
+            style = draw(rnd)
+            style["steps"] = rnd.choice([40, 150])
+            story_name = rnd.choice(sorted(stories(10, random.Random(0))))
+            vals = stories(style["steps"], rnd)[story_name]
+            metrics = [m for m in ("loss", "learning_rate", "grad_norm", "accuracy") if m in vals]
+            style["names"] = {m: style["names"].get(m) or rnd.choice(NAMES[m]) for m in metrics}
+            style["noise"] = rnd.choice(["none", "tqdm", "warnings", "blank", "header", "crlf", "extras"])
+            if "eval_loss" in vals:
+                style["layout"] = rnd.choice(["line", "line", "block", "dict", "json"])
+                style["noise"] = rnd.choice(["eval_lines", "tqdm_and_eval"]
+                                            + (["eval_inline"] if style["layout"] == "line" else []))
+            if style["value"] == "parts":
+                style["value"] = "plain"
+            if style["layout"] == "keras":  # (a Keras log is judged with Keras's knobs: another verdict by design)
+                style["layout"] = "line"
+            ref_path, path = Path(tmp) / f"ref{k}.jsonl", Path(tmp) / f"style{k}.log"
+            _reference(vals, style["steps"], style["every"], ref_path)
+            text, _ = render(style, rnd, vals)
+            path.write_bytes(text.encode())
+            ref, got = api.public(api.scan(str(ref_path), kb=kb)), api.public(api.scan(str(path), kb=kb))
+            rtop = [c["id"] for c in ref.get("causes", [])][:3]
+            gtop = [c["id"] for c in got.get("causes", [])][:3]
+            same = bool(ref.get("healthy")) == bool(got.get("healthy")) and (
+                not rtop or (rtop[0] in gtop and (not gtop or gtop[0] in rtop)))
+            per[story_name][0] += same
+            per[story_name][1] += 1
+            if not same and shown < a.show:
+                shown += 1
+                head = "\n".join("      " + ln[:150] for ln in text.splitlines()[:3])
+                print(f"DIFF {story_name}: reference {'healthy' if ref.get('healthy') else rtop} | printed "
+                      f"{'healthy' if got.get('healthy') else gtop}\n   "
+                      f"{json.dumps({f: style[f] for f in ('prefix', 'counter', 'layout', 'noise', 'value')})}\n{head}")
+    good = sum(v[0] for v in per.values())
+    print(f"\n{good}/{a.n} printed runs judged as their JSON Lines twin ({100.0 * good / max(1, a.n):.1f}%)")
+    for name, (g, t) in sorted(per.items()):
+        print(f"  {name:<8} {g}/{t}")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--n", type=int, default=600, help="styles to draw (default 600)")
+    ap.add_argument("--n", type=int, default=None, help="styles to draw (default 600; 100 with --judge)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--show", type=int, default=20, help="failing styles to print (default 20)")
     ap.add_argument("--json", help="write one record per style to this file")
+    ap.add_argument("--judge", action="store_true",
+                    help="print five runs (healthy, NaN, at chance, diverging, overfitting) in drawn styles and "
+                         "compare each scan with the same run's as JSON Lines (default --n 100)")
     a = ap.parse_args()
+    if a.judge:
+        a.n = a.n or 100
+        return judge_mode(a)
+    a.n = a.n or 600
     from triage.ingest import IngestError, read_run
 
     rnd = random.Random(a.seed)
