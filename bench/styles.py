@@ -113,7 +113,9 @@ VALUES = {
 
 # how a record is laid out: fields on one line; a dict's repr; a JSON object; one field per line
 # under a header line; rows under a table header
-LAYOUTS = ["line", "line", "line", "dict", "json", "block", "table", "markdown", "keras", "postfix"]
+LAYOUTS = ["line", "line", "line", "dict", "json", "block", "table", "markdown", "keras", "postfix", "csv", "tsv",
+           "csv_semicolon", "jsonl_nested"]
+FILES = ("csv", "tsv", "csv_semicolon", "jsonl_nested")  # written as files a logger writes: no prefix, no noise
 
 
 def series(n: int, rnd: random.Random) -> dict[str, list[float]]:
@@ -134,7 +136,7 @@ def number(spelling: str, v: float, kind: str) -> str:
 
 def draw(rnd: random.Random) -> dict:
     metrics = ["loss"] + [m for m in ("learning_rate", "grad_norm", "accuracy") if rnd.random() < 0.6]
-    return {
+    style = {
         "prefix": rnd.choice(list(PREFIXES)),
         "counter": rnd.choice(list(COUNTERS)),
         "sep": rnd.choice(list(SEPARATORS)),
@@ -148,6 +150,16 @@ def draw(rnd: random.Random) -> dict:
         "steps": rnd.choice([12, 40, 150]),
         "every": rnd.choice([1, 10]),
     }
+    if style["layout"] in FILES:
+        style["noise"] = rnd.choice(["none", "crlf", "nan_tail"])
+    if style["layout"] == "jsonl_nested":  # (under a `train` object a name says no split of its own)
+        style["names"] = {m: rnd.choice([n for n in NAMES[m] if "train" not in n.lower()]) for m in metrics}
+    return style
+
+
+def suffix(style: dict) -> str:
+    """The file name's ending a logger would give the layout."""
+    return {"csv": ".csv", "csv_semicolon": ".csv", "tsv": ".tsv", "jsonl_nested": ".jsonl"}.get(style["layout"], ".log")
 
 
 def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[str, dict]:
@@ -184,6 +196,26 @@ def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[
         elif style["layout"] == "block":
             head = counter or f"step {s}"
             body = "\n".join([head] + [f"    {style['names'][m]}: {texts[m]}" for m in style["names"]])
+            counter = ""
+        elif style["layout"] in ("csv", "tsv", "csv_semicolon"):  # a logger's CSV: eval cells empty between evals
+            d = {"csv": ",", "tsv": "\t", "csv_semicolon": ";"}[style["layout"]]
+            if i == 0:
+                lines.append(d.join(["step"] + [style["names"][m] for m in style["names"]] + [style["eval_name"]]))
+            ev = ""
+            if (i + 1) % B == 0:
+                ev = number(style["number"], vals["eval_loss"][len(evals)] if "eval_loss" in vals else
+                            vals["loss"][i] * 1.1, "loss")
+                evals.append(float(ev))
+            body = d.join([str(s)] + [number(style["number"], vals[m][i], m) for m in style["names"]] + [ev])
+            counter = ""
+        elif style["layout"] == "jsonl_nested":  # one object a step, the splits as nested objects
+            rec = {"step": s, "train": {style["names"][m]: float(number(style["number"], vals[m][i], m))
+                                        for m in style["names"]}}
+            if (i + 1) % B == 0:
+                ev = vals["eval_loss"][len(evals)] if "eval_loss" in vals else vals["loss"][i] * 1.1
+                evals.append(ev)
+                rec["val"] = {"loss": float(number(style["number"], ev, "loss"))}
+            body = json.dumps(rec)
             counter = ""
         elif style["layout"] == "markdown":
             cols = ["step"] + [style["names"][m] for m in style["names"]]
@@ -230,7 +262,7 @@ def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[
             lines.append("/usr/lib/python3/site-packages/torch/nn/functional.py:1944: UserWarning: "
                          "nn.functional.sigmoid is deprecated. Use torch.sigmoid instead.")
         pre = PREFIXES[style["prefix"]](i)
-        plain = style["layout"] in ("table", "markdown", "keras", "postfix")
+        plain = style["layout"] in ("table", "markdown", "keras", "postfix") + FILES + FILES
         lines.append(pre + body.replace("\n", "\n" + pre) if not plain else body)
         if style["noise"] == "ranks" and not plain:
             lines[-1] = "[rank0]: " + lines[-1].replace("\n", "\n[rank0]: ")
@@ -342,7 +374,8 @@ def judge_mode(a) -> int:
             vals = stories(style["steps"], rnd)[story_name]
             metrics = [m for m in ("loss", "learning_rate", "grad_norm", "accuracy") if m in vals]
             style["names"] = {m: style["names"].get(m) or rnd.choice(NAMES[m]) for m in metrics}
-            style["noise"] = rnd.choice(["none", "tqdm", "warnings", "blank", "header", "crlf", "extras"])
+            style["noise"] = rnd.choice(["none", "crlf"] if style["layout"] in FILES else
+                                        ["none", "tqdm", "warnings", "blank", "header", "crlf", "extras"])
             if "eval_loss" in vals:
                 style["layout"] = rnd.choice(["line", "line", "block", "dict", "json"])
                 style["noise"] = rnd.choice(["eval_lines", "tqdm_and_eval"]
@@ -351,7 +384,7 @@ def judge_mode(a) -> int:
                 style["value"] = "plain"
             if style["layout"] == "keras":  # (a Keras log is judged with Keras's knobs: another verdict by design)
                 style["layout"] = "line"
-            ref_path, path = Path(tmp) / f"ref{k}.jsonl", Path(tmp) / f"style{k}.log"
+            ref_path, path = Path(tmp) / f"ref{k}.jsonl", Path(tmp) / f"style{k}{suffix(style)}"
             _reference(vals, style["steps"], style["every"], ref_path)
             text, _ = render(style, rnd, vals)
             path.write_bytes(text.encode())
@@ -398,7 +431,7 @@ def main() -> int:
         for k in range(a.n):
             style = draw(rnd)
             text, want = render(style, rnd)
-            p = Path(tmp) / f"style{k}.log"
+            p = Path(tmp) / f"style{k}{suffix(style)}"
             p.write_bytes(text.encode())
             try:
                 problems = judge(read_run(str(p)), want)

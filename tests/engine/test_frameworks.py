@@ -129,6 +129,18 @@ def test_the_framework_is_recognised_from_the_log(kb, path, expect):
         assert hit[1], "every recognition says why"
 
 
+def test_a_printed_dict_that_names_its_own_step_is_not_the_trainers(kb, tmp_path):
+    # Trainer.log keeps the step for log_history; the dict its callbacks print has none
+    lines = [f"{{'loss': {2.0 - 0.01 * i:.3f}, 'grad_norm': 1.0, 'learning_rate': 5e-05, 'epoch': {i / 100:.2f}}}"
+             for i in range(1, 30)]
+    p = tmp_path / "trainer.log"
+    p.write_text("\n".join(lines) + "\n")
+    assert framework_table(kb).recognise(api.read_input(str(p))[0])[0].id == "hf_trainer"
+    q = tmp_path / "own_loop.log"
+    q.write_text("\n".join(f"{{'step': {i}, " + ln[1:] for i, ln in enumerate(lines, 1)) + "\n")
+    assert framework_table(kb).recognise(api.read_input(str(q))[0]) is None
+
+
 # -- defaults as evidence -------------------------------------------------------------------------
 def test_hf_trainer_clips_by_default_so_no_clipping_is_set_aside(kb, tmp_path):
     doc = api.scan(str(hf_state(tmp_path / "hf")), kb=kb)

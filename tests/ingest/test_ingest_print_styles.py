@@ -150,3 +150,15 @@ def test_the_verdict_does_not_depend_on_the_print_style(tmp_path, capsys):
     line = next(ln for ln in out.splitlines() if "judged as their JSON Lines twin" in ln)
     good, total = (int(x) for x in line.split()[0].split("/"))
     assert good >= 0.9 * total, out
+
+
+def test_a_tab_separated_file_keeps_its_empty_cells_in_their_columns(tmp_path):
+    # the evaluation column is empty between evaluations: each value stays under its own name
+    p = tmp_path / "metrics.tsv"
+    rows = ["step\tloss\tgrad_norm\tval_loss"]
+    for i in range(1, 11):
+        rows.append(f"{i}\t{2.5 / i:.4f}\t{0.5 + 0.01 * i:.3f}\t" + (f"{2.7 / i:.4f}" if i % 5 == 0 else ""))
+    p.write_text("\n".join(rows) + "\n")
+    run = read_run(str(p))
+    assert list(run.series["grad_norm"].values) == [round(0.5 + 0.01 * i, 3) for i in range(1, 11)]
+    assert list(run.series["eval/loss"].steps) == [5.0, 10.0]

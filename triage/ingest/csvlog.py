@@ -97,6 +97,13 @@ class _Blocks:
         self.end = end  # stop reading here (a split read's part); None: at the end of the stream
         self.quoted = False  # a block held a quote (a split read is then redone in one piece)
         self.semicolon = False  # a `;`-separated file: its bytes are read as the comma-separated ones
+        self.tab = False  # a tab-separated one, the same way
+
+    def by_tab(self) -> None:
+        """Read a tab-separated file as the comma-separated one it stands for (a comma in it is
+        taken as a decimal comma, as in a `;`-separated one)."""
+        self.tab = True
+        self.carry = _tab_to_comma(self.carry)
 
     def by_semicolon(self) -> None:
         """Read a `;`-separated file (Excel in locales with a decimal comma, a CSVLogger given
@@ -122,6 +129,8 @@ class _Blocks:
             data = data.replace(b"\r", b"\n")
         if self.semicolon:
             data = _semicolon_to_comma(data)
+        elif self.tab:
+            data = _tab_to_comma(data)
         return data
 
     def line(self) -> bytes | None:
@@ -179,6 +188,20 @@ def semicolon_header(line: str) -> bool:
     return ";" in line and "," not in line and "\t" not in line
 
 
+def tab_header(line: str) -> bool:
+    """A header separated by tabs and not by commas or `;` (`step<TAB>loss<TAB>val_loss`, a `.tsv` or
+    SpinningUp's `progress.txt`): a cell left empty (no evaluation at that step) is then a tab next to
+    another, which only a delimiter-aware reader keeps in its column."""
+    return "\t" in line.strip() and "," not in line and ";" not in line
+
+
+_EMPTY_TAB_CELL = re.compile(r"\t(?=\t|\s*$)|^\t")
+
+
+def _tab_to_comma(data: bytes) -> bytes:
+    return data.replace(b",", b".").replace(b"\t", b",")
+
+
 def _newlines(body: bytes) -> int:
     """How many LF bytes (numpy's vector compare is some 5x faster than bytes.count here)."""
     return int(np.count_nonzero(np.frombuffer(body, dtype=np.uint8) == 10))
@@ -212,6 +235,10 @@ def _read_stream(src: Source, stream, fmt: str | None, split: bool, by_split: bo
         text = text.replace(";", ",")
         blocks.by_semicolon()
         split = False  # (the parts would read their bytes as they stand)
+    elif tab_header(text):
+        text = text.replace("\t", ",")
+        blocks.by_tab()
+        split = False
     try:
         header = next(csv.reader([text]))
     except (StopIteration, csv.Error) as exc:
@@ -1009,6 +1036,15 @@ def sniff(head: bytes, name: str = "") -> tuple[str, float]:
         return "csv", 0.0
     if semicolon_header(lines[0]):
         lines = [ln.replace(",", ".").replace(";", ",") for ln in lines]
+    elif tab_header(lines[0]):
+        width = len(lines[0].rstrip("\r\n").split("\t"))
+        rows = [ln.rstrip("\r\n") for ln in lines[1:] if ln.strip()]
+        if not any(_EMPTY_TAB_CELL.search(ln) for ln in rows) or any(len(r.split("\t")) != width for r in rows):
+            # (every cell filled: the text reader reads the columns as printed, with the table layouts it
+            # knows; a tab-separated file only needs this reader where a cell is left empty, and only when
+            # every row has the header's cells: Flair's loss.tsv writes one tab too many after its loss)
+            return "csv", 0.0
+        lines = [ln.replace(",", ".").replace("\t", ",") for ln in lines]
     try:
         parsed = list(csv.reader(io.StringIO("\n".join(lines[:10]))))
     except csv.Error:

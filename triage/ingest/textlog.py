@@ -304,6 +304,7 @@ class _TextReader:
         self.bar_desc: dict[str, list[str]] = {}  # a running bar description's template -> its last numbers
         self.lists_seen: set[tuple[str, ...]] = set()  # the unnamed number lists read so far (their cells)
         self.stale_bar = False  # a train dict found the bar it would take its step from unmoved
+        self.dict_step_key = ""  # the key a printed dict names its own step with (`{'step': 10, ...}`)
         self.glued_bars: dict | None = None  # the bars as they stood when a dict glued to a bar was read
         self.train_total: int | None = None
         self.keras_pending: tuple[int, dict] | None = None  # (line, values) of the latest redraw
@@ -2461,6 +2462,7 @@ class _TextReader:
                 f = _dict_number(d[key])
                 if f is not None:
                     step = f
+                    self.dict_step_key = self.dict_step_key or key
         done = d.get("global_step/max_steps")  # ms-swift: the step and its total as one string, `'5/100'`
         if step != step and type(done) is str and done.partition("/")[0].strip().isdigit():
             step = float(done.partition("/")[0])
@@ -4120,6 +4122,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         b.format = fmt or best
         b.meta["dialects"] = dict(sorted(r.counts.items(), key=lambda kv: -kv[1]))
     b.meta["lines"] = len(lines)
+    if r.dict_step_key:  # (framework recognition: the HF Trainer's printed dicts never carry their step)
+        b.meta["dict_step_key"] = r.dict_step_key
     if r.settings:
         b.meta["config"] = {**r.settings, **(b.meta.get("config") or {})}
         b.meta.setdefault("config_path", f"{src.name} (printed settings)")
