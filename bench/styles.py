@@ -114,8 +114,9 @@ VALUES = {
 # how a record is laid out: fields on one line; a dict's repr; a JSON object; one field per line
 # under a header line; rows under a table header
 LAYOUTS = ["line", "line", "line", "dict", "json", "block", "table", "markdown", "keras", "postfix", "csv", "tsv",
-           "csv_semicolon", "jsonl_nested"]
-FILES = ("csv", "tsv", "csv_semicolon", "jsonl_nested")  # written as files a logger writes: no prefix, no noise
+           "csv_semicolon", "jsonl_nested", "lightning_csv", "wandb_history", "tensorboard"]
+# written as files a logger writes: no prefix, no noise
+FILES = ("csv", "tsv", "csv_semicolon", "jsonl_nested", "lightning_csv", "wandb_history", "tensorboard")
 
 
 def series(n: int, rnd: random.Random) -> dict[str, list[float]]:
@@ -151,7 +152,7 @@ def draw(rnd: random.Random) -> dict:
         "every": rnd.choice([1, 10]),
     }
     if style["layout"] in FILES:
-        style["noise"] = rnd.choice(["none", "crlf", "nan_tail"])
+        style["noise"] = rnd.choice(["none", "nan_tail"] + ([] if style["layout"] == "tensorboard" else ["crlf"]))
     if style["layout"] == "jsonl_nested":  # (under a `train` object a name says no split of its own)
         style["names"] = {m: rnd.choice([n for n in NAMES[m] if "train" not in n.lower()]) for m in metrics}
     return style
@@ -159,7 +160,45 @@ def draw(rnd: random.Random) -> dict:
 
 def suffix(style: dict) -> str:
     """The file name's ending a logger would give the layout."""
-    return {"csv": ".csv", "csv_semicolon": ".csv", "tsv": ".tsv", "jsonl_nested": ".jsonl"}.get(style["layout"], ".log")
+    return {"csv": ".csv", "csv_semicolon": ".csv", "tsv": ".tsv", "jsonl_nested": ".jsonl", "lightning_csv": ".csv",
+            "wandb_history": ".jsonl", "tensorboard": ".0"}.get(style["layout"], ".log")
+
+
+def write(style: dict, text: str, path: Path) -> Path:
+    """The rendered log on disk (a TensorBoard layout as an event file, as SummaryWriter writes it)."""
+    if style["layout"] != "tensorboard":
+        path.write_bytes(text.encode())
+        return path
+    import struct
+
+    from triage.ingest.tfrecord import masked_crc
+
+    def varint(n: int) -> bytes:
+        out = bytearray()
+        while True:
+            b, n = n & 0x7F, n >> 7
+            out.append(b | (0x80 if n else 0))
+            if not n:
+                return bytes(out)
+
+    def field(tag: int, payload: bytes) -> bytes:  # a length-delimited field
+        return bytes([tag]) + varint(len(payload)) + payload
+
+    def record(event: bytes) -> bytes:  # the TFRecord frame: length, its CRC, the event, its CRC
+        n = struct.pack("<Q", len(event))
+        return n + struct.pack("<I", masked_crc(n)) + event + struct.pack("<I", masked_crc(event))
+
+    # Event: wall_time (1, double), step (2, varint), file_version (3, string), summary (5); Summary.Value:
+    # tag (1, string), simple_value (2, float)
+    path = path.with_name("events.out.tfevents.1700000000.host." + path.stem)
+    out = bytearray(record(b"\x09" + struct.pack("<d", 1.7e9) + field(0x1A, b"brain.Event:2")))
+    for k, ln in enumerate(text.splitlines()):
+        tag, step, value = ln.rsplit("\t", 2)
+        val = field(0x0A, tag.encode()) + b"\x15" + struct.pack("<f", float(value))
+        out += record(b"\x09" + struct.pack("<d", 1.7e9 + k) + b"\x10" + varint(int(step))
+                      + field(0x2A, field(0x0A, val)))
+    path.write_bytes(bytes(out))
+    return path
 
 
 def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[str, dict]:
@@ -207,6 +246,33 @@ def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[
                             vals["loss"][i] * 1.1, "loss")
                 evals.append(float(ev))
             body = d.join([str(s)] + [number(style["number"], vals[m][i], m) for m in style["names"]] + [ev])
+            counter = ""
+        elif style["layout"] == "lightning_csv":  # CSVLogger: a row per log call, the other columns left empty
+            cols = [style["names"][m] for m in style["names"]]
+            if i == 0:
+                lines.append(",".join(["epoch", "step"] + cols + [style["eval_name"]]))
+            body = ",".join([str(e - 1), str(s)] + [number(style["number"], vals[m][i], m) for m in style["names"]]
+                            + [""])
+            if (i + 1) % B == 0:
+                ev = vals["eval_loss"][len(evals)] if "eval_loss" in vals else vals["loss"][i] * 1.1
+                evals.append(ev)
+                body += "\n" + ",".join([str(e - 1), str(s)] + [""] * len(cols) + [number(style["number"], ev, "loss")])
+            counter = ""
+        elif style["layout"] == "wandb_history":  # wandb-history.jsonl: `_step`, `_runtime`, one call a line
+            rec = {"_step": s, "_runtime": 1.7 * i, "_timestamp": 1.7e9 + 1.7 * i,
+                   **{style["names"][m]: vals[m][i] for m in style["names"]}}
+            body = json.dumps(rec)
+            if (i + 1) % B == 0:
+                ev = vals["eval_loss"][len(evals)] if "eval_loss" in vals else vals["loss"][i] * 1.1
+                evals.append(ev)
+                body += "\n" + json.dumps({"_step": s, "_runtime": 1.7 * i + 0.5, style["eval_name"]: ev})
+            counter = ""
+        elif style["layout"] == "tensorboard":  # (tag, step, value) lines, written as an event file by write()
+            body = "\n".join(f"{style['names'][m]}\t{s}\t{vals[m][i]!r}" for m in style["names"])
+            if (i + 1) % B == 0:
+                ev = vals["eval_loss"][len(evals)] if "eval_loss" in vals else vals["loss"][i] * 1.1
+                evals.append(ev)
+                body += f"\n{style['eval_name']}\t{s}\t{ev!r}"
             counter = ""
         elif style["layout"] == "jsonl_nested":  # one object a step, the splits as nested objects
             rec = {"step": s, "train": {style["names"][m]: float(number(style["number"], vals[m][i], m))
@@ -374,7 +440,7 @@ def judge_mode(a) -> int:
             vals = stories(style["steps"], rnd)[story_name]
             metrics = [m for m in ("loss", "learning_rate", "grad_norm", "accuracy") if m in vals]
             style["names"] = {m: style["names"].get(m) or rnd.choice(NAMES[m]) for m in metrics}
-            style["noise"] = rnd.choice(["none", "crlf"] if style["layout"] in FILES else
+            style["noise"] = rnd.choice(["none"] if style["layout"] in FILES else
                                         ["none", "tqdm", "warnings", "blank", "header", "crlf", "extras"])
             if "eval_loss" in vals:
                 style["layout"] = rnd.choice(["line", "line", "block", "dict", "json"])
@@ -387,7 +453,7 @@ def judge_mode(a) -> int:
             ref_path, path = Path(tmp) / f"ref{k}.jsonl", Path(tmp) / f"style{k}{suffix(style)}"
             _reference(vals, style["steps"], style["every"], ref_path)
             text, _ = render(style, rnd, vals)
-            path.write_bytes(text.encode())
+            path = write(style, text, path)
             ref, got = api.public(api.scan(str(ref_path), kb=kb)), api.public(api.scan(str(path), kb=kb))
             rtop = [c["id"] for c in ref.get("causes", [])][:3]
             gtop = [c["id"] for c in got.get("causes", [])][:3]
@@ -431,8 +497,7 @@ def main() -> int:
         for k in range(a.n):
             style = draw(rnd)
             text, want = render(style, rnd)
-            p = Path(tmp) / f"style{k}{suffix(style)}"
-            p.write_bytes(text.encode())
+            p = write(style, text, Path(tmp) / f"style{k}{suffix(style)}")
             try:
                 problems = judge(read_run(str(p)), want)
             except IngestError as e:
