@@ -17,7 +17,8 @@ reads it with `triage.ingest.read_run`, and checks what a person reading the log
               `eval/loss` where the style prints one,
   * values    the first and last training loss as printed.
 
-With `--judge` it scans instead: five runs (healthy, NaN from 60%, at chance, diverging, overfitting)
+With `--judge` it scans instead: eight runs (healthy, NaN from 60%, at chance, diverging, overfitting,
+a rate of 1e-9 with a flat loss, NaN at every evaluation, a loss of exactly 0)
 each printed in drawn styles, every verdict (healthy or not, the first causes) compared with the same
 run's verdict as JSON Lines. A verdict should not depend on how the run was printed.
 
@@ -128,8 +129,8 @@ def series(n: int, rnd: random.Random) -> dict[str, list[float]]:
 
 
 def number(spelling: str, v: float, kind: str) -> str:
-    if kind == "learning_rate" and spelling in ("fixed4",):
-        return f"{v:.2e}"  # nobody prints a learning rate as 0.0003 with four places
+    if kind == "learning_rate" and (spelling in ("fixed4",) or (v and v == v and float(NUMBERS[spelling](v, kind)) == 0)):
+        return f"{v:.2e}"  # nobody prints a learning rate as 0.0003 with four places (or a rate of 1e-9 as 0.000000)
     if kind == "accuracy" and spelling in ("sci", "sci_upper"):
         return f"{v:.4f}"
     return NUMBERS[spelling](v, kind)
@@ -218,6 +219,7 @@ def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[
     if style["noise"] == "header":
         lines += ["Namespace(lr=0.0003, batch_size=32, epochs=3, seed=1)", "Training on 1 GPU(s)", ""]
     with_eval = style["noise"] in ("eval_lines", "tqdm_and_eval")
+    file_eval = given is None or "eval_loss" in vals  # (a file layout's evaluation column: a story may have none)
     evals = []
     for i in range(n):
         s = (i + 1) * every
@@ -241,7 +243,7 @@ def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[
             if i == 0:
                 lines.append(d.join(["step"] + [style["names"][m] for m in style["names"]] + [style["eval_name"]]))
             ev = ""
-            if (i + 1) % B == 0:
+            if (i + 1) % B == 0 and file_eval:
                 ev = number(style["number"], vals["eval_loss"][len(evals)] if "eval_loss" in vals else
                             vals["loss"][i] * 1.1, "loss")
                 evals.append(float(ev))
@@ -253,7 +255,7 @@ def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[
                 lines.append(",".join(["epoch", "step"] + cols + [style["eval_name"]]))
             body = ",".join([str(e - 1), str(s)] + [number(style["number"], vals[m][i], m) for m in style["names"]]
                             + [""])
-            if (i + 1) % B == 0:
+            if (i + 1) % B == 0 and file_eval:
                 ev = vals["eval_loss"][len(evals)] if "eval_loss" in vals else vals["loss"][i] * 1.1
                 evals.append(ev)
                 body += "\n" + ",".join([str(e - 1), str(s)] + [""] * len(cols) + [number(style["number"], ev, "loss")])
@@ -262,14 +264,14 @@ def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[
             rec = {"_step": s, "_runtime": 1.7 * i, "_timestamp": 1.7e9 + 1.7 * i,
                    **{style["names"][m]: vals[m][i] for m in style["names"]}}
             body = json.dumps(rec)
-            if (i + 1) % B == 0:
+            if (i + 1) % B == 0 and file_eval:
                 ev = vals["eval_loss"][len(evals)] if "eval_loss" in vals else vals["loss"][i] * 1.1
                 evals.append(ev)
                 body += "\n" + json.dumps({"_step": s, "_runtime": 1.7 * i + 0.5, style["eval_name"]: ev})
             counter = ""
         elif style["layout"] == "tensorboard":  # (tag, step, value) lines, written as an event file by write()
             body = "\n".join(f"{style['names'][m]}\t{s}\t{vals[m][i]!r}" for m in style["names"])
-            if (i + 1) % B == 0:
+            if (i + 1) % B == 0 and file_eval:
                 ev = vals["eval_loss"][len(evals)] if "eval_loss" in vals else vals["loss"][i] * 1.1
                 evals.append(ev)
                 body += f"\n{style['eval_name']}\t{s}\t{ev!r}"
@@ -277,7 +279,7 @@ def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[
         elif style["layout"] == "jsonl_nested":  # one object a step, the splits as nested objects
             rec = {"step": s, "train": {style["names"][m]: float(number(style["number"], vals[m][i], m))
                                         for m in style["names"]}}
-            if (i + 1) % B == 0:
+            if (i + 1) % B == 0 and file_eval:
                 ev = vals["eval_loss"][len(evals)] if "eval_loss" in vals else vals["loss"][i] * 1.1
                 evals.append(ev)
                 rec["val"] = {"loss": float(number(style["number"], ev, "loss"))}
@@ -379,7 +381,7 @@ def judge(run, want: dict) -> list[str]:
 
 
 def stories(n: int, rnd: random.Random) -> dict[str, dict]:
-    """Runs whose verdict does not depend on how they are printed: a healthy one and four broken ones,
+    """Runs whose verdict does not depend on how they are printed: a healthy one and seven broken ones,
     each a value a step (and an evaluation every `B` steps, as render() prints them)."""
     B = 5 if n <= 40 else 25
     evals = [(k + 1) * B - 1 for k in range(n // B)]
@@ -404,6 +406,14 @@ def stories(n: int, rnd: random.Random) -> dict[str, dict]:
                     "learning_rate": lr,
                     "eval_loss": [(1.0 + 3 * (0.4 - i / n) ** 2 if i / n < 0.4 else 1.0 + 2.5 * (i / n - 0.4))
                                   for i in evals]},
+        # a rate far below any recipe's and a loss that does not move
+        "tiny_lr": {"loss": [2.3 + 0.003 * (rnd.random() - 0.5) for _ in range(n)],
+                    "learning_rate": [1e-9] * n, "grad_norm": gn},
+        # every evaluation NaN while training stays finite
+        "eval_nan": {"loss": decay, "learning_rate": lr, "eval_loss": [float("nan")] * len(evals)},
+        # a loss of exactly 0 from the third log on (a masked-out or detached objective)
+        "loss_zero": {"loss": [decay[i] if i < 2 else 0.0 for i in range(n)], "learning_rate": lr,
+                      "grad_norm": [g if i < 2 else 0.0 for i, g in enumerate(gn)]},
     }
     return out
 
@@ -481,7 +491,8 @@ def main() -> int:
     ap.add_argument("--show", type=int, default=20, help="failing styles to print (default 20)")
     ap.add_argument("--json", help="write one record per style to this file")
     ap.add_argument("--judge", action="store_true",
-                    help="print five runs (healthy, NaN, at chance, diverging, overfitting) in drawn styles and "
+                    help="print eight runs (healthy, NaN, at chance, diverging, overfitting, a tiny LR, NaN "
+                         "evaluations, a zero loss) in drawn styles and "
                          "compare each scan with the same run's as JSON Lines (default --n 100)")
     a = ap.parse_args()
     if a.judge:
