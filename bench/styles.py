@@ -149,6 +149,8 @@ def draw(rnd: random.Random) -> dict:
         "layout": rnd.choice(LAYOUTS),
         "names": {m: rnd.choice(NAMES[m]) for m in metrics},
         "eval_name": rnd.choice(EVAL_NAMES),
+        # where a printed log lives: a file of its own, or a notebook cell's output (Colab, Kaggle)
+        "container": rnd.choice(["file", "file", "file", "notebook"]),
         "steps": rnd.choice([12, 40, 150]),
         "every": rnd.choice([1, 10]),
     }
@@ -167,6 +169,16 @@ def suffix(style: dict) -> str:
 
 def write(style: dict, text: str, path: Path) -> Path:
     """The rendered log on disk (a TensorBoard layout as an event file, as SummaryWriter writes it)."""
+    if style["layout"] != "tensorboard" and style.get("container") == "notebook" and style["layout"] not in FILES:
+        # the print as a notebook keeps it: the cell's stdout stream, one string a line
+        out = [ln + "\n" for ln in text.split("\n")[:-1]]
+        nb = {"cells": [{"cell_type": "code", "execution_count": 3, "metadata": {}, "source": ["trainer.fit()\n"],
+                         "outputs": [{"name": "stdout", "output_type": "stream", "text": out}]}],
+              "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}}, "nbformat": 4,
+              "nbformat_minor": 5}
+        path = path.with_suffix(".ipynb")
+        path.write_text(json.dumps(nb, indent=1))
+        return path
     if style["layout"] != "tensorboard":
         path.write_bytes(text.encode())
         return path
@@ -516,7 +528,7 @@ def main() -> int:
             ok = not problems
             good += ok
             choices = [(f, str(style[f])) for f in ("prefix", "counter", "sep", "pair", "number", "noise", "every",
-                                                     "value", "layout")]
+                                                     "value", "layout", "container")]
             choices += [(f"name:{m}", nm) for m, nm in style["names"].items()]
             if want["eval"]:
                 choices.append(("eval_name", style["eval_name"]))
