@@ -62,6 +62,19 @@ def test_early_collapse():
     assert hit.numbers == {"peak": 1e-3, "at": pytest.approx(5 / 30)}
 
 
+def test_stepwise_drops():
+    """1e-3 for four logs, then divided by 10 at each of the next four (steps 5-8), then flat: four drops in
+    a row, 1e4x in all; two drops in a row, or cuts of 2x, are no run of three."""
+    lr = [1e-3] * 4 + [1e-3 * 0.1 ** k for k in range(1, 5)] + [1e-7] * 4
+    hit = _check("stepwise_drops", _run({"learning_rate": lr}), "learning_rate")
+    assert hit.summary == ("learning_rate fell by 5x or more at each of 4 logs in a row, from 0.001 (step 4) to "
+                           "1.00e-07 (step 8), 1e+04x in all")
+    assert hit.numbers == {"drops": 4, "fell_by": pytest.approx(1e4)}
+    _quiet("stepwise_drops", _run({"learning_rate": [1e-3] * 4 + [1e-4, 1e-5] + [1e-5] * 6}), "learning_rate")
+    _quiet("stepwise_drops", _run({"learning_rate": [1e-3 * 0.5 ** k for k in range(12)]}), "learning_rate")
+    _quiet("stepwise_drops", _run({"learning_rate": [1e-3 * 0.1 ** k for k in range(6)]}), "learning_rate")
+
+
 def test_halvings():
     """65536 for 22 points, then halved at each of the last 8: eight halvings after the first 20."""
     scale = [65536.0] * 22 + [65536.0 / 2 ** k for k in range(1, 9)]

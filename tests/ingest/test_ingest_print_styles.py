@@ -162,3 +162,12 @@ def test_a_tab_separated_file_keeps_its_empty_cells_in_their_columns(tmp_path):
     run = read_run(str(p))
     assert list(run.series["grad_norm"].values) == [round(0.5 + 0.01 * i, 3) for i in range(1, 11)]
     assert list(run.series["eval/loss"].steps) == [5.0, 10.0]
+
+
+def test_a_best_so_far_line_is_counted_as_skipped(tmp_path):
+    p = tmp_path / "train.log"
+    p.write_text("epoch 1 loss 0.9 accuracy 0.5\nBest_accuracy : 50.0\nepoch 2 loss 0.7 accuracy 0.6\n"
+                 "Best_accuracy : 60.0\nepoch 3 loss 0.6 accuracy 0.55\n")
+    run = read_run(str(p))
+    assert len(run.series["loss"].values) == 3
+    assert sum(n for why, n in run.meta["skipped"].items() if "best" in why) == 2

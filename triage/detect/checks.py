@@ -1582,6 +1582,40 @@ def early_collapse(c: Ctx) -> Hit | None:
 
 
 @params
+class StepwiseDropsParams(Params):
+    """factor: a log's value at or below this times the log before it is one drop; run: consecutive
+    drops that fire; min_points: finite points the series needs."""
+
+    factor: float = 0.2
+    run: int = 3
+    min_points: int = 8
+
+
+@check("stepwise_drops", StepwiseDropsParams)
+def stepwise_drops(c: Ctx) -> Hit | None:
+    """A value (the LR) divided by a large factor at each of several logs in a row."""
+    p: StepwiseDropsParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points:
+        return None
+    prev = y[:-1]
+    drop = (prev > 0) & (y[1:] <= p.factor * np.where(prev > 0, prev, 1.0))
+    best_end = best_len = length = 0
+    for i, d in enumerate(drop):
+        length = length + 1 if d else 0
+        if length > best_len:
+            best_len, best_end = length, i + 1
+    if best_len < p.run:
+        return None
+    a, b = best_end - best_len, best_end
+    return Hit(
+        f"{c.name} fell by {1 / p.factor:.0f}x or more at each of {best_len} logs in a row, from {fmt(y[a])} "
+        f"(step {step_str(x[a])}) to {fmt(y[b])} (step {step_str(x[b])}), {y[a] / y[b]:.0e}x in all",
+        x[a], x[b], numbers={"drops": best_len, "fell_by": float(y[a] / y[b])},
+    )
+
+
+@params
 class DropRatioParams(Params):
     """max_ratio: end / start at or below this fires (start and end: the medians of the first
     and last 15%). settle: when above 0, the level right after the start-up (the stretch from

@@ -1528,6 +1528,10 @@ class _TextReader:
                 and self.continues_counted(ln, rec):
             return True
         if not plan.is_record and not (shape and shape in self.keyless):
+            if plan.keys == 0 and any(sl.role == "skip" and sl.key and printed._BEST.match(sl.key) for sl in plan.slots):
+                # `Best_accuracy : 60.0`: the best value so far of a metric the log prints, no reading of its own
+                self.b.skip(_BEST_SKIP)
+                return False
             if plan.keys == 0:
                 self.section_header(c)
             return self.join_pair_run(ln, s, tpl, plan, rec)
@@ -4275,6 +4279,7 @@ _REPREX_MARK = "#>"
 
 _RANK_TAG = re.compile(r"^\[(?:rank|default)(\d{1,4})\]:")
 _RANK_SKIP = "a line another data-parallel rank printed (rank 0's own line is read)"
+_BEST_SKIP = "a best-so-far value (the best of a metric the log prints, not a reading of its own)"
 # (what one rank alone may print: its own error, its traceback, a warning; those lines stay)
 _RANK_KEEPS = re.compile(r"Error|Exception|Traceback|error:|[Ww]arning|File \"|Killed|Signal|CUDA|NCCL|OOM")
 
