@@ -171,3 +171,14 @@ def test_a_best_so_far_line_is_counted_as_skipped(tmp_path):
     run = read_run(str(p))
     assert len(run.series["loss"].values) == 3
     assert sum(n for why, n in run.meta["skipped"].items() if "best" in why) == 2
+
+
+def test_bracketed_counters_head_the_values_under_them(tmp_path):
+    # `Epoch [1/3], Step [10/50]` and MMCV's `Epoch [1][10/250]` alone on a line, one value a line under it
+    for head in ("Epoch [1/3], Step [{}/50]", "Epoch [1][{}/250]"):
+        p = tmp_path / "train.log"
+        out = []
+        for i in range(1, 6):
+            out += [head.format(10 * i), f"    train_loss: {2.5 / i:.4f}", "    lr: 0.0003"]
+        p.write_text("\n".join(out) + "\n")
+        assert list(read_run(str(p)).series["loss"].steps) == [10.0, 20.0, 30.0, 40.0, 50.0], head

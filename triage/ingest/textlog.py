@@ -3841,7 +3841,10 @@ _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation
                            # `my_main Recent Stats | t_env: 11846 | Episode: 32`)
                            r"(?:(?:[\w.]+\s+)?(?:recent\s+)?(?:stats|statistics)\s*\|\s*)?"
                            # (`train---epoch : 51 ,  global step : 24356` over one `name : value` line a metric)
-                           r"(?:(?:step|iter|iteration|epoch|global[_ ]step|current[_ ]step|it|ep|batch|t_env|episode)\s*[=:]?\s*#(?:/#)?"
+                           r"(?:(?:step|iter|iteration|epoch|global[_ ]step|current[_ ]step|it|ep|batch|t_env|episode)\s*[=:]?\s*"
+                           # (the count bare or in brackets, more counts in brackets after it: `Epoch [1/3], Step [10/50]`,
+                           # MMCV's `Epoch [1][10/250]`)
+                           r"(?:#(?:/#)?|\[\s*#(?:\s*/\s*#)?\s*\])(?:\s*\[\s*#(?:\s*/\s*#)?\s*\])*"
                            r"(?:[,\s|]|--|\]\s*\[)*){1,3}"  # (`[Step 10/11940] [Epoch 0/30]`: a bracket each)
                            r"[\])]?:?"  # (`[batch=1/100]:` over indented `Train <name>: <value>` lines)
                            # (then the pass it starts: Caffe's `Iteration 400, Testing net (#0)` over its scores;
