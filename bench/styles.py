@@ -156,6 +156,10 @@ def draw(rnd: random.Random) -> dict:
     }
     if style["layout"] in FILES:
         style["noise"] = rnd.choice(["none", "nan_tail"] + ([] if style["layout"] == "tensorboard" else ["crlf"]))
+    if style["layout"] == "block" and style["counter"] == "caffe":
+        # (Caffe's `Iteration N (.. iter/s, ..),` line carries the loss itself before the outputs under it; as a bare
+        # heading over one value a line it is no shape Caffe prints)
+        style["counter"] = "step_word"
     if style["layout"] == "jsonl_nested":  # (under a `train` object a name says no split of its own)
         style["names"] = {m: rnd.choice([n for n in NAMES[m] if "train" not in n.lower()]) for m in metrics}
     return style
