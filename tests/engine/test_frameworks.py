@@ -141,6 +141,23 @@ def test_a_printed_dict_that_names_its_own_step_is_not_the_trainers(kb, tmp_path
     assert framework_table(kb).recognise(api.read_input(str(q))[0]) is None
 
 
+def test_only_csvloggers_sorted_header_or_a_history_dump_is_read_as_keras(kb, tmp_path):
+    # CSVLogger writes `epoch` and then sorted(logs.keys()); History saved with pandas has an unnamed index;
+    # a loop's own `epoch,loss,accuracy,val_loss,val_accuracy` is neither
+    def table(name, first, order):
+        vals = {"loss": lambda i: 1.2 / i, "accuracy": lambda i: 0.5 + 0.04 * i,
+                "val_loss": lambda i: 1.3 / i, "val_accuracy": lambda i: 0.45 + 0.04 * i}
+        p = tmp_path / name
+        p.write_text(",".join([first] + order) + "\n" + "\n".join(
+            ",".join([str(i)] + [f"{vals[c](i):.4f}" for c in order]) for i in range(1, 9)) + "\n")
+        hit = framework_table(kb).recognise(api.read_input(str(p))[0])
+        return hit[0].id if hit else None
+
+    assert table("logger.csv", "epoch", ["accuracy", "loss", "val_accuracy", "val_loss"]) == "keras"
+    assert table("history.csv", "", ["loss", "accuracy", "val_loss", "val_accuracy"]) == "keras"
+    assert table("own_loop.csv", "epoch", ["loss", "accuracy", "val_loss", "val_accuracy"]) is None
+
+
 # -- defaults as evidence -------------------------------------------------------------------------
 def test_hf_trainer_clips_by_default_so_no_clipping_is_set_aside(kb, tmp_path):
     doc = api.scan(str(hf_state(tmp_path / "hf")), kb=kb)

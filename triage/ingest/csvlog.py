@@ -58,7 +58,9 @@ def dialect_of(header: list[str], comment: str | None, name: str = "") -> str:
         return "ultralytics"
     if "step" in hs and ("epoch" in hs or any(c.endswith(("_step", "_epoch")) for c in h)):
         return "lightning_csv"
-    if h and h[0] == "epoch" and "step" not in hs:
+    if h and h[0] == "epoch" and "step" not in hs and h[1:] == sorted(h[1:]):
+        # CSVLogger writes `epoch`, then the logs' keys sorted (`sorted(logs.keys())`); a loop of one's own that
+        # writes `epoch,loss,accuracy,val_loss,...` in its own order is another writer's table
         return "keras_csv"
     return "csv"
 
@@ -282,6 +284,9 @@ def _read_stream(src: Source, stream, fmt: str | None, split: bool, by_split: bo
     else:
         _read_blocks(blocks, plan, b)
     plan.finish(b)
+    axes = [c for c in header if c and c.strip().lower() in ("epoch", "step", "global_step", "iteration", "iter")]
+    if axes:  # (framework recognition: which counters the table itself names, as spelled)
+        b.meta["axis_keys"] = axes
     if dialect == "sb3_monitor":
         b.meta["x_axis"] = "env_steps"
     elif dialect in ("ultralytics", "keras_csv") and not plan.done_grows:

@@ -4130,7 +4130,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         b.meta["dialects"] = dict(sorted(r.counts.items(), key=lambda kv: -kv[1]))
     b.meta["lines"] = len(lines)
     if r.dict_step_key:  # (framework recognition: the HF Trainer's printed dicts never carry their step)
-        b.meta["dict_step_key"] = r.dict_step_key
+        b.meta["axis_keys"] = [r.dict_step_key]
     if r.settings:
         b.meta["config"] = {**r.settings, **(b.meta.get("config") or {})}
         b.meta.setdefault("config_path", f"{src.name} (printed settings)")

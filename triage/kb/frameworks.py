@@ -109,8 +109,8 @@ class DomainRule:
 @dataclass(frozen=True)
 class RunFacts:
     """What recognition looks at: the reader's format, the dialects that gave most rows, the
-    metric keys as the log spells them (with the step key printed dicts carry, if any), and the text
-    of its events."""
+    metric keys as the log spells them (with the counters a table or a printed dict names, if any), and
+    the text of its events."""
 
     format: str
     dialects: frozenset[str]
@@ -124,8 +124,8 @@ class RunFacts:
         top = max(counts.values()) if counts else 0
         dialects = {str(d) for d, n in counts.items() if n == top and n > 0}
         keys = {s.source_key or s.name for s in run.series.values()}
-        if run.meta.get("dict_step_key"):  # a printed dict's own step key: no series, but the log spells it
-            keys.add(str(run.meta["dict_step_key"]))
+        # the counters a table's header or a printed dict names (`epoch`, `step`): no series, but the log spells them
+        keys.update(str(k) for k in run.meta.get("axis_keys") or ())
         events = tuple(str(e.text)[:2000] for e in getattr(run, "events", [])[:500])
         return cls(str(run.format), frozenset(dialects), frozenset(keys), events, str(run.meta.get("writer") or ""))
 
