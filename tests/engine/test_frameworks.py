@@ -141,6 +141,18 @@ def test_a_printed_dict_that_names_its_own_step_is_not_the_trainers(kb, tmp_path
     assert framework_table(kb).recognise(api.read_input(str(q))[0]) is None
 
 
+def test_mmcv_json_lines_with_grad_norm_are_not_the_trainers(kb, tmp_path):
+    # MMCV's log.json (and PySlowFast's json_stats) print `lr` and the loader's `data_time` beside grad_norm;
+    # the Trainer's dicts say learning_rate and never time the loader
+    p = tmp_path / "pasted.txt"  # (the lines pasted into an issue, each after a few words)
+    p.write_text("\n".join("json line: " + json.dumps({"mode": "train", "epoch": 1, "iter": 20 * i, "lr": 0.01,
+                                                      "memory": 3000, "data_time": 0.01, "loss": 1.0 / i,
+                                                      "grad_norm": 2.0, "time": 0.3})
+                           for i in range(1, 20)) + "\n")
+    hit = framework_table(kb).recognise(api.read_input(str(p))[0])
+    assert hit is None or hit[0].id != "hf_trainer"
+
+
 def test_only_csvloggers_sorted_header_or_a_history_dump_is_read_as_keras(kb, tmp_path):
     # CSVLogger writes `epoch` and then sorted(logs.keys()); History saved with pandas has an unnamed index;
     # a loop's own `epoch,loss,accuracy,val_loss,val_accuracy` is neither
