@@ -116,6 +116,12 @@ def _aside(doc: dict) -> dict[str, str]:
     (WILD / "wild34" / "torchvision_ref" / "torchvision_cls_vgg16bn_lr01_loss_blows_acc1_zero.txt", "torchvision_references"),
     (WILD / "wild36" / "spacy" / "spacy2_scorer_ents_f_91_to_95_five_runs.txt", "spacy"),
     (WILD / "wild33" / "ms_swift" / "ovis2_34b_lora_loss_0_grad_norm_0_from_step1.txt", "ms_swift"),
+    # a Keras 2 paste of its epoch lines without the bars and their times: `loss: .. - val_loss: ..` twins
+    (WILD / "wild42" / "keras" / "dsse_conv1d_reviews_val_loss_climbs_after_epoch2.txt", "keras"),
+    # look-alikes: a torchvision loop and apex's printed lines under `Epoch N/M` headings (no Keras times, no
+    # val_ twins)
+    (WILD / "wild41" / "medical_cls" / "covid_xray_densenet_loss_6_acc_012_epochs47_50.txt", None),
+    (WILD / "wild53" / "apex" / "apex_fp16_optimizer_grad_overflow_each_iteration_tqdm.txt", None),
     # look-alikes: dict-like lines that are not the Trainer's, an SB3-style table from OpenAI baselines
     (WILD / "repos" / "opennmt" / "onmt_log_block.txt", None),
     (WILD / "repos" / "baselines-her" / "fetch_push_openai_run1.txt", None),
