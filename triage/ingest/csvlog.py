@@ -98,21 +98,15 @@ class _Blocks:
         self.pos = start  # bytes of the stream read so far (a split read: where this part starts)
         self.end = end  # stop reading here (a split read's part); None: at the end of the stream
         self.quoted = False  # a block held a quote (a split read is then redone in one piece)
-        self.semicolon = False  # a `;`-separated file: its bytes are read as the comma-separated ones
-        self.tab = False  # a tab-separated one, the same way
+        # `;` or a tab for a file separated by one of them: its bytes are read as the comma-separated ones
+        self.delimiter: bytes | None = None
 
-    def by_tab(self) -> None:
-        """Read a tab-separated file as the comma-separated one it stands for (a comma in it is
-        taken as a decimal comma, as in a `;`-separated one)."""
-        self.tab = True
-        self.carry = _tab_to_comma(self.carry)
-
-    def by_semicolon(self) -> None:
+    def by_delimiter(self, delimiter: bytes) -> None:
         """Read a `;`-separated file (Excel in locales with a decimal comma, a CSVLogger given
-        `separator=';'`) as the comma-separated one it stands for: a comma in it is a decimal comma
-        (or text), so it turns into a point first, then each `;` into a comma."""
-        self.semicolon = True
-        self.carry = _semicolon_to_comma(self.carry)
+        `separator=';'`) or a tab-separated one as the comma-separated file it stands for: a comma in it
+        is a decimal comma (or text), so it turns into a point first, then each delimiter into a comma."""
+        self.delimiter = delimiter
+        self.carry = _to_comma(self.carry, delimiter)
 
     def _read(self, n: int) -> bytes:
         if self.end is not None:
@@ -129,10 +123,8 @@ class _Blocks:
             self.cr_only = b"\r" in data.rstrip(b"\r") and b"\n" not in data
         if self.cr_only:
             data = data.replace(b"\r", b"\n")
-        if self.semicolon:
-            data = _semicolon_to_comma(data)
-        elif self.tab:
-            data = _tab_to_comma(data)
+        if self.delimiter is not None:
+            data = _to_comma(data, self.delimiter)
         return data
 
     def line(self) -> bytes | None:
@@ -181,8 +173,8 @@ class _Blocks:
             yield first, body
 
 
-def _semicolon_to_comma(data: bytes) -> bytes:
-    return data.replace(b",", b".").replace(b";", b",")
+def _to_comma(data: bytes, delimiter: bytes) -> bytes:
+    return data.replace(b",", b".").replace(delimiter, b",")
 
 
 def semicolon_header(line: str) -> bool:
@@ -198,10 +190,6 @@ def tab_header(line: str) -> bool:
 
 
 _EMPTY_TAB_CELL = re.compile(r"\t(?=\t|\s*$)|^\t")
-
-
-def _tab_to_comma(data: bytes) -> bytes:
-    return data.replace(b",", b".").replace(b"\t", b",")
 
 
 def _newlines(body: bytes) -> int:
@@ -232,15 +220,11 @@ def _read_stream(src: Source, stream, fmt: str | None, split: bool, by_split: bo
                 comment = text.strip()
             continue
         break
-    semicolon = semicolon_header(text)
-    if semicolon:
-        text = text.replace(";", ",")
-        blocks.by_semicolon()
+    delimiter = ";" if semicolon_header(text) else "\t" if tab_header(text) else None
+    if delimiter is not None:
+        text = text.replace(delimiter, ",")
+        blocks.by_delimiter(delimiter.encode())
         split = False  # (the parts would read their bytes as they stand)
-    elif tab_header(text):
-        text = text.replace("\t", ",")
-        blocks.by_tab()
-        split = False
     try:
         header = next(csv.reader([text]))
     except (StopIteration, csv.Error) as exc:
@@ -1039,9 +1023,8 @@ def sniff(head: bytes, name: str = "") -> tuple[str, float]:
         lines.pop(0)
     if len(lines) < 1:
         return "csv", 0.0
-    if semicolon_header(lines[0]):
-        lines = [ln.replace(",", ".").replace(";", ",") for ln in lines]
-    elif tab_header(lines[0]):
+    delimiter = ";" if semicolon_header(lines[0]) else "\t" if tab_header(lines[0]) else None
+    if delimiter == "\t":
         width = len(lines[0].rstrip("\r\n").split("\t"))
         rows = [ln.rstrip("\r\n") for ln in lines[1:] if ln.strip()]
         if not any(_EMPTY_TAB_CELL.search(ln) for ln in rows) or any(len(r.split("\t")) != width for r in rows):
@@ -1049,7 +1032,8 @@ def sniff(head: bytes, name: str = "") -> tuple[str, float]:
             # knows; a tab-separated file only needs this reader where a cell is left empty, and only when
             # every row has the header's cells: Flair's loss.tsv writes one tab too many after its loss)
             return "csv", 0.0
-        lines = [ln.replace(",", ".").replace("\t", ",") for ln in lines]
+    if delimiter is not None:
+        lines = [ln.replace(",", ".").replace(delimiter, ",") for ln in lines]
     try:
         parsed = list(csv.reader(io.StringIO("\n".join(lines[:10]))))
     except csv.Error:

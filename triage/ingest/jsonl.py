@@ -1093,7 +1093,8 @@ class _MMDet2:
 def sniff(head: bytes) -> float:
     """Score how much `head` looks like JSON Lines (one object per line)."""
     text = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
-    lines = [ln.strip() for ln in text.split(b"\n")[:50]]
+    every = text.split(b"\n")
+    lines = [ln.strip() for ln in every[:50]]
     lines = [ln for ln in lines if ln]
     if not lines:
         return 0.0
@@ -1106,7 +1107,7 @@ def sniff(head: bytes) -> float:
         return 0.0
     if len(lines) == 1 and good == 1:
         return 0.5  # a single-object JSON file is also JSONL
-    more = [ln.strip() for ln in text.split(b"\n")[50:400]]  # (an evaluation's line may come every 25 records)
+    more = [ln.strip() for ln in every[50:400]]  # (an evaluation's line may come every 25 records)
     more = [ln for ln in more[:-1] if ln and not ln.startswith(b"{")]
     if sum(1 for ln in [ln for ln, o in zip(lines, objs) if not o] + more
            if _PRINTED_METRIC.search(ln) and not _BAR.search(ln)) >= 2:

@@ -3835,6 +3835,8 @@ _PAREN_TAIL = re.compile(r"^[-+]?\d+(?:\.\d+)?\s*[A-Za-z%]{0,3}\)+[.,;]?$")
 # A settings line naming the run's epoch count in the plural, the number alone after it (`Epochs: 3`, after
 # an emoji or a bullet as setup prints often have them, maybe behind the logger's name in brackets)
 _EPOCHS_SETTING = re.compile(r"(?i)^(?:\[[\w.]+\]\s*[-:]?\s*)?[^\w\s]{0,3}\s*(?:num(?:ber)?[_ ](?:of[_ ])?|total[_ ])?epochs\s*[:=]\s*\d+\s*$")
+# (the reason a line holding only the best value so far of a metric is counted under)
+_BEST_SKIP = "a best-so-far value (the best of a metric the log prints, not a reading of its own)"
 _COUNTER_ONLY = re.compile(r"^[\[(]?\s*(?:(?:train|training|val|valid|validation|eval|evaluation|test|learning)(?:\s+|-+)"
                            r"(?:(?:metrics|results|stats|statistics)\s+(?:at|for|@)\s+)?)?"  # (`Eval metrics at step 6:`)
                            # (a stats dump's title before its counters, after the logger's name: PyMARL's
@@ -4282,7 +4284,6 @@ _REPREX_MARK = "#>"
 
 _RANK_TAG = re.compile(r"^\[(?:rank|default)(\d{1,4})\]:")
 _RANK_SKIP = "a line another data-parallel rank printed (rank 0's own line is read)"
-_BEST_SKIP = "a best-so-far value (the best of a metric the log prints, not a reading of its own)"
 # (what one rank alone may print: its own error, its traceback, a warning; those lines stay)
 _RANK_KEEPS = re.compile(r"Error|Exception|Traceback|error:|[Ww]arning|File \"|Killed|Signal|CUDA|NCCL|OOM")
 
