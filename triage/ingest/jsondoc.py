@@ -135,6 +135,8 @@ def kind_of(doc) -> str | None:
         if doc and all(isinstance(v, dict) and isinstance(v.get("values"), list) and isinstance(v.get("steps"), list)
                        for v in doc.values()):
             return "json_series"
+        if _point_lists(doc) is not None:
+            return "json_point_lists"
         if doc and all(isinstance(v, list) for v in doc.values()):
             lens = {len(v) for v in doc.values()}
             if len(lens) == 1:
@@ -166,6 +168,8 @@ def read(src: Source, fmt: str | None = None, doc=None) -> Run:
         return read_series(src, doc)
     if kind == "catboost":
         return read_catboost(src, doc)
+    if kind == "json_point_lists":
+        return read_point_lists(src, _point_lists(doc) or {})
     if kind in ("json_rows", "json_record_list"):
         b = RunBuilder(src.path, "json", source="jsonl")
         ctx = _jsonl._Ctx(b, null_is_nan=False)
@@ -333,6 +337,59 @@ def read_series(src: Source, doc: dict) -> Run:
     return b.build()
 
 
+_POINT_STEP = ("step", "global_step", "iteration", "iter", "epoch", "x")
+_POINT_VALUE = ("value", "y", "val")
+
+
+def _point_list(v) -> bool:
+    """A list of one metric's points, each with its own step: `{"step": 3, "value": 0.41}` objects (a
+    scalar export written by a script) or TensorBoard's `[wall_time, step, value]` rows (its JSON download)."""
+    if not isinstance(v, list) or len(v) < 2:
+        return False
+    head = v[:20]
+    if all(isinstance(p, dict) for p in head):
+        return all(any(k in p for k in _POINT_STEP) and any(k in p for k in _POINT_VALUE) for p in head)
+    return all(isinstance(p, list) and len(p) == 3 and all(type(x) in (int, float) for x in p) for p in head)
+
+
+def _point_lists(doc: dict) -> dict | None:
+    """Metrics kept one list of points per name (`{"metrics": {"loss": [{"step": 0, "value": 2.3}, ...],
+    "lr": [...]}, "run": "..."}`, or the name -> points dict on its own): that dict, when every list in
+    it is a point list and there is at least one; the group may sit beside the run's settings and
+    summaries. None for any other shape."""
+    groups = [doc] + [v for v in doc.values() if isinstance(v, dict)]
+    found = None
+    for g in groups:
+        lists = [v for v in g.values() if isinstance(v, list)]
+        if not lists or not all(_point_list(v) for v in lists):
+            continue
+        if g is doc and any(isinstance(v, dict) for v in doc.values()):
+            continue  # points beside nested groups: not one flat set of series
+        if found is not None:
+            return None
+        found = {k: v for k, v in g.items() if isinstance(v, list)}
+    return found
+
+
+def read_point_lists(src: Source, series: dict) -> Run:
+    """One series per metric, each a list of points with its own steps (see `_point_list`)."""
+    b = RunBuilder(src.path, "json", source="jsonl")
+    steps_seen: set[float] = set()
+    for name, points in series.items():
+        pairs = []
+        for p in points:
+            if isinstance(p, dict):
+                step = next((p[k] for k in _POINT_STEP if k in p), None)
+                pairs.append((step, next((p[k] for k in _POINT_VALUE if k in p), None)))
+            elif isinstance(p, list) and len(p) == 3:
+                pairs.append((p[1], p[2]))  # TensorBoard's rows: wall time, step, value
+            else:
+                b.skip("not a point of a metric's list")
+        _add_points(b, str(name), pairs, steps_seen)
+    b.meta["rows"] = len(steps_seen)
+    return b.build()
+
+
 def read_catboost(src: Source, doc: dict) -> Run:
     """CatBoost's ``catboost_training.json``: ``meta`` names the metrics (``learn_metrics``,
     ``test_metrics``), each of ``iterations`` holds their values per set, in that order. The learn
@@ -457,6 +514,6 @@ register(Reader(
     "megatron_golden", "Megatron-LM CI golden values JSON", _sniff_golden, read, priority=68, fallback="text",
 ))
 register(Reader(
-    "json", "a JSON document: rows, columns, per-metric series (Sacred), CatBoost's training JSON or one of the above", _sniff_json, read, priority=50,
+    "json", "a JSON document: rows, columns, per-metric series (Sacred) or point lists (scalar exports), CatBoost's training JSON or one of the above", _sniff_json, read, priority=50,
     suffixes=(".json",), fallback="text",
 ))
