@@ -2428,6 +2428,18 @@ def test_constant_trailing_share_and_start():
     _quiet("constant", _run({"loss": [3.1, 2.4, 2.0, 1.7, 1.5, 0.0, 0.0, 0.0]}), "loss", **params)
 
 
+def test_constant_trailing_from_min():
+    """A Trainer loss that reads 1.97 and then exactly 0 to the end stepped to 0 from a working level (a NaN the
+    logger filtered); one that crept down 0.0003, 0.0002, 0.0001 and then reads 0 fell below the print's last
+    digit (the Trainer rounds the logged loss to 4 decimals), and is quiet with trailing_from_min 0.001."""
+    params = {"value": 0.0, "trailing": True, "trailing_from_min": 0.001, "min_count": 2, "min_points": 4}
+    hit = _check("constant", _run({"loss": [2.31, 1.97, 0.0, 0.0, 0.0]}), "loss", **params)
+    assert hit.summary == "loss is exactly 0 on its last 3 points (steps 3-5), after 1.97 at step 2"
+    _quiet("constant", _run({"loss": [0.85, 0.0003, 0.0002, 0.0001, 0.0, 0.0, 0.0]}), "loss", **params)
+    params.pop("trailing_from_min")
+    _check("constant", _run({"loss": [0.85, 0.0003, 0.0002, 0.0001, 0.0, 0.0, 0.0]}), "loss", **params)
+
+
 def test_zero_while_falling_ends_zero_after():
     """An eval mAP of 0.0943 then exactly 0 is a score the model had earned gone to none; 0.0943 then
     0.121 is not, nor is 0.004 then 0 (an earlier score at print noise)."""

@@ -1121,6 +1121,9 @@ class ConstantParams(WindowParams):
     # over the larger part of the log) and the series began at trailing_start_min or more
     trailing_share: Optional[float] = None
     trailing_start_min: Optional[float] = None
+    # with trailing: only when the point just before those last points is this far or more from the value
+    # (a loss that steps to 0 from a working level, not one that crept down to the print's last digit)
+    trailing_from_min: Optional[float] = None
     # the answer to give instead when the rows are epoch means: frozen weights score the same dataset
     # the same way every epoch, so the repeats cannot tell a frozen tensor from a frozen model
     coarse_answer: Optional[str] = None
@@ -1398,6 +1401,8 @@ def _trailing_constant(c: Ctx, p: ConstantParams, x: np.ndarray, y: np.ndarray, 
     if p.trailing_share is not None and not count > p.trailing_share * len(y):
         return None
     if p.trailing_start_min is not None and not y[0] >= p.trailing_start_min:
+        return None
+    if p.trailing_from_min is not None and not abs(float(y[start - 1]) - value) >= p.trailing_from_min:
         return None
     if p.unless_moving and _moving_over(c, p.unless_moving, float(x[start]), float(x[-1])):
         return None
