@@ -75,6 +75,27 @@ def test_stepwise_drops():
     _quiet("stepwise_drops", _run({"learning_rate": [1e-3 * 0.1 ** k for k in range(6)]}), "learning_rate")
 
 
+def test_resume_replay():
+    """Warmup 1e-4 -> 1e-3 over steps 1-5, decay to 3e-4 by step 12; the run resumed at step 10 (logged up to
+    12 before): from step 10 on the LR replays its warmup from 1e-4. A resume that goes on where it stood, or a
+    new run appended from the first step, is quiet."""
+    lr = [1e-4, 3e-4, 5e-4, 8e-4, 1e-3, 9e-4, 8e-4, 7e-4, 6e-4, 1e-4, 3e-4, 5e-4, 8e-4]
+    run = _run({"learning_rate": lr})
+    run.meta["resumed_at"] = [[10.0, 12.0]]
+    hit = _check("resume_replay", run, "learning_rate")
+    assert hit.summary == ("learning_rate starts over at the resume: the step went back from 12 to 10, and "
+                           "learning_rate went from 6.00e-04 to 1.00e-04, where the run began (1.00e-04 at step 1), "
+                           "instead of going on from where it stood")
+    assert hit.first_step == 10
+    going_on = _run({"learning_rate": lr[:9] + [5.5e-4, 5e-4, 4.5e-4, 4e-4]})
+    going_on.meta["resumed_at"] = [[10.0, 12.0]]
+    _quiet("resume_replay", going_on, "learning_rate")
+    appended = _run({"learning_rate": lr})
+    appended.meta["resumed_at"] = [[1.0, 12.0]]
+    _quiet("resume_replay", appended, "learning_rate")
+    _quiet("resume_replay", _run({"learning_rate": lr}), "learning_rate")  # no resume found by the reader
+
+
 def test_halvings():
     """65536 for 22 points, then halved at each of the last 8: eight halvings after the first 20."""
     scale = [65536.0] * 22 + [65536.0 / 2 ** k for k in range(1, 9)]
@@ -2607,3 +2628,13 @@ def test_constant_unless_score_below_max():
     _check("constant", _run({"eval/loss": [0.0, 0.0]}), "eval/loss", **params)
     _quiet("constant", _run({"eval/loss": [0.0, 0.0], "eval/accuracy": [1.0, 0.82]}), "eval/loss", **params)
     _quiet("constant", _run({"eval/loss": [0.0, 0.0], "eval/f1": [0.0, 0.0]}), "eval/loss", **params)
+
+
+def test_threshold_unless_any_below():
+    """An entropy below 0.01 at the end fires; the same curve once below 0 (a Gaussian policy's differential
+    entropy) is another quantity and stays quiet."""
+    hit = _check("threshold", _run({"entropy": [0.5, 0.2, 0.05, 0.004, 0.003, 0.002]}), "entropy",
+                 op="<", value=0.01, min_count=3, unless_any_below=0.0)
+    assert hit.numbers["share"] == 0.5
+    _quiet("threshold", _run({"entropy": [0.5, 0.2, 0.05, 0.004, -0.3, -0.6]}), "entropy",
+           op="<", value=0.01, min_count=3, unless_any_below=0.0)

@@ -531,6 +531,10 @@ class ThresholdParams(WindowParams):
     # one of these other series spans while it stays a share (every value 0..1): the same quantity printed as a
     # percent (a script's own `Accuracy on the test set: 90.53%` beside the framework's fractions 0.83-0.91)
     unless_percent_of: Optional[Names] = None
+    # quiet when any finite value of the series is below this: a value the quantity the bound was set for
+    # cannot take says the series measures another one (a discrete policy's entropy is never below 0; a
+    # Gaussian policy's differential entropy is, whenever its std is under 0.24)
+    unless_any_below: Optional[float] = None
 
 
 def _percent_of(c: Ctx, names: Names, values: np.ndarray) -> bool:
@@ -593,6 +597,8 @@ def threshold(c: Ctx) -> Hit | None:
             return None
     x, y = finite_xy(c.steps, c.values)
     if _all_sentinel(y, p.unless_every_value):
+        return None
+    if p.unless_any_below is not None and len(y) and float(np.min(y)) < p.unless_any_below:
         return None
     if p.first_near is not None and not (len(y) and abs(float(y[0]) - p.first_near) <= p.first_tol
                                          and facts.begins_at_start(x)):
@@ -1618,6 +1624,48 @@ def stepwise_drops(c: Ctx) -> Hit | None:
         f"(step {step_str(x[a])}) to {fmt(y[b])} (step {step_str(x[b])}), {y[a] / y[b]:.0e}x in all",
         x[a], x[b], numbers={"drops": best_len, "fell_by": float(y[a] / y[b])},
     )
+
+
+@params
+class ResumeReplayParams(Params):
+    """At a resume (the step going back to a checkpoint after the run's first logged step, as the reader
+    found it: meta `resumed_at`), the series goes back to the value the run started with (within
+    `start_tol` times it, or beyond it on its side) while right before the resume it stood `moved`
+    times or more away from that value: a schedule that starts over at the resume instead of going on
+    where it stopped."""
+
+    start_tol: float = 1.5
+    moved: float = 3.0
+    min_points: int = 6
+
+
+@check("resume_replay", ResumeReplayParams)
+def resume_replay(c: Ctx) -> Hit | None:
+    """A logged value (the LR) starts over from its first value at a resume."""
+    p: ResumeReplayParams = c.params
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points or not (y > 0).all():
+        return None
+    first = float(y[0])
+    for back_to, reached in getattr(c.run, "meta", {}).get("resumed_at") or []:
+        if not back_to > x[0]:
+            continue  # back to the first step: a new run appended to the file, not a resume
+        pre, post = y[x < back_to], y[x >= back_to]
+        if len(pre) < 2 or not len(post):
+            continue
+        before, after = float(pre[-1]), float(post[0])
+        # back at the start, or beyond it on the start's side: a replayed warmup logs its first values
+        # (its first log may come a step before the run's own first one), a decay that starts over its peak
+        rose, fell = before >= p.moved * first, before <= first / p.moved
+        if (rose and after <= p.start_tol * first) or (fell and after >= first / p.start_tol):
+            at = float(x[x >= back_to][0])
+            return Hit(
+                f"{c.name} starts over at the resume: the step went back from {step_str(reached)} to "
+                f"{step_str(back_to)}, and {c.name} went from {fmt(before)} to {fmt(after)}, where the run began "
+                f"({fmt(first)} at step {step_str(x[0])}), instead of going on from where it stood",
+                at, at, numbers={"before": before, "after": after, "first": first},
+            )
+    return None
 
 
 @params

@@ -524,8 +524,10 @@ class RunBuilder:
                 continue
             seen = step_info.get(id(s))  # series that share one step array (one row layout) share the work
             if seen is None:
-                seen = step_info[id(s)] = (s, _restarts(s), _increasing(s))
-            restarts = max(restarts, seen[1])
+                seen = step_info[id(s)] = (s, _resumes(s), _increasing(s))
+            if len(seen[1]) > restarts:
+                restarts = len(seen[1])
+                self.meta["resumed_at"] = [list(r) for r in seen[1]]
             if not seen[2]:
                 s, v, e, w, dropped = _dedupe(s, v, e, w)
                 duplicates += dropped
@@ -1031,7 +1033,13 @@ def _names_a_loss(key: str) -> bool:
 
 
 def _restarts(s: np.ndarray, window: int = 4) -> int:
-    """Times the step goes back in file order (a resumed run), ignoring interleaved writers.
+    """Times the step goes back in file order (a resumed run), ignoring interleaved writers (_resumes)."""
+    return len(_resumes(s, window))
+
+
+def _resumes(s: np.ndarray, window: int = 4) -> list[tuple[float, float]]:
+    """Where the step goes back in file order (a resumed run), ignoring interleaved writers: for each
+    time, the step it went back to and the highest step logged before it.
 
     A drop counts when the new step is below every one of the `window` steps before it (a resume
     from an older checkpoint), or when the points after it replay steps already seen, in order,
@@ -1044,12 +1052,12 @@ def _restarts(s: np.ndarray, window: int = 4) -> int:
         s = s[fin]
     n = len(s)
     if n < 2:
-        return 0
+        return []
     drops = np.flatnonzero(s[1:] < s[:-1]) + 1
     if not len(drops):
-        return 0
+        return []
     runmax = np.maximum.accumulate(s)
-    count = 0
+    found: list[tuple[float, float]] = []
     last = -window - 1
     for i in drops.tolist():
         if i - last <= window:
@@ -1066,9 +1074,9 @@ def _restarts(s: np.ndarray, window: int = 4) -> int:
             else:
                 real = True  # the last point goes back: nothing says it is a writer's jitter
         if real:
-            count += 1
+            found.append((float(s[i]), float(runmax[i - 1])))
             last = i
-    return count
+    return found
 
 
 def _increasing(s: np.ndarray) -> bool:
