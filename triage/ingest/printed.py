@@ -2810,3 +2810,68 @@ def unplaced_values(lines: Iterable[str], limit: int = 20_000) -> tuple[int, str
     if best is None or best[0] < 3:
         return None
     return best[0], best[1], best[2]
+
+
+# ---------------------------------------------------------------------------------- values left unread
+# What counts as a value on a line the reader took nothing from (the accounting of skipped lines, and
+# bench/dropped.py's audit of it). A *name/value pair* is a name (a word that opens with a letter) joined to
+# a number by `:` or `=` (`Total: 1.99`, `loss=nan`), or a metric name the alias table knows, or a counter
+# word, then blanks and a number (`loss 2.31`, `epoch 3`). A number is a decimal, scientific or nan/inf
+# spelling, a unit allowed after it (`%`, `ms`, `it/s`, `GB`); never part of a date, a clock time, a version
+# (`2.1.0`) or a word (`fp16`, `model_3.pth`). A line of two numbers or more and nothing else counts too. A
+# progress bar's own parts (share done, bar, count, times, rate) are no values; its postfix is.
+COUNTER_NAMES = frozenset({
+    "epoch", "epochs", "step", "steps", "iter", "iters", "iteration", "iterations", "it", "batch", "batches", "round",
+    "rounds", "episode", "episodes", "ep", "global_step", "globalstep", "update", "updates", "generation", "gen",
+    "fold", "trial", "run", "stage", "phase", "cycle", "idx", "index", "n_iter", "num_steps", "total_steps",
+    "max_steps", "num_epochs", "total"})
+_V_NUMBER = (r"[-+]?(?:\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|[Nn]a[Nn]|NAN|[Ii]nf(?:inity)?|INF)"
+             r"(?:/\d+)?"  # (a counter's total: `1/10`)
+             r"(?:\s?(?:%|ms|us|s|sec|min|h|GB|GiB|MB|MiB|KB|it/s|s/it|tok/s|x)(?![A-Za-z]))?"
+             r"(?![\w.:/-]*\w)")  # (`2.1.0`, `12:30`, `2023-01`, `fp16`, `3.pth`: no number of its own)
+_V_NAME = r"[A-Za-z][\w./@%-]*"
+_V_JOINED = re.compile(r"(?<![\w./@%-])(" + _V_NAME + r")\s*[:=]\s*(" + _V_NUMBER + r")")
+_V_SPACED = re.compile(r"(?<![\w./@%-])(" + _V_NAME + r"(?: [A-Za-z][\w/-]*)?)\s+(" + _V_NUMBER + r")")
+_V_ONLY_NUMBERS = re.compile(r"^[\s|,;]*(?:" + _V_NUMBER + r")(?:[\s|,;]+(?:" + _V_NUMBER + r"))+[\s|,;]*$")
+_V_NUMBERS = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+# a progress bar's own parts: tqdm's share done and bar, its count, its times and rate; a bar drawn in brackets
+# (`[=====>....]`, `[>>>-----]`) with its count, rate, elapsed time and ETA
+_V_BAR = re.compile(r"\d{1,3}%\s*\|[^|]*\||\b\d+/\d+(?=\s*\[)|\[[\d:]+<[\d:?]*(?:,\s*[\d.?]+\s*(?:s/it|it/s))?"
+                    r"|\[[=>.\-#█━ ]{4,}\]\s*(?:\d+/\d+)?|[\d.]+\s*(?:task|it|samples?|steps?)/s\b")
+
+
+def value_pairs(line: str) -> list[tuple[str, str]]:
+    """The name/value pairs of a printed line (see above), as (name, number); ("", number) for a line of
+    numbers alone."""
+    c = clean(line)
+    if "/" in c or "[" in c or "%" in c:
+        c = _V_BAR.sub(" ", c)
+    out: list[tuple[int, str, str]] = []
+    taken: set[int] = set()
+    for m in _V_JOINED.finditer(c):
+        out.append((m.start(), m.group(1).rstrip("./-"), m.group(2)))
+        taken.add(m.start(2))
+    for m in _V_SPACED.finditer(c):
+        if m.start(2) in taken:
+            continue
+        words = m.group(1).split(" ")
+        for k in range(len(words)):  # the longest known name that ends right before the number
+            cand = " ".join(words[k:]).rstrip("./-")
+            if cand.lower() in COUNTER_NAMES or known_key(cand, loose=True):
+                out.append((m.start(), cand, m.group(2)))
+                taken.add(m.start(2))
+                break
+    if not out and _V_ONLY_NUMBERS.match(c):
+        return [("", n) for n in _V_NUMBERS.findall(c)]
+    return [(name, num) for _, name, num in sorted(out)]
+
+
+def counter_name(name: str) -> bool:
+    """A counter's name, alone or as the last word (`epoch`, `global_step`, `training epoch`)."""
+    low = name.lower().replace("-", "_")
+    return low.replace(" ", "_") in COUNTER_NAMES or low.rsplit(" ", 1)[-1] in COUNTER_NAMES
+
+
+def holds_values(line: str) -> bool:
+    """Whether a printed line holds a value that is not a counter (a name/value pair, or numbers alone)."""
+    return any(not name or not counter_name(name) for name, _ in value_pairs(line))

@@ -33,6 +33,7 @@ import numpy as np
 from triage.ingest import aliases as _aliases
 from triage.ingest import printed, printed_bulk, settings, tables
 from triage.ingest.builder import NAN, RunBuilder, run_shift, split_named_by_path, starts_run, to_float
+from triage.ingest.linetrace import LineTrace
 from triage.ingest.run import Run, full_precision
 from triage.ingest.source import Source, decode
 
@@ -415,6 +416,8 @@ class _TextReader:
         self.named_next: tuple[int, str] | None = None  # (line, name) of a metric's name whose value is on the next line
         self.last_clean: tuple[int, str, str] = (-2, "", "")  # (line, cleaned text, raw text) of the last line read
         self.lr_ahead: tuple[float, dict] | None = None  # (epoch, values) of an LR notice waiting for its epoch's bar
+        self.trace: LineTrace | None = None  # the accounting audit's (bench/dropped.py), else None
+        self.folds = 0  # printed lines whose values went into a record opened on an earlier line
 
     def mark(self) -> tuple:
         """What reading a line may change, for telling that a line changed nothing (tqdm counts aside)."""
@@ -1644,6 +1647,7 @@ class _TextReader:
     def joined(self, rec: _Rec) -> None:
         """One more printed line's values went into `rec`: the record stays one row at its step."""
         _more_lines(self.lines_in, rec.line)
+        self.folds += 1
 
     def continues_counted(self, ln: int, rec: printed.Record) -> bool:
         """`iter 100, loss: 2.41` then `rpn_cls: 0.71, rpn_box: 0.005, rcnn_cls: 1.73`: a line of named values
@@ -3030,6 +3034,15 @@ _MAX_LOOKED = 5_000  # of which at most this many are parsed again (about 40 us 
 _UNREAD_VALUE = "a record whose values read as no number"
 
 
+def _placed_back(r: _TextReader, took: tuple) -> None:
+    """A record or an event that closed on this line and opens on an earlier one (a block of a value a line,
+    a logger's table, a dict printed over lines, a traceback): the lines between are its, not unplaced."""
+    first = min([int(rec.line) for rec in r.records[took[0]:]]
+                + [ev.line for ev in r.b.events[took[1]:] if ev.line is not None], default=0)
+    while r.unplaced and first and r.unplaced[-1] >= first:
+        r.unplaced.pop()
+
+
 def _near_misses(r: _TextReader, lines, masks, b: RunBuilder) -> None:
     """Lines printed in the shape of the log's records save that a value in them is no number (`step 3
     loss abc`, `step 9 loss --`, `loss 1.2.3` among `step N loss X` lines): a record the run printed and
@@ -3053,6 +3066,8 @@ def _near_misses(r: _TextReader, lines, masks, b: RunBuilder) -> None:
     found = 0
     looked = 0
     seen: dict[int, bool] = {}
+    unread: dict[int, str] = {}  # a line shape's reason to be counted ("" for none)
+    quiet_done: set[int] = set()
     for ln in r.unplaced:
         line = lines[ln - 1]
         if len(line) > 2000:
@@ -3074,12 +3089,61 @@ def _near_misses(r: _TextReader, lines, masks, b: RunBuilder) -> None:
             seen[mid] = hit
         if hit:
             found += 1
+            if r.trace is not None:
+                r.trace.near.add(ln)
+        else:
+            why = unread.get(mid) if mid >= 0 else None
+            if why is None:
+                why = _unread_reason(line)
+                if mid >= 0:
+                    unread[mid] = why
+            if why and masks is not None and mid in masks.quiet:
+                if mid not in quiet_done:  # (a line of a quiet shape passed over stands for them all)
+                    quiet_done.add(mid)
+                    b.skip(why, int(np.count_nonzero(masks.ids == mid)))
+            elif why:
+                b.skip(why)
+                if r.trace is not None:
+                    r.trace.unread[ln] = why
     if found and masks is not None:
         # (a shape that changed nothing was passed over after its first line: its other lines are the same miss)
         for mid, hit in seen.items():
             if hit and mid in masks.quiet:
                 found += int(np.count_nonzero(masks.ids == mid)) - 1
     b.skip(_UNREAD_VALUE, found)
+
+
+# a line read as no record that still holds values (printed.value_pairs) is counted, by what it is
+_UNREAD_STRUCTURE = "a model's printed structure (`(fc): Linear(in_features=512, ...)`)"
+_UNREAD_BAR = "a progress bar's redraw or count (no record of its own)"
+_UNREAD_NUMBERS = "a line of numbers with no names (no table header above it)"
+_UNREAD_TIMING = "a timing (how long a pass took or has left, how fast it ran)"
+_UNREAD_NAMED = "a line of values that reads as no record (a message, a setting, names that are no metric)"
+_MODULE_REPR = re.compile(r"^\s*\(\w+\):\s*[A-Z]\w*[(<]|\b(?:in|out)_(?:features|channels)=")
+_BEST_WORD = re.compile(r"(?i)\bbest\b")
+_TIMING_NAME = re.compile(r"(?i)(?:time|speed|eta|elaps\w*|taken|cost|duration|secs?|seconds)$")
+_BARRED = re.compile(r"\d%\s*\||\[[=>.\-#█━ ]{4,}\]|━{3,}|\bETA:")
+
+
+def _unread_reason(line: str) -> str:
+    """The reason a line the reader took nothing from is counted as skipped, or "" when it holds no value
+    (prose, rules, headers, counters alone: `printed.holds_values`)."""
+    if len(line) > 2000 or not any(ch.isdigit() for ch in line):
+        return ""
+    pairs = printed.value_pairs(line)
+    if not any(not name or not printed.counter_name(name) for name, _ in pairs):
+        return ""
+    if _MODULE_REPR.search(line):
+        return _UNREAD_STRUCTURE
+    if _BARRED.search(line):
+        return _UNREAD_BAR
+    if not any(name for name, _ in pairs):
+        return _UNREAD_NUMBERS
+    if _BEST_WORD.search(line):
+        return _BEST_SKIP
+    if all(not name or printed.counter_name(name) or _TIMING_NAME.search(name) for name, _ in pairs):
+        return _UNREAD_TIMING
+    return _UNREAD_NAMED
 
 
 _CONTROL = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f]")  # C0 controls other than tab, CR, LF and ESC
@@ -3905,13 +3969,20 @@ _CUT_BAR_COUNT = re.compile(r"\|\s*(\d+)/(\d*)(?:\.\d+)?\s*$")
 _SPLIT_REDRAWS = re.compile(r"\r|\x08+")
 
 
-def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
+def read(src: Source, fmt: str | None = None, bulk: bool = True, trace: LineTrace | None = None) -> Run:
+    """The run a printed log holds. `trace` (the accounting audit's, bench/dropped.py) notes what became of
+    each line; it reads the slow way and changes nothing else."""
+    if trace is not None:
+        bulk = False
     if bulk and b"]:" in src.head() and _several_ranks(src.head().decode("utf-8", "replace").split("\n")):
         bulk = False  # (rank tags differ in their digits only: one line shape for every rank; read the slow way)
     raw = src.read_mapped() if bulk else src.read_bytes()  # (a big file is mapped: the bulk path copies nothing)
     dialect = fmt if fmt and fmt != "text" else sniff(src.head())[0]
     b = RunBuilder(src.path, fmt or "text", source="text")
     r = _TextReader(b, dialect)
+    if trace is not None:
+        b.skip = trace.skipper(b.skip)  # type: ignore[method-assign]
+        r.trace, r.lines_in = trace, trace.lines_in()
     masks = None
     if bulk:
         try:
@@ -3929,6 +4000,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     del raw
     r.masks = masks
     r.lines = lines
+    if trace is not None:
+        trace.lines, trace.phase = lines, "pass"
     shapes: dict[int, printed_bulk.Shape] = {}
     open_shape = None
     n = len(lines)
@@ -3939,6 +4012,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         ln += 1
         if ln <= joined:
             continue
+        if trace is not None:
+            trace.at, traced = ln, (r.mark(), len(r.records))
         quiet_try = False
         if masks is not None:
             i = ln - 1
@@ -4008,7 +4083,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
                 joined += 1
             quiet_try = False
         new = None
-        took = (len(r.records), len(b.events), sum(b.meta["skipped"].values()))
+        took = (len(r.records), len(b.events), sum(b.meta["skipped"].values()), r.folds)
         command = (shell or line[-1:] == "\\" and line[-2:-1] in (" ", "\t")) and r.tb is None \
             and (shell or not _FRAME_WRAP_HEAD.match(line))  # (a wide pandas frame's wrapped header: no command)
         shell = command and line[-1:] == "\\"
@@ -4039,8 +4114,10 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
                     and r.config_indent is None and r.mark() == mark and not _rest_of_cut(lines[ln - 1]):
                 masks.add_quiet(ln - 1, any(_TQDM.search(seg) for seg in segs),
                                 _WRAP_HEAD.search(line) is not None or _WRAP_IN_NUMBER[0].search(line) is not None)
+        if r.unplaced and (len(r.records) > took[0] or len(b.events) > took[1]):
+            _placed_back(r, took)
         if joined <= ln and len(r.unplaced) < _MAX_UNPLACED and ln not in r.config_lines \
-                and took == (len(r.records), len(b.events), sum(b.meta["skipped"].values())):
+                and took == (len(r.records), len(b.events), sum(b.meta["skipped"].values()), r.folds):
             r.unplaced.append(ln)  # (no record, event or count came of it: `step 3 loss abc` is checked at the end)
         if r.open is not None and (len(r.records) != before[0] or not r.neutral()
                                    or not (r.epoch == before[1] or r.epoch != r.epoch and before[1] != before[1])):
@@ -4051,6 +4128,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
             r.tpl_counts[new.tpl] -= 1
             r.open_bulk(new, ln)
             open_shape = new
+        if trace is not None:
+            trace.after_line(ln, joined, traced, r.mark(), r.records)
     if r.open is not None:
         r.close_bulk(lines)
     if masks is not None and not _quiet_holds(masks, r, src.path):
@@ -4071,6 +4150,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
         r.close_cut_dict(n)
     if r.sb3_rows:  # a logger table the paste cut before its bottom border: the rows it printed are a record
         r.sb3_line(n + 1, "-" * 40)
+    if trace is not None:
+        trace.pass_ended(r.records, r.lines_in)
     r.tidy()
     if r.stale_bar:
         r.records = _hf_by_epoch(r.records)
@@ -4109,8 +4190,14 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True) -> Run:
     r.records = _second_lines(r.records)
     r.records = _epochs_printed_after(r.records)
     r.records = _boosting_objective(r.records, lines)
+    if trace is not None:
+        trace.passes_ended(r.records, r.lines_in)
     _near_misses(r, lines, masks, b)
+    if trace is not None:
+        trace.phase = "emit"
     axis = _emit(r.records, b, r.lines_in, r.glued_lines)
+    if trace is not None:
+        trace.read_ended(b.events, r.config_lines)
     # an SB3 / baselines `| key | value |` table printed a value a line: one row, its further lines said apart
     table_lines = sum(len(rec.values) - 1 for rec in r.records if type(rec) is _Rec and rec.source == "sb3")
     if table_lines > 0:
