@@ -145,3 +145,35 @@ def test_account_outcomes(audit):
     assert out == {1: "row", 3: "skipped", 4: "settings", 5: "silent", 6: "prose", 7: "counters", 8: "event",
                    9: "event"}
 
+
+_TOTALS = """\
+Epoch 1/3
+  Train - Total: 2.500000, Sea: 1.250000, Land: 1.250000
+  Valid - Total: 2.000000, Sea: 1.100000, Land: 0.900000
+Epoch 2/3
+  Train - Total: 1.800000, Sea: 1.000000, Land: 0.800000
+  Valid - Total: 1.700000, Sea: 0.950000, Land: 0.750000
+Epoch 3/3
+  Train - Total: 1.500000, Sea: 0.800000, Land: 0.700000
+  Valid - Total: 1.650000, Sea: 0.900000, Land: 0.750000
+"""
+
+
+def test_a_total_that_sums_its_unnamed_parts_is_the_loss(tmp_path):
+    path = tmp_path / "totals.log"
+    path.write_text(_TOTALS, encoding="utf-8")
+    run = read_run(path)
+    assert run.get("loss").values.tolist() == [2.5, 1.8, 1.5]
+    assert run.get("eval/loss").values.tolist() == [2.0, 1.7, 1.65]
+
+
+@pytest.mark.parametrize("line", [
+    "Train - Total: 2.5, Sea: 1.0, Land: 1.0",  # (the parts do not add up to it)
+    "Train - Total: 12.5, Data: 2.5, Compute: 10.0",  # (a pass's time split in its phases)
+    "Train - Total: 3.5, loss_cls: 1.5, loss_box: 2.0",  # (parts that are metrics of their own)
+    "Test: Total: 10, Correct: 7, Wrong: 3",  # (counts, no loss)
+])
+def test_a_total_is_no_loss_otherwise(line):
+    from triage.ingest import printed
+
+    assert "loss:" not in printed.clean(line)

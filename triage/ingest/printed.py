@@ -761,8 +761,37 @@ _DECIMAL_COMMA = re.compile(r"([:=]\s*)([-+]?\d+),(\d{1,2}|\d{4,})(?![\d,.])")
 _DECIMAL_POINT = re.compile(r"\d\.\d")
 
 
+# a split's loss printed as its total, then the terms it is the sum of, under names that are no metric
+# (`Train - Total: 1.994108, Surface: 1.201980, Upper Air: 0.792128`): the total is the split's loss
+_TOTAL_OF_PARTS = re.compile(
+    r"^(\s*(?:Train|Training|Valid|Validation|Val|Eval|Evaluation|Test|Testing|train|training|valid|validation|val"
+    r"|eval|evaluation|test|testing)\s*(?:-|:|\|)\s*)(Total|total|TOTAL)(\s*[:=]\s*)(\d+\.\d+)"
+    r"((?:\s*[,;|]\s*[A-Za-z][A-Za-z _-]{0,30}?\s*[:=]\s*\d+\.\d+){2,8})\s*$")
+_PHASE_PART = re.compile(r"(?i)\b(?:time|data|load\w*|forward|backward|compute|io|wait|sync|step|comm\w*)\b")
+_PART = re.compile(r"([A-Za-z][A-Za-z _-]{0,30}?)\s*[:=]\s*(\d+\.\d+)")
+
+
+def _total_of_parts(line: str) -> str:
+    """The line with its `Total` named the loss, when that value is the sum of the values after it (to the
+    rounding they are printed with) and none of those names a metric of its own; else the line as it was."""
+    m = _TOTAL_OF_PARTS.match(line)
+    if m is None:
+        return line
+    parts = _PART.findall(m.group(5))
+    if any(known_key(name.strip(), loose=True) or _PHASE_PART.search(name) for name, _ in parts):
+        # (a loss's parts named as metrics are read as such: the total is no loss of its own; a pass's
+        # time split in its phases, `Total: 12.5, Data: 2.5, Compute: 10.0`, is no loss at all)
+        return line
+    places = max(len(v.split(".")[1]) for v in (m.group(4), *(v for _, v in parts)))
+    if abs(float(m.group(4)) - sum(float(v) for _, v in parts)) > len(parts) * 10.0 ** -places:
+        return line
+    return m.group(1) + "loss" + m.group(3) + m.group(4) + m.group(5)
+
+
 def clean(line: str) -> str:
     """The line without colours and without the prefixes a logger puts before the message."""
+    if "otal" in line and _TOTAL_OF_PARTS.match(line):
+        line = _total_of_parts(line)
     if "," in line and _DECIMAL_COMMA.search(line) and not _DECIMAL_POINT.search(line):
         line = _DECIMAL_COMMA.sub(r"\1\2.\3", line)
     if "-v" in line and _ENV_ID_AFTER.search(line):
