@@ -35,6 +35,7 @@ class LineTrace:
         self.merged = 0  # further printed lines the passes after the reading folded into a record
         self.counted_after = 0  # skips the passes after the reading counted
         self.events: set[int] = set()
+        self.event_lines: set[int] = set()  # lines whose reading closed an event, and the lines back to its start
         self.settings: set[int] = set()  # lines read as the run's settings (a config block's entries)
         self.near: set[int] = set()  # lines counted as a record whose values read as no number
         self.unread: dict[int, str] = {}  # lines read as no record but holding values -> the reason counted
@@ -66,8 +67,11 @@ class LineTrace:
 
         return Folded()
 
-    def after_line(self, ln: int, joined: int, before: tuple, mark: tuple, records: list) -> None:
+    def after_line(self, ln: int, joined: int, before: tuple, mark: tuple, records: list, events: list) -> None:
         """Line `ln` was read (with the lines up to `joined` as its rest): what its reading changed."""
+        if len(events) > before[2]:  # (an event that closed on this line: a traceback holds the lines up to it)
+            first = min((ev.line for ev in events[before[2]:] if ev.line is not None), default=ln)
+            self.event_lines.update(range(min(first, ln), ln + 1))
         for k in range(ln + 1, joined + 1):
             self.joined[k] = ln
         if mark != before[0]:
@@ -95,7 +99,7 @@ class LineTrace:
         self.phase = "misses"
 
     def read_ended(self, events: list, settings: set[int]) -> None:
-        self.events = set()
+        self.events = set(self.event_lines)
         for ev in events:  # (an event printed over lines, a traceback, holds them all)
             if ev.line is not None:
                 self.events.update(range(int(ev.line), int(ev.line) + 1 + ev.text.count("\n")))

@@ -4013,7 +4013,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True, trace: LineTrac
         if ln <= joined:
             continue
         if trace is not None:
-            trace.at, traced = ln, (r.mark(), len(r.records))
+            trace.at, traced = ln, (r.mark(), len(r.records), len(b.events))
         quiet_try = False
         if masks is not None:
             i = ln - 1
@@ -4129,7 +4129,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True, trace: LineTrac
             r.open_bulk(new, ln)
             open_shape = new
         if trace is not None:
-            trace.after_line(ln, joined, traced, r.mark(), r.records)
+            trace.after_line(ln, joined, traced, r.mark(), r.records, b.events)
     if r.open is not None:
         r.close_bulk(lines)
     if masks is not None and not _quiet_holds(masks, r, src.path):
