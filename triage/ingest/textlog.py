@@ -3589,6 +3589,10 @@ def _keyless(tpl: str, plan: printed.Plan) -> str:
     if len(keys) != 1 or plan.prose or plan.progress or not keys[0] or keys[0] not in tpl:
         return ""
     shape = tpl.replace(keys[0], "\0", 1)
+    if "loss)" in shape:
+        # (Caffe prints a weighted-loss tail only after the outputs that enter the loss: `Test net output #0:
+        # loss1/loss1 = 8.29 (* 0.3 = 2.49 loss)` and `Test net output #1: loss1/top-1 = 0.131` are one print)
+        shape = printed.WEIGHTED_LOSS_TAIL.sub("", shape).rstrip()
     return shape if len(_WORDS.findall(shape)) >= 3 else ""
 
 

@@ -1,0 +1,31 @@
+"""Reading rules for printed styles met in real training logs (round 116: lines read as no record)."""
+
+from __future__ import annotations
+
+from written_log import read_written as _read, series_values as _vals
+
+
+def test_net_output_without_the_weighted_loss_tail_is_the_same_print(tmp_path):
+    """Style: a Caffe test pass over a net with several classifier heads, whose outputs are named after
+    their layers (`Test net output #1: head1/top-1 = 0.131`): the solver prints the weighted-loss tail
+    `(* 0.3 = 2.49 loss)` only after the outputs that enter the loss, so the line without it is the same
+    print, and its name, whatever the net calls it, is a measured output as its neighbours' are."""
+    lines = []
+    for it, (tl, a1, a3) in enumerate([(2.1, 0.131, 0.221), (2.0, 0.142, 0.230), (1.9, 0.150, 0.241)]):
+        step = 1000 + 40 * it
+        lines += [
+            f"I0713 00:0{it}:10.63 3223 solver.cpp:270] Iteration {step}, Testing net (#0)",
+            f"I0713 00:0{it}:14.26 3223 solver.cpp:319]     Test net output #0: head1/loss1 = 8.1 (* 0.3 = 2.43 loss)",
+            f"I0713 00:0{it}:14.26 3223 solver.cpp:319]     Test net output #1: head1/top-1 = {a1}",
+            f"I0713 00:0{it}:14.26 3223 solver.cpp:319]     Test net output #2: head3/loss3 = 5.7 (* 1 = 5.7 loss)",
+            f"I0713 00:0{it}:14.26 3223 solver.cpp:319]     Test net output #3: head3/top-1 = {a3}",
+            f"I0713 00:0{it}:14.45 3223 solver.cpp:189] Iteration {step}, loss = {tl}",
+            f"I0713 00:0{it}:14.45 3223 solver.cpp:204]     Train net output #0: head3/loss3 = {tl} (* 1 = {tl} loss)",
+        ]
+    run = _read(tmp_path, lines)
+    assert _vals(run, "loss") == [2.1, 2.0, 1.9]
+    got = {name: _vals(run, name) for name in run.series if name.endswith("accuracy") or "top" in name}
+    assert sorted(v for vals in got.values() for v in vals) == sorted([0.131, 0.142, 0.150, 0.221, 0.230, 0.241])
+    assert len(got) == 2  # one series for each head's top-1, never merged into one
+    assert not any("no record" in why for why in run.meta.get("skipped") or {})
+
