@@ -29,3 +29,16 @@ def test_net_output_without_the_weighted_loss_tail_is_the_same_print(tmp_path):
     assert len(got) == 2  # one series for each head's top-1, never merged into one
     assert not any("no record" in why for why in run.meta.get("skipped") or {})
 
+
+def test_numbered_loss_terms_are_losses_by_their_words(tmp_path):
+    """Style: a block of one-value lines under an iteration heading, where the code numbers the terms it
+    sums (`rec_loss1: 0.15`, `rec_loss2: 0.25`): a metric word with an index glued to it is that metric's
+    term, read with its block like its unnumbered neighbours."""
+    lines = []
+    for it, (a, b, c) in enumerate([(0.41, 0.15, 0.25), (0.13, 0.06, 0.07), (0.09, 0.04, 0.05)]):
+        lines += [f"== iteration {100 * it} ==", f"rec_loss: {a}", f"rec_loss1: {b}", f"rec_loss2: {c}"]
+    run = _read(tmp_path, lines)
+    assert _vals(run, "rec_loss1") == [0.15, 0.06, 0.04]
+    assert _vals(run, "rec_loss2") == [0.25, 0.07, 0.05]
+    assert not any("no record" in why for why in run.meta.get("skipped") or {})
+

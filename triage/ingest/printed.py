@@ -2631,6 +2631,8 @@ def names_loss_or_accuracy(key: str) -> bool:
         return False
     if not _METRIC_WORDS.isdisjoint(words):
         return True
+    if any(w[-1:].isdigit() and w.rstrip("0123456789") in _METRIC_WORDS for w in words):
+        return True  # `ae_loss1`, `acc2`: one of several terms (heads, outputs) numbered in the order the code sums them
     if "oss" in key and any(_GLUED_LOSS_WORD.match(w) for w in words):
         return True  # `aeloss`, `discloss`, `klloss`: a short lower-case name of a term glued to `loss`
     if "@" in key or any(ch.isdigit() for ch in key):  # `Prec@1`, `top1`: the alias table names an accuracy
