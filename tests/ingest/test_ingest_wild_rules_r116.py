@@ -42,3 +42,21 @@ def test_numbered_loss_terms_are_losses_by_their_words(tmp_path):
     assert _vals(run, "rec_loss2") == [0.25, 0.07, 0.05]
     assert not any("no record" in why for why in run.meta.get("skipped") or {})
 
+
+def test_episode_length_and_equal_error_rate_by_their_printed_names(tmp_path):
+    """Style: names as scripts print them from their variables: a self-play loop's `episode_len:39` is the
+    episode's length; a verification model's `EER: 18.32` after each pass is its equal error rate."""
+    run = _read(tmp_path, [
+        "2025-06-04 19:53:31, game i:1, episode_len:28",
+        "2025-06-04 19:53:48, game i:2, episode_len:39",
+        "kl:0.01113,lr_multiplier:1.000,loss:5.3159,entropy:4.3723",
+        "2025-06-04 19:54:08, game i:3, episode_len:46",
+        "kl:0.02387,lr_multiplier:1.000,loss:5.1880,entropy:4.3426",
+    ])
+    assert _vals(run, "episode_length") == [28.0, 39.0, 46.0]
+    assert _vals(run, "loss") == [5.3159, 5.188]
+    run = _read(tmp_path, [
+        "epoch: 0", "512/512 [==============================] - 0s - loss: 0.4356", "EER: 20.47",
+        "epoch: 1", "512/512 [==============================] - 0s - loss: 0.4117", "EER: 18.32",
+    ])
+    assert _vals(run, "eer") == [20.47, 18.32]
