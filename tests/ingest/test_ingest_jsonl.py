@@ -311,3 +311,16 @@ def test_typed_tier_property(tmp_path, monkeypatch, rows):
     typed, generic, _ = _read_both(p, monkeypatch, block=128)
     _same(typed, generic)
 
+
+
+def test_a_resume_is_recorded_where_the_step_went_back(tmp_path):
+    # logged to step 60, resumed from the checkpoint at step 50: the run says where, for the checks
+    # that judge a resume (the LR or the loss starting over at that step)
+    rows = [{"step": t, "loss": 2.0 / t} for t in range(1, 61)] + [{"step": t, "loss": 2.0 / t} for t in range(50, 71)]
+    p = tmp_path / "metrics.jsonl"
+    p.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    run = read_run(p)
+    assert run.meta["restarts"] == 1
+    assert run.meta["resumed_at"] == [[50.0, 60.0]]
+    assert any("a resumed or restarted run: 60 -> 50" in w for w in run.meta["warnings"])
+    assert list(run.get("loss").steps) == list(range(1, 71))

@@ -549,7 +549,10 @@ class RunBuilder:
         if self.meta["restarts"]:  # said in the warnings too, so `scan` says it, not only `inspect`
             n = self.meta["restarts"]
             dup = self.meta["duplicates"]
-            self.warn(f"the step goes back {n} time{'s' if n > 1 else ''} (a resumed or restarted run)"
+            where = [f"{_step_text(hi)} -> {_step_text(lo)}" for lo, hi in self.meta.get("resumed_at") or []][:3]
+            more = n - len(where)
+            self.warn(f"the step goes back {n} time{'s' if n > 1 else ''} (a resumed or restarted run"
+                      + (f": {', '.join(where)}{f' and {more} more' if more > 0 else ''}" if where else "") + ")"
                       + (f"; {dup:,} repeated step{'s' if dup > 1 else ''} keep their last value" if dup else ""))
         if self.summary:
             self.meta["summary"] = dict(self.summary)
@@ -1030,6 +1033,11 @@ def _names_a_loss(key: str) -> bool:
     words = _aliases.tokens(key)
     return bool(words) and not _SPREAD_WORDS.intersection(words) and (words[-1] in ("loss", "losses") or (len(words) == 1 and re.fullmatch(r"loss\d+", words[0]) is not None)
                             or (len(words) == 2 and words[0] == "l"))  # BasicSR's `l_pix`, `l_percep`: a loss term
+
+
+def _step_text(x: float) -> str:
+    """A step as a log prints it: whole steps without a decimal point."""
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
 
 
 def _restarts(s: np.ndarray, window: int = 4) -> int:
