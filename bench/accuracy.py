@@ -10,10 +10,10 @@ other seeds: `generate.py --seed-offset 1000 --out bench/corpus_libs_s2/runs`),
 bench/corpus_public/runs (public labelled logs from published fault-diagnosis benchmarks,
 bench/corpus_public/build.py), bench/corpus_gen3/runs (a third generator, written without reading
 triage: other faults, models and print styles), bench/corpus_gen4/runs, bench/corpus_gen5/runs and
-bench/corpus_gen6/runs, bench/corpus_gen7/runs, bench/corpus_gen8/runs and bench/corpus_gen9/runs (a fourth to
-ninth, written the same way with faults none of the others has; gen7 is half healthy runs of awkward shapes; gen8
-mirrors the real-libraries corpus the project is judged on; gen9 is a third printed logs). libs_s2, public, gen3,
-gen6 and gen9 are held out; gen4, gen5, gen7 and gen8 are tuned on (each README records its first score, taken before any rule was drawn from it). For each corpus it prints,
+bench/corpus_gen6/runs, bench/corpus_gen7/runs, bench/corpus_gen8/runs, bench/corpus_gen9/runs and
+bench/corpus_gen10/runs (a fourth to tenth, written the same way with faults none of the others has; gen7 is half healthy runs of awkward shapes; gen8
+mirrors the real-libraries corpus the project is judged on; gen9 is a third printed logs; gen10 is fifteen formats, most of them printed). libs_s2, public, gen3,
+gen6, gen9 and gen10 are held out; gen4, gen5, gen7 and gen8 are tuned on (each README records its first score, taken before any rule was drawn from it). For each corpus it prints,
 over the faulty runs, top-1 and top-3 accuracy (a hit when one of the label's acceptable cause IDs is at
 rank 1 / within the first 3 `causes` of the scan document) and, over the healthy runs, the false-alarm
 rate (a healthy run whose document does not say `healthy: true`); then a per-fault table and, for a
@@ -71,7 +71,10 @@ DEFAULT_CORPORA = [ROOT / "bench" / "corpus" / "runs", ROOT / "bench" / "corpus_
                    ROOT / "bench" / "corpus_gen8" / "runs",
                    # a ninth, a third of it printed logs (Keras 3, scikit-learn, SB3 and Lightning consoles, ten
                    # print styles), two thirds of its faults new: held out, never read run by run
-                   ROOT / "bench" / "corpus_gen9" / "runs"]
+                   ROOT / "bench" / "corpus_gen9" / "runs",
+                   # a tenth, fifteen formats (most of them printed: seven hand-written print styles, the HF, TRL,
+                   # Lightning, SB3, Keras and scikit-learn consoles): held out, never read run by run
+                   ROOT / "bench" / "corpus_gen10" / "runs"]
 # bench/corpus was tuned on from the start; bench/corpus_libs was held out until its misses were read
 # to write general rules (session 5); bench/corpus_libs_s2 (the same runs trained again from new seeds,
 # made after those rules) has never been looked at run by run
@@ -243,7 +246,7 @@ def main(argv=None) -> int:
                     help="a folder of labelled runs; repeat for several (default: bench/corpus/runs, "
                          "bench/corpus_libs/runs, bench/corpus_libs_s2/runs, bench/corpus_public/runs, "
                          "bench/corpus_gen3/runs, bench/corpus_gen4/runs, bench/corpus_gen5/runs, bench/corpus_gen6/runs, bench/corpus_gen7/runs, "
-                         "bench/corpus_gen8/runs and bench/corpus_gen9/runs)")
+                         "bench/corpus_gen8/runs, bench/corpus_gen9/runs and bench/corpus_gen10/runs)")
     ap.add_argument("--tuned-on", action="append", default=None,
                     help="corpus the knowledge was tuned on (default: bench/corpus/runs, bench/corpus_libs/runs, "
                          "bench/corpus_gen4/runs, bench/corpus_gen5/runs, bench/corpus_gen7/runs and bench/corpus_gen8/runs); "
