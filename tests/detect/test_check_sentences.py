@@ -2638,3 +2638,22 @@ def test_threshold_unless_any_below():
     assert hit.numbers["share"] == 0.5
     _quiet("threshold", _run({"entropy": [0.5, 0.2, 0.05, 0.004, -0.3, -0.6]}), "entropy",
            op="<", value=0.01, min_count=3, unless_any_below=0.0)
+
+
+def test_running_median_of_a_wide_window_is_taken_by_blocks():
+    """A window of a tenth of a 40,000-point series is taken as block medians: the level and the place of
+    the lowest point of a noisy U-shaped curve agree with the exact running median's (a hundredth of the
+    curve's depth; within a block's width of points)."""
+    from triage.detect.checks import _MEDIAN_BLOCKS, _running_median
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    rng = np.random.default_rng(3)
+    t = np.linspace(0.0, 1.0, 40_000)
+    y = (t - 0.6) ** 2 + rng.normal(0.0, 0.02, len(t))
+    k = len(y) // 10
+    fast = _running_median(y, k)
+    padded = np.concatenate([np.full(k // 2, np.nan), y, np.full(k - 1 - k // 2, np.nan)])
+    exact = np.nanmedian(sliding_window_view(padded, k)[::50], axis=1)  # every 50th window is enough to compare
+    assert len(fast) == len(y)
+    assert abs(float(fast.min()) - float(exact.min())) < 0.01 * float(y.max() - y.min())
+    assert abs(int(np.argmin(fast)) - 50 * int(np.argmin(exact))) <= 2 * k // _MEDIAN_BLOCKS + 50
