@@ -2657,3 +2657,16 @@ def test_running_median_of_a_wide_window_is_taken_by_blocks():
     assert len(fast) == len(y)
     assert abs(float(fast.min()) - float(exact.min())) < 0.01 * float(y.max() - y.min())
     assert abs(int(np.argmin(fast)) - 50 * int(np.argmin(exact))) <= 2 * k // _MEDIAN_BLOCKS + 50
+
+
+def test_printed_all_reads_every_value_as_printed_does():
+    """The array form of _printed gives the same digits, exponent and units for every value: printed
+    decimals, float32 values, wide magnitudes, 0, NaN and inf."""
+    from triage.detect.checks import _printed, _printed_all
+
+    rng = np.random.default_rng(5)
+    vals = np.concatenate([rng.normal(0.0, 1.0, 2000), np.round(rng.uniform(0.0, 5.0, 2000), 4),
+                           rng.lognormal(0.0, 8.0, 1000), [0.0, np.nan, np.inf, -np.inf, 0.995, 3.5073, 2479.171875]])
+    vals = np.concatenate([vals, vals.astype(np.float32).astype(float)])
+    digits, exps, units = _printed_all(vals)
+    assert [_printed(float(v)) for v in vals] == [(int(d), int(e), int(m)) for d, e, m in zip(digits, exps, units)]
