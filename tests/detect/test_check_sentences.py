@@ -2659,9 +2659,25 @@ def test_running_median_of_a_wide_window_is_taken_by_blocks():
     assert abs(int(np.argmin(fast)) - 50 * int(np.argmin(exact))) <= 2 * k // _MEDIAN_BLOCKS + 50
 
 
+def _shortest_print(v: float, most: int = 9, rel_tol: float = 1e-9) -> tuple[int, int, int]:
+    """The shortest print of v, one digit count at a time in plain Python: the reference _printed_all
+    (and _printed, one value of it) must agree with."""
+    if v == 0 or not math.isfinite(v):
+        return 0, 0, 0
+    top = math.floor(math.log10(abs(v)))
+    for digits in range(1, most + 1):
+        e = top - digits + 1
+        m = round(v / 10.0**e)
+        if abs(m * 10.0**e - v) <= rel_tol * abs(v):
+            return digits, e, m
+    e = top - most + 1
+    return most, e, round(v / 10.0**e)
+
+
 def test_printed_all_reads_every_value_as_printed_does():
-    """The array form of _printed gives the same digits, exponent and units for every value: printed
-    decimals, float32 values, wide magnitudes, 0, NaN and inf."""
+    """The array form of _printed gives the same digits, exponent and units for every value as the
+    shortest print worked out one value at a time: printed decimals, float32 values, wide magnitudes,
+    0, NaN and inf."""
     from triage.detect.checks import _printed, _printed_all
 
     rng = np.random.default_rng(5)
@@ -2669,4 +2685,5 @@ def test_printed_all_reads_every_value_as_printed_does():
                            rng.lognormal(0.0, 8.0, 1000), [0.0, np.nan, np.inf, -np.inf, 0.995, 3.5073, 2479.171875]])
     vals = np.concatenate([vals, vals.astype(np.float32).astype(float)])
     digits, exps, units = _printed_all(vals)
-    assert [_printed(float(v)) for v in vals] == [(int(d), int(e), int(m)) for d, e, m in zip(digits, exps, units)]
+    assert [_shortest_print(float(v)) for v in vals] == [(int(d), int(e), int(m)) for d, e, m in zip(digits, exps, units)]
+    assert _printed(3.5073) == (5, -4, 35073) and _printed(0.0311) == (3, -4, 311)

@@ -1468,17 +1468,9 @@ FLOAT32_REL = 1.2e-7  # the relative spacing of single-precision floats: values 
 def _printed(v: float, most: int = 9, rel_tol: float = 1e-9) -> tuple[int, int, int]:
     """(significant digits, exponent of the last digit, value in units of that digit): the shortest
     print of v, so 0.0311 is (3, -4, 311) and 3.5073 is (5, -4, 35073). rel_tol FLOAT32_REL reads v
-    at single precision (a float32 0.995 is 0.995, not 0.995000005)."""
-    if v == 0 or not math.isfinite(v):
-        return 0, 0, 0
-    top = math.floor(math.log10(abs(v)))
-    for digits in range(1, most + 1):
-        e = top - digits + 1
-        m = round(v / 10.0**e)
-        if abs(m * 10.0**e - v) <= rel_tol * abs(v):
-            return digits, e, m
-    e = top - most + 1
-    return most, e, round(v / 10.0**e)
+    at single precision (a float32 0.995 is 0.995, not 0.995000005). One value of _printed_all."""
+    digits, exps, units = _printed_all(np.array([v], dtype=float), most, rel_tol)
+    return int(digits[0]), int(exps[0]), int(units[0])
 
 
 def _tens(e: np.ndarray) -> np.ndarray:
@@ -1536,13 +1528,11 @@ def _decimals(values, limit: int = 256) -> int:
     """The most decimals any of the first `limit` values is printed with (`3.5313` has four): the print
     format's resolution, at least. Values in exponent form (under 1e-4, or 1e16 and up), with no short
     spelling, or past eight decimals say nothing of a fixed-decimals print and are left out."""
-    most = 0
-    for v in np.asarray(values, dtype=float)[:limit]:
-        if math.isfinite(v) and 1e-4 <= abs(v) < 1e16:
-            digits, e, _ = _printed(float(v))
-            if digits < 9 and -8 <= e < 0:
-                most = max(most, -e)
-    return most
+    v = np.asarray(values, dtype=float)[:limit]
+    v = v[np.isfinite(v) & (np.abs(v) >= 1e-4) & (np.abs(v) < 1e16)]
+    digits, exps, _ = _printed_all(v)
+    fixed = (digits < 9) & (exps >= -8) & (exps < 0)
+    return int(-exps[fixed].min()) if fixed.any() else 0
 
 
 def _digits(v: float) -> int:
@@ -5122,7 +5112,7 @@ def equals_twin(c: Ctx) -> Hit | None:
         return None
     a, b = y[ia], ty[ib]
     equal = np.isclose(a, b, rtol=1e-9, atol=0.0)
-    long = np.array([_digits(float(v)) >= p.min_digits for v in b])
+    long = _printed_all(b, rel_tol=FLOAT32_REL)[0] >= p.min_digits  # (the digits _digits reads, for every value)
     same = equal if p.share_counts_short else equal & long
     share = float(np.mean(same))
     if share < p.min_share or len(np.unique(b[equal & long])) < p.min_distinct:
@@ -5268,9 +5258,9 @@ class OneClassF1Params(Params):
     max_accuracy: float = 0.9
 
 
-def _unit(v: float) -> float:
-    """Half a unit of the last digit v was printed with."""
-    return 0.5 * 10.0 ** _printed(v, rel_tol=FLOAT32_REL)[1] if v else 0.5
+def _units(y: np.ndarray) -> np.ndarray:
+    """Half a unit of the last digit each value was printed with (0.5 for 0)."""
+    return 0.5 * _tens(_printed_all(y, rel_tol=FLOAT32_REL)[1])
 
 
 @check("one_class_f1", OneClassF1Params)
@@ -5288,6 +5278,7 @@ def one_class_f1(c: Ctx) -> Hit | None:
     if len(common) < p.min_points:
         return None
     yf, af = facts.as_fraction(y), facts.as_fraction(ay)  # (scores printed in percent)
+    uy, ua = _units(y), _units(ay)
     hits = []
     for i, j in zip(fi, ai):
         f, a = float(yf[i]), float(af[j])
@@ -5295,7 +5286,7 @@ def one_class_f1(c: Ctx) -> Hit | None:
             hits.append(False)
             continue
         # each value is known to half its last printed digit; 2a/(1+a) moves by at most 2x what a moves
-        tol = _unit(float(y[i])) * f / float(y[i]) + 2.0 * _unit(float(ay[j])) * a / float(ay[j])
+        tol = float(uy[i]) * f / float(y[i]) + 2.0 * float(ua[j]) * a / float(ay[j])
         hits.append(abs(f - 2.0 * a / (1.0 + a)) <= tol)
     share = float(np.mean(hits))
     if share < p.min_share:
