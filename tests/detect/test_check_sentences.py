@@ -2687,3 +2687,58 @@ def test_printed_all_reads_every_value_as_printed_does():
     digits, exps, units = _printed_all(vals)
     assert [_shortest_print(float(v)) for v in vals] == [(int(d), int(e), int(m)) for d, e, m in zip(digits, exps, units)]
     assert _printed(3.5073) == (5, -4, 35073) and _printed(0.0311) == (3, -4, 311)
+
+
+def _recurring_counts(y: np.ndarray, min_digits: int = 4) -> tuple[int, float, int]:
+    """The recurring check's counts, worked out one value at a time in plain Python: equal pairs of
+    printed values that are not inside one stretch of consecutive points, the chance level from the
+    pairs one to three print units apart, and how many values come more than once."""
+    at: dict[tuple[int, int], list[int]] = {}
+    for i, v in enumerate(y):
+        digits, e, m = _shortest_print(float(v))
+        if digits >= min_digits:
+            at.setdefault((e, m), []).append(i)
+    same = 0
+    for ix in at.values():
+        stretches, n = [], 1
+        for a, b in zip(ix, ix[1:]):
+            if b - a == 1:
+                n += 1
+            else:
+                stretches.append(n)
+                n = 1
+        stretches.append(n)
+        same += len(ix) * (len(ix) - 1) // 2 - sum(s * (s - 1) // 2 for s in stretches)
+    near = sum(len(ix) * len(at.get((e, m + k), ())) for (e, m), ix in at.items() for k in (1, 2, 3))
+    return same, near / 6.0, sum(1 for ix in at.values() if len(ix) > 1)
+
+
+def test_recurring_counts_pairs_as_the_plain_arithmetic_does():
+    """The recurring check counts its equal pairs and the near-miss pairs with array arithmetic: on
+    values that repeat (a replayed epoch), values that only repeat by rounding, stretches of one
+    value and negative values, the counts it reports are the ones counted one value at a time."""
+    from triage.detect.checks import RecurringParams, recurring
+
+    rng = np.random.default_rng(11)
+    params = RecurringParams(min_count=1, factor=0.0)  # report every count, to compare them
+    fired = 0
+    for trial in range(300):
+        n = int(rng.integers(8, 300))
+        kind = trial % 4
+        if kind == 0:  # an epoch replayed: the same values again
+            y = np.tile(np.round(rng.normal(2.0, 0.3, int(rng.integers(3, 30))), 4), 20)[:n]
+        elif kind == 1:  # four decimals over a narrow spread: near misses and repeats by rounding
+            y = np.round(rng.normal(1.0, 0.002, n), 4)
+        elif kind == 2:  # stretches of one value
+            y = np.repeat(np.round(rng.normal(0.5, 0.1, n // 4 + 1), 5), 4)[:n]
+        else:
+            y = -np.round(np.abs(rng.normal(3.0, 0.5, n)), 4)
+        ctx = Ctx(None, "loss", np.arange(len(y), dtype=float), y, params)
+        hit = recurring(ctx)
+        same, chance, repeated = _recurring_counts(y)
+        if hit is None:
+            assert same < 1 or repeated < 2
+            continue
+        fired += 1
+        assert hit.numbers["pairs"] == same and hit.numbers["chance"] == pytest.approx(chance)
+    assert fired > 100

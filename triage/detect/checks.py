@@ -127,6 +127,18 @@ _XY: dict[tuple, tuple] = {}  # long series: finite_xy / reduce results are aske
 XY_CACHE_MIN = 50_000
 
 
+def in_steps(x: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """np.isin(x, steps): a binary search where `steps` is strictly increasing (a series' steps
+    nearly always are), instead of sorting both arrays."""
+    d = np.diff(steps)
+    if len(d) and not (d > 0).all():
+        return np.isin(x, steps)
+    if not len(steps):
+        return np.zeros(len(x), dtype=bool)
+    at = np.minimum(np.searchsorted(steps, x), len(steps) - 1)
+    return steps[at] == x
+
+
 def finite_xy(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The finite points of a series (read-only when cached; callers make new arrays from them)."""
     big = len(values) >= XY_CACHE_MIN
@@ -1239,7 +1251,7 @@ def _logged_with(x: np.ndarray, other) -> bool:
     ox = ox[(ox >= x[0]) & (ox <= x[-1])]
     if len(ox) < 3:
         return False
-    shared = np.isin(x, ox).mean()
+    shared = in_steps(x, ox).mean()
     return bool(shared >= 0.8 and len(x) >= 0.8 * len(ox))
 
 
@@ -1448,20 +1460,6 @@ class RecurringParams(WindowParams):
     min_points: int = 8
 
 
-def _cross_run_pairs(ix: list[int]) -> int:
-    """Pairs of these (sorted) indices that lie in different runs of consecutive indices."""
-    runs, n = [], 1
-    for a, b in zip(ix, ix[1:]):
-        if b - a == 1:
-            n += 1
-        else:
-            runs.append(n)
-            n = 1
-    runs.append(n)
-    total = len(ix)
-    return total * (total - 1) // 2 - sum(r * (r - 1) // 2 for r in runs)
-
-
 FLOAT32_REL = 1.2e-7  # the relative spacing of single-precision floats: values stored that way differ by this much
 
 
@@ -1546,16 +1544,18 @@ def _exact(v: float) -> str:
     return fmt(v) if digits <= 3 else f"{v:.{digits}g}"
 
 
-def _bf16_share(y: np.ndarray) -> float:
+def _bf16_share(y: np.ndarray, exps: np.ndarray | None = None) -> float:
     """The share of values that are a bfloat16 number as printed (within half a unit of their last
-    printed digit of the nearest bfloat16): a loss logged straight from a bf16 tensor."""
+    printed digit of the nearest bfloat16): a loss logged straight from a bf16 tensor. exps: the
+    exponents of y's last printed digits, where the caller has them (_printed_all(y)[1])."""
     # values past float32's range (a loss printed as 1e39) are no bfloat16 number, and would overflow the cast
-    v = y[np.isfinite(y) & (y != 0) & (np.abs(y) <= np.finfo(np.float32).max)]
+    keep = np.isfinite(y) & (y != 0) & (np.abs(y) <= np.finfo(np.float32).max)
+    v = y[keep]
     if not len(v):
         return 0.0
     bits = v.astype(np.float32).view(np.uint32).astype(np.uint64)
     rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32).view(np.float32).astype(float)
-    unit = 0.5 * _tens(_printed_all(v)[1])
+    unit = 0.5 * _tens(_printed_all(v)[1] if exps is None else exps[keep])
     return float(np.mean(np.abs(v - rounded) <= unit * (1 + 1e-9)))
 
 
@@ -1576,24 +1576,42 @@ def recurring(c: Ctx) -> Hit | None:
     x, y = x[sl], y[sl]
     if len(y) < p.min_points:
         return None
-    if _bf16_share(y) >= 0.9:
-        return None  # a loss read from a bfloat16 tensor takes one of 128 values per octave: repeats by rounding
-    at: dict[tuple[int, int], list[int]] = {}  # (exponent, units) -> indices
     digits_all, exps, units = _printed_all(y)
+    if _bf16_share(y, exps) >= 0.9:
+        return None  # a loss read from a bfloat16 tensor takes one of 128 values per octave: repeats by rounding
     keep = np.flatnonzero(digits_all >= p.min_digits)
-    for i, e, m in zip(keep.tolist(), exps[keep].tolist(), units[keep].astype(np.int64).tolist()):
-        at.setdefault((e, m), []).append(i)
+    # one key per printed value (exponent, units): a value of n digits has fewer than 10^9 units, so
+    # units + k (k = 1, 2, 3) is the key of the value k print units above, within the same exponent
+    e_all, m_all = exps[keep], units[keep].astype(np.int64)
+    key = ((e_all + 1024) << 40) + (m_all + (1 << 39))
+    order = np.argsort(key, kind="stable")  # by value, then by place in the run (keep is increasing)
+    ks, ix = key[order], keep[order]
+    starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]]) if len(ks) else np.empty(0, dtype=np.int64)
+    counts = np.diff(np.r_[starts, len(ks)])
     # equal pairs with another value between them: a value that comes back after leaving (a stretch of
-    # one value, a logger printing it on two lines, or a converged loss at float resolution, is no repeat)
-    same = sum(_cross_run_pairs(ix) for ix in at.values())
-    repeated = sorted((k for k, ix in at.items() if len(ix) > 1), key=lambda k: -len(at[k]))
-    if same < p.min_count or len(repeated) < 2:
+    # one value, a logger printing it on two lines, or a converged loss at float resolution, is no repeat).
+    # Pairs inside one stretch of consecutive points are taken off each value's pairs.
+    stretch = np.flatnonzero(np.r_[True, (ks[1:] != ks[:-1]) | (np.diff(ix) != 1)]) if len(ks) else starts
+    lengths = np.diff(np.r_[stretch, len(ks)])
+    same = int((counts * (counts - 1) // 2).sum() - (lengths * (lengths - 1) // 2).sum())
+    multi = np.flatnonzero(counts > 1)
+    if same < p.min_count or len(multi) < 2:
         return None  # one value over and over is a pinned loss (the constant check says that)
-    near = sum(len(ix) * len(at.get((e, m + k), ())) for (e, m), ix in at.items() for k in (1, 2, 3))
+    values = ks[starts]
+    near = 0
+    for k in (1, 2, 3):
+        at = np.searchsorted(values, values + k)
+        hit = at < len(values)
+        hit[hit] = values[at[hit]] == values[hit] + k
+        near += int((counts[hit] * counts[at[hit]]).sum())
     chance = near / 6.0  # for a smooth spread, pairs k units apart (k = 1, 2, 3) are each about twice the equal pairs
     if same < p.factor * max(chance, 1.0):
         return None
-    shown = ", ".join(f"{m * 10.0**e:.{max(0, -e)}f} x{len(at[(e, m)])}" for e, m in repeated[:3])
+    # the most repeated values first (ties: the one seen first)
+    first = ix[starts[multi]]
+    top = multi[np.lexsort((first, -counts[multi]))][:3]
+    repeated = [(int(e_all[order[starts[g]]]), int(m_all[order[starts[g]]]), int(counts[g])) for g in top]
+    shown = ", ".join(f"{m * 10.0**e:.{max(0, -e)}f} x{n}" for e, m, n in repeated)
     return Hit(
         f"{c.name} repeats earlier values exactly ({shown}): {same} equal pairs of {len(y):,} points "
         f"where chance gives about {fmt(chance)}, over steps {step_str(x[0])}-{step_str(x[-1])}",
@@ -1653,11 +1671,13 @@ def stepwise_drops(c: Ctx) -> Hit | None:
         return None
     prev = y[:-1]
     drop = (prev > 0) & (y[1:] <= p.factor * np.where(prev > 0, prev, 1.0))
-    best_end = best_len = length = 0
-    for i, d in enumerate(drop):
-        length = length + 1 if d else 0
-        if length > best_len:
-            best_len, best_end = length, i + 1
+    # the longest stretch of drops in a row (the first, of equal ones)
+    edges = np.diff(np.r_[0, drop.astype(np.int8), 0])
+    began, ended = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    best_len = best_end = 0
+    if len(began):
+        j = int(np.argmax(ended - began))
+        best_len, best_end = int(ended[j] - began[j]), int(ended[j])
     if best_len < p.run:
         return None
     a, b = best_end - best_len, best_end
@@ -4340,7 +4360,7 @@ def loss_below_accuracy_bound(c: Ctx) -> Hit | None:
     ox, oy = finite_xy(other.steps, other.values)
     if not len(oy):
         return None
-    at = np.isin(x, ox)  # the logs that print both
+    at = in_steps(x, ox)  # the logs that print both
     if int(at.sum()) < p.min_count:
         return None
     xa, a = x[at], acc[at]
@@ -4429,13 +4449,16 @@ def running_total(c: Ctx) -> Hit | None:
     p: RunningTotalParams = c.params
     x, y = finite_xy(c.steps, c.values)
     n = len(y)
-    cycles: list[tuple[int, int]] = []
-    start = 0
-    for i in range(1, n + 1):
-        if i == n or y[i] <= y[i - 1]:
-            if i - start >= p.min_len and (i == n or y[i] < p.drop * y[i - 1]):
-                cycles.append((start, i))
-            start = i
+    if not n:
+        return None
+    # the climbs: stretches where each value is above the one before; one ends where the series does
+    # not rise, and counts as a cycle when it is min_len long and the next value falls below drop of its last
+    ends = np.r_[np.flatnonzero(y[1:] <= y[:-1]) + 1, n]
+    starts = np.r_[0, ends[:-1]]
+    last = ends == n
+    nxt = np.where(last, 0, ends)
+    cycle = (ends - starts >= p.min_len) & (last | (y[nxt] < p.drop * y[ends - 1]))
+    cycles = list(zip(starts[cycle].tolist(), ends[cycle].tolist()))
     full = [(a, b) for a, b in cycles if b < n]
     if len(full) < p.min_cycles or sum(b - a for a, b in cycles) < p.cover * n:
         return None
