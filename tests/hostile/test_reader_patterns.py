@@ -17,6 +17,7 @@ import signal
 import pytest
 
 import triage
+from triage.ingest.lazyre import LazyPattern
 
 LIMIT_S = 2.0  # a linear match of a 1,000-character line takes microseconds
 
@@ -37,13 +38,16 @@ def _near_misses() -> list[str]:
 
 def _patterns() -> list[tuple[str, re.Pattern]]:
     """The readers' patterns, and those of every other module that reads a log's text (the error and
-    warning matchers, the engine, the renderers), compiled at module level."""
+    warning matchers, the engine, the renderers), compiled at module level (those compiled at their
+    first use, triage.ingest.lazyre, compiled here)."""
     found = []
     for info in pkgutil.walk_packages(triage.__path__, "triage."):
         if info.name.startswith(("triage.cli", "triage.__main__")):
             continue  # (the command line: imports the interactive prompt, reads no log text itself)
         module = importlib.import_module(info.name)
         for name, value in vars(module).items():
+            if isinstance(value, LazyPattern):
+                value = value.compiled()
             if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
                 found.append((f"{info.name[len('triage.'):]}.{name}", value))
     return found

@@ -29,7 +29,7 @@ million-line log cheap, and what the bulk path (``triage.ingest.printed_bulk``) 
 
 from __future__ import annotations
 
-import re
+from triage.ingest import lazyre as re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 

@@ -24,7 +24,7 @@ import ast
 import functools
 import json
 import math
-import re
+from triage.ingest import lazyre as re
 import warnings
 from typing import Callable, NamedTuple
 
@@ -2138,14 +2138,14 @@ class _TextReader:
             self.block_rec = None
             self.block_label = "eval"
         # `It achieves the following results on the evaluation set:` (a model card): the list under it
-        self.set_list = self.heading == "eval" and m.re is _SET_HEADING and c.rstrip().endswith(":")
+        self.set_list = self.heading == "eval" and m.re.pattern == _SET_HEADING.pattern and c.rstrip().endswith(":")
         if m.group(1).lower().startswith("train"):
             self.section = None
             self.under_train = set()
             # `On the training set:` then `Accuracy: 0.95`, `On the test set:` then `Accuracy: 0.91`: the
             # scores of a finished model, set by set; the shapes under the training set's heading are no
             # line of training's own
-            self.set_scores = m.re is _SET_HEADING
+            self.set_scores = m.re.pattern == _SET_HEADING.pattern
         elif counter and self.under_train:
             self.section = set(self.under_train)
             self.section_held = self.train_counted
@@ -2153,7 +2153,7 @@ class _TextReader:
             # once training printed a counted line to tell its lines apart; before that only a heading that
             # is no config key (`evaluate:dev`, `Validating`; a `TEST:` block of a config dump opens none)
             self.section = set(self.tpl_counts) - self.evaluated  # (the last evaluation's lines are not training's)
-            if self.set_scores and m.re is _SET_HEADING:
+            if self.set_scores and m.re.pattern == _SET_HEADING.pattern:
                 self.section -= self.under_train
             # before any record a heading cannot be told from a log that opens with one evaluation and
             # then trains: it holds for the lines that name no training loss (`recall: 0.0, hmean: 0.0`)
@@ -2187,7 +2187,7 @@ class _TextReader:
         desc = line[: (lead or printed._TQDM_BAR.search(line)).start()].rstrip(" :|-")
         tail = line[m.end():]
         # the time part `[00:09<16:00, 9.70s/it, loss=nan]` opened inside the counter's match
-        if lead is not None and lead.re is _POSTFIX_IN_BAR:  # (the time part closes the line, after the postfix)
+        if lead is not None and lead.re.pattern == _POSTFIX_IN_BAR.pattern:  # (the time part closes the line, after the postfix)
             post = tail[: tail.rfind(" [")]
         elif "]" in tail:
             post = tail[: tail.rfind("]")]
