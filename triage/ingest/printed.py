@@ -193,6 +193,7 @@ _PREFIX = re.compile(
     | \.{3,}(?=[IWEF]\d{4}\s)  # glog after the progress dots of a pass (`.....I0305 23:00:29.7 35 Trainer.cpp:182]`)
     | [IWEF]\d{4}(?:\d{4})?\s+\d{1,2}:\d{2}:\d{2}\.\d+\s+\d+\s+[\w./-]+:\d+\]  # (glog 0.7 on writes the year too: `I20250403 16:40:52.33 72 solver.cpp:217]`)
     | [IWEF]\s+[\w./-]+\.(?:cc|cpp|h|py):\d+\]
+    | LOG\((?:INFO|WARNING|ERROR|FATAL)\)(?=\s)  # sentencepiece's level after its source place (`trainer.cc(580) LOG(INFO)`)
     | [IWE]\s(?=(?:Training|Validation|Validating|Test|Testing|Evaluation|Evaluating)\b)  # DeepSpeech's level letter
     | [IWE]\s(?=[A-Z][A-Za-z]{1,}:\s*[-+]?(?:\d|\.\d|nan|inf))  # (and before its report's metric: `I WER: 1.000000, loss: 21.9`)
     | (?:INFO|WARNING|WARN|DEBUG|ERROR|CRITICAL|NOTICE|TRACE|SUCCESS)\s*\|\s*[\w.<>-]+(?::[\w.<>-]+)*:\d+\s*(?:\||-(?=\s))
@@ -559,6 +560,17 @@ _LAST_AND_BEST = re.compile(r"^\s*([A-Za-z][\w@/.-]{0,30}):\s+last\s*:\s*(" + _P
                             r"\s+(?:max|min|best)\s*:.*$")
 _PID_TAG = re.compile(r"\[(?:P|PID|pid|Pid|process)\s*[:=]\s*\d+\]:?\s*")
 _SOURCE_SPOT = re.compile(r"\bfile=\S+\s+line=\d+\b")
+# Where the logging call sits in the source, as a logger's format writes it anywhere in its prefix: the file and
+# its line (`server.py:89`, `Train.cpp:510`, `ts/train.py:232`), the line in parentheses (`trainer.cc(222)`), after
+# the word `line` (`misc.py line 160`, `engine.py line:81`, with the process id after it: `line 160 49892]`),
+# after the function (`simple_logger.py log_once [line:14]`) or alone before the bracket closes (`[train.py 155]`).
+# A location, never a metric named after the file
+_SOURCE_LOCATION = re.compile(
+    r"(?<![\w/.-])(?:[\w.-]+/)*[A-Za-z_][\w-]*\.(?:py|pyx|cc|cpp|cxx|cu|c|h|hpp|java|scala|go|rs|lua|jl)"
+    r"(?:\s*:\s*\d+(?::[A-Za-z_<>][\w<>]*)?(?![\d.])|\(\d+\)|\s+line\s*:?\s*\d+(?:\s+\d+(?=\]))?"
+    r"|(?:\s+[A-Za-z_<>][\w<>]*)?\s*\[line\s*:?\s*\d+\]|\s+\d+(?=\s*[\])]))")
+_EMPTIED = re.compile(r"[\[(]\s*[\])]")  # the brackets a location stood in alone
+_SOURCE_EXTS = (".py", ".c", ".h", ".java", ".scala", ".go", ".rs", ".lua", ".jl")
 _DIRECTION_NOTE = re.compile(r"(?i)\s*\((?:the\s+)?(?:higher|lower|larger|smaller|bigger)\s+(?:is|=)\s+better\)")
 # Lightning's ModelCheckpoint (verbose): `Epoch 0, global step 50: 'val_loss' reached 3.79987 (best 3.79987),
 # saving model to '/x/epoch=0-step=50.ckpt' as top 1`
@@ -891,6 +903,8 @@ def clean(line: str) -> str:
             line = _PID_TAG.sub("", line, count=1)  # `[P:24512]: => Train: Loss 0.06`: the process that wrote it
         elif n > 0 and line.startswith("# "):
             line = line[2:]  # `2024-07-25 18:05:41.16  # [Train Epoch: 1/20] loss=0.62`: a marker after the stamp
+        elif line[:1].isalpha() and (loc := _SOURCE_LOCATION.match(line)) is not None:
+            line = line[loc.end():]  # `misc.py line 160 49892] Best mIoU: 0.11`: the call's place, after the stamp
         elif n == 0:
             numbered = _LINE_NUMBER.match(line)  # ` 242 [0227 18:54:41 @x.py:233] lr: 0.1`: a numbered paste
             rest = line[numbered.end():] if numbered else ""
@@ -899,6 +913,8 @@ def clean(line: str) -> str:
                 line = rest
         n += 1
     line = line.strip()
+    if any(ext in line for ext in _SOURCE_EXTS) and _SOURCE_LOCATION.search(line):
+        line = _EMPTIED.sub(" ", _SOURCE_LOCATION.sub(" ", line)).strip()  # `INFO flwr <stamp> | server.py:89 | ...`
     if "]<std" in line:  # `Step[1,3]<stdout>:\tImg/sec ...`: mpirun tags each write of a rank, one printed
         line = _MPI_TAG_INSIDE.sub("", line)  # line may be several writes; the tags inside it are no part of it
     if line[:2] == "(:" and line[-1:] == ")":
