@@ -73,6 +73,9 @@ def test_stepwise_drops():
     _quiet("stepwise_drops", _run({"learning_rate": [1e-3] * 4 + [1e-4, 1e-5] + [1e-5] * 6}), "learning_rate")
     _quiet("stepwise_drops", _run({"learning_rate": [1e-3 * 0.5 ** k for k in range(12)]}), "learning_rate")
     _quiet("stepwise_drops", _run({"learning_rate": [1e-3 * 0.1 ** k for k in range(6)]}), "learning_rate")
+    # a fall that ends at exactly 0 (an LR zeroed at the end) gives no ratio, and no division by zero
+    hit = _check("stepwise_drops", _run({"learning_rate": [1e-3] * 4 + [1e-4, 1e-5, 0.0] + [0.0] * 5}), "learning_rate")
+    assert hit.summary.endswith("to 0 (step 7)") and hit.numbers == {"drops": 3}
 
 
 def test_resume_replay():

@@ -1681,10 +1681,15 @@ def stepwise_drops(c: Ctx) -> Hit | None:
     if best_len < p.run:
         return None
     a, b = best_end - best_len, best_end
+    numbers = {"drops": best_len}
+    in_all = ""
+    if y[b] > 0:  # (a fall to exactly 0 is no ratio)
+        numbers["fell_by"] = float(y[a] / y[b])
+        in_all = f", {numbers['fell_by']:.0e}x in all"
     return Hit(
         f"{c.name} fell by {1 / p.factor:.0f}x or more at each of {best_len} logs in a row, from {fmt(y[a])} "
-        f"(step {step_str(x[a])}) to {fmt(y[b])} (step {step_str(x[b])}), {y[a] / y[b]:.0e}x in all",
-        x[a], x[b], numbers={"drops": best_len, "fell_by": float(y[a] / y[b])},
+        f"(step {step_str(x[a])}) to {fmt(y[b])} (step {step_str(x[b])}){in_all}",
+        x[a], x[b], numbers=numbers,
     )
 
 
