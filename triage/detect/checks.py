@@ -1681,7 +1681,7 @@ def stepwise_drops(c: Ctx) -> Hit | None:
     if best_len < p.run:
         return None
     a, b = best_end - best_len, best_end
-    numbers = {"drops": best_len}
+    numbers: dict[str, float] = {"drops": best_len}
     in_all = ""
     if y[b] > 0:  # (a fall to exactly 0 is no ratio)
         numbers["fell_by"] = float(y[a] / y[b])
