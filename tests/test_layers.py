@@ -7,7 +7,8 @@ name: a dependency hidden in a function body is still a dependency.
 The layers, lowest first; a module may import its own layer and the ones below, never above:
 
     foundation  triage (the package: its version), triage.errors (the error root and exit codes),
-                triage.writeout (atomic, shareable file writes): import nothing of triage but each other
+                triage.writeout (atomic, shareable file writes), triage.runtime (the command line's
+                own process settings): import nothing of triage but each other
     kb          triage.kb: the knowledge (nodes, schema, loader, validator, search, checklists as data)
     ingest      triage.ingest: log readers -> one Run; metric names from the knowledge's metrics.yaml
     detect      triage.detect: checks over a Run, driven by the knowledge's detectors
@@ -41,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "triage"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("foundation", ("triage", "triage.errors", "triage.writeout")),
+    ("foundation", ("triage", "triage.errors", "triage.writeout", "triage.runtime")),
     ("kb", ("triage.kb",)),
     ("ingest", ("triage.ingest",)),
     ("detect", ("triage.detect",)),

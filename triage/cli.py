@@ -877,6 +877,10 @@ def _terminate(signum, frame) -> None:
 def main() -> None:
     import signal
 
+    from triage.runtime import one_blas_thread
+
+    one_blas_thread()  # (before numpy loads: its thread pool cost more start-up than all of triage's imports)
+
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _terminate)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from triage.errors import TriageError
+from triage.runtime import user_env
 from triage.ingest.probe_result import RESULT_FIELDS, RESULT_STATUSES, ProbeResultError  # noqa: F401 - re-exported
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
@@ -212,7 +213,8 @@ def _supervise(cmd: list[str], capture: bool, limit: float, name: str, timeout: 
     started) at the deadline, and on any interruption of ours (Ctrl-C, SIGTERM turned into an
     exception by the CLI): a probe never outlives `triage probe run`."""
     pipe = subprocess.PIPE if capture else None
-    proc = subprocess.Popen(cmd, stdout=pipe, stderr=pipe, text=True, start_new_session=True)
+    # (the environment as the user had it: not the command line's own BLAS setting, triage.runtime)
+    proc = subprocess.Popen(cmd, stdout=pipe, stderr=pipe, text=True, start_new_session=True, env=user_env())
     try:
         out, err = proc.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
