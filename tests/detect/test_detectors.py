@@ -166,3 +166,33 @@ def test_a_same_metric_supersede_keeps_a_finding_on_another_series(tmp_path):
     alone.write_text(rows([0.012, 0.011, 0.01, 0.012, 0.011, 0.01], [0.6, 0.62, 0.63, 0.65, 0.66, 0.67]))
     found = [(f.detector, f.metric) for f in run_detectors(read(alone), KB)]
     assert ("det-auc-inverted", "eval/auc") in found and not any(d == "det-score-near-zero" for d, _ in found), found
+
+
+def test_a_big_run_judged_on_two_processes_gives_what_one_gives(monkeypatch):
+    """A run past PARALLEL_POINTS has every other detector run in a forked child: the findings, their
+    order and the warnings (one from a detector whose check raises) are those of the run judged in one
+    process. Fire fixtures of several detectors, merged into one run, stand in for a big log."""
+    import triage.detect as detect
+    from triage.detect import checks
+
+    fires = [read(fixture(node, "fire")) for node in DETECTORS[:40]]
+    run = fires[0]
+    for other in fires[1:]:
+        for name, series in other.series.items():
+            run.series.setdefault(name, series)
+
+    def broken(ctx):
+        raise ValueError("a check that fails")
+
+    monkeypatch.setitem(checks.CHECKS, "threshold", broken)  # every threshold detector warns
+
+    def judged(parallel: bool):
+        monkeypatch.setattr(detect, "PARALLEL_POINTS", 1 if parallel else 10**12)
+        monkeypatch.setattr(detect, "_two_cpus", lambda: parallel)
+        run.meta.pop("warnings", None)
+        found = run_detectors(run, KB)
+        return [(f.detector, f.metric, f.summary) for f in found], list(run.meta.get("warnings") or [])
+
+    one, split = judged(False), judged(True)
+    assert one[0] and one[1]  # findings and warnings both
+    assert split == one
