@@ -2745,3 +2745,18 @@ def test_recurring_counts_pairs_as_the_plain_arithmetic_does():
         fired += 1
         assert hit.numbers["pairs"] == same and hit.numbers["chance"] == pytest.approx(chance)
     assert fired > 100
+
+
+def test_trend_acceleration():
+    """Ten points, so no smoothing and the ends are the first and last points. 0.1 + i (a KL that drifts
+    up from near 0 in a straight line) ends 91x its start but moves 5.0 in its first half (0.1 to 5.1 at
+    point 5) and 4.0 in its second: quiet under min_acceleration 4. 2^i (doubling at every log) moves 31
+    in its first half (1 to 32) and 480 in its second (32 to 512): 15x."""
+    i = np.arange(10.0)
+    steady = _run({"kl": 0.1 + i})
+    s = steady.series["kl"]
+    typed, _ = parse(PARAMS["trend"], {"min_ratio": 20.0, "min_acceleration": 4.0})
+    assert CHECKS["trend"](Ctx(steady, "kl", s.steps, s.values, typed)) is None
+    hit = _check("trend", _run({"kl": 2.0 ** i}), "kl", min_ratio=20.0, min_acceleration=4.0)
+    assert hit.summary == ("kl grew steadily from 1 to 512 over steps 1-10 (100% of intervals rising); "
+                           "15x as much in its second half as in its first")

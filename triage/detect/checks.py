@@ -1014,6 +1014,11 @@ class TrendParams(WindowParams):
     min_rise: Optional[float] = None
     min_last: Optional[float] = None
     min_points: int = 10
+    # a runaway, not a drift: the change over the second half of the window at least this many times
+    # the change over the first half. A series that starts at 0 by construction (a KL to the reference
+    # the policy starts as) multiplies its first value whatever it does, so its end/start ratio says
+    # nothing; a steady drift moves as much in each half (1x), one that compounds moves more each time
+    min_acceleration: Optional[float] = None
 
 
 @check("trend", TrendParams)
@@ -1044,10 +1049,19 @@ def trend(c: Ctx) -> Hit | None:
         return None
     if p.min_last is not None and end < p.min_last:
         return None
+    note = ""
+    if p.min_acceleration is not None:
+        k = max(1, int(len(ys) * 0.1))
+        h = len(ys) // 2
+        mid = float(np.median(ys[max(0, h - k // 2):max(0, h - k // 2) + k]))
+        first, second = (mid - start, end - mid) if up else (start - mid, mid - end)
+        if first <= 0 or second < p.min_acceleration * first:
+            return None
+        note = f"; {second / first:.0f}x as much in its second half as in its first"
     word = "grew" if up else "fell"
     return Hit(
         f"{c.name} {word} steadily from {fmt(start)} to {fmt(end)} over steps {step_str(x[0])}-{step_str(x[-1])} "
-        f"({mono:.0%} of intervals {'rising' if up else 'falling'})",
+        f"({mono:.0%} of intervals {'rising' if up else 'falling'}){note}",
         x[0], x[-1], numbers={"start": start, "end": end, "monotonic": mono},
     )
 
