@@ -3956,9 +3956,11 @@ _NO_RECORD = (
     # `V = \frac{4\pi}{3} \times 27`: maths typed in LaTeX (a prompt, a model's answer), never a record
     (("\\",), _LATEX.search, "maths written in LaTeX (a prompt or an answer, not metrics)"),
 )
-_ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}(?: ?#\d{1,3})?\s*(?:[:=]\s*|\s)#\s*(?:(?:\+-|\+/-|±)\s*#\s*)?[%\w/]{0,8}"
-                       r"(?:\s*\((?:#|[A-Za-z][\w/.-]*[:=]?\s*#(?:[,;]\s*[A-Za-z][\w/.-]*[:=]?\s*#){0,5})\))?$")
-# (an output's index may follow the name: old Caffe's `Test score #1: 2.30`;
+_ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}(?: ?#\d{1,3})?\s*(?:[:=]\s*|\|\s*|\s)#\s*(?:(?:\+-|\+/-|±)\s*#\s*)?"
+                       r"[%\w/]{0,8}(?:\s*\((?:#|[A-Za-z][\w/.-]*[:=]?\s*#(?:[,;]\s*[A-Za-z][\w/.-]*[:=]?\s*#){0,5})\))?(?:\s*\|)?$")
+# (a row of a borderless two-column table is one too, its cells between pipes: baselines' `| EpRewMean | -8.5 |`
+# under `Iteration 3025`, the cleaning having taken its first pipe; an output's index may follow the name: old
+# Caffe's `Test score #1: 2.30`;
 # `MeanRew: -257.4 +- 63.2`: a mean and its spread are one pair; `loss: 0.36 (0.35)`: a value and its running
 # mean, or its change since the last evaluation, are one too; so are a loss and its terms in parentheses,
 # `loss: 2.51 (ce 2.26, kl 0.25)`)
