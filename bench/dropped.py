@@ -94,6 +94,8 @@ def account(trace: LineTrace) -> dict[int, str]:
     for ev_line in trace.events:
         event_lines.add(ev_line)
     gave_lines = {first for recs in trace.gave.values() for first in recs} | set(trace.gave)
+    # a line read as more of a record that a pass then removed (a digest's block of lines) went with it
+    folded_into = {at: recs for at, recs in trace.folded.items() if at not in recs}
     out: dict[int, str] = {}
     for ln in range(1, n + 1):
         text = lines[ln - 1]
@@ -108,7 +110,8 @@ def account(trace: LineTrace) -> dict[int, str]:
             out[ln] = "skipped"
         elif home in trace.settings:
             out[ln] = "settings"
-        elif (home in dropped or home in gave_lines) and after_counted:
+        elif (home in dropped or home in gave_lines or not dropped.keys().isdisjoint(folded_into.get(home, ()))) \
+                and after_counted:
             out[ln] = "dropped"
         else:
             kind = classify_line(text)

@@ -412,7 +412,8 @@ class _TextReader:
         self.darknet_iters = False  # a darknet iteration line was read (` 75: 3.12, 3.40 avg loss, ...`)
         self.lone_tensors: list[tuple[int, float]] = []  # lines that are one scalar tensor's repr and nothing else
         self.own_counter_at = -1  # the line of the last record read with a counter printed on it
-        self.pair_run: tuple | None = None  # (line, record, value column) of a run of one-pair lines, no counter
+        self.pair_run: tuple | None = None  # (line, record, layout, lines passed over) of a run of one-pair lines
+        self.rec_at = 0  # the last line that made a record or went into one
         self.named_next: tuple[int, str] | None = None  # (line, name) of a metric's name whose value is on the next line
         self.last_clean: tuple[int, str, str] = (-2, "", "")  # (line, cleaned text, raw text) of the last line read
         self.lr_ahead: tuple[float, dict] | None = None  # (epoch, values) of an LR notice waiting for its epoch's bar
@@ -1413,6 +1414,8 @@ class _TextReader:
             if not done:
                 self.quiet_segs += 1  # a redraw, not a finished bar with metrics
             return done
+        if plan.axes_only and self.pair_run is not None and self.dates_pair_run(ln, tpl, rec):
+            return True
         if plan.axes_only:
             km = _KERAS_EPOCH.match(c) if rec.epoch is not None and c[:1] == "E" else None
             if km is not None and km.group(1) == km.group(2) == "1" and self.caller_epoch is not None \
@@ -1605,7 +1608,7 @@ class _TextReader:
         if plan.counter:
             self.own_counter_at = ln
         if self.pair_run is not None and self.pair_run[0] == ln:
-            self.pair_run = (ln, self.records[-1], self.pair_run[2])
+            self.pair_run = (ln, self.records[-1], self.pair_run[2], [])
         if (rec.step is not None or rec.epoch is not None) and _BANNER.match(c):
             # `***** Episode 31455, Mean R = 28911.0 *****` then `KL: nan`, `PolicyLoss: 0.3` a line each: a
             # banner heads the block of its pass, whose one-value lines belong to the banner's record
@@ -1674,32 +1677,75 @@ class _TextReader:
 
     def join_pair_run(self, ln: int, s: str, tpl: str, plan: printed.Plan, rec: printed.Record) -> bool:
         """`value_loss/Average      nan`, `prior_entropy/Average   nan`, ...: lines of one name and one value
-        each, one right under the other, their values starting in one column (names padded to a width:
-        a summary block, or a tabular dump whose heading was cut off) and no counter on any, are one
-        record, as they are under a counter's heading. The run opens on a line read as a record and
-        takes the next such lines that are records; a line of one name the alias table does not know
-        lets the run go on past it. A name the run already holds, a counter, a value out of the
-        column or any other line ends it. Only a run that opens the log's records, before any counter
-        was read: after those, lines keep the shape the log's counters and records give them. True
+        each, one right under the other, with no counter on any, are one record, as they are under a
+        counter's heading: a record printed as a block, one key a line (a summary block, a tabular dump
+        whose heading was cut off), their values starting in one column, the names padded to a width on
+        either side (lines whose values do not line up, `mINP: 0.22` over `mAP: 0.45`, or do so by chance
+        with no padding, are prints of their own). The run opens on a line read as a record when the line before made no record of its
+        own (a blank line, a rule, a fence or a heading above it, or the log's start), and takes the next
+        such lines that are records; a line of one name the alias table does not know lets the run go on
+        past it, and is part of the record when a line of the run follows it (`grad_norm_0` between two
+        losses of a step's dump; `set_size=4445` after `Training accuracy = 8.47%` stays a setting). A
+        name the run already holds opens the next record (the next dump of the same block); a counter,
+        another layout or any other line ends it, but one rule drawn inside the block (rsl_rl's `-----`
+        above an iteration's times) does not. Only before any counter was read: after that, lines keep the shape the log's
+        counters and records give them (a counter's heading makes such lines a block of its own). True
         when the line joined the run."""
-        one = plan.keys == 1 and not plan.counter and rec.step is None and len(rec.values) == 1 \
-            and self.step != self.step and self.epoch != self.epoch and _ONE_PAIR.match(tpl) is not None
+        one = not plan.counter and rec.step is None and self.step != self.step and self.epoch != self.epoch \
+            and (plan.keys == 1 and len(rec.values) == 1 and _ONE_PAIR.match(tpl) is not None
+                 or plan.keys > 1 and _stats_columns(s, rec))  # (PyMARL's `return_mean:    1.72<TAB>...` rows)
         run, self.pair_run = self.pair_run, None
         if not one:
             return False
         t = s.rstrip()
-        col = len(t) - len(t.rsplit(None, 1)[-1])
-        if run is not None and run[0] == ln - 1 and run[2] == col and self.records and self.records[-1] is run[1]:
-            if not plan.is_record:
-                self.pair_run = (ln, run[1], col)  # (passed over: the run goes on below it)
-            elif run[1].label == rec.label and run[1].values.keys().isdisjoint(rec.values):
-                run[1].values.update(rec.values)
-                self.joined(run[1])
-                self.pair_run = (ln, run[1], col)
-                return True
-        if plan.is_record and self.pair_run is None and not self.records:
-            self.pair_run = (ln, None, col)  # (the record this line makes, the log's first, opens a run)
+        where: int | str = len(t) - len(t.rsplit(None, 1)[-1])
+        if plan.keys > 1:
+            where = "stats"  # (rows of a stats dump: their pairs are set apart by tabs or padding)
+        elif "  " not in t[:where] and "\t" not in t[:where]:
+            where = -ln  # (`mAP: 0.30` then `mATE: 0.70`: values one blank after unpadded names line up by chance)
+        after_run = run is not None and self.records and self.records[-1] is run[1] \
+            and (run[0] == ln - 1 or run[0] == ln - 2 and _DASH_LINE.match(self.lines[ln - 2]) is not None)
+        if after_run and run[2] == where and not plan.is_record:
+            # (passed over: the run goes on below it, and the line joins the record once a line of the run follows)
+            self.pair_run = (ln, run[1], where, run[3] + [(ln, rec.values)])
+            return False
+        if after_run and run[2] == where and run[1].label == rec.label \
+                and run[1].values.keys().isdisjoint(rec.values):
+            for at, values in run[3]:
+                if run[1].values.keys().isdisjoint(values):
+                    run[1].values.update(values)
+                    self.joined(run[1])
+                    if at in self.unplaced:
+                        self.unplaced.remove(at)
+            run[1].values.update(rec.values)
+            self.joined(run[1])
+            self.pair_run = (ln, run[1], where, [])
+            return True
+        # (the run's record ends here: a name it holds opens the next one, as a line under a blank line does)
+        if plan.is_record and (not self.records or self.rec_at != ln - 1 or after_run and run[2] == where):
+            self.pair_run = (ln, None, where, [])  # (the record this line makes opens a run)
         return False
+
+    def dates_pair_run(self, ln: int, tpl: str, rec: printed.Record) -> bool:
+        """`- psnr_sem: 5.55`, `- lr: 0.0001`, then `- step: 1000` and a blank line: a counter alone on the
+        line right under a run of one-pair lines, with nothing after it that it could head (a blank line,
+        words, the end of the log), is the step of the record the run printed (a summary's keys listed
+        with the step among them). True when it dated that record."""
+        run = self.pair_run
+        if run[0] != ln - 1 or run[1] is None or not self.records or self.records[-1] is not run[1] \
+                or run[1].step is not None or run[1].epoch is not None or not _COUNTER_ONLY.match(tpl) \
+                or (rec.step is None and rec.epoch is None):
+            return False
+        after = self.lines[ln] if ln < len(self.lines) else ""
+        if _HAS_DIGIT.search(after):
+            return False  # (`Epoch 2` over the next values: a heading, not this record's step)
+        self.records[-1] = run[1]._replace(step=rec.step, epoch=rec.epoch)  # (the line is its axis: no value of it)
+        self.pair_run = None
+        if rec.step is not None:
+            self.step = rec.step
+        if rec.epoch is not None:
+            self.epoch = rec.epoch
+        return True
 
     def sums_up_timing(self, rec: printed.Record) -> bool:
         """`Time cost=17408.26 s, Thoughput=15.15 samples/s` with no counter, after step lines that each print
@@ -4120,6 +4166,8 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True, trace: LineTrac
                     and r.config_indent is None and r.mark() == mark and not _rest_of_cut(lines[ln - 1]):
                 masks.add_quiet(ln - 1, any(_TQDM.search(seg) for seg in segs),
                                 _WRAP_HEAD.search(line) is not None or _WRAP_IN_NUMBER[0].search(line) is not None)
+        if len(r.records) != took[0] or r.folds != took[3]:
+            r.rec_at = ln
         if r.unplaced and (len(r.records) > took[0] or len(b.events) > took[1]):
             _placed_back(r, took)
         if joined <= ln and len(r.unplaced) < _MAX_UNPLACED and ln not in r.config_lines \
@@ -4165,7 +4213,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True, trace: LineTrac
     r.records = _drop_bar_echoes(r.records, b)
     r.records = _drop_echoes(r.records, r.plans, b, r.lines_in)
     r.records = _fold_repeats(r.records, r.lines_in)
-    r.records = _drop_previews(r.records, r.plans, b)
+    r.records = _drop_previews(r.records, r.plans, b, r.lines_in)
     r.records = _split_said_twice(r.records, r.plans)
     if _PAIR in r.tpl_counts:
         r.records = _bare_pairs(r.records, b)
@@ -4997,7 +5045,7 @@ def _same_values(a: dict, b: dict) -> bool:
     return True
 
 
-def _drop_previews(records: list, plans: dict, b: RunBuilder) -> list:
+def _drop_previews(records: list, plans: dict, b: RunBuilder, lines_in: dict[int, int]) -> list:
     """Lines with no counter printed just before a dict record, each value under a key of that dict and
     equal to its value as far as the line rounds it (`num_tokens: 430669.0000`, `completions/mean_length:
     142.7391` above `{'num_tokens': 430669.0, 'completions/mean_length': 142.7390625, ...}`): a digest the
@@ -5014,11 +5062,13 @@ def _drop_previews(records: list, plans: dict, b: RunBuilder) -> list:
                     or not prev.values or not all(_rounds_to(v, rec.values.get(key)) for key, v in prev.values.items()):
                 break
             j -= 1
-        if k - j - 1 >= 2:  # (a digest lists several; one line before a dict may be a notice of its own)
+        # (a digest lists several, maybe read as one record of its lines; one line before a dict may be a
+        # notice of its own)
+        if sum(len(records[i].values) for i in range(j + 1, k)) >= 2:
             drop.update(range(j + 1, k))
     if not drop:
         return records
-    b.skip("a digest of the dict record printed after it", len(drop))
+    b.skip("a digest of the dict record printed after it", sum(lines_in.get(records[i].line, 1) for i in drop))
     return [rec for i, rec in enumerate(records) if i not in drop]
 
 
