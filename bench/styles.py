@@ -119,6 +119,57 @@ LAYOUTS = ["line", "line", "line", "dict", "json", "block", "table", "markdown",
 # written as files a logger writes: no prefix, no noise
 FILES = ("csv", "tsv", "csv_semicolon", "jsonl_nested", "lightning_csv", "wandb_history", "tensorboard")
 
+# Wider choices (r119), drawn by draw_new() from a random stream of their own, so that the choices above draw
+# as they did for a seed (`--old` draws none of these). "-" is the choice as above.
+# number2: how a printed number is spelled beyond its format: a decimal comma (`2,3145`; only where no comma
+#   separates fields), a sign on positive values (`+0.0123`), no zero before the point (`.8731`)
+NUMBER2 = ["decimal_comma", "plus_sign", "leading_dot"]
+# order: the value before its name (`2.3145 loss | 3.00e-04 lr`; only between separators that are no space)
+ORDER = ["value_first"]
+# names2: a family of name spellings: CJK, German, the split in parentheses (`Loss (train)`), abbreviations
+#   (`tr_loss`, `trn_acc`), a metric group prefix (`metrics/loss`; `train/loss` beside `val/loss`)
+NAMES2 = {
+    "cjk": {"loss": ["损失", "训练损失"], "learning_rate": ["学习率"], "grad_norm": ["梯度范数"],
+            "accuracy": ["准确率", "训练准确率"], "eval": ["验证损失", "验证集损失"]},
+    "german": {"loss": ["Verlust", "Trainingsverlust"], "learning_rate": ["Lernrate"], "grad_norm": ["grad_norm"],
+               "accuracy": ["Genauigkeit"], "eval": ["Validierungsverlust"]},
+    "paren_split": {"loss": ["Loss (train)", "loss (train)"], "learning_rate": ["LR", "lr"],
+                    "grad_norm": ["Grad Norm", "grad_norm"], "accuracy": ["Acc (train)", "accuracy (train)"],
+                    "eval": ["Loss (val)", "loss (valid)"]},
+    "abbrev": {"loss": ["tr_loss", "trn_loss"], "learning_rate": ["lr"], "grad_norm": ["gnorm", "g_norm"],
+               "accuracy": ["trn_acc", "tr_acc"], "eval": ["v_loss", "vl_loss"]},
+    "group_metrics": {"loss": ["metrics/loss"], "learning_rate": ["metrics/lr"], "grad_norm": ["metrics/grad_norm"],
+                      "accuracy": ["metrics/accuracy"], "eval": ["metrics/val_loss"]},
+    "group_train": {"loss": ["train/loss"], "learning_rate": ["train/lr"], "grad_norm": ["train/grad_norm"],
+                    "accuracy": ["train/acc"], "eval": ["val/loss"]},
+}
+# pair2: a full-width colon (`损失：2.31`), as code written with a CJK input method prints it
+PAIR2 = {"fw_colon": "{k}：{v}"}
+# counter2: more counters; `at_end` prints the counter after the fields (`loss 2.31 | lr 3e-4 @ step 120`),
+# `frac_epoch` counts in fractions of an epoch (`epoch 0.40`), `step_commas` with thousands separators
+COUNTERS2 = {
+    "ep_it": lambda s, T, e, b, B: f"Ep {e} It {s}",
+    "hash": lambda s, T, e, b, B: f"#{s}",
+    "e_b": lambda s, T, e, b, B: f"e{e} b{b}/{B}",
+    "bracket_pipe": lambda s, T, e, b, B: f"[Epoch {e} | Step {s}]",
+    "it_pct": lambda s, T, e, b, B: f"it {s}/{T} ({round(100 * s / T)}%)",
+    "step_commas": lambda s, T, e, b, B: f"step {s:,}",
+    "frac_epoch": lambda s, T, e, b, B: f"epoch {s / B:.2f}",
+    "at_end": lambda s, T, e, b, B: f"@ step {s}",
+}
+# layout2: the counter on a line of its own and the fields indented on the next (`two_line`); a Rich table's
+# box-drawing rows; Lightning's bar redrawn with `\r` on one line per epoch, each redraw one batch's postfix
+# (`loss=2.31, v_num=0`); Keras verbose 1 (`\r`-redrawn batches, the record the epoch's last redraw); a
+# DataFrame of the history printed at the end; the history printed as a Python list of dicts
+LAYOUT2 = ["two_line", "box_table", "lightning_bar", "keras_redraw", "pandas", "list_of_dicts"]
+# noise2: a warning printed with its stack (source lines holding numbers), a config dumped as YAML before
+# training, long lines wrapped at a separator (a terminal's copy), a summary after training (`best val_loss
+# 0.61 at epoch 7`: no row), two runs appended to one file (read as two runs, one after the other), the
+# evaluation joined to its step's line after ` || `, units glued or spaced on extra fields (`350ms`, `10.2 GiB`,
+# `12.5k tok/s`)
+NOISE2 = ["stack_warning", "config_dump", "wrapped", "summary", "two_runs", "eval_joined", "extras_units"]
+TEXT_LAYOUTS = ("line", "block", "table", "markdown", "keras", "postfix")
+
 
 def series(n: int, rnd: random.Random) -> dict[str, list[float]]:
     loss = [2.3 * math.exp(-i / (n / 3)) + 0.2 + 0.05 * rnd.random() for i in range(n)]
@@ -134,6 +185,30 @@ def number(spelling: str, v: float, kind: str) -> str:
     if kind == "accuracy" and spelling in ("sci", "sci_upper"):
         return f"{v:.4f}"
     return NUMBERS[spelling](v, kind)
+
+
+def spell(t: str, v: float, how: str) -> str:
+    """A printed number `t` respelled by a number2 choice."""
+    if how == "decimal_comma":
+        return t.replace(".", ",")
+    if how == "plus_sign" and v == v and v > 0 and not t.startswith(("+", "-")):
+        return "+" + t
+    if how == "leading_dot" and t.startswith("0."):
+        return t[1:]
+    return t
+
+
+def wrap(line: str, sep: str, width: int = 80) -> list[str]:
+    """A long line as a terminal of `width` columns showed it, broken at the last field separator that fits."""
+    out = []
+    while len(line) > width:
+        cut = line.rfind(sep.rstrip() or sep, 20, width)
+        if cut < 0:
+            break
+        cut += len(sep.rstrip() or sep)
+        out.append(line[:cut].rstrip())
+        line = line[cut:].lstrip()
+    return out + [line]
 
 
 def draw(rnd: random.Random) -> dict:
@@ -162,6 +237,65 @@ def draw(rnd: random.Random) -> dict:
         style["counter"] = "step_word"
     if style["layout"] == "jsonl_nested":  # (under a `train` object a name says no split of its own)
         style["names"] = {m: rnd.choice([n for n in NAMES[m] if "train" not in n.lower()]) for m in metrics}
+    return style
+
+
+def draw_new(style: dict, ext: random.Random, p: float = 0.2) -> dict:
+    """The wider choices (r119) over a drawn style, each taken with chance `p`, from their own stream `ext`
+    (the choices draw() made stay as they were), and adjusted where one would make a log a person could not
+    read one way only."""
+    for f in ("number2", "order", "names2", "pair2", "counter2", "layout2", "noise2"):
+        style[f] = "-"
+    if style["layout"] in FILES or style["layout"] in ("dict", "json"):
+        return style
+    pick = {f: ext.random() < p for f in ("number2", "order", "names2", "pair2", "counter2", "layout2", "noise2")}
+    if pick["layout2"]:
+        style["layout2"] = ext.choice(LAYOUT2)
+        style["layout"] = "line" if style["layout2"] == "two_line" else style["layout2"]
+    if pick["number2"] and style["layout"] in TEXT_LAYOUTS + ("two_line", "box_table", "keras_redraw"):
+        style["number2"] = ext.choice(NUMBER2)
+    if pick["names2"]:
+        fam = ext.choice(list(NAMES2))
+        style["names2"] = fam
+        style["names"] = {m: ext.choice(NAMES2[fam][m]) for m in style["names"]}
+        style["eval_name"] = ext.choice(NAMES2[fam]["eval"])
+    line = style["layout"] == "line"
+    if pick["order"] and line:
+        style["order"] = "value_first"
+    if pick["pair2"] and line:
+        style["pair2"] = "fw_colon"
+    if pick["counter2"] and line:
+        style["counter2"] = ext.choice(list(COUNTERS2))
+    if pick["noise2"]:
+        choices = [n for n in NOISE2 if line or n not in ("wrapped", "eval_joined", "extras_units")]
+        style["noise2"] = ext.choice(choices)
+        if style["noise2"] == "eval_joined" and style["noise"] in ("eval_lines", "tqdm_and_eval", "eval_inline"):
+            style["noise"] = "none"
+        if style["noise2"] == "wrapped" and style["sep"] in ("space", "two_spaces", "tab"):
+            style["sep"] = "pipe"
+    # (fixes for readings a person could not make one way only)
+    if style["number2"] == "decimal_comma":
+        if style["sep"] in ("comma",) or style["layout"] in ("postfix", "lightning_bar"):
+            style["sep"] = "semicolon"
+        if style["layout"] == "postfix":
+            style["number2"] = "-"
+        if style["value"] not in ("plain", "percent_acc"):
+            style["value"] = "plain"
+    if style["counter2"] == "step_commas" and style["sep"] == "comma":
+        style["sep"] = "pipe"
+    if style["order"] == "value_first":
+        if style["sep"] in ("space", "two_spaces", "tab"):
+            style["sep"] = "pipe"
+        if style["value"] not in ("plain", "percent_acc"):
+            style["value"] = "plain"
+    if style["layout"] in ("pandas", "box_table", "list_of_dicts", "keras_redraw", "lightning_bar"):
+        style["noise"] = ext.choice(["none", "warnings", "header"])
+        if style["noise2"] in ("two_runs",) and style["layout"] == "lightning_bar":
+            style["noise2"] = "-"
+    if style["layout"] == "pandas":  # (pandas shows 60 rows at most, then the first and last five)
+        style["steps"] = min(style["steps"], 40)
+    if style["layout"] == "keras_redraw":
+        style["value"] = "plain"
     return style
 
 
@@ -231,18 +365,84 @@ def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[
     sep, pair = SEPARATORS[style["sep"]], PAIRS[style["pair"]]
     if style["sep"] in ("space",) and style["pair"] == "space":
         sep = "   "  # `loss 2.3 lr 3e-4` with single spaces is ambiguous to a person too
+    how, noise2, layout2 = style.get("number2", "-"), style.get("noise2", "-"), style.get("layout2", "-")
+    if style.get("pair2", "-") != "-":
+        pair = PAIR2[style["pair2"]]
+    if style.get("order", "-") == "value_first":
+        pair = "{v} {k}"
+    cfun = COUNTERS2[style["counter2"]] if style.get("counter2", "-") != "-" else COUNTERS[style["counter"]]
+
+    def num(v: float, kind: str) -> str:
+        return spell(number(style["number"], v, kind), v, how)
+
     lines: list[str] = []
     if style["noise"] == "header":
         lines += ["Namespace(lr=0.0003, batch_size=32, epochs=3, seed=1)", "Training on 1 GPU(s)", ""]
+    if noise2 == "config_dump":
+        lines += ["config:", "  model:", "    name: resnet18", "    dropout: 0.1", "  optimizer:", "    name: adamw",
+                  "    lr: 0.0003", "    weight_decay: 0.01", "  train:", "    epochs: 3", "    batch_size: 64",
+                  "    max_grad_norm: 1.0", "    loss: cross_entropy", ""]
+    late: list[str] = []  # what is printed after training (a history, a summary)
+    bar: list[str] = []  # the redraws of the epoch's progress bar so far
     with_eval = style["noise"] in ("eval_lines", "tqdm_and_eval")
     file_eval = given is None or "eval_loss" in vals  # (a file layout's evaluation column: a story may have none)
     evals = []
     for i in range(n):
         s = (i + 1) * every
         e, b = i // B + 1, (i % B + 1) * every
-        texts = {m: VALUES[style["value"]](number(style["number"], vals[m][i], m), vals[m][i], m) for m in style["names"]}
-        counter = COUNTERS[style["counter"]](s, n * every, e, b, B * every)
-        if style["layout"] == "dict":
+        texts = {m: VALUES[style["value"]](num(vals[m][i], m), vals[m][i], m) for m in style["names"]}
+        counter = cfun(s, n * every, e, b, B * every)
+        names_ = {m: style["names"][m].replace(" ", "_") for m in style["names"]}
+        if style["layout"] == "box_table":
+            cols = ["step"] + [style["names"][m] for m in style["names"]]
+            w = [max(8, len(c) + 2) for c in cols]
+            if i == 0:
+                lines += ["┏" + "┳".join("━" * k for k in w) + "┓",
+                          "┃" + "┃".join(f" {c:<{k - 1}}" for c, k in zip(cols, w)) + "┃",
+                          "┡" + "╇".join("━" * k for k in w) + "┩"]
+            body = "│" + "│".join(f" {c:<{k - 1}}" for c, k in zip([str(s)] + [texts[m] for m in style["names"]], w)) + "│"
+            if i == n - 1:
+                body += "\n└" + "┴".join("─" * k for k in w) + "┘"
+            counter = ""
+        elif style["layout"] == "lightning_bar":  # a redraw per batch, one line per epoch
+            pct = int(100 * b / (B * every))
+            post = ", ".join(f"{names_[m]}={num(vals[m][i], m)}" for m in style["names"])
+            bar.append(f"Epoch {e - 1}: {pct:3d}%|{'█' * (pct // 10):<10}| {b}/{B * every} "
+                       f"[00:0{i % 10}<00:10, 14.1it/s, {post}, v_num=0]")
+            if b == B * every or i == n - 1:
+                lines.append("\r" + "\r".join(bar))
+                bar = []
+            continue
+        elif style["layout"] == "keras_redraw":  # each record an epoch: batches redrawn with `\r`, the last stays
+            lines.append(f"Epoch {i + 1}/{n}")
+            red = []
+            for j in range(1, 9):
+                k = 4 * j
+                fields = " - ".join(f"{names_[m]}: {num(vals[m][i] * (1 + 0.05 * (8 - j)), m)}"
+                                    for m in style["names"])
+                bar_ = "=" * (30 * k // 32 - 1) + (">" if k < 32 else "=") + "." * (30 - 30 * k // 32)
+                red.append(f"{k:2d}/32 [{bar_}] - " + ("ETA: 0s" if k < 32 else f"1s {30 + i % 7}ms/step") + " - "
+                           + fields)
+            body = "\r" + "\r".join(red)
+            counter = ""
+        elif style["layout"] == "pandas":  # the history as a DataFrame, printed after training
+            cols = ["epoch"] + [names_[m] for m in style["names"]]
+            if i == 0:
+                late.append("    " + "  ".join(f"{c:>10}" for c in cols))
+            late.append(f"{i:<4}" + "  ".join(f"{c:>10}" for c in [str(i + 1)] + [num(vals[m][i], m)
+                                                                             for m in style["names"]]))
+            continue
+        elif style["layout"] == "list_of_dicts":  # print(history): one line, after training
+            rec = repr({"epoch": i + 1, **{style["names"][m]: float(number(style["number"], vals[m][i], m))
+                                           for m in style["names"]}})
+            if i == 0:
+                late.append("[" + rec)
+            else:
+                late[-1] += ", " + rec
+            if i == n - 1:
+                late[-1] += "]"
+            continue
+        elif style["layout"] == "dict":
             body = repr({"step": s, **{style["names"][m]: float(number(style["number"], vals[m][i], m))
                                        for m in style["names"]}})
             counter = ""
@@ -311,12 +511,12 @@ def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[
         elif style["layout"] == "keras":
             lines.append(f"Epoch {i + 1}/{n}")
             body = (f"32/32 [==============================] - 1s {30 + i % 7}ms/step - "
-                    + " - ".join(f"{style['names'][m].replace(' ', '_')}: {number(style['number'], vals[m][i], m)}"
+                    + " - ".join(f"{style['names'][m].replace(' ', '_')}: {num(vals[m][i], m)}"
                                  for m in style["names"]))
             counter = ""
         elif style["layout"] == "postfix":  # a progress bar's postfix, each update on its own line
             pct = int(100 * b / (B * every))
-            post = ", ".join(f"{style['names'][m].replace(' ', '_')}={number(style['number'], vals[m][i], m)}"
+            post = ", ".join(f"{style['names'][m].replace(' ', '_')}={num(vals[m][i], m)}"
                              for m in style["names"])
             body = (f"Epoch {e}: {pct:3d}%|{'#' * (pct // 10):<10}| {b}/{B * every} "
                     f"[00:0{i % 10}<00:10, 12.5it/s, {post}]")
@@ -332,21 +532,42 @@ def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[
             if style["noise"] == "eval_inline" and (i + 1) % B == 0:
                 ev = vals["eval_loss"][len(evals)] if "eval_loss" in vals else vals["loss"][i] * 1.1
                 evals.append(ev)
-                body += sep + pair.format(k=style["eval_name"], v=number(style["number"], ev, "loss"))
+                body += sep + pair.format(k=style["eval_name"], v=num(ev, "loss"))
             if style["noise"] == "extras":
                 body += sep + sep.join([pair.format(k="time", v=f"{0.3 + 0.01 * (i % 5):.2f}s"),
                                         f"{12.5 + i % 3:.1f} it/s", pair.format(k="mem", v="10.2GB")])
-        if counter:
+            if noise2 == "extras_units":
+                body += sep + sep.join([pair.format(k="time", v=f"{350 + i % 9}ms"), pair.format(k="mem", v="10.2 GiB"),
+                                        f"{12.5 + i % 3:.1f}k tok/s"])
+            if noise2 == "eval_joined" and (i + 1) % B == 0:
+                ev = vals["eval_loss"][len(evals)] if "eval_loss" in vals else vals["loss"][i] * 1.1
+                evals.append(ev)
+                body += " || " + pair.format(k=style["eval_name"], v=num(ev, "loss"))
+            if layout2 == "two_line":
+                counter = (counter or f"step {s}") + "\n"
+            elif style.get("counter2") == "at_end":
+                body, counter = body + " " + counter, ""
+        if counter.endswith("\n"):
+            body = counter + "  " + body
+        elif counter:
             joint = " " if counter.endswith(":") or style["sep"] in ("space", "two_spaces") else sep
             body = counter + joint + body
         if style["noise"] in ("tqdm", "tqdm_and_eval") and i % 3 == 0:
             pct = int(100 * i / n)
             lines.append(f"\r{pct:3d}%|{'#' * (pct // 10):<10}| {i}/{n} [00:0{i % 10}<00:10, 12.5it/s]")
+        if noise2 == "stack_warning" and i % 7 == 3:
+            lines += ["  File \"/home/u/proj/train.py\", line 212, in <module>", "    main(args)",
+                      "  File \"/home/u/proj/train.py\", line 150, in main",
+                      f"    out = model(batch, step={s}, loss_scale=1.0)",
+                      "/home/u/proj/model.py:41: RuntimeWarning: overflow encountered in exp",
+                      "  return 1 / (1 + np.exp(-x))"]
         if style["noise"] == "warnings" and i % 7 == 3:
             lines.append("/usr/lib/python3/site-packages/torch/nn/functional.py:1944: UserWarning: "
                          "nn.functional.sigmoid is deprecated. Use torch.sigmoid instead.")
         pre = PREFIXES[style["prefix"]](i)
-        plain = style["layout"] in ("table", "markdown", "keras", "postfix") + FILES + FILES
+        plain = style["layout"] in ("table", "markdown", "keras", "postfix") + FILES + FILES + tuple(LAYOUT2[1:])
+        if noise2 == "wrapped" and not plain:
+            body = "\n".join(wrap(pre + body, sep))[len(pre):]
         lines.append(pre + body.replace("\n", "\n" + pre) if not plain else body)
         if style["noise"] == "ranks" and not plain:
             lines[-1] = "[rank0]: " + lines[-1].replace("\n", "\n[rank0]: ")
@@ -356,18 +577,37 @@ def render(style: dict, rnd: random.Random, given: dict | None = None) -> tuple[
         if with_eval and (i + 1) % B == 0 and not plain:
             ev = vals["eval_loss"][len(evals)] if "eval_loss" in vals else vals["loss"][i] * 1.1
             evals.append(ev)
-            ec = COUNTERS[style["counter"]](s, n * every, e, b, B * every)
-            evline = pair.format(k=style["eval_name"], v=number(style["number"], ev, "loss"))
+            ec = cfun(s, n * every, e, b, B * every)
+            evline = pair.format(k=style["eval_name"], v=num(ev, "loss"))
+            if style.get("counter2") == "at_end":
+                evline, ec = evline + " " + ec, ""
             if ec:
                 evline = ec + (" " if ec.endswith(":") else sep) + evline
             lines.append(PREFIXES[style["prefix"]](i) + evline)
-    if style["layout"] in ("table", "markdown", "keras", "postfix"):
+    if style["layout"] in ("table", "markdown", "keras", "postfix") + tuple(LAYOUT2[1:]):
         evals = []
+    if late:
+        lines += ["Training finished."] + late
+    if noise2 == "summary":
+        best = min(range(n), key=lambda k: vals["loss"][k] if vals["loss"][k] == vals["loss"][k] else 1e9)
+        lines += ["Training complete in 0h 3m 12s", f"best {style['eval_name']} {num(1.1 * vals['loss'][best], 'loss')} "
+                  f"at epoch {best // B + 1}", f"Best checkpoint: ./ckpt/epoch_{best // B + 1}.pt"]
     finite = [v for v in vals["loss"] if v == v]
     want = {"rows": n, "names": sorted(style["names"]), "first": finite[0], "last": finite[-1],
             "eval": len(evals), "nan": n - nan_from}
     end = "\r\n" if style["noise"] == "crlf" else "\n"
     return end.join(lines) + end, want
+
+
+def render_all(style: dict, rnd: random.Random) -> tuple[str, dict]:
+    """render(), with the runs a `two_runs` style appends to one file: the second starts its counter again."""
+    if style.get("noise2") != "two_runs":
+        return render(style, rnd)
+    t1, w1 = render(style, rnd)
+    t2, w2 = render(style, rnd)
+    want = dict(w2, rows=w1["rows"] + w2["rows"], first=w1["first"], eval=w1["eval"] + w2["eval"],
+                nan=w1["nan"] + w2["nan"], runs=2)
+    return t1 + t2, want
 
 
 def judge(run, want: dict) -> list[str]:
@@ -393,6 +633,8 @@ def judge(run, want: dict) -> list[str]:
             problems.append(f"first loss {float(v[0]):.5g} != {want['first']:.5g}")
         if len(v) and not math.isclose(float(v[-1]), want["last"], rel_tol=2e-3):
             problems.append(f"last loss {float(v[-1]):.5g} != {want['last']:.5g}")
+    if want.get("runs") and run.meta.get("runs") != want["runs"]:
+        problems.append(f"runs {run.meta.get('runs')} != {want['runs']}")
     return problems
 
 
@@ -506,6 +748,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--show", type=int, default=20, help="failing styles to print (default 20)")
     ap.add_argument("--json", help="write one record per style to this file")
+    ap.add_argument("--old", action="store_true", help="draw only the choices before r119 (as their seeds drew them)")
     ap.add_argument("--judge", action="store_true",
                     help="print eight runs (healthy, NaN, at chance, diverging, overfitting, a tiny LR, NaN "
                          "evaluations, a zero loss) in drawn styles and "
@@ -518,12 +761,15 @@ def main() -> int:
     from triage.ingest import IngestError, read_run
 
     rnd = random.Random(a.seed)
+    ext = random.Random(f"wider-{a.seed}")
     per_choice: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     good, records, shown = 0, [], 0
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(a.n):
             style = draw(rnd)
-            text, want = render(style, rnd)
+            if not a.old:
+                draw_new(style, ext)
+            text, want = render_all(style, rnd)
             p = write(style, text, Path(tmp) / f"style{k}{suffix(style)}")
             try:
                 problems = judge(read_run(str(p)), want)
@@ -533,6 +779,8 @@ def main() -> int:
             good += ok
             choices = [(f, str(style[f])) for f in ("prefix", "counter", "sep", "pair", "number", "noise", "every",
                                                      "value", "layout", "container")]
+            choices += [(f, style[f]) for f in ("number2", "order", "names2", "pair2", "counter2", "layout2", "noise2")
+                        if style.get(f, "-") != "-"]
             choices += [(f"name:{m}", nm) for m, nm in style["names"].items()]
             if want["eval"]:
                 choices.append(("eval_name", style["eval_name"]))
@@ -542,8 +790,8 @@ def main() -> int:
             records.append({"style": style, "ok": ok, "problems": problems})
             if not ok and shown < a.show:
                 shown += 1
-                head = "\n".join("      " + ln[:150] for ln in text.splitlines()[:3])
-                print(f"FAIL {json.dumps({f: style[f] for f in ('prefix', 'counter', 'sep', 'pair', 'number', 'noise', 'value', 'layout')})}"
+                head = "\n".join("      " + ln[:150] for ln in text.splitlines()[:4])
+                print(f"FAIL {json.dumps({f: style.get(f) for f in ('prefix', 'counter', 'sep', 'pair', 'number', 'noise', 'value', 'layout', 'number2', 'order', 'names2', 'pair2', 'counter2', 'layout2', 'noise2') if style.get(f, '-') != '-'}, ensure_ascii=False)}"
                       f" names={style['names']}\n   {'; '.join(problems)}\n{head}")
     print(f"\n{good}/{a.n} styles read right ({100.0 * good / a.n:.1f}%)")
     print("weakest choices (share of their styles read right):")
