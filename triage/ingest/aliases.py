@@ -674,7 +674,7 @@ def tokens(key: str) -> list[str]:
         if not part:
             continue
         if not part.isascii():  # `整体测试集上的Loss`: the Chinese words that name a split or a metric
-            out.extend(en for zh, en in _CJK_WORDS if zh in part)
+            out.extend(w for zh, en in _CJK_WORDS if zh in part for w in en.split())
             part = "".join(ch for ch in part if ch.isascii())
             if not part:
                 continue
@@ -690,12 +690,20 @@ def tokens(key: str) -> list[str]:
     for i in range(len(out) - 1, 0, -1):
         if out[i].isdigit() and out[i - 1] == "top":
             out[i - 1:i + 1] = ["top" + out[i]]
+    if any(w in _DE_WORDS for w in out):
+        out = [x for w in out for x in _DE_WORDS.get(w, (w,))]
     return out
 
 
 # Chinese words for splits and metrics, as tutorials print them (order: split words first).
 _CJK_WORDS = (("测试", "test"), ("验证", "val"), ("训练", "train"), ("损失", "loss"), ("正确率", "accuracy"),
-              ("准确率", "accuracy"), ("精度", "accuracy"), ("学习率", "lr"))
+              ("准确率", "accuracy"), ("精度", "accuracy"), ("学习率", "lr"), ("梯度范数", "grad norm"))
+# German words for the same (`Verlust`, `Trainingsverlust`, `Lernrate`, `Genauigkeit`): a compound names its split
+# before `verlust` (`Validierungsverlust`, `Testverlust`)
+_DE_WORDS = {"verlust": ("loss",), "lernrate": ("lr",), "genauigkeit": ("accuracy",), "trainingsverlust": ("train", "loss"),
+             "validierungsverlust": ("val", "loss"), "valverlust": ("val", "loss"), "testverlust": ("test", "loss"),
+             "trainingsgenauigkeit": ("train", "accuracy"), "validierungsgenauigkeit": ("val", "accuracy"),
+             "testgenauigkeit": ("test", "accuracy")}
 _KERAS_NTH = re.compile(r"^((?:val_)?(?:auc|prc|precision|recall|f1_score|mean_io_u|(?:true|false)_(?:positives|negatives)"
                         r"|(?:binary_|categorical_|sparse_categorical_)?accuracy))_\d+$")
 # ms-swift 2.x names its token accuracy plain `acc` in the records that carry `global_step/max_steps`
