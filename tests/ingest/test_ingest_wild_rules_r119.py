@@ -5,6 +5,21 @@ from __future__ import annotations
 from triage.ingest import read_run
 
 
+def test_short_epoch_and_batch_counters_place_the_records(tmp_path):
+    # `ep2 it300: ...` and `e1 b10/40 ...`: a letter or two glued to each count, the pair of them a counter
+    p = tmp_path / "train.log"
+    lines = [f"ep{1 + i // 4} it{100 * (i % 4 + 1)}/400: total_loss {3.0 - 0.1 * i:.3f}, top1 {0.1 + 0.02 * i:.3f}"
+             for i in range(8)]
+    p.write_text("\n".join(lines) + "\n")
+    run = read_run(str(p))
+    assert len(run.series["loss"].values) == 8
+    assert run.series["loss"].values[-1] == 2.3
+    q = tmp_path / "b.log"
+    q.write_text("".join(f"[{2 * i:5.1f}s] e{1 + i // 3} b{10 * (i % 3 + 1)}/30 ; Loss = {1.5 / (i + 1):.4f}\n"
+                         for i in range(6)))
+    assert len(read_run(str(q)).series["loss"].values) == 6
+
+
 def test_german_and_more_chinese_metric_names(tmp_path):
     p = tmp_path / "train.log"
     p.write_text("".join(f"Schritt {i}: Trainingsverlust={2.0 / i:.3f} Lernrate=1e-3 Genauigkeit={0.1 * i:.2f} "

@@ -117,6 +117,16 @@ _HASH_COUNTER = re.compile(r"^#\d+(?:/\d+)?(?=[\s,:\-|])")
 # A counter's name glued to its number at the start of a line (`epoch0, iter10, loss: 0.71`, `Epoch12 loss 0.5`):
 # the name and the count, as `epoch 0`; a word that goes on after the digits (`step1_model`) is no counter
 _GLUED_COUNTER = re.compile(r"(?i)(?<![\w./-])(epoch|iter|iteration|step|episode|batch)-?(\d{1,9})(?=[,;:|]|\s|$)")
+# An epoch and the batch (or iteration, or step) inside it, each a letter or two glued to its count, at the start
+# of a line or after its tag (`e3 b45/100 loss 2.31`, `ep2 it300: ...`): one letter alone is no counter, the pair of them is
+_SHORT_EPOCH_BATCH = re.compile(r"(?:^|(?<=[\s\]|:]))[eE][pP]?(\d{1,6})[\s,|]+([bB]|[iI][tT]?|[sS])(\d{1,9}(?:/\d{1,9})?)(?=[\s,;:|]|$)")
+_SHORT_COUNTER = {"b": "batch", "i": "iter", "it": "iter", "s": "step"}
+
+
+def _short_epoch_batch(m: re.Match) -> str:
+    return f"epoch {m.group(1)} {_SHORT_COUNTER[m.group(2).lower()]} {m.group(3)}"
+
+
 # Two counters under one slashed name, their values slashed the same way (`epoch/iter: 5/3539`, `Epoch/Step
 # 3/120`): the epoch, then the step inside the run; the second number is no total of the first.
 # One bracket holding two counters of totals split by a colon (CREStereo: `[2/100:5/500] ==> loss:26.19`,
@@ -962,6 +972,8 @@ def clean(line: str) -> str:
         line = _NAMED_HASH.sub(r"\1 ", line)
     if "oss" in line and _glued_loss(line):
         line = _GLUED_LOSS.sub(r"\1 \2", line)
+    if _SHORT_EPOCH_BATCH.search(line):
+        line = _SHORT_EPOCH_BATCH.sub(_short_epoch_batch, line, count=1)
     if line[:1] in "eEiIsSbB" and _GLUED_COUNTER.match(line):
         line = _GLUED_COUNTER.sub(r"\1 \2", line)
     elif line[:1] in "eEiIsS" and "_" in line[:12] and _COUNTER_IN_NAME.match(line):
