@@ -43,6 +43,7 @@ MAX_TEXT_LINE = 1 << 20  # longer lines are cut for event text and not parsed fo
 _NUM = r"[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|NaN|inf|Inf|Infinity|-?inf)"
 _PYDICT_START = re.compile(r"\{\s*'")
 _BARE_NONFINITE = re.compile(r"(?<![\w'\"])(-?)(nan|inf|NaN|Infinity)(?![\w'\"])")
+_BARE_QUOTED = re.compile(r"'(-?(?:nan|inf|NaN|Infinity))'")  # (a non-finite value parse_pyvalue quoted, bare again)
 _TQDM = re.compile(r"(\d+)/(\d+)\s*\[")
 _KERAS_EPOCH = re.compile(r"^\s*Epoch\s+(\d+)/(\d+)\s*$")
 _KERAS_CALLBACK_EPOCH = re.compile(r"^\s*Epoch \d{5}: ")  # Keras 2's callbacks number the epoch `%05d`
@@ -214,6 +215,15 @@ def parse_pydict(text: str) -> dict | None:
     except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
         return None
     return obj if isinstance(obj, dict) else None
+
+
+def parse_pyvalue(text: str):
+    """A printed Python literal (a list, a dict), with bare nan/inf made literal-safe; None where it is none."""
+    fixed = _BARE_NONFINITE.sub(lambda m: f"'{m.group(1)}{m.group(2)}'", printed.unwrap_scalars(text))
+    try:
+        return _literal(fixed)
+    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+        return None
 
 
 def _literal(text: str):
@@ -2550,7 +2560,8 @@ class _TextReader:
         # (a dict that names its step, `{'Round': 0, 'Results_raw': {'train_loss': ...}}`, is that step's record)
         summary = ("train_runtime" in d and not _step_state(d)) or ("train_loss" in d and "loss" not in d
                                                                      and not is_eval and not _epoch_average(d)
-                                                                     and "step" not in d and not _held_out_beside(d))
+                                                                     and "step" not in d and not _held_out_beside(d)
+                                                                     and type(d.get("epoch")) is not int)
         vals = {k: v for k, v in d.items() if k not in ("epoch", "step", "Step", "global_step", "total_flos")}
         if done is not None:  # ms-swift 2.x's `acc` is the token accuracy its 3.x calls `token_acc`
             vals = {_aliases.SWIFT_ACC.get(k, k): v for k, v in vals.items()}
@@ -2966,6 +2977,19 @@ def _second_handler(s: str, last: str, c: str) -> bool:
     return printed.fold_digits(s[:at]).strip() != printed.fold_digits(last[:last_at]).strip()
 
 
+def _listed_records(line: str) -> list[str] | None:
+    """A history printed whole as a list of records (`print(history)`: `[{'epoch': 1, 'loss': 2.31}, {'epoch': 2,
+    ...}]`): each dict one record, as if printed on a line of its own; None unless every item is a dict of the same
+    keys, at least two of them (a list of one dict, or of dicts of other keys, is some other value)."""
+    obj = parse_pyvalue(line.strip())
+    if not isinstance(obj, list) or len(obj) < 2 or not all(isinstance(d, dict) and d for d in obj):
+        return None
+    keys = set(obj[0])
+    if any(set(d) != keys for d in obj[1:]):
+        return None
+    return [_BARE_QUOTED.sub(r"\1", repr(d)) for d in obj]
+
+
 def _segments(line: str) -> list[str]:
     """The redraw segments of a line (`\\r`, backspaces), or the log lines pasted into it without
     their newlines; else the line itself."""
@@ -2975,6 +2999,10 @@ def _segments(line: str) -> list[str]:
             return _segments(line[: m.start()]) + [line[m.start():]]
     if "\r" in line or "\x08" in line:  # (each redraw may have a print glued after its bar: split that too)
         return [p for s in _SPLIT_REDRAWS.split(line) if s.strip() for p in _segments(s)]
+    if line[:2] == "[{" and line.rstrip()[-2:] == "}]":
+        recs = _listed_records(line)
+        if recs:
+            return recs
     if len(line) > 120 and len(_STAMP.findall(line)) > 1:
         return [s for s in _STAMP_SPLIT.split(line) if s.strip()]
     if line[:1].isalpha() and line.count(line[:5]) > 1:
