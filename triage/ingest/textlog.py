@@ -305,6 +305,7 @@ class _TextReader:
     def __init__(self, b: RunBuilder, dialect: str = "text"):
         self.b = b
         self.dialect = dialect
+        self.values_first = False  # a line printed each value before its name (`2.31 loss | 3e-4 lr`)
         self.step: float = NAN  # last known training step
         self.epoch: float = NAN
         self.counts: dict[str, int] = {}
@@ -1161,6 +1162,10 @@ class _TextReader:
             c = _value_first(s.strip()) or c  # (`nan = Validation rmse score`: a diverged model's score leads too)
         elif "," in c and c[:1] in _VALUE_LEADS:
             c = _values_named_after(c) or c
+        if c[-1:].isalnum() or c[-1:] == ")":  # (a name last: maybe each value before its name)
+            vf = _fields_value_first(c, self.values_first)
+            if vf is not None:
+                c, self.values_first = vf, True
         if "mean" in c and "," in c:
             stats = _STATS_OF.match(c)
             if stats:  # `Reward: mean=3.06, min=1.92, max=10.06, std=1.38`: the metric is its mean, not its spread
@@ -3435,6 +3440,79 @@ def _values_named_after(line: str) -> str | None:
     if len(named) < 2 or not printed.known_key(named[0], loose=True):
         return None
     return ", ".join(out)
+
+
+# One field of a line that prints each value before its name, its fields split by a separator (`2.31 train loss`,
+# `3.0e-04 lr-AdamW`, `81.2% acc`, `2.31 Loss (train)`, `0.52s time`): a number, a unit or a percent sign, then a name
+# of a word or two (letters first; a split in parentheses may close it)
+_FIELD_VALUE_NAME = re.compile(r"^\s*(" + _NUM + r")(%|[A-Za-z]{1,3}(?=\s|$))?\s+([^\W\d_][\w/@.-]{0,40}"
+                               r"(?:\s[^\W\d_][\w/@.-]{0,40})?(?:\s\([^\W\d_]\w{0,15}\))?)\s*$")
+# The field that carries the line's counter before the first value (`Step 10: 2.31 loss`, `[12/300] 2.31 loss`)
+_COUNTER_THEN_FIELD = re.compile(r"^(.{1,60}?(?::|\]|\)))\s+(" + _NUM + r"%?\s+[^\W\d_].{0,60})$")
+_FIELD_SEPS = (" | ", "; ", ", ", " - ", "\t")
+
+
+_NAME_THEN_VALUE = re.compile(r"^\s*([^\W\d_][\w./-]{0,40}(?:\s[^\W\d_][\w./-]{0,40})?)\s*[:=]?\s*" + _NUM + r"(?![\w.])")
+
+
+def _metric_pair(item: str) -> bool:
+    """The item opens with a metric's name, then its value (`loss 2.31`, `lr: 3e-4`), a counter's not (`step 10`)."""
+    m = _NAME_THEN_VALUE.match(item)
+    return m is not None and printed.known_key(m.group(1)) and m.group(1).lower() not in printed.COUNTER_NAMES \
+        and _aliases.table().resolve(m.group(1), "text").name != "epoch"
+
+
+def _fields_value_first(line: str, seen: bool) -> str | None:
+    """`Step 10: 2.31 train loss | 3.0e-04 lr | 81.2% acc` as `Step 10: train loss: 2.31 | lr: 3.0e-04 | acc: 81.2%`:
+    a line whose fields, split by one separator, each print a value and then its name, after the fields of its
+    counter (one field is enough after a counter, two without one), a metric triage knows among their names. Once a
+    line was so read (`seen`), a line of one such field alone is read too (the evaluation's `2.41 val loss`)."""
+    for sep in _FIELD_SEPS:
+        if sep not in line:
+            continue
+        items = line.split(sep)
+        k, out, known = len(items), [], False
+        while k > 0:
+            m = _FIELD_VALUE_NAME.match(items[k - 1])
+            if m is None:
+                break
+            value, unit, name = m.groups()
+            first, _, rest = name.partition(" ")
+            if unit and unit != "%" and printed.unit_of(unit) == "" and not (printed.unit_of(name) and unit in ("k", "K", "M")):
+                break  # (`2.31 e loss`: no unit; `12.5k tok/s` a rate in thousands)
+            if (not unit or unit in ("k", "K", "M")) and printed.unit_of(first):
+                # (`4621.47 ms`, `113446 tok/s`, `10.2 GiB mem`: a unit first)
+                if not rest:
+                    out.append(items[k - 1].strip())
+                    k -= 1
+                    continue
+                unit, name = first, rest
+            known = known or printed.known_key(name, loose=True)
+            out.append(f"{name}: {value}{unit or ''}" if unit == "%" else
+                       f"{name}: {value} {unit}" if unit else f"{name}: {value}")
+            k -= 1
+        if k == len(items) or not known:
+            continue
+        head = items[:k]
+        if head:  # (the counter glued to the first value: `Step 10: 2.31 loss`)
+            m = _COUNTER_THEN_FIELD.match(head[-1])
+            f = _FIELD_VALUE_NAME.match(m.group(2)) if m else None
+            if f is not None and not (f.group(2) and f.group(2) != "%"):
+                head[-1] = m.group(1)
+                out.append(f"{f.group(3)}: {f.group(1)}{f.group(2) or ''}")
+        if not head and len(out) < 2:
+            continue
+        if any(_FIELD_VALUE_NAME.match(h) or _metric_pair(h) for h in head):
+            # (a field before the counter that reads as one, or a metric's own `name value` before: the order
+            # is the usual one, a value with its unit after it, `| 30.8% bf16 MFU`, is no name of its own)
+            continue
+        return sep.join(head + out[::-1])
+    if seen:  # (a line of one field, once the log was seen to print so: `2.41 val loss`, `Step 5: 2.41 val loss`)
+        m = _COUNTER_THEN_FIELD.match(line)
+        f = _FIELD_VALUE_NAME.match(m.group(2) if m else line)
+        if f is not None and not (f.group(2) and f.group(2) != "%") and printed.known_key(f.group(3), loose=True):
+            return (m.group(1) + " " if m else "") + f"{f.group(3)}: {f.group(1)}{f.group(2) or ''}"
+    return None
 
 
 def _timings_only(values: dict) -> bool:
