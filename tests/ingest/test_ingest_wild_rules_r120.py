@@ -31,3 +31,26 @@ def test_a_count_named_after_its_value_is_no_metric(tmp_path):
                                                                        for i in range(1, 5)))
     run = read_run(str(p))
     assert len(run.series["loss"].values) == 4
+
+
+def test_a_log_spelled_with_decimal_commas_reads_every_comma_as_the_point(tmp_path):
+    # `Durchlauf 3 | Fehler 2,417 | Rate 1,5e-04`: after `|`, and `2,417` (three digits) too, once the log's other
+    # numbers show the comma is its decimal mark
+    p = tmp_path / "train.log"
+    vals = [2.417, 2.05, 1.812, 1.6, 1.437, 1.31]
+    p.write_text("".join(f"Durchlauf {i + 1} | loss {v:.4g} | lr {1.5e-4 * (i + 1):.1e} | acc {0.1 * (i + 1):.2f}\n"
+                         .replace(".", ",") for i, v in enumerate(vals)))
+    run = read_run(str(p))
+    assert list(run.series["loss"].values) == vals
+    assert run.series["learning_rate"].values[0] == 1.5e-4
+
+
+def test_groups_of_thousands_stay_whole_numbers(tmp_path):
+    # a step counted with thousands separators, values with decimal points: no comma is a decimal one
+    p = tmp_path / "train.log"
+    p.write_text("".join(f"step {1000 * i:,} ; loss {2.0 / i:.3f} ; tokens {1_234_567 * i:,}\n" for i in range(1, 6)))
+    run = read_run(str(p))
+    assert list(run.series["loss"].steps) == [1000.0, 2000.0, 3000.0, 4000.0, 5000.0]
+    q = tmp_path / "b.log"
+    q.write_text("".join(f"samples 1,{100 + i:03d} ; loss 0,{50 - i}\n" for i in range(4)))  # (a comma both ways)
+    assert "loss" in read_run(str(q)).series

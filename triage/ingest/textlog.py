@@ -4154,7 +4154,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True, trace: LineTrac
         split = decode(raw if isinstance(raw, bytes) else raw[:]).split("\n")
         if split and split[-1] == "":
             split.pop()
-        lines = _unprompted(_unnumbered(_unwrapped(_unpm2(_ranked_only(split, b)))))
+        lines = _decimal_commas(_unprompted(_unnumbered(_unwrapped(_unpm2(_ranked_only(split, b))))))
     del raw
     r.masks = masks
     r.lines = lines
@@ -4559,6 +4559,33 @@ def _ranked_only(lines: list[str], b: RunBuilder) -> list[str]:
         else:
             out.append(line)
     return out
+
+
+# A number spelled with a decimal comma that no group of thousands could be: one or two digits after the comma, four
+# or more, or a power of ten after them (`2,31`, `0,11199`, `2,509e+00`); never one of a list (`1,2,3`) nor a CSV
+# row's cell before a decimal (`10,2.25`), an MPI rank's tag (`[1,15]<stdout>:`) or a date joined to its time
+# (`2024-10-10,14:21:10`)
+_COMMA_DECIMAL = re.compile(r"(?<![\w.,\[-])[-+]?\d+,(?:\d{1,2}|\d{4,}|\d+[eE][-+]?\d+)(?![\w.:]|,\d)")
+# any number with a comma inside (three digits after it too: `2,547` in such a log is 2.547)
+_COMMA_NUMBER = re.compile(r"(?<![\w.,\[-])([-+]?\d+),(\d+(?:[eE][-+]?\d+)?)(?![\w.:]|,\d)")
+# groups of thousands no decimal comma could be: two groups or more (`1,234,567`), or a decimal point after one
+_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3}){2,}(?!\d)|(?<![\w.,])\d{1,3},\d{3}\.\d")
+
+
+def _decimal_commas(lines: list[str]) -> list[str]:
+    """A log that spells its numbers with a decimal comma (`loss 2,5272 ; lr 3,75e-05`), told by the whole log's
+    spelling: three numbers at least whose comma no group of thousands could hold, and no number anywhere with
+    groups of thousands. Then every number with a comma is a decimal one (`2,547` too, where one line alone could
+    not tell), written with a point."""
+    text = "\n".join(lines)
+    if "," not in text:
+        return lines
+    found = _COMMA_DECIMAL.finditer(text)
+    if next(found, None) is None or next(found, None) is None or next(found, None) is None:
+        return lines
+    if _THOUSANDS.search(text):
+        return lines
+    return [_COMMA_NUMBER.sub(r"\1.\2", line) if "," in line else line for line in lines]
 
 
 def _unprompted(lines: list[str]) -> list[str]:
