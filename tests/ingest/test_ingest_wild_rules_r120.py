@@ -54,3 +54,19 @@ def test_groups_of_thousands_stay_whole_numbers(tmp_path):
     q = tmp_path / "b.log"
     q.write_text("".join(f"samples 1,{100 + i:03d} ; loss 0,{50 - i}\n" for i in range(4)))  # (a comma both ways)
     assert "loss" in read_run(str(q)).series
+
+
+def test_a_box_drawn_table_whose_cells_carry_an_aside(tmp_path):
+    # rich.table rows whose cells hold the value, then its running mean or its terms in parentheses
+    p = tmp_path / "train.log"
+    rows = ["Run 7 starting", "┏━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━┓",
+            "┃ iter  ┃ train loss               ┃ acc            ┃", "┡━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━┩"]
+    for i in range(1, 7):
+        rows.append(f"│ {50 * i:<5} │ {3.0 / i:<24.4f} │ {0.1 * i:.3f} ({0.09 * i:.3f})  │".replace(
+            f"{3.0 / i:<24.4f}", f"{3.0 / i:.4f} (tok {2.9 / i:.3f}, aux {0.1 / i:.3f})".ljust(24)))
+    rows.append("└───────┴──────────────────────────┴────────────────┘")
+    p.write_text("\n".join(rows) + "\n")
+    run = read_run(str(p))
+    assert len(run.series["loss"].values) == 6
+    assert run.series["loss"].values[-1] == 0.5
+    assert len(run.series["accuracy"].values) == 6

@@ -154,6 +154,8 @@ def row(header: Positional, seg: str, skip: frozenset | set = frozenset()) -> tu
         if not cell:
             continue
         cell = cell.replace("**", "").strip().rstrip(",;")
+        if cell[-1:] == ")" and " (" in cell:  # a running average or the loss's terms after the value: the value
+            cell = cell[: cell.index(" (")]
         m = _VALUE.match(cell)
         if not m:
             continue  # a text cell labels the row (a trial's name, its status): no value
@@ -373,8 +375,8 @@ def _place(header: Positional, words: list[tuple[int, int, str]]) -> list[str] |
             over = [j for j, (lo, hi) in enumerate(header.spans) if a <= lo and hi <= z]  # of two names or
             if len(over) > 1 and not cells[over[0]]:  # more: it is the value of the first of them
                 i = over[0]
-        if cells[i] and (_VALUE.match(w) or _VALUE.match(cells[i][-1])):
-            clash = True
+        if cells[i] and (_VALUE.match(w) or _VALUE.match(cells[i][-1]) and w[:1] != "("):
+            clash = True  # (`2.31 (2.45)`, `2.31 (ce 2.08, kl 0.23)`: a value and an aside on it, one cell)
         cells[i].append(w)
     if not clash:
         return [" ".join(c) for c in cells]
