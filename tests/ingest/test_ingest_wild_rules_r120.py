@@ -70,3 +70,17 @@ def test_a_box_drawn_table_whose_cells_carry_an_aside(tmp_path):
     assert len(run.series["loss"].values) == 6
     assert run.series["loss"].values[-1] == 0.5
     assert len(run.series["accuracy"].values) == 6
+
+
+def test_the_source_line_under_a_warning_does_not_end_a_table(tmp_path):
+    p = tmp_path / "train.log"
+    rows = ["   epoch      loss    val_loss"]
+    for e in range(1, 7):
+        rows.append(f"{e:8d}  {1.0 / e:8.4f}  {1.2 / e:10.4f}")
+        if e == 2:
+            rows += ["/opt/lib/sched.py:88: UserWarning: step() called before optimizer.step()",
+                     "  warnings.warn(msg % (3, 4))"]
+    p.write_text("\n".join(rows) + "\n")
+    run = read_run(str(p))
+    assert len(run.series["loss"].values) == 6
+    assert len(run.series["eval/loss"].values) == 6

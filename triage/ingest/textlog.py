@@ -305,6 +305,7 @@ class _TextReader:
     def __init__(self, b: RunBuilder, dialect: str = "text"):
         self.b = b
         self.dialect = dialect
+        self.warned_at = -2  # the line of the latest `file.py:N: XWarning: ...`
         self.values_first = False  # a line printed each value before its name (`2.31 loss | 3e-4 lr`)
         self.step: float = NAN  # last known training step
         self.epoch: float = NAN
@@ -664,6 +665,12 @@ class _TextReader:
         text = line.strip()
         if not text:
             return False
+        if ln == self.warned_at + 1 and bare[:2] == "  " and bare[2:3] not in (" ", "\t") and "  " not in text:
+            # the warnings module prints the source line that warned below its `file.py:41: RuntimeWarning: ...`,
+            # indented two blanks (`  return 1 / (1 + np.exp(-x))`): code, no record, no end of a table (a table's
+            # row is set out in columns, two blanks or more apart)
+            self.b.skip("the source line of a warning")
+            return True
         if text[0] in "╭│" or (bare is not line and bare.lstrip()[:1] in ("╭", "│")):
             box = bare.strip()
             if (_RICH_TB_HEAD.match(box) or (_RICH_TB_FRAME.match(box) and not _NUMBER_ROW.match(box))) \
@@ -692,6 +699,7 @@ class _TextReader:
                 # `Warning: loss is NaN, skipping this step`: the training loop's own notice that it
                 # dropped a step; the line is that warning, no record (the step's bar has its values)
                 if kind == "warning" and ".py:" in text and _PY_WARNING_LINE.match(text):
+                    self.warned_at = ln
                     return True  # `/src/nets/loss.py:170: RuntimeWarning: ...`: the file and line that warned, no record
                 return kind == "warning" and text[:1] in "Ww" and _SKIPPED_STEP.match(text) is not None
         return False
