@@ -119,7 +119,7 @@ LAYOUTS = ["line", "line", "line", "dict", "json", "block", "table", "markdown",
 # written as files a logger writes: no prefix, no noise
 FILES = ("csv", "tsv", "csv_semicolon", "jsonl_nested", "lightning_csv", "wandb_history", "tensorboard")
 
-# Wider choices (r119), drawn by draw_new() from a random stream of their own, so that the choices above draw
+# Wider choices (a second set), drawn by draw_new() from a random stream of their own, so that the choices above draw
 # as they did for a seed (`--old` draws none of these). "-" is the choice as above.
 # number2: how a printed number is spelled beyond its format: a decimal comma (`2,3145`; only where no comma
 #   separates fields), a sign on positive values (`+0.0123`), no zero before the point (`.8731`)
@@ -241,7 +241,7 @@ def draw(rnd: random.Random) -> dict:
 
 
 def draw_new(style: dict, ext: random.Random, p: float = 0.2) -> dict:
-    """The wider choices (r119) over a drawn style, each taken with chance `p`, from their own stream `ext`
+    """The wider choices (the second set) over a drawn style, each taken with chance `p`, from their own stream `ext`
     (the choices draw() made stay as they were), and adjusted where one would make a log a person could not
     read one way only."""
     for f in ("number2", "order", "names2", "pair2", "counter2", "layout2", "noise2"):
@@ -748,7 +748,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--show", type=int, default=20, help="failing styles to print (default 20)")
     ap.add_argument("--json", help="write one record per style to this file")
-    ap.add_argument("--old", action="store_true", help="draw only the choices before r119 (as their seeds drew them)")
+    ap.add_argument("--old", action="store_true", help="draw only the first set of choices, as each seed drew them before the second set was added")
     ap.add_argument("--judge", action="store_true",
                     help="print eight runs (healthy, NaN, at chance, diverging, overfitting, a tiny LR, NaN "
                          "evaluations, a zero loss) in drawn styles and "
