@@ -1,4 +1,4 @@
-"""Rules that bench/styles.py's wider choices (r119) showed missing, each in a print style of its own."""
+"""Rules that bench/styles.py's second set of choices (decimal commas, value before name, German and CJK names, ...) showed missing, each in a print style of its own."""
 
 from __future__ import annotations
 

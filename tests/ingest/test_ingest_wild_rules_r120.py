@@ -1,4 +1,4 @@
-"""Rules that bench/styles.py's wider choices (r119) still showed missing after r119, each in a print style of its own."""
+"""Rules that bench/styles.py's second set of choices still showed missing once the first rules for it had landed, each in a print style of its own."""
 
 from __future__ import annotations
 
