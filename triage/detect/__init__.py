@@ -308,14 +308,9 @@ def _points(run) -> int:
 
 
 def _two_cpus() -> bool:
-    import os
+    from triage.ingest.parts import can_fork_parts
 
-    if not hasattr(os, "fork") or os.environ.get("TRIAGE_NO_PARALLEL"):
-        return False
-    try:
-        return len(os.sched_getaffinity(0)) >= 2
-    except (AttributeError, OSError):
-        return (os.cpu_count() or 1) >= 2
+    return can_fork_parts()
 
 
 def _run_all(nodes: list, run) -> list[_Outcome]:

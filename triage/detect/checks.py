@@ -1600,12 +1600,13 @@ def recurring(c: Ctx) -> Hit | None:
     key = ((e_all + 1024) << 40) + (m_all + (1 << 39))
     order = np.argsort(key, kind="stable")  # by value, then by place in the run (keep is increasing)
     ks, ix = key[order], keep[order]
-    starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]]) if len(ks) else np.empty(0, dtype=np.int64)
+    new_value = np.r_[True, ks[1:] != ks[:-1]] if len(ks) else np.empty(0, dtype=bool)
+    starts = np.flatnonzero(new_value)
     counts = np.diff(np.r_[starts, len(ks)])
     # equal pairs with another value between them: a value that comes back after leaving (a stretch of
     # one value, a logger printing it on two lines, or a converged loss at float resolution, is no repeat).
     # Pairs inside one stretch of consecutive points are taken off each value's pairs.
-    stretch = np.flatnonzero(np.r_[True, (ks[1:] != ks[:-1]) | (np.diff(ix) != 1)]) if len(ks) else starts
+    stretch = np.flatnonzero(new_value | np.r_[True, np.diff(ix) != 1]) if len(ks) else starts
     lengths = np.diff(np.r_[stretch, len(ks)])
     same = int((counts * (counts - 1) // 2).sum() - (lengths * (lengths - 1) // 2).sum())
     multi = np.flatnonzero(counts > 1)

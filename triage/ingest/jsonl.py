@@ -188,18 +188,12 @@ def _read_stream(ctx: _Ctx, stream, limit: int | None, first_line: int, last: bo
 
 def _plan_ranges(src: Source) -> list[tuple[int, int]]:
     """Byte ranges (start, end) cut at line ends, one per CPU, for big plain files; else one range."""
-    import os
-
     size = src.size() or 0
     if src.data is not None or src.gz or src.encoding or src.fs_path is None or size < PARALLEL_MIN:
         return [(0, size)]
-    if not hasattr(os, "fork") or os.environ.get("TRIAGE_NO_PARALLEL"):
+    if not _parts.can_fork_parts():
         return [(0, size)]
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    k = max(1, min(cpus, 8, size // (PARALLEL_MIN // 2)))
+    k = max(1, min(_parts.usable_cpus(), 8, size // (PARALLEL_MIN // 2)))
     if k < 2:
         return [(0, size)]
     cuts = [0]

@@ -10,6 +10,26 @@ part itself whenever a child fails. Nothing here knows a format.
 from __future__ import annotations
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, else the machine's count); 1 when
+    TRIAGE_NO_PARALLEL is set, which keeps every read and every judgement in one process."""
+    import os
+
+    if os.environ.get("TRIAGE_NO_PARALLEL"):
+        return 1
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def can_fork_parts() -> bool:
+    """Whether work may be split over forked processes here: fork exists and two CPUs or more are usable."""
+    import os
+
+    return hasattr(os, "fork") and usable_cpus() >= 2
+
+
 def shm_file() -> int | None:
     """A descriptor of a new empty file in shared memory (tmpfs) for a child's arrays, or None
     where there is none. Its name is removed at once: the parent and the child (which inherits

@@ -667,12 +667,11 @@ def _workers() -> int:
     TRIAGE_NO_PARALLEL is set."""
     import os
 
-    if os.environ.get("TRIAGE_NO_PARALLEL"):
+    from triage.ingest.parts import usable_cpus
+
+    cpus = usable_cpus()
+    if cpus == 1:
         return 1
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
     try:
         free = cpus - os.getloadavg()[0]
     except (AttributeError, OSError):

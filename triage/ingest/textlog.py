@@ -208,12 +208,7 @@ def parse_pydict(text: str) -> dict | None:
     s = text.strip()
     if not s.startswith("{") or not s.endswith("}"):
         return None
-    s = printed.unwrap_scalars(s)
-    fixed = _BARE_NONFINITE.sub(lambda m: f"'{m.group(1)}{m.group(2)}'", s)
-    try:
-        obj = _literal(fixed)
-    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
-        return None
+    obj = parse_pyvalue(s)
     return obj if isinstance(obj, dict) else None
 
 
