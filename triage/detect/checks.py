@@ -139,6 +139,30 @@ def in_steps(x: np.ndarray, steps: np.ndarray) -> np.ndarray:
     return steps[at] == x
 
 
+def _increasing(a: np.ndarray) -> bool:
+    return len(a) < 2 or bool((a[1:] > a[:-1]).all())
+
+
+def intersect_steps(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """np.intersect1d(a, b, return_indices=True): the shared steps and where each sits in a and in b.
+    Where both are strictly increasing (a series' steps nearly always are) the shorter one is looked up
+    in the longer by binary search, instead of sorting both (a 1,000-point eval series against a
+    million-point training series: 0.3 ms instead of 100)."""
+    if not (_increasing(a) and _increasing(b)):
+        return np.intersect1d(a, b, return_indices=True)
+    swap = len(a) > len(b)
+    small, big = (b, a) if swap else (a, b)
+    if not len(small) or not len(big):
+        empty = np.zeros(0, dtype=np.intp)
+        return small[:0], empty, empty
+    at = np.minimum(np.searchsorted(big, small), len(big) - 1)
+    hit = big[at] == small
+    i_small = np.flatnonzero(hit)
+    i_big = at[hit]
+    common = small[hit]
+    return (common, i_big, i_small) if swap else (common, i_small, i_big)
+
+
 def finite_xy(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The finite points of a series (read-only when cached; callers make new arrays from them)."""
     big = len(values) >= XY_CACHE_MIN
@@ -218,8 +242,16 @@ def _running_median(y: np.ndarray, k: int) -> np.ndarray:
     if k > 4 * _MEDIAN_BLOCKS:
         b = int(math.ceil(k / _MEDIAN_BLOCKS))
         m = int(math.ceil(n / b))
-        blocks = np.concatenate([np.asarray(y, dtype=float), np.full(m * b - n, np.nan)]).reshape(m, b)
-        coarse = _running_median(np.nanmedian(blocks, axis=1), _MEDIAN_BLOCKS)
+        y = np.asarray(y, dtype=float)
+        if np.isnan(y).any():
+            blocks = np.concatenate([y, np.full(m * b - n, np.nan)]).reshape(m, b)
+            meds = np.nanmedian(blocks, axis=1)
+        else:  # (np.median on the whole blocks: nanmedian's masked-array path costs twice as much)
+            full = n // b
+            meds = np.median(y[: full * b].reshape(full, b), axis=1)
+            if full < m:
+                meds = np.append(meds, np.median(y[full * b:]))
+        coarse = _running_median(meds, _MEDIAN_BLOCKS)
         return np.repeat(coarse, b)[:n]
     half = k // 2
     padded = np.concatenate([np.full(half, np.nan), y, np.full(k - 1 - half, np.nan)])
@@ -2862,7 +2894,7 @@ def per_other(c: Ctx) -> Hit | None:
         return None
     x, y = finite_xy(c.steps, c.values)
     ox, oy = finite_xy(other.steps, other.values)
-    shared, i, j = np.intersect1d(x, ox, return_indices=True)
+    shared, i, j = intersect_steps(x, ox)
     keep = oy[j] > 0
     if int(keep.sum()) < p.min_points:
         return None
@@ -3216,7 +3248,7 @@ def ratio_below(c: Ctx) -> Hit | None:
     if other is None or len(y) < p.min_points:
         return None
     ox, oy = finite_xy(other.steps, other.values)
-    common, ia, ib = np.intersect1d(x, ox, return_indices=True)
+    common, ia, ib = intersect_steps(x, ox)
     if len(common) < p.min_points:
         return None
     a, b = y[ia], oy[ib]
@@ -3829,7 +3861,7 @@ def worse_than_uniform(c: Ctx) -> Hit | None:
         return None  # (a total over several terms, one per head or task, is not one cross-entropy)
     s, frac = acc
     x, y = finite_xy(c.steps, c.values)
-    both, ix, ia = np.intersect1d(x, s.steps, return_indices=True)
+    both, ix, ia = intersect_steps(x, s.steps)
     if not len(both):
         return None
     loss, level = y[ix], frac[ia]
@@ -4976,7 +5008,7 @@ def tracks(c: Ctx) -> Hit | None:
     if len(oy) > 2 and (np.diff(oy) >= 0).all() and oy[-1] > 2 * max(oy[0], 1e-12):
         ox, oy = ox[1:], np.diff(oy)  # a running total: tokens per logging interval
     x, y = finite_xy(c.steps, c.values)
-    common, ia, ib = np.intersect1d(x, ox, return_indices=True)
+    common, ia, ib = intersect_steps(x, ox)
     if len(common) < p.min_points:
         return None
     a, b = y[ia], oy[ib]
@@ -5150,7 +5182,7 @@ def equals_twin(c: Ctx) -> Hit | None:
         return None
     x, y = finite_xy(c.steps, c.values)
     tx, ty = finite_xy(twin.steps, twin.values)
-    common, ia, ib = np.intersect1d(x, tx, return_indices=True)
+    common, ia, ib = intersect_steps(x, tx)
     if len(common) < p.min_points:
         return None
     a, b = y[ia], ty[ib]
@@ -5315,7 +5347,7 @@ def one_class_f1(c: Ctx) -> Hit | None:
     if acc is None or len(y) < p.min_points:
         return None
     ax, ay = finite_xy(acc.steps, acc.values)
-    common, fi, ai = np.intersect1d(x, ax, return_indices=True)
+    common, fi, ai = intersect_steps(x, ax)
     if not len(common) and len(x) == len(ax):  # (two result lines numbered apart: pair them in order)
         common, fi, ai = x, np.arange(len(x)), np.arange(len(ax))
     if len(common) < p.min_points:
