@@ -280,11 +280,15 @@ def window_slice(n: int, params: WindowParams) -> slice:
     return slice(start, n)
 
 
+_CMP: dict[str, Callable[[np.ndarray, float], np.ndarray]] = {
+    ">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.less_equal,
+    "==": np.equal, "!=": np.not_equal,
+    "abs>": lambda a, b: np.abs(a) > b, "abs<": lambda a, b: np.abs(a) < b,
+}
+
+
 def _cmp(op: str, a: np.ndarray, b: float) -> np.ndarray:
-    return {
-        ">": a > b, ">=": a >= b, "<": a < b, "<=": a <= b,
-        "==": a == b, "!=": a != b, "abs>": np.abs(a) > b, "abs<": np.abs(a) < b,
-    }[op]
+    return _CMP[op](a, b)
 
 
 def _ends(x: np.ndarray, frac: float = 0.1) -> tuple[float, float]:
@@ -4510,13 +4514,14 @@ def running_total(c: Ctx) -> Hit | None:
     last = ends == n
     nxt = np.where(last, 0, ends)
     cycle = (ends - starts >= p.min_len) & (last | (y[nxt] < p.drop * y[ends - 1]))
-    cycles = list(zip(starts[cycle].tolist(), ends[cycle].tolist()))
-    full = [(a, b) for a, b in cycles if b < n]
-    if len(full) < p.min_cycles or sum(b - a for a, b in cycles) < p.cover * n:
+    cs, ce = starts[cycle], ends[cycle]
+    whole = ce < n  # (the last climb may run into the end of the series: it covers, but is not a full cycle)
+    if int(whole.sum()) < p.min_cycles or int((ce - cs).sum()) < p.cover * n:
         return None
-    lengths = [b - a for a, b in full]
+    lengths = (ce - cs)[whole].tolist()
     if max(lengths) - min(lengths) > 1:
         return None
+    full = list(zip(cs[whole].tolist(), ce[whole].tolist()))
     for a, b in full:
         if y[a] <= 0:
             return None

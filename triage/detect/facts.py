@@ -87,12 +87,17 @@ def begins_at_start(steps: np.ndarray, share: float = 0.01, gaps: float = 0.0) -
     """Whether a log begins at the start of training: its first step is 0 or 1, within the first
     `share` of the steps it covers, or within `gaps` logging intervals of step 0 (the first log
     after the start). An excerpt that begins at step 2,990 of a run has no start to judge."""
-    fin = steps[np.isfinite(steps)]
+    finite = np.isfinite(steps)
+    fin = steps if finite.all() else steps[finite]
     if not len(fin):
         return False
     first, last = float(fin[0]), float(fin[-1])
+    if first <= max(1.0, share * last):
+        return True
+    if gaps <= 0:
+        return False
     gap = float(np.median(np.diff(fin))) if len(fin) > 2 else last - first
-    return first <= max(1.0, share * last, gaps * max(gap, 0.0))
+    return first <= gaps * max(gap, 0.0)
 
 
 # A log line saying the weights came from a checkpoint of a run (a resume, a continued run), not
