@@ -72,7 +72,7 @@ def _load_cached(path: Path) -> dict:
     import hashlib
 
     from triage import __version__
-    from triage.kb.loader import CACHE_FORMAT, _cache_dir, encode_plain, read_cache, write_cache
+    from triage.kb.loader import CACHE_FORMAT, METRIC_CACHES_KEPT, _cache_dir, encode_plain, read_cache, write_cache
 
     if os.environ.get("TRIAGE_NO_CACHE") is not None:
         return _load_yaml(path)
@@ -90,7 +90,8 @@ def _load_cached(path: Path) -> dict:
     except Exception:  # noqa: BLE001 - stale, partial or not a cache: parse and rewrite
         pass
     doc = _load_yaml(path)
-    write_cache(cache, lambda: encode_plain(doc), (f"metrics-{where}-*.msgpack", "metrics-*.pickle"))
+    write_cache(cache, lambda: encode_plain(doc), (f"metrics-{where}-*.msgpack", "metrics-*.pickle"),
+                bounded=("metrics-*.msgpack", METRIC_CACHES_KEPT))  # (one per path; a temporary folder's are not kept)
     return doc
 
 

@@ -278,6 +278,8 @@ CACHE_FORMAT = 3  # the layout of a cache file; part of every key (1 was a pickl
 _EXT_LINEDICT = 1
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+KB_CACHES_KEPT = 8  # knowledge-set caches kept side by side, newest first (write_cache's `bounded`)
+METRIC_CACHES_KEPT = 16  # metrics.yaml caches, one per file path
 # the checks need POSIX owners and *at() calls; elsewhere (Windows) the cache is simply not used
 _CACHE_SUPPORTED = (
     hasattr(os, "geteuid") and hasattr(os, "O_NOFOLLOW") and hasattr(os, "O_DIRECTORY")
@@ -391,9 +393,18 @@ def read_cache(cache_file: Path) -> bytes | None:
         return fh.read()
 
 
-def write_cache(cache_file: Path, data: bytes | Callable[[], bytes | None], stale: str | tuple[str, ...] = ()) -> None:
+def _unlink_quietly(name: str, dfd: int) -> None:
+    try:
+        os.unlink(name, dir_fd=dfd)
+    except OSError:
+        pass
+
+
+def write_cache(cache_file: Path, data: bytes | Callable[[], bytes | None], stale: str | tuple[str, ...] = (),
+                bounded: tuple[str, int] | None = None) -> None:
     """Write `data` to `cache_file` atomically (a new 0600 file in the same folder, then renamed over it)
-    and remove the other files of that folder matching the `stale` pattern(s). `data` may be a function
+    and remove the other files of that folder matching the `stale` pattern(s); `bounded` (pattern, n) keeps
+    the n newest files matching the pattern (this one among them) and removes older ones. `data` may be a function
     giving the bytes (or None: nothing to write), called only once the folder is known to be usable.
     Only a private folder (see `open_private_dir`, created 0700 when missing) is written; a cache that
     cannot be written (read-only home, a folder that is not private) is simply skipped."""
@@ -413,12 +424,21 @@ def write_cache(cache_file: Path, data: bytes | Callable[[], bytes | None], stal
         os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
         tmp = None
         patterns = (stale,) if isinstance(stale, str) else stale
+        kept: list[tuple[int, str]] = []
         for old in os.listdir(dfd):
-            if old != name and any(fnmatch.fnmatchcase(old, p) for p in patterns):
+            if old == name:
+                continue
+            if any(fnmatch.fnmatchcase(old, p) for p in patterns):
+                _unlink_quietly(old, dfd)
+            elif bounded is not None and fnmatch.fnmatchcase(old, bounded[0]):
                 try:
-                    os.unlink(old, dir_fd=dfd)
+                    kept.append((os.stat(old, dir_fd=dfd, follow_symlinks=False).st_mtime_ns, old))
                 except OSError:
                     pass
+        if bounded is not None and len(kept) >= bounded[1]:
+            kept.sort(reverse=True)
+            for _, old in kept[max(0, bounded[1] - 1):]:
+                _unlink_quietly(old, dfd)
     except OSError:
         pass
     finally:
@@ -616,6 +636,9 @@ def load(extra_roots: list[str] | None = None, use_cache: bool = True, builtin: 
         _load_root(root, root == base, result)
 
     if cache_file is not None and key is not None:
-        write_cache(cache_file, lambda: _encode_result(key, result), ("kb-*.msgpack", "kb-*.pickle"))
+        # a few knowledge sets keep their caches side by side (two checkouts, a folder of one's own rules given
+        # with --kb, a test run's temporary one): one slot would be rebuilt at every switch between them
+        write_cache(cache_file, lambda: _encode_result(key, result), ("kb-*.pickle",),
+                    bounded=("kb-*.msgpack", KB_CACHES_KEPT))
     result.problems.extend(missing)
     return result
