@@ -42,15 +42,6 @@ def _payload(marker: Path) -> bytes:
     return pickle.dumps(_Payload(marker), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(loader.CACHE_ENV, str(folder))
-    monkeypatch.delenv("TRIAGE_NO_CACHE", raising=False)
-    monkeypatch.delenv(loader.KB_ENV, raising=False)
-    return folder
-
-
 def _make_kb(root: Path, title: str = TITLE) -> Path:
     (root / "causes").mkdir(parents=True)
     (root / "causes" / "t1.yaml").write_text(

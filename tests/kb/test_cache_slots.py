@@ -14,15 +14,6 @@ from triage.kb import loader
 pytestmark = pytest.mark.skipif(not loader._CACHE_SUPPORTED, reason="the cache is POSIX only")
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(loader.CACHE_ENV, str(folder))
-    monkeypatch.delenv("TRIAGE_NO_CACHE", raising=False)
-    monkeypatch.delenv(loader.KB_ENV, raising=False)
-    return folder
-
-
 def _make_kb(root: Path, title: str) -> Path:
     (root / "causes").mkdir(parents=True)
     (root / "causes" / "t1.yaml").write_text(
