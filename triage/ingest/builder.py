@@ -816,6 +816,7 @@ _EVAL_SCORES = frozenset({"accuracy", "perplexity", "f1", "macro_f1", "precision
 
 
 _HELD_OUT_SPLIT_WORDS = frozenset({"val", "valid", "validation", "eval", "evaluation", "test", "testing", "dev"})
+_TRAIN_SPLIT_WORDS = frozenset({"train", "training", "tr", "trn"})
 
 
 def _scores_on_eval_lines(names: dict[str, tuple[str, str]], resolved: dict, cols: dict) -> list[tuple[str, str]]:
@@ -826,8 +827,10 @@ def _scores_on_eval_lines(names: dict[str, tuple[str, str]], resolved: dict, col
     evaluation's by its nature (`bleu`) says nothing of the scores beside it (NMT's training `ppl`).
     Returns (key, name) for each key so read."""
     taken = {name for name, _ in names.values()}
+    # (a score whose name says it is training's, `Train Accuracy` beside `Valid Loss`, keeps its split)
     candidates = [k for k, (name, split) in names.items()
-                  if split == "train" and name in _EVAL_SCORES and f"eval/{name}" not in taken]
+                  if split == "train" and name in _EVAL_SCORES and f"eval/{name}" not in taken
+                  and _TRAIN_SPLIT_WORDS.isdisjoint(_aliases.tokens(k))]
     evals = [k for k, (name, split) in names.items() if split.startswith("eval") and name.startswith("eval/")
              and any(w in _HELD_OUT_SPLIT_WORDS for w in _aliases.tokens(k))]
     if not candidates or not evals:
