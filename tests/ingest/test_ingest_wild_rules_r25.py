@@ -129,11 +129,13 @@ def test_headless_aligned_pairs_are_one_record(tmp_path):
     assert _vals(run, "eval/episode_reward") == [2.5]
 
 
-def test_unaligned_pairs_stay_apart(tmp_path):
-    """One-pair lines whose values do not share a column (`mINP: 0.22` over `mAP: 0.45`) keep a
-    record each."""
+def test_unaligned_pairs_are_one_block(tmp_path):
+    """One-pair lines whose values do not share a column (`mINP: 0.22` over `mAP: 0.45`), with no counter:
+    a record printed as a block, one key a line, like an aligned one (r122; they kept a record each before).
+    Both values are read, at one step."""
     run = _read(tmp_path, ["mINP: 0.2215", "mAP: 0.4518"])
-    assert run.meta["rows"] == 2
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 2
+    assert list(run.get("eval/map").values) == [0.4518]
 
 
 def test_arrow_note_after_a_value_is_dropped(tmp_path):

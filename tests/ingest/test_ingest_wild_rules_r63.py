@@ -39,7 +39,8 @@ def test_bracket_tag_repeating_the_name_and_gan_totals(tmp_path):
                   "[INFO: train.py:  283]:   [G] G_discriminator_loss: 0.693",
                   "[INFO: train.py:  283]:   [G] G_total_loss: 0.693"]
     run = _read(tmp_path, lines)
-    assert run.meta["rows"] == 24
+    # (each step's four terms, a line each under its `t = N` line: one record of four lines, or four rows)
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 24
     assert _vals(run, "d_loss") == [1.386] * 6
     assert _vals(run, "g_loss") == [0.693] * 6
     assert "D_data_loss" in run.series and "G_discriminator_loss" in run.series

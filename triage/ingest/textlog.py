@@ -1697,30 +1697,25 @@ class _TextReader:
         """`value_loss/Average      nan`, `prior_entropy/Average   nan`, ...: lines of one name and one value
         each, one right under the other, with no counter on any, are one record, as they are under a
         counter's heading: a record printed as a block, one key a line (a summary block, a tabular dump
-        whose heading was cut off), their values starting in one column, the names padded to a width on
-        either side (lines whose values do not line up, `mINP: 0.22` over `mAP: 0.45`, or do so by chance
-        with no padding, are prints of their own). The run opens on a line read as a record when the line before made no record of its
-        own (a blank line, a rule, a fence or a heading above it, or the log's start), and takes the next
-        such lines that are records; a line of one name the alias table does not know lets the run go on
-        past it, and is part of the record when a line of the run follows it (`grad_norm_0` between two
-        losses of a step's dump; `set_size=4445` after `Training accuracy = 8.47%` stays a setting). A
-        name the run already holds opens the next record (the next dump of the same block); a counter,
-        another layout or any other line ends it, but one rule drawn inside the block (rsl_rl's `-----`
-        above an iteration's times) does not. Only before any counter was read: after that, lines keep the shape the log's
-        counters and records give them (a counter's heading makes such lines a block of its own). True
-        when the line joined the run."""
+        whose heading was cut off, an evaluation's scores `acc = 0.87`, `f1 = 0.90` a line each), whether
+        or not their values line up in one column (a name's length says nothing of when it was measured).
+        The run opens on a line read as a record when the line before made no record of its own (a blank
+        line, a rule, a fence or a heading above it, or the log's start), and takes the next such lines
+        that are records; a line of one name the alias table does not know lets the run go on past it,
+        and is part of the record when a line of the run follows it (`grad_norm_0` between two losses of a
+        step's dump; `set_size=4445` after `Training accuracy = 8.47%` stays a setting). A name the run
+        already holds opens the next record (the next dump of the same block); a counter, another layout
+        (rows of several pairs after one-pair lines) or any other line ends it, but one rule drawn inside
+        the block (rsl_rl's `-----` above an iteration's times) does not. Only before any counter was
+        read: after that, lines keep the shape the log's counters and records give them (a counter's
+        heading makes such lines a block of its own). True when the line joined the run."""
         one = not plan.counter and rec.step is None and self.step != self.step and self.epoch != self.epoch \
             and (plan.keys == 1 and len(rec.values) == 1 and _ONE_PAIR.match(tpl) is not None
                  or plan.keys > 1 and _stats_columns(s, rec))  # (PyMARL's `return_mean:    1.72<TAB>...` rows)
         run, self.pair_run = self.pair_run, None
         if not one:
             return False
-        t = s.rstrip()
-        where: int | str = len(t) - len(t.rsplit(None, 1)[-1])
-        if plan.keys > 1:
-            where = "stats"  # (rows of a stats dump: their pairs are set apart by tabs or padding)
-        elif "  " not in t[:where] and "\t" not in t[:where]:
-            where = -ln  # (`mAP: 0.30` then `mATE: 0.70`: values one blank after unpadded names line up by chance)
+        where = "stats" if plan.keys > 1 else "pair"  # (rows of a stats dump, or lines of one pair each)
         after_run = run is not None and self.records and self.records[-1] is run[1] \
             and (run[0] == ln - 1 or run[0] == ln - 2 and _DASH_LINE.match(self.lines[ln - 2]) is not None)
         if after_run and run[2] == where and not plan.is_record:
