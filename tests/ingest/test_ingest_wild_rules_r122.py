@@ -31,3 +31,27 @@ def test_a_training_score_in_a_block_beside_a_held_out_loss_stays_training(tmp_p
     assert _vals(run, "accuracy") == [93.2]
     assert _vals(run, "eval/loss") == [0.281]
     assert "eval/accuracy" not in run.series
+
+
+def test_running_sums_before_their_averages_read_the_averages(tmp_path):
+    """Style: meters that print their running sum and, in brackets, its average (`Loss 96.214 (1.6036)
+    Prec@1 4021.500 (67.025%)`): every pair on a line has one whole ratio (the batches summed, 60 then 61),
+    so the values before the brackets are sums and the averages are the line's readings."""
+    lines = []
+    for k, (loss, acc) in enumerate([(1.6036, 67.025), (1.5981, 67.118), (1.5893, 67.342)]):
+        n = 60 + k
+        lines.append(f"train ep 3 it {400 + 10 * k}/1250 | Loss {loss * n:.3f} ({loss:.4f}) | "
+                     f"Prec@1 {acc * n:.3f} ({acc:.3f}%) | lr 0.05")
+    run = _read(tmp_path, lines)
+    assert _vals(run, "loss") == [1.6036, 1.5981, 1.5893]
+    assert _vals(run, "accuracy") == [67.025, 67.118, 67.342]
+
+
+def test_a_value_and_its_running_average_read_the_value(tmp_path):
+    """Not sums: a meter's current value and its running average (`Loss 2.3104 (2.4511)  Acc 71.0 (69.2)`),
+    the ratios differing from term to term: the value before the brackets is the reading, as in a table's
+    `2.31 (2.45)` cell."""
+    lines = [f"step {s}  Loss {2.31 - s / 1000:.4f} (2.4511)  Acc {71.0 + s / 100:.1f} (69.2)" for s in (100, 200, 300)]
+    run = _read(tmp_path, lines)
+    assert _vals(run, "loss") == [2.21, 2.11, 2.01]
+    assert _vals(run, "accuracy") == [72.0, 73.0, 74.0]

@@ -30,6 +30,7 @@ million-line log cheap, and what the bulk path (``triage.ingest.printed_bulk``) 
 from __future__ import annotations
 
 from triage.ingest import lazyre as re
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -392,6 +393,7 @@ class Plan:
     sizes: tuple = ()  # keys that are a split word alone: a size where the number is whole
     tallies: int = 0  # numbers that count things (`74542 tokens`): sizes, never values
     part: str = ""  # `FOREST: precision: 0.5%; recall: ...`: the part of the data the line's metrics are for
+    paren_avgs: tuple = ()  # (value slot, skipped slot) of each `Loss 2.31 (2.45)`: a value and one number after it
 
     @property
     def is_record(self) -> bool:
@@ -1647,14 +1649,18 @@ def parse(line: str) -> Plan:
                 # (after a counter, `epoch 45 (lr: 0.009)` names its own values: they are read)
                 j = i + 1
                 depth = 1
+                inside = []
                 while j < n and depth:
                     if toks[j][1] == "(":
                         depth += 1
                     elif toks[j][1] == ")":
                         depth -= 1
                     elif toks[j][0] == "num":
+                        inside.append(len(slots))
                         slots.append(Slot("skip"))
                     j += 1
+                if len(inside) == 1 and slots[last_value_slot].role == "value":
+                    plan.paren_avgs += ((last_value_slot, inside[0]),)
                 bracket_depth -= 1
                 i = j
                 continue
@@ -2836,7 +2842,46 @@ def apply(plan: Plan, nums: list[str]) -> Record | None:
             key, num = pending_num
             rec.values[key] = num / v if v else float("nan")
             pending_num = None
+    if len(plan.paren_avgs) >= 2:
+        _sums_to_means(plan, nums, rec)
     return rec
+
+
+def _decimals_step(text: str) -> float:
+    """Half the last printed place of a number (`1.9497` -> 0.00005): how far rounding may have moved it."""
+    t = text.rstrip("%")
+    dot = t.find(".")
+    return 0.5 * 10.0 ** -(len(t) - dot - 1) if dot >= 0 and t[dot + 1:].isdigit() else 0.5
+
+
+def _sums_to_means(plan: Plan, nums: list[str], rec: Record) -> None:
+    """`Loss:140.3778(1.9497) Top1:4913.281(68.240%) Top5:6062.500(84.201%)`: a meter prints its value and
+    its running average in brackets (`val (avg)`), and the value, the current batch's, is what the line
+    reads. But where every such pair on the line has one ratio, a whole number n (here 72) the same for a
+    loss and its accuracies, the values are the meters' running sums over n batches (sum = n x avg; a
+    batch's own loss and accuracy are never one multiple of their averages): the averages in brackets are
+    then the line's values. Rounding of both printed numbers is allowed for; a bracket of zero decides nothing."""
+    lo, hi = 0.0, float("inf")
+    pairs = []
+    for vi, ai in plan.paren_avgs:
+        if vi >= len(nums) or ai >= len(nums) or plan.slots[vi].role != "value" or plan.slots[ai].role != "skip":
+            return
+        try:
+            v, a = to_number(nums[vi]), to_number(nums[ai])
+        except ValueError:
+            return
+        if not (a > 0 and v > 0) or v != v or a == float("inf") or v == float("inf"):
+            return
+        dv, da = _decimals_step(nums[vi]), _decimals_step(nums[ai])
+        if da >= a:
+            return
+        lo, hi = max(lo, (v - dv) / (a + da)), min(hi, (v + dv) / (a - da))
+        pairs.append((plan.slots[vi].key, a))
+    n = math.ceil(lo - 1e-9)
+    if hi < lo or hi - lo > 0.5 or n < 2 or n > hi + 1e-9:
+        return  # (no shared ratio, one too loose to say, or 1: the value and its average agree anyway)
+    for key, a in pairs:
+        rec.values[key] = a
 
 
 def unplaced_values(lines: Iterable[str], limit: int = 20_000) -> tuple[int, str, list[str]] | None:

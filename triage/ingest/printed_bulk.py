@@ -503,7 +503,8 @@ def register(line: str, tpl: str, plan: printed.Plan, nums: list[str]) -> Shape 
     out by position, else None."""
     if "\r" in line or "\x08" in line or "\x00" in line or "\x1b" in line or not line.isascii():
         return None
-    if len(line) > 4000 or plan.sizes:  # (a size or a metric by its number: each line the slow way)
+    if len(line) > 4000 or plan.sizes or len(plan.paren_avgs) >= 2:  # (a size, a metric by its number, sums
+        # that may stand before their averages: each line the slow way)
         return None
     raw = list(printed.NUM_RE.finditer(line))
     off = len(raw) - len(nums)
