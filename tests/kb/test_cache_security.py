@@ -18,6 +18,10 @@ import pytest
 from triage.ingest import aliases
 from triage.kb import loader
 
+import kb_cache_fixture
+
+cache = kb_cache_fixture.cache  # the private cache-folder fixture
+
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 OTHER_UID = 12345
 needs_root = pytest.mark.skipif(not IS_ROOT, reason="chown to another user needs root")

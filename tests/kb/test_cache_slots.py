@@ -11,6 +11,10 @@ import pytest
 from triage.ingest import aliases
 from triage.kb import loader
 
+import kb_cache_fixture
+
+cache = kb_cache_fixture.cache  # the private cache-folder fixture
+
 pytestmark = pytest.mark.skipif(not loader._CACHE_SUPPORTED, reason="the cache is POSIX only")
 
 

@@ -1,4 +1,5 @@
-"""Shared fixtures of the knowledge tests."""
+"""The private cache-folder fixture of the knowledge-cache tests (imported by them: a conftest.py here would
+shadow the top-level one that other test folders import from)."""
 
 from __future__ import annotations
 
