@@ -612,30 +612,482 @@ def render_all(style: dict, rnd: random.Random) -> tuple[str, dict]:
 
 def judge(run, want: dict) -> list[str]:
     problems = []
-    loss = run.series.get("loss")
+    key, rel = want.get("key", "loss"), want.get("rel", 2e-3)
+    loss = run.series.get(key)
     rows = len(loss.values) if loss is not None else 0
     if abs(rows - want["rows"]) > max(0.05 * want["rows"], 0.5):
         problems.append(f"rows {rows} != {want['rows']}")
     missing = [m for m in want["names"] if m not in run.series]
-    if want["eval"] and "eval/loss" not in run.series:
-        missing.append("eval/loss")
+    ek = want.get("eval_key", "eval/loss")
+    if want["eval"] and ek not in run.series:
+        missing.append(ek)
     if missing:
         problems.append(f"missing {missing}; read {sorted(run.series)[:8]}")
-    elif want["eval"] and len(run.series["eval/loss"].values) != want["eval"]:
-        problems.append(f"eval/loss {len(run.series['eval/loss'].values)} points != {want['eval']}")
+    elif want["eval"] and len(run.series[ek].values) != want["eval"]:
+        problems.append(f"{ek} {len(run.series[ek].values)} points != {want['eval']}")
     if loss is not None and len(loss.values):
         import numpy as np
         nans = int(np.isnan(loss.values).sum())
         if nans != want.get("nan", 0):
             problems.append(f"{nans} NaN losses != {want.get('nan', 0)}")
         v = loss.values[np.isfinite(loss.values)]
-        if len(v) and not math.isclose(float(v[0]), want["first"], rel_tol=2e-3):
+        if len(v) and not math.isclose(float(v[0]), want["first"], rel_tol=rel):
             problems.append(f"first loss {float(v[0]):.5g} != {want['first']:.5g}")
-        if len(v) and not math.isclose(float(v[-1]), want["last"], rel_tol=2e-3):
+        if len(v) and not math.isclose(float(v[-1]), want["last"], rel_tol=rel):
             problems.append(f"last loss {float(v[-1]):.5g} != {want['last']:.5g}")
     if want.get("runs") and run.meta.get("runs") != want["runs"]:
         problems.append(f"runs {run.meta.get('runs')} != {want['runs']}")
     return problems
+
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# A third set (`--layouts`): whole-line layouts that real tools print, where the parts are not independent choices
+# but the line's own structure (its counter, the fields the tool always prints, the eval line it prints, how it
+# spells numbers). Each layout renders a run's values in its tool's way, with the variations that tool allows
+# (fewer or more fields, the metric names a user gives it, other counters, the eval line or none), written here
+# from the layouts' documented shapes, never copied from a log. Drawn from a stream of its own (`layouts-<seed>`).
+def _eta(i: int, n: int) -> str:
+    s = 3 * (n - i)
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+def _lay_mmengine(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    kind = r.choice(["engine", "engine", "engine_iter", "mmcv"])
+    comps = r.choice([[], ["loss_cls", "loss_bbox"], ["decode.loss_ce", "decode.acc_seg", "aux.loss_ce"],
+                      ["loss_rpn_cls", "loss_rpn_bbox", "loss_cls", "loss_bbox"], ["loss_ctc"]])
+    gn, acc = r.random() < 0.5, r.random() < 0.4
+    ev, names = [], ["loss", "learning_rate"] + (["grad_norm"] if gn else []) + (["accuracy"] if acc else [])
+    w = len(str(B))
+    for i in range(n):
+        e, b, s = i // B + 1, i % B + 1, i + 1
+        L, lr = V["loss"][i], V["learning_rate"][i]
+        cf = [f"{c}: {L * (0.3 + 0.1 * k):.4f}" for k, c in enumerate(comps)]
+        if kind != "mmcv":
+            head = f"Epoch(train) [{e}][{b:>{w}}/{B}]" if kind == "engine" else f"Iter(train) [{s:>{len(str(n))}}/{n}]"
+            f = [f"base_lr: {lr:.4e} lr: {lr:.4e}", f"eta: {_eta(i, n)}", f"time: {0.25 + 0.01 * (i % 3):.4f}",
+                 f"data_time: {0.01:.4f}", f"memory: {2000 + i % 5}"]
+            f += [f"grad_norm: {V['grad_norm'][i]:.4f}"] if gn else []
+            f += [f"loss: {L:.4f}"] + cf + ([f"acc: {100 * V['accuracy'][i]:.4f}"] if acc else [])
+            line = head + "  " + "  ".join(f)
+        else:
+            f = [f"lr: {lr:.3e}", f"eta: {_eta(i, n)}", f"time: {0.25 + 0.01 * (i % 3):.3f}", "data_time: 0.010",
+                 f"memory: {2000 + i % 5}"] + cf + ([f"acc: {100 * V['accuracy'][i]:.4f}"] if acc else [])
+            f += [f"loss: {L:.4f}"] + ([f"grad_norm: {V['grad_norm'][i]:.4f}"] if gn else [])
+            line = f"Epoch [{e}][{b}/{B}]\t" + ", ".join(f)
+        ev.append(("train", line))
+        if (i + 1) % B == 0:
+            if kind == "mmcv":
+                ev.append(("eval", f"Epoch(val) [{e}][50]\tbbox_mAP: {0.3 + 0.01 * e:.4f}, bbox_mAP_50: "
+                                   f"{0.5 + 0.01 * e:.4f}, bbox_mAP_copypaste: 0.300 0.500 0.320 0.150 0.330 0.400"))
+            else:
+                ev.append(("eval", f"{'Epoch' if kind == 'engine' else 'Iter'}(val) [{e if kind == 'engine' else s}]"
+                                   f"[50/50]    accuracy/top1: {40 + e:.4f}  data_time: 0.0100  time: 0.1000"))
+    pre = "2024/03/01 12:00:00 - mmengine - INFO - " if kind != "mmcv" else "2024-03-01 12:00:00,000 - mmdet - INFO - "
+    return ev, {"names": names, "prefix": pre, "eval": (n // B if kind != "mmcv" else 0), "eval_key": "eval/accuracy"}
+
+
+def _lay_timm(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    ev, W = [], len(str(B))
+    for i in range(n):
+        e, b = i // B, i % B
+        L = V["loss"][i]
+        ev.append(("train", f"Train: {e} [{b:>{W}}/{B} ({100 * b / B:3.0f}%)]  Loss: {L:#.3g} ({L * 1.04:#.3g})  "
+                            f"Time: {0.25:.3f}s, {512:>7.2f}/s  ({0.26:.3f}s, {490:>7.2f}/s)  "
+                            f"LR: {V['learning_rate'][i]:.3e}  Data: {0.01:.3f} ({0.012:.3f})"))
+        if (i + 1) % B == 0:
+            v = L * 1.1
+            ev.append(("eval", f"Test: [   0/9]  Time: 0.500 (0.500)  Loss:  {v * 0.9:.4f} ({v * 0.9:.4f})  "
+                               f"Acc@1: 40.0000 (40.0000)  Acc@5: 70.0000 (70.0000)"))
+            ev.append(("eval", f"Test: [   9/9]  Time: 0.100 (0.140)  Loss:  {v * 1.1:.4f} ({v:.4f})  "
+                               f"Acc@1: 45.0000 (42.0000)  Acc@5: 75.0000 (72.0000)"))
+    # (the evaluation is the average over the test batches, the number in parentheses of the last `Test:` line)
+    return ev, {"names": ["loss", "learning_rate"], "eval": 0, "rel": 2e-2}
+
+
+def _lay_fairseq(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    old = r.random() < 0.4
+    ev, W = [], len(str(B))
+    nll = r.random() < 0.7
+    for i in range(n):
+        e, b, s = i // B + 1, i % B + 1, i + 1
+        L = V["loss"][i]
+        f = [f"loss={L:.3f}"] + ([f"nll_loss={L * 0.9:.3f}", f"ppl={2 ** (L * 0.9):.2f}"] if nll else [])
+        f += ["wps=12000", "ups=3.2", "wpb=3000", "bsz=100", f"num_updates={s}", f"lr={V['learning_rate'][i]:.3e}",
+              f"gnorm={V['grad_norm'][i]:.3f}", "train_wall=10", "gb_free=10.5", f"wall={3 * s}"]
+        ev.append(("train", ("| " if old else "") + f"epoch {e:03d}:  {b:>{W}} / {B} " + ", ".join(f)))
+        if (i + 1) % B == 0:
+            v = L * 1.1
+            tail = [f"loss {v:.3f}"] + ([f"nll_loss {v * 0.9:.3f}", f"ppl {2 ** (v * 0.9):.2f}"] if nll else [])
+            tail += ["wps 30000", "wpb 3000", "bsz 100", f"num_updates {s}"]
+            vl = f"epoch {e:03d} | valid on 'valid' subset | " + " | ".join(tail)
+            tl = (f"epoch {e:03d} | loss {L * 1.02:.3f} | " + (f"nll_loss {L * 0.92:.3f} | " if nll else "")
+                  + f"wps 12000 | ups 3.2 | num_updates {s} | lr {V['learning_rate'][i]:.3e} | gnorm 1.1 | wall {3 * s}")
+            if old:  # (the epoch's summary of training after its validation)
+                ev += [("eval", "| " + vl), ("eval", "| " + tl)]
+            else:
+                ev += [("eval", "2024-03-01 12:00:00 | INFO | valid | " + vl),
+                       ("eval", "2024-03-01 12:00:00 | INFO | train | " + tl)]
+    pre = "" if old else "2024-03-01 12:00:00 | INFO | train_inner | "
+    return ev, {"names": ["loss", "learning_rate", "grad_norm"], "prefix": pre, "eval": n // B, "eval_prefix": ""}
+
+
+def _lay_detectron2(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    ev = []
+    comps = r.choice([["loss_cls", "loss_box_reg", "loss_rpn_cls", "loss_rpn_loc"],
+                      ["loss_cls", "loss_box_reg", "loss_mask", "loss_rpn_cls", "loss_rpn_loc"], ["loss_sem_seg"]])
+    every = r.choice([20, 1])
+    for i in range(n):
+        it = (i + 1) * every - 1
+        L = V["loss"][i]
+        f = [f"eta: {_eta(i, n)}", f"iter: {it}", f"total_loss: {L:.3f}"]
+        f += [f"{c}: {L / len(comps):.3f}" for c in comps]
+        f += [f"time: {0.25:.4f}", f"last_time: {0.26:.4f}", f"data_time: {0.01:.4f}", f"last_data_time: {0.01:.4f}",
+              f"lr: {V['learning_rate'][i]:.6g}", f"max_mem: {2000 + i % 7}M"]
+        ev.append(("train", "  ".join(f)))
+    return ev, {"names": ["loss", "learning_rate"], "prefix": "[03/01 12:00:00 d2.utils.events]:  "}
+
+
+def _lay_paddle(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    ev = []
+    acc = r.random() < 0.5
+    for i in range(n):
+        e, s = i // B + 1, i + 1
+        f = [f"epoch: [{e}/{n // B + 1}]", f"global_step: {s}", f"lr: {V['learning_rate'][i]:.6f}"]
+        f += [f"acc: {V['accuracy'][i]:.6f}", "norm_edit_dis: 0.500000"] if acc else []
+        f += [f"loss: {V['loss'][i]:.6f}", "avg_reader_cost: 0.01000 s", "avg_batch_cost: 0.25000 s",
+              "avg_samples: 64.0", "ips: 256.00000 samples/s", f"eta: {_eta(i, n)}"]
+        ev.append(("train", ", ".join(f)))
+        if acc and (i + 1) % B == 0:
+            ev.append(("eval", f"cur metric, acc: {0.4 + 0.01 * e:.6f}, norm_edit_dis: 0.800000, fps: 100.0"))
+            ev.append(("other", f"best metric, acc: {0.4 + 0.01 * e:.6f}, is_float16: False, norm_edit_dis: 0.8, "
+                                f"fps: 100.0, best_epoch: {e}"))
+    return ev, {"names": ["loss", "learning_rate"] + (["accuracy"] if acc else []),
+                "prefix": "[2024/03/01 12:00:00] ppocr INFO: ", "eval": n // B if acc else 0,
+                "eval_key": "eval/accuracy"}
+
+
+def _lay_xgboost(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    m = r.choice(["logloss", "mlogloss", "rmse"])
+    # the watchlist's names are the user's (`train`/`eval` in the docs, the DMatrix's own name); the scikit-learn
+    # API names its eval sets `validation_0`, `validation_1`, ... (the first is often the training set, but not
+    # always: it is read as an evaluation, and alone it is the series)
+    tr, va = r.choice([("train", "eval"), ("train", "test"), ("dtrain", "dtest"), ("dtrain", "dvalid"),
+                       ("train", "valid"), (None, "validation_0")])
+    both = tr is not None and r.random() < 0.8
+    ev = []
+    for i in range(n):
+        L = V["loss"][i]
+        f = ([f"{tr}-{m}:{L:.5f}"] if tr else []) + ([f"{va}-{m}:{L * 1.1:.5f}"] if both or not tr else [])
+        ev.append(("train", f"[{i}]\t" + "\t".join(f)))
+    name = "rmse" if m == "rmse" else "loss"
+    if not tr:
+        return ev, {"names": [], "key": f"eval/{name}", "eval": 0, "bare": True, "scale": 1.1}
+    return ev, {"names": [name], "key": name, "eval": n if both else 0, "eval_key": f"eval/{name}", "bare": True}
+
+
+def _lay_lightgbm(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    m = r.choice(["binary_logloss", "multi_logloss", "l2"])
+    va = r.choice(["valid_0", "valid_1", "valid", "eval"])
+    tr = r.random() < 0.6
+    ev = [("other", "[LightGBM] [Info] Number of positive: 500, number of negative: 500"),
+          ("other", "[LightGBM] [Info] Total Bins 2550"),
+          ("other", "[LightGBM] [Warning] No further splits with positive gain, best gain: -inf")]
+    for i in range(n):
+        L = V["loss"][i]
+        ev.append(("train", f"[{i + 1}]\t" + (f"training's {m}: {L:.6g}\t" if tr else "") + f"{va}'s {m}: {L * 1.1:.6g}"))
+    name = "l2" if m == "l2" else "loss"
+    if not tr:  # only a validation set watched: that is the series, under its evaluation name
+        return ev, {"names": [], "key": f"eval/{name}", "eval": 0, "bare": True, "scale": 1.1}
+    return ev, {"names": [name], "key": name, "eval": n, "eval_key": f"eval/{name}", "bare": True}
+
+
+def _lay_sklearn(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    ev = [("train", f"Iteration {i + 1}, loss = {V['loss'][i]:.8f}") for i in range(n)]
+    if r.random() < 0.5:
+        ev = [x for i, t in enumerate(ev) for x in (t, ("other", f"Validation score: {V['accuracy'][i]:.6f}"))]
+    return ev, {"names": ["loss"]}
+
+
+def _lay_fastai(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    n = min(n, 40)
+    cols = ["epoch", "train_loss", "valid_loss"] + r.choice([["accuracy"], ["error_rate"], ["accuracy", "f1_score"], []])
+    cols.append("time")
+    ev = [("header", "".join(f"{c:<{max(10, len(c) + 2)}}" for c in cols))]
+    for i in range(n):
+        cells = {"epoch": str(i), "train_loss": f"{V['loss'][i]:.6f}", "valid_loss": f"{V['loss'][i] * 1.1:.6f}",
+                 "accuracy": f"{V['accuracy'][i]:.6f}", "error_rate": f"{1 - V['accuracy'][i]:.6f}",
+                 "f1_score": "0.700000", "time": f"00:{10 + i % 5:02d}"}
+        ev.append(("train", "".join(f"{cells[c]:<{max(10, len(c) + 2)}}" for c in cols)))
+    return ev, {"names": ["loss"], "eval": n, "rows": n, "bare": True}
+
+
+def _lay_lightning(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    style = r.choice(["step_epoch", "plain", "old_loss"])
+    lines, bar = [], []
+    nm = {"step_epoch": "train_loss_step", "plain": "train_loss", "old_loss": "train_loss"}[style]
+    lr = r.random() < 0.4
+    val = None
+    for i in range(n):
+        e, b = i // B, i % B + 1
+        post = []
+        if style == "old_loss":
+            post.append(f"loss={V['loss'][i] * 1.02:.3g}")
+        post.append("v_num=0")
+        post.append(f"{nm}={V['loss'][i]:.3f}")
+        if lr:
+            post.append(f"lr={V['learning_rate'][i]:.2e}")
+        if val is not None:
+            post.append(f"val_loss={val:.3f}")
+        if style == "step_epoch" and e > 0:
+            post.append(f"train_loss_epoch={V['loss'][i - b] * 1.05:.3f}")
+        pct = int(100 * b / B)
+        bar.append(f"Epoch {e}: {pct:3d}%|{'█' * (pct // 10):<10}| {b}/{B} [00:0{i % 10}<00:10, 14.1it/s, "
+                   + ", ".join(post) + "]")
+        if b == B:
+            val = V["loss"][i] * 1.1
+            bar.append(bar[-1][:-1] + f", val_loss={val:.3f}]")
+            lines.append(("train", "\r" + "\r".join(bar)))
+            bar = []
+    if bar:
+        lines.append(("train", "\r" + "\r".join(bar)))
+    return lines, {"names": ["loss"] + (["learning_rate"] if lr else []), "eval": n // B, "bare": True}
+
+
+def _lay_keras3(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    k3 = r.random() < 0.6
+    acc = r.choice(["accuracy", "sparse_categorical_accuracy", "acc", None])
+    val, lr = r.random() < 0.7, k3 and r.random() < 0.4
+    n = min(n, 40)
+    ev = []
+    for i in range(n):
+        ev.append(("other", f"Epoch {i + 1}/{n}"))
+        f = {"loss": f"{V['loss'][i]:.4f}"}
+        if acc:
+            f[acc] = f"{V['accuracy'][i]:.4f}"
+        if lr:
+            f["learning_rate"] = f"{V['learning_rate'][i]:.4e}"
+        if val:
+            f["val_loss"] = f"{V['loss'][i] * 1.1:.4f}"
+            if acc:
+                f["val_" + acc] = f"{V['accuracy'][i] * 0.95:.4f}"
+        keys = sorted(f) if k3 else list(f)  # (Keras 3 prints the logs sorted by name)
+        fs = " - ".join(f"{k}: {f[k]}" for k in keys)
+        if k3:
+            ev.append(("train", f"1563/1563 {'━' * 20} {5 + i % 3}s {3 + i % 2}ms/step - {fs}"))
+        else:
+            ev.append(("train", f"1563/1563 [==============================] - {5 + i % 3}s {3 + i % 2}ms/step - {fs}"))
+    names = ["loss"] + (["accuracy"] if acc else []) + (["learning_rate"] if lr else [])
+    return ev, {"names": names, "eval": n if val else 0, "bare": True, "rows": n}
+
+
+def _lay_ultralytics(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    n = min(n, 40)
+    seg = r.random() < 0.3
+    cols = ["Epoch", "GPU_mem", "box_loss"] + (["seg_loss"] if seg else []) + ["cls_loss", "dfl_loss", "Instances", "Size"]
+    ev = [("other", ""), ("header", "".join(f"{c:>11}" for c in cols))]
+    for i in range(n):
+        L = V["loss"][i]
+        cells = [f"{i + 1}/{n}", f"{2.5 + 0.1 * (i % 3):.2g}G", f"{L:.4g}"] + ([f"{L * 0.8:.4g}"] if seg else [])
+        cells += [f"{L * 1.5:.4g}", f"{L * 0.6:.4g}", f"{40 + i % 9}", "640"]
+        ev.append(("train", "".join(f"{c:>11}" for c in cells) + ": 100%|██████████| 8/8 [00:02<00:00,  3.50it/s]"))
+        ev.append(("eval", f"{'Class':>22}{'Images':>11}{'Instances':>11}{'Box(P':>11}{'R':>11}{'mAP50':>11}"
+                           f"{'mAP50-95):':>11} 100%|██████████| 1/1 [00:00<00:00,  5.00it/s]"))
+        ev.append(("eval", f"{'all':>22}{128:>11}{929:>11}{0.6:>11.3g}{0.5:>11.3g}{0.4 + 0.005 * i:>11.3g}"
+                           f"{0.3 + 0.004 * i:>11.3g}"))
+    return ev, {"names": ["box_loss"], "key": "box_loss", "eval": 0, "bare": True, "rows": n}
+
+
+def _lay_hfdict(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    trl = r.random() < 0.4
+    ev = []
+    for i in range(n):
+        d = {"loss": round(V["loss"][i], 4), "grad_norm": round(V["grad_norm"][i], 6),
+             "learning_rate": float(f"{V['learning_rate'][i]:.4e}")}
+        if trl:
+            d.update({"rewards/chosen": 0.1, "rewards/rejected": -0.1, "rewards/accuracies": 0.6, "rewards/margins": 0.2,
+                      "logps/chosen": -100.0, "logps/rejected": -110.0})
+        d["epoch"] = round((i + 1) / (n / 3), 2)
+        ev.append(("train", repr(d)))
+        if (i + 1) % B == 0:
+            ev.append(("eval", repr({"eval_loss": round(V["loss"][i] * 1.1, 4), "eval_runtime": 10.5,
+                                     "eval_samples_per_second": 95.2, "eval_steps_per_second": 12.0,
+                                     "epoch": d["epoch"]})))
+    return ev, {"names": ["loss", "learning_rate", "grad_norm"], "eval": n // B}
+
+
+def _lay_torchtune(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    ev = []
+    gn = r.random() < 0.5
+    for i in range(n):
+        f = [f"loss:{V['loss'][i]}", f"lr:{V['learning_rate'][i]}"] + ([f"grad_norm:{V['grad_norm'][i]}"] if gn else [])
+        f += [f"tokens_per_second_per_gpu:{1000.0 + i}", "peak_memory_active:10.5", "peak_memory_alloc:10.5",
+              "peak_memory_reserved:12.0"]
+        ev.append(("train", f"Step {i + 1} | " + " ".join(f) + " "))
+    return ev, {"names": ["loss", "learning_rate"] + (["grad_norm"] if gn else []), "bare": True}
+
+
+def _lay_clu(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    grp = r.choice(["", "train_", "train/"])
+    ev = []
+    for i in range(n):
+        s = (i + 1) * 10
+        f = [f"{grp}learning_rate={V['learning_rate'][i]}", f"{grp}loss={V['loss'][i]}"]
+        f.append(f"{grp}accuracy={V['accuracy'][i]}")
+        ev.append(("train", f"[{s}] " + ", ".join(f)))
+        if (i + 1) % B == 0:
+            eg = "eval_" if grp != "train/" else "eval/"
+            ev.append(("eval", f"[{s}] {eg}accuracy={V['accuracy'][i] * 0.95}, {eg}loss={V['loss'][i] * 1.1}"))
+    pre = r.choice(["", "I0301 12:00:00.123456 140000000 logging_writer.py:48] "])
+    return ev, {"names": ["loss", "learning_rate", "accuracy"], "eval": n // B, "prefix": pre}
+
+
+def _lay_allennlp(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    ev = []
+    bl = r.random() < 0.5
+    for i in range(n):
+        b = i % B + 1
+        f = [f"accuracy: {V['accuracy'][i]:.4f}"] + ([f"batch_loss: {V['loss'][i] * 1.03:.4f}"] if bl else [])
+        f.append(f"loss: {V['loss'][i]:.4f}")
+        pct = int(100 * b / B)
+        ev.append(("train", ", ".join(f) + f" ||: {pct:3d}%|{'#' * (pct // 10):<10}| {b}/{B} [00:0{i % 10}<00:10, "
+                                           f"45.00it/s]"))
+    return ev, {"names": ["loss", "accuracy"], "bare": True}
+
+
+def _lay_icefall(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    ev = []
+    trans = r.random() < 0.5
+    for i in range(n):
+        e, b = i // B + 1, i % B * 50
+        L = V["loss"][i]
+        parts = f"loss={L:.4g}" + (f", simple_loss={L * 1.5:.4g}, pruned_loss={L * 0.5:.4g}" if trans else "")
+        tparts = f"loss={L * 1.05:.4g}" + (f", simple_loss={L * 1.55:.4g}, pruned_loss={L * 0.52:.4g}" if trans else "")
+        ev.append(("train", f"Epoch {e}, batch {b}, loss[{parts}, over {5000 + i % 100}.00 frames. ], "
+                            f"tot_loss[{tparts}, over {100000 + i}.00 frames. ], batch size: {50 + i % 5}, "
+                            f"lr: {V['learning_rate'][i]:.2e}, grad_scale: 16.0"))
+        if (i + 1) % B == 0:
+            ev.append(("eval", "Computing validation loss"))
+            ev.append(("eval", f"Epoch {e}, validation: loss={L * 1.1:.4g}" + (
+                f", simple_loss={L * 1.6:.4g}, pruned_loss={L * 0.55:.4g}" if trans else "") + ", over 10000.00 frames. "))
+            ev.append(("other", "Maximum memory allocated so far is 10000MB"))
+    return ev, {"names": ["loss", "learning_rate"], "eval": n // B,
+                "prefix": "2024-03-01 12:00:00,000 INFO [train.py:800] "}
+
+
+def _lay_espnet(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    ev = []
+    for i in range(n):
+        e, b = i // B + 1, (i % B) * 50
+        L = V["loss"][i]
+        ev.append(("train", f"{e}epoch:train:{b + 1}-{b + 50}batch: iter_time=1.0e-04, forward_time=0.100, "
+                            f"loss_ctc={L * 1.3:.3f}, loss_att={L * 0.9:.3f}, acc={V['accuracy'][i]:.3f}, "
+                            f"loss={L:.3f}, backward_time=0.150, optim_step_time=0.020, "
+                            f"optim0_lr0={V['learning_rate'][i]:.3e}, train_time=0.500"))
+        if (i + 1) % B == 0:
+            ev.append(("eval", f"{e}epoch results: [train] iter_time=1.0e-04, loss_ctc={L * 1.3:.3f}, "
+                               f"loss={L * 1.02:.3f}, acc={V['accuracy'][i]:.3f}, time=1 minute and 5 seconds, "
+                               f"total_count={50 * B}, gpu_max_cached_mem_GB=10.0, [valid] loss_ctc={L * 1.4:.3f}, "
+                               f"loss={L * 1.1:.3f}, acc={V['accuracy'][i] * 0.95:.3f}, cer=0.200, wer=0.300"))
+    return ev, {"names": ["loss", "learning_rate", "accuracy"], "eval": n // B,
+                "prefix": "[host1] 2024-03-01 12:00:00,000 (trainer:732) INFO: "}
+
+
+def _lay_mnist(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    ev, N = [], 60000
+    for i in range(n):
+        e, b = i // B + 1, (i % B) * 640
+        ev.append(("train", f"Train Epoch: {e} [{b}/{N} ({100. * b / N:.0f}%)]\tLoss: {V['loss'][i]:.6f}"))
+        if (i + 1) % B == 0:
+            ev += [("other", ""), ("eval", f"Test set: Average loss: {V['loss'][i] * 1.1:.4f}, Accuracy: "
+                                           f"{9000 + e}/10000 ({(9000 + e) / 100:.0f}%)"), ("other", "")]
+    return ev, {"names": ["loss"], "eval": n // B}
+
+
+def _lay_imagenet(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    ev, W = [], len(str(B))
+    for i in range(n):
+        e, b = i // B, i % B
+        L = V["loss"][i]
+        ev.append(("train", f"Epoch: [{e}][{b:>{W}}/{B}]\tTime  0.250 ( 0.260)\tData  0.010 ( 0.012)\t"
+                            f"Loss {L:.4e} ({L * 1.04:.4e})\tAcc@1 {100 * V['accuracy'][i]:6.2f} "
+                            f"({100 * V['accuracy'][i] * 0.97:6.2f})\tAcc@5 {90.0:6.2f} ({88.0:6.2f})"))
+        if (i + 1) % B == 0:
+            ev.append(("eval", f"Test: [ 0/10]\tTime  0.500 ( 0.500)\tLoss {L * 1.2:.4e} ({L * 1.2:.4e})\t"
+                               f"Acc@1  40.00 ( 40.00)\tAcc@5  70.00 ( 70.00)"))
+            ev.append(("eval", f" *   Acc@1 {40 + e:.3f} Acc@5 {70 + e:.3f}"))
+    return ev, {"names": ["loss", "accuracy"], "eval": 0, "rel": 2e-3}
+
+
+def _lay_wlm(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
+    ev, NB = [], B * 200
+    for i in range(n):
+        e, b = i // B + 1, (i % B + 1) * 200
+        L = V["loss"][i]
+        ev.append(("train", f"| epoch {e:3d} | {b:5d}/{NB:5d} batches | lr {V['learning_rate'][i] * 1e5:02.2f} | "
+                            f"ms/batch {45 + i % 5:5.2f} | loss {L:5.2f} | ppl {math.exp(L):8.2f}"))
+        if (i + 1) % B == 0:
+            v = L * 1.1
+            ev += [("other", "-" * 89), ("eval", f"| end of epoch {e:3d} | time: {150.0 + e:5.2f}s | valid loss {v:5.2f} "
+                                                 f"| valid ppl {math.exp(v):8.2f}"), ("other", "-" * 89)]
+    return ev, {"names": ["loss", "learning_rate"], "eval": n // B, "rel": 3e-2}
+
+
+TOOL_LAYOUTS = {"mmengine": _lay_mmengine, "timm": _lay_timm, "fairseq": _lay_fairseq, "detectron2": _lay_detectron2,
+                "paddle": _lay_paddle, "xgboost": _lay_xgboost, "lightgbm": _lay_lightgbm, "sklearn_mlp": _lay_sklearn,
+                "fastai": _lay_fastai, "lightning_bar2": _lay_lightning, "keras_val": _lay_keras3,
+                "ultralytics": _lay_ultralytics, "hf_dict": _lay_hfdict, "torchtune": _lay_torchtune, "clu": _lay_clu,
+                "allennlp": _lay_allennlp, "icefall": _lay_icefall, "espnet": _lay_espnet, "mnist": _lay_mnist,
+                "imagenet": _lay_imagenet, "word_lm": _lay_wlm}
+TOOL_NOISE = ["none", "none", "warnings", "tqdm", "blank", "header", "nan_tail"]
+
+
+def draw_layout(lay: random.Random, tool: str | None = None) -> dict:
+    """A tool layout with its noise and prefix, from the stream `lay`."""
+    return {"tool": tool or lay.choice(list(TOOL_LAYOUTS)), "noise": lay.choice(TOOL_NOISE),
+            "prefix": lay.choice(["none", "none", "none"] + list(PREFIXES)), "steps": lay.choice([12, 40, 150]),
+            "seed": lay.randrange(1 << 30)}
+
+
+def render_layout(style: dict) -> tuple[str, dict]:
+    """A run printed in a tool's layout, with what a reader should get (judge()'s `want`)."""
+    r = random.Random(style["seed"])
+    n = style["steps"]
+    V = series(n, r)
+    nan_from = int(0.8 * n) if style["noise"] == "nan_tail" else n
+    V["loss"] = [v if i < nan_from else float("nan") for i, v in enumerate(V["loss"])]
+    B = 5 if n <= 40 else 25
+    events, w = TOOL_LAYOUTS[style["tool"]](r, V, n, B)
+    rows = w.get("rows", n)
+
+    def pre(i: int) -> str:  # the tool's own prefix, else a drawn one (a table or a bar takes none but a rank tag)
+        if w.get("prefix") is not None:
+            return w["prefix"]
+        return PREFIXES[style["prefix"]](i) if not w.get("bare") or style["prefix"] in ("none", "rank") else ""
+    lines = []
+    if style["noise"] == "header":
+        lines += ["Namespace(lr=0.0003, batch_size=32, epochs=3, seed=1)", "Training on 1 GPU(s)", ""]
+    k = 0
+    for kind, ln in events:
+        p = w.get("eval_prefix", pre(k)) if kind == "eval" else "" if kind == "header" or not ln else pre(k)
+        lines.append(p + ln)
+        if kind == "train":
+            k += 1
+            if style["noise"] == "warnings" and k % 7 == 3:
+                lines.append("/usr/lib/python3/site-packages/torch/nn/functional.py:1944: UserWarning: "
+                             "nn.functional.sigmoid is deprecated. Use torch.sigmoid instead.")
+            if style["noise"] == "tqdm" and k % 3 == 0:
+                pct = int(100 * k / rows)
+                lines.append(f"\r{pct:3d}%|{'#' * (pct // 10):<10}| {k}/{rows} [00:0{k % 10}<00:10, 12.5it/s]")
+            if style["noise"] == "blank":
+                lines.append("")
+    key = w.get("key", "loss")
+    lv = [v * w.get("scale", 1.0) for v in V["loss"][:rows]]
+    finite = [v for v in lv if v == v]
+    want = {"rows": rows, "names": sorted(set(w["names"]) - {key}) + [key], "first": finite[0], "last": finite[-1],
+            "eval": w.get("eval", 0), "eval_key": w.get("eval_key", "eval/loss"), "key": key,
+            "nan": rows - min(nan_from, rows), "rel": w.get("rel", 5e-3)}
+    return "\n".join(lines) + "\n", want
 
 
 def stories(n: int, rnd: random.Random) -> dict[str, dict]:
@@ -742,6 +1194,43 @@ def judge_mode(a) -> int:
     return 0
 
 
+def layouts_mode(a) -> int:
+    """`--layouts`: each drawn tool layout read and judged as render()'s styles are; the share per tool."""
+    from triage.ingest import IngestError, read_run
+
+    lay = random.Random(f"layouts-{a.seed}")
+    per: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    good, records, shown = 0, [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(a.n):
+            style = draw_layout(lay, a.tool)
+            text, want = render_layout(style)
+            p = Path(tmp) / f"layout{k}.log"
+            p.write_bytes(text.encode())
+            try:
+                problems = judge(read_run(str(p)), want)
+            except IngestError as e:
+                problems = [f"not read: {str(e)[-120:]}"]
+            ok = not problems
+            good += ok
+            for c in (("tool", style["tool"]), ("noise", style["noise"]), ("prefix", style["prefix"]),
+                      ("steps", str(style["steps"]))):
+                per[c][0] += ok
+                per[c][1] += 1
+            records.append({"style": style, "ok": ok, "problems": problems})
+            if not ok and shown < a.show:
+                shown += 1
+                head = "\n".join("      " + ln[:170] for ln in text.splitlines()[:4])
+                print(f"FAIL {json.dumps(style)}\n   {'; '.join(problems)}\n{head}")
+    print(f"\n{good}/{a.n} tool layouts read right ({100.0 * good / a.n:.1f}%)")
+    print("per choice (share of its runs read right, weakest first):")
+    for (f, v), (g, t) in sorted(per.items(), key=lambda kv: (kv[1][0] / kv[1][1], kv[0])):
+        print(f"  {g / t:6.1%}  {g:3d}/{t:<3d}  {f} = {v}")
+    if a.json:
+        Path(a.json).write_text(json.dumps(records, indent=1))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=None, help="styles to draw (default 600; 100 with --judge)")
@@ -753,7 +1242,14 @@ def main() -> int:
                     help="print eight runs (healthy, NaN, at chance, diverging, overfitting, a tiny LR, NaN "
                          "evaluations, a zero loss) in drawn styles and "
                          "compare each scan with the same run's as JSON Lines (default --n 100)")
+    ap.add_argument("--layouts", action="store_true",
+                    help="print runs in whole-line layouts of real tools (mmengine, timm, fairseq, detectron2, "
+                         "XGBoost, Keras, ...; a third set, drawn from a stream of its own) instead of composed styles")
+    ap.add_argument("--tool", help="with --layouts: only this tool's layout")
     a = ap.parse_args()
+    if a.layouts:
+        a.n = a.n or 600
+        return layouts_mode(a)
     if a.judge:
         a.n = a.n or 100
         return judge_mode(a)
