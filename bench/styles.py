@@ -681,8 +681,8 @@ def _lay_mmengine(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict
                 ev.append(("eval", f"Epoch(val) [{e}][50]\tbbox_mAP: {0.3 + 0.01 * e:.4f}, bbox_mAP_50: "
                                    f"{0.5 + 0.01 * e:.4f}, bbox_mAP_copypaste: 0.300 0.500 0.320 0.150 0.330 0.400"))
             else:
-                ev.append(("eval", f"{'Epoch' if kind == 'engine' else 'Iter'}(val) [{e if kind == 'engine' else s}]"
-                                   f"[50/50]    accuracy/top1: {40 + e:.4f}  data_time: 0.0100  time: 0.1000"))
+                ev.append(("eval", (f"Epoch(val) [{e}][50/50]" if kind == "engine" else "Iter(val) [50/50]")
+                                   + f"    accuracy/top1: {40 + e:.4f}  data_time: 0.0100  time: 0.1000"))
     pre = "2024/03/01 12:00:00 - mmengine - INFO - " if kind != "mmcv" else "2024-03-01 12:00:00,000 - mmdet - INFO - "
     return ev, {"names": names, "prefix": pre, "eval": (n // B if kind != "mmcv" else 0), "eval_key": "eval/accuracy"}
 
@@ -885,8 +885,9 @@ def _lay_ultralytics(r: random.Random, V: dict, n: int, B: int) -> tuple[list, d
     n = min(n, 40)
     seg = r.random() < 0.3
     cols = ["Epoch", "GPU_mem", "box_loss"] + (["seg_loss"] if seg else []) + ["cls_loss", "dfl_loss", "Instances", "Size"]
-    ev = [("other", ""), ("header", "".join(f"{c:>11}" for c in cols))]
-    for i in range(n):
+    ev = []
+    for i in range(n):  # (the trainer prints its header again before each epoch's bar)
+        ev += [("other", ""), ("header", "".join(f"{c:>11}" for c in cols))]
         L = V["loss"][i]
         cells = [f"{i + 1}/{n}", f"{2.5 + 0.1 * (i % 3):.2g}G", f"{L:.4g}"] + ([f"{L * 0.8:.4g}"] if seg else [])
         cells += [f"{L * 1.5:.4g}", f"{L * 0.6:.4g}", f"{40 + i % 9}", "640"]
