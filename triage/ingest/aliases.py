@@ -293,6 +293,10 @@ class AliasTable:
                 if benched and benched.known and benched.split.startswith("eval"):  # `eval/STS-B Spearman`
                     return Resolved(benched.name, benched.split, key, benched.negate, benched.scale, PREFIXED,
                                     benched.order)
+                tailed = self._path_tail(rest, source) if "/" in rest else None
+                if tailed and tailed.split == "train":  # `val/accuracy/top1`: a metric with its qualifier as a path
+                    return Resolved(f"eval/{tailed.name}", "eval", key, tailed.negate, tailed.scale, PREFIXED,
+                                    tailed.order)
                 return Resolved(f"eval/{normalise(_SET_INDEX.sub('', rest) or rest)}", "eval", key)
         for p in self.train_prefixes:
             if k.startswith(p) and len(k) > len(p):
