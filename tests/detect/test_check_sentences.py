@@ -1644,6 +1644,29 @@ def test_rises_every_log_rows_not_epochs():
     assert _check("rises_every_log", run, "loss", epochs_only=False, min_rise=1.0, start_points=2) is not None
 
 
+def test_rises_every_log_down_for_a_score():
+    """direction: down. Ten held-out mAPs, each below the one before, 0.4321 -> 0.4083 (-5.5% of the first):
+    reported as evaluations; one evaluation that recovers in between, a fall under min_rise (a tenth here) or
+    a score that rises at every evaluation are quiet."""
+    fall = [0.4321, 0.4281, 0.4252, 0.4212, 0.4177, 0.4172, 0.4159, 0.4126, 0.41, 0.4083]
+    params = dict(direction="down", min_points=6, min_rise=0.05, epochs_only=False)
+    hit = _check("rises_every_log", _run({"eval/map": fall}), "eval/map", **params)
+    assert hit.summary == ("eval/map fell at every one of its 10 evaluations, from 0.432 to 0.408 (-6%, steps 1-10): "
+                           "each evaluation is worse than the one before it, from the first, so the training moves the "
+                           "model away from what it could do when it started")
+    assert round(hit.numbers["rise"], 4) == 0.0551
+    _quiet("rises_every_log", _run({"eval/map": fall[:5] + [0.419] + fall[6:]}), "eval/map", **params)
+    _quiet("rises_every_log", _run({"eval/map": fall}), "eval/map", **{**params, "min_rise": 0.1})
+    _quiet("rises_every_log", _run({"eval/map": fall[::-1]}), "eval/map", **params)
+    # unless_train_worse: a training accuracy that falls over the same evaluations (0.912 -> 0.776, a
+    # twentieth of its best and more) quiets it; one that rises does not
+    acc = [0.8349, 0.8114, 0.797, 0.7862, 0.7761, 0.912, 0.876, 0.8636, 0.85, 0.84]
+    both = _run({"eval/accuracy": fall, "accuracy": sorted(acc, reverse=True)})
+    _quiet("rises_every_log", both, "eval/accuracy", **params, unless_train_worse=["accuracy"])
+    fits = _run({"eval/accuracy": fall, "accuracy": sorted(acc)})
+    assert _check("rises_every_log", fits, "eval/accuracy", **params, unless_train_worse=["accuracy"]) is not None
+
+
 def test_nonfinite_answers_by_position_without_a_training_loss():
     """An eval loss NaN from its first evaluation, with no training loss logged, answers `start`; NaN
     after two finite evaluations answers `later`; with a finite training loss beside it the detector's

@@ -5299,20 +5299,46 @@ class RisesEveryLogParams(Params):
     # the rise is measured from the largest of the first start_points values: the first value a log prints
     # may be one batch (the first term of a running mean), and one lucky batch is no level to rise from
     start_points: int = 1
+    # which way is worse: up for a loss or an error rate, down for a score (accuracy, mAP), which must then
+    # fall at every log and end min_rise of its first value or more below it. An evaluation series is named
+    # as evaluations: each one worse than the one before it, from the first, is the model leaving what it
+    # could do at its start (for a noise-only wobble, n values in falling order have odds 1/n!)
+    direction: Literal["up", "down"] = "up"
+    # quiet when this training series got worse the same way over the same stretch (judged as `worsening`
+    # judges, a twentieth of its best or more): a training accuracy that falls beside the held-out one is a
+    # model that stopped fitting its own data (an objective that rewards something else), not one losing on
+    # held-out data what it started with
+    unless_train_worse: Optional[Names] = None
 
 
 @check("rises_every_log", RisesEveryLogParams)
 def rises_every_log(c: Ctx) -> Hit | None:
-    """An epoch-level loss that rises at every epoch."""
+    """An epoch-level loss that rises at every epoch (or a score that falls at every evaluation)."""
     p: RisesEveryLogParams = c.params
     if p.epochs_only and not _rows_are_epochs(c.run):
         return None
     x, y = finite_xy(c.steps, c.values)
-    if len(y) < p.min_points or float(y[0]) <= 0 or not bool(np.all(np.diff(y) > 0)):
+    sign = 1.0 if p.direction == "up" else -1.0
+    if len(y) < p.min_points or float(y[0]) <= 0 or not bool(np.all(sign * np.diff(y) > 0)):
         return None
-    rise = (float(y[-1]) - float(y[0])) / float(y[0])
-    if rise < p.min_rise or float(y[-1]) < (1.0 + p.min_rise) * float(np.max(y[:max(1, p.start_points)])):
+    rise = sign * (float(y[-1]) - float(y[0])) / float(y[0])
+    start = float(np.max(y[:max(1, p.start_points)]) if sign > 0 else np.min(y[:max(1, p.start_points)]))
+    if rise < p.min_rise or sign * (float(y[-1]) - start) < p.min_rise * start:
         return None
+    train = c.other(p.unless_train_worse) if p.unless_train_worse else None
+    if train is not None:
+        tx, ty = finite_xy(train.steps, train.values)
+        ty = ty[tx >= x[0]]
+        if len(ty) >= 3 and _worsened(ty, p.direction, 0.05, 3.0) is not None:
+            return None
+    if c.name.startswith("eval/"):
+        return Hit(
+            f"{c.name} {'rose' if sign > 0 else 'fell'} at every one of its {len(y)} evaluations, from "
+            f"{fmt(float(y[0]))} to {fmt(float(y[-1]))} ({sign * rise:+.0%}, steps {step_str(x[0])}-{step_str(x[-1])}): "
+            f"each evaluation is worse than the one before it, from the first, so the training moves the model "
+            f"away from what it could do when it started",
+            x[0], x[-1], numbers={"rise": rise},
+        )
     epochs = _rows_are_epochs(c.run)
     return Hit(
         f"{c.name} rose at every one of its {len(y)} {'epochs' if epochs else 'logs'}, from {fmt(float(y[0]))} to "
