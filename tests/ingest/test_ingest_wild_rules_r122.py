@@ -55,3 +55,12 @@ def test_a_value_and_its_running_average_read_the_value(tmp_path):
     run = _read(tmp_path, lines)
     assert _vals(run, "loss") == [2.21, 2.11, 2.01]
     assert _vals(run, "accuracy") == [72.0, 73.0, 74.0]
+
+
+def test_one_pair_at_a_whole_multiple_of_its_average_is_still_the_value(tmp_path):
+    """A batch whose loss is exactly twice its running average (a spike) is a value, not a sum: one pair on a line
+    says nothing about sums; only a shared whole ratio across a line's pairs does."""
+    lines = [f"step {s}  Loss {v:.4f} ({a:.4f})" for s, v, a in ((100, 2.3104, 2.4511), (200, 4.8000, 2.4000),
+                                                             (300, 2.2210, 2.4010))]
+    run = _read(tmp_path, lines)
+    assert _vals(run, "loss") == [2.3104, 4.8, 2.221]
