@@ -296,6 +296,12 @@ def _n(rec) -> int:
     return len(rec) if type(rec) is _Bulk else 1
 
 
+def _lines(rec, lines_in: dict[int, int] | None) -> int:
+    """The printed lines a record took: a bulk run's lines, or a record read from several lines (a block,
+    one key a line; a dict over lines), by `lines_in`; a line dropped is counted as many times as it has lines."""
+    return len(rec) if type(rec) is _Bulk else (lines_in.get(rec.line, 1) if lines_in else 1)
+
+
 class _TextReader:
     def __init__(self, b: RunBuilder, dialect: str = "text"):
         self.b = b
@@ -4335,12 +4341,12 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True, trace: LineTrac
         r.records = [_summary_row(summary_recs, r.lines_in)]
     else:
         r.records = _drop_one_offs(r.records, r.tpl_counts, b, r.config_lines, r.tensor_lines, lr_notices,
-                                   error_lines)
+                                   error_lines, r.lines_in)
     if not r.records and summary_recs and b.meta["skipped"].get(_SUMMARY_SKIP):
         # the records beside the summary were all settings: the summary is then all the run logged, its one row
         _unskip(b, _SUMMARY_SKIP, len(summary_recs))
         r.records = _drop_one_offs(summary_recs, r.tpl_counts, b, r.config_lines, r.tensor_lines, lr_notices,
-                                   error_lines)
+                                   error_lines, r.lines_in)
     if r.card_summary:
         r.records = _card_summary_after(r.records, r.card_summary, b, r.lines_in)
     r.records = _join_heading_times(r.records)
@@ -5621,7 +5627,8 @@ _LONE_SETTINGS = "lone settings with no step counter (not a metric log)"
 def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
                    config_lines: set[int] = frozenset(), tensor_lines: set[int] = frozenset(),
                    lr_notices: set[int] | frozenset = frozenset(),
-                   error_lines: set[int] | frozenset = frozenset()) -> list[_Rec]:
+                   error_lines: set[int] | frozenset = frozenset(),
+                   lines_in: dict[int, int] | None = None) -> list[_Rec]:
     """A line shape printed once in a log whose metrics repeat is a setting or a banner
     (`num_parameters: 124475904`, `allocating 237 MiB`), unless it names a known metric
     (`Test accuracy: 0.98` at the end of a run). A loss or an accuracy whose number was printed
@@ -5630,11 +5637,12 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
     if config_lines:  # a config dump printed once or twice (a metric block under a header repeats)
         kept = [rec for rec in records if not (rec.line in config_lines and counts.get(rec.template, 0) <= 2)]
         if len(kept) < len(records):
-            b.skip("a setting in a config dump", len(records) - len(kept))
+            kept_ids = {id(rec) for rec in kept}
+            b.skip("a setting in a config dump", sum(_lines(rec, lines_in) for rec in records if id(rec) not in kept_ids))
             records = kept
     if records and _settings_notes(records):
         b.skip("lines that list runs' settings and nothing measured (notes, not a metric log)",
-               sum(_n(rec) for rec in records))
+               sum(_lines(rec, lines_in) for rec in records))
         return []
     printed_recs = [rec for rec in records if rec.template]
     most = max((counts.get(rec.template, 0) for rec in printed_recs), default=0)
@@ -5666,7 +5674,7 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
 
         lone = [rec for rec in printed_recs if not kept(rec)]
         if lone:
-            b.skip(_LONE_SETTINGS, sum(_n(rec) for rec in lone))
+            b.skip(_LONE_SETTINGS, sum(_lines(rec, lines_in) for rec in lone))
         return [rec._replace(label=rec.label or "eval") if rec.line in report and not measured(rec) else rec
                 for rec in records if kept(rec)]
     # (printed once, or twice: TF 1.x writes each message through absl and through logging; or as often as
@@ -5676,7 +5684,8 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
     said = [rec for rec in records if rec.template and (counts.get(rec.template, 0) <= 2 or rec.template in alarmed)
             and _says_nonfinite(rec)]
     if said:  # (its error event keeps it; a log of nothing else has no metrics)
-        b.skip("a sentence saying a metric is NaN (an error message, read as one)", len(said))
+        b.skip("a sentence saying a metric is NaN (an error message, read as one)",
+               sum(_lines(rec, lines_in) for rec in said))
         records = [rec for rec in records if not any(rec is r for r in said)]
     # records that repeat: printed lines of one shape, and dict, SB3 and table records (a log whose metrics
     # are dicts is a metric log too: its one-off printed lines are banners)
@@ -5704,7 +5713,7 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
             # translation : 0.3 : stalled 1 times` after the same name's `... : new best` lines)
             if type(rec) is not _Rec or not {str(k) for k in rec.values} <= recurring \
                     or (len(rec.values) < 2 and rec.step is None):
-                b.skip("one-off line with no known metric (a setting or a banner)")
+                b.skip("one-off line with no known metric (a setting or a banner)", _lines(rec, lines_in))
                 continue
             # the names the repeated lines measure, printed once in a shape of their own: a reading, which no
             # setting is (`0: learn: 56.3 test: 56.0 ... total: 151ms` above lines that end in `12.5s`); at a
@@ -5722,7 +5731,7 @@ def _drop_one_offs(records: list[_Rec], counts: dict[str, int], b: RunBuilder,
             # (`network-snapshot-005734  fid50k_full 46.56` is a score; `Updating learning rate to 1e-3`, a notice
             # the schedule prints again at each change, is the LR the first pass trains with, not a setting; old
             # Caffe's `Test score #0: 0.1` is what the test net scored at iteration 0, before the first loss)
-            b.skip("a setting printed before training (`BASE_LR: 0.02`)", _n(rec))
+            b.skip("a setting printed before training (`BASE_LR: 0.02`)", _lines(rec, lines_in))
             continue
         keep.append(rec)
     return keep
