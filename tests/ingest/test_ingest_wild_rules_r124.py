@@ -11,3 +11,19 @@ def test_a_block_dropped_as_settings_counts_each_of_its_lines(tmp_path):
     run = _read(tmp_path, ["Run summary", "grad_norm: 1.5", "throughput: 120.5", "memory: 3.2"])
     assert run.meta["rows"] == 0
     assert sum(run.meta["skipped"].values()) == 3, run.meta["skipped"]
+
+
+def test_a_loss_in_an_evaluation_block_is_a_reading(tmp_path):
+    """Style: `Evaluating on the test set`, then `wer: 0.211`, `cer: 0.094`, `loss: 0.734` a line each: the loss is
+    more of the evaluation's block (eval/loss beside eval/wer), not a setting printed once."""
+    run = _read(tmp_path, ["Evaluating on the test set", "wer: 0.211", "cer: 0.094", "loss: 0.734"])
+    assert _vals(run, "eval/wer") == [0.211] and _vals(run, "eval/loss") == [0.734]
+    assert not run.meta.get("skipped")
+
+
+def test_a_loss_after_training_lines_under_an_evaluation_block(tmp_path):
+    """The same block after training's step lines: the training loss stays training's, the block's the eval's."""
+    run = _read(tmp_path, [f"step {i} loss {2.5 - i / 10:.2f}" for i in range(1, 5)]
+                + ["Evaluating on the test set", "wer: 0.211", "cer: 0.094", "loss: 0.734"])
+    assert _vals(run, "loss") == [2.4, 2.3, 2.2, 2.1]
+    assert _vals(run, "eval/loss") == [0.734]

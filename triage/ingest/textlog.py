@@ -1586,7 +1586,8 @@ class _TextReader:
             elif tpl in self.section:  # (PaddlePaddle's hapi: `Eval begin...`, then `step 10/88 - loss: ...`
                 rec.label = "eval"     # in training's own shape, counting the eval set's 88 batches, not 614)
             elif not rec.label and self.section_loose and any(
-                    _aliases.table().resolve(str(k), "text").name == "loss" for k in rec.values):
+                    _aliases.table().resolve(str(k), "text").name == "loss" for k in rec.values) \
+                    and not self.in_eval_pairs(ln, plan, rec, tpl):
                 self.section = None  # (`Evaluating the initial model` and then training's own lines)
             elif not rec.label:
                 rec.label = "eval"
@@ -1744,6 +1745,19 @@ class _TextReader:
         if plan.is_record and (not self.records or self.rec_at != ln - 1 or after_run and run[2] == where):
             self.pair_run = (ln, None, where, [])  # (the record this line makes opens a run)
         return False
+
+    def in_eval_pairs(self, ln: int, plan: printed.Plan, rec: printed.Record, tpl: str) -> bool:
+        """`loss: 0.512` right under `wer: 0.123`, `cer: 0.0456` that an evaluation's heading (`Evaluating on the
+        test set`) labelled: a line of one pair and no counter that goes on a run of one-pair lines of the
+        evaluation, a name the run does not hold yet, is more of that evaluation's block; the loss it names was
+        measured on the same data, not by a training that starts under the heading (training's lines come after
+        the block, or count their steps). Only where the block so far is scores the alias table knows: a learning
+        rate above the loss (`-> lr: 1e-06`, `-> loss: 12.8` of a client's fit) is training's own record."""
+        run = self.pair_run
+        return run is not None and run[0] == ln - 1 and run[1] is not None and bool(self.records) \
+            and self.records[-1] is run[1] and run[1].label == "eval" and not plan.counter and rec.step is None \
+            and rec.epoch is None and plan.keys == 1 and len(rec.values) == 1 and _ONE_PAIR.match(tpl) is not None \
+            and run[1].values.keys().isdisjoint(rec.values) and _scores_only(run[1].values)
 
     def dates_pair_run(self, ln: int, tpl: str, rec: printed.Record) -> bool:
         """`- psnr_sem: 5.55`, `- lr: 0.0001`, then `- step: 1000` and a blank line: a counter alone on the
@@ -5611,6 +5625,14 @@ def _settings_notes(records: list) -> bool:
                 return False
             beyond_lr = True
     return beyond_lr
+
+
+def _scores_only(values: dict) -> bool:
+    """Every name a metric the alias table knows, none a loss or an optimizer's setting (`wer`, `cer`, `dice`)."""
+    tab = _aliases.table()
+    names = [tab.resolve(str(k), "text").name for k in values]
+    return bool(names) and all(printed.known_key(str(k)) for k in values) \
+        and not any(n in _OPTIMISER_KNOBS or n == "loss" or _SCHEDULE_KNOB.match(str(k)) for n, k in zip(names, values))
 
 
 def _one_off_counters(printed_recs: list, most: int) -> bool:
