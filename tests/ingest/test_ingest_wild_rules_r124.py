@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from triage.ingest import printed
 from written_log import read_written as _read, series_values as _vals
 
 
@@ -27,3 +28,16 @@ def test_a_loss_after_training_lines_under_an_evaluation_block(tmp_path):
                 + ["Evaluating on the test set", "wer: 0.211", "cer: 0.094", "loss: 0.734"])
     assert _vals(run, "loss") == [2.4, 2.3, 2.2, 2.1]
     assert _vals(run, "eval/loss") == [0.734]
+
+
+def test_a_split_count_in_a_time_is_no_metric(tmp_path):
+    """Style: a JVM logger's `Solver$:88 - [Epoch 2 512/9000][Iteration 7] Train 256 in 0.81seconds. Loss is 0.93.`:
+    `Train 256` counts the records the step went through, not a training score, and `Solver$:88` is where the
+    logging call sits, no metric."""
+    lines = [f"2021-03-04 10:00:0{i} INFO  Solver$:88 - [Epoch 2 {512 + 256 * i}/9000][Iteration {7 + i}] "
+             f"Train 256 in 0.8{i}seconds. Throughput is 31{i}.5 records/second. Loss is 0.9{3 - i}." for i in range(3)]
+    run = _read(tmp_path, lines)
+    assert _vals(run, "loss") == [0.93, 0.92, 0.91]
+    assert "accuracy" not in run.series and not any("Solver" in k or k == "Train" for k in run.series), sorted(run.series)
+    assert printed.clean("Foo$Bar$:12 - loss: 0.5") == "loss: 0.5"
+    assert printed.clean("Test 40 in 2.5s, acc: 0.8") == "Test in 2.5s, acc: 0.8"

@@ -582,6 +582,13 @@ _SOURCE_LOCATION = re.compile(
     r"(?:\s*:\s*\d+(?::[A-Za-z_<>][\w<>]*)?(?![\d.])|\(\d+\)|\s+line\s*:?\s*\d+(?:\s+\d+(?=\]))?"
     r"|(?:\s+[A-Za-z_<>][\w<>]*)?\s*\[line\s*:?\s*\d+\]|\s+\d+(?=\s*[\])]))")
 _EMPTIED = re.compile(r"[\[(]\s*[\])]")  # the brackets a location stood in alone
+# A JVM logger's class and line (log4j's `%C{1}:%L`), where the class is a Scala object or a nested class, its name
+# with a `$` (`DistriOptimizer$:295 - [Epoch 64 ...]`, `com.x.Foo$Bar$:12`): a place in the source, never a metric
+_JVM_LOCATION = re.compile(r"(?<![\w$.])(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*\$[\w$]*:\d+(?![\d.])(?:\s+-(?=\s))?")
+# A split's word alone before a whole number, then `in` and a duration (BigDL's `Train 1792 in 4.39seconds.`): how
+# many records that pass went through in that time, a count, not the split's metric (`Train` is no loss)
+_SPLIT_COUNT_IN = re.compile(r"(?i)\b(train|training|test|testing|val|valid|validation|eval|evaluation)\s+\d+\s+in\s+"
+                             r"(?=\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*(?:s|secs?|seconds?|ms|mins?|minutes?)\b)")
 _SOURCE_EXTS = (".py", ".c", ".h", ".java", ".scala", ".go", ".rs", ".lua", ".jl")
 _DIRECTION_NOTE = re.compile(r"(?i)\s*\((?:the\s+)?(?:higher|lower|larger|smaller|bigger)\s+(?:is|=)\s+better\)")
 # Lightning's ModelCheckpoint (verbose): `Epoch 0, global step 50: 'val_loss' reached 3.79987 (best 3.79987),
@@ -884,6 +891,10 @@ def clean(line: str) -> str:
         line = line.replace("\u2212", "-")
     if "B/s" in line and _PIP_BAR.match(line):
         return ""
+    if " in " in line and _SPLIT_COUNT_IN.search(line):
+        line = _SPLIT_COUNT_IN.sub(r"\1 in ", line)
+    if "$:" in line and _JVM_LOCATION.search(line):
+        line = _JVM_LOCATION.sub(" ", line).strip()
     if "file=" in line and _SOURCE_SPOT.search(line):  # `THCudaCheck FAIL file=/x/THCGeneral.cpp line=405 error=11`:
         return ""  # a check that failed at a place in the source; its numbers are a line and an error code
     if "\u2190[" in line:  # `←[39G`: ESC as a Windows console (code page 437) shows it, copied as text
