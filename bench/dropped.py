@@ -81,12 +81,13 @@ def account(trace: LineTrace) -> dict[int, str]:
     n = len(lines)
     rows = Counter(trace.rows)
     row_lines: set[int] = set(rows) | trace.folded_after
-    # a record that closed on a later line (a block, a table, a dict over lines) spans the lines between
+    # a record that closed on a later line (a block, a table, a dict over lines) spans the lines between; so does a
+    # record whose values all went into a later row (a block echoed by the dict that follows it)
     for at, recs in [*trace.gave.items(), *trace.folded.items()]:
         for first in recs:
-            if first in rows and first < at:
+            if (first in rows or first in trace.folded_after) and first < at:
                 row_lines.update(range(first, at + 1))
-            elif first in rows:
+            elif first in rows or first in trace.folded_after:
                 row_lines.add(at)
     dropped = Counter(line for line in trace.read if line not in trace.folded_after) - rows
     after_counted = sum(dropped.values()) <= trace.merged + trace.counted_after
@@ -94,8 +95,14 @@ def account(trace: LineTrace) -> dict[int, str]:
     for ev_line in trace.events:
         event_lines.add(ev_line)
     gave_lines = {first for recs in trace.gave.values() for first in recs} | set(trace.gave)
-    # a line read as more of a record that a pass then removed (a digest's block of lines) went with it
+    # a line read as more of a record that a pass then removed (a digest's block of lines) went with it, and so did
+    # the lines between (a block's lines of a name the alias table does not know, which the record spans)
     folded_into = {at: recs for at, recs in trace.folded.items() if at not in recs}
+    for at, recs in list(folded_into.items()):
+        for first in recs:
+            for k in range(first + 1, at):
+                if k not in trace.gave and k not in trace.folded:
+                    folded_into.setdefault(k, set()).add(first)
     out: dict[int, str] = {}
     for ln in range(1, n + 1):
         text = lines[ln - 1]

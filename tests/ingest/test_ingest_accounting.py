@@ -81,8 +81,29 @@ _EQUALS = """\
 """
 
 
+# a settings block printed before training, some of its names unknown to the alias table (the block spans them), and
+# a block of scores that the dict printed after it repeats
+_SETTINGS_BLOCK = """\
+Optimizer group 0:
+    lr: 0.02
+    momentum: 0.95
+    dampening: 0
+    weight_decay: 0.0001
+    nesterov: False
+step 10 | loss 2.301 | lr 2.0e-02
+step 20 | loss 2.114 | lr 2.0e-02
+step 30 | loss 1.987 | lr 2.0e-02
+Other metrics:
+   num_tokens: 10813.0000
+   completions/mean_length: 53.3500
+   completions/min_length: 35.3000
+{'loss': 1.85, 'num_tokens': 10813.0, 'completions/mean_length': 53.35, 'completions/min_length': 35.3, 'epoch': 0.1}
+step 40 | loss 1.850 | lr 2.0e-02
+"""
+
+
 @pytest.mark.parametrize("name,text", [("pipes.log", _PIPES), ("blocks.log", _BLOCKS), ("bars.log", _BARS),
-                                       ("equals.log", _EQUALS)])
+                                       ("equals.log", _EQUALS), ("settings_block.log", _SETTINGS_BLOCK)])
 def test_no_line_is_dropped_silently(audit, tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
