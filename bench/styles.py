@@ -845,10 +845,18 @@ def _lay_lightning(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dic
         bar.append(f"Epoch {e}: {pct:3d}%|{'█' * (pct // 10):<10}| {b}/{B} [00:0{i % 10}<00:10, 14.1it/s, "
                    + ", ".join(post) + "]")
         if b == B:
-            val = V["loss"][i] * 1.1
-            bar.append(bar[-1][:-1] + f", val_loss={val:.3f}]")
+            # the validation's own bar, then the training bar drawn again with the value the validation logged
+            # (the postfix is a dict: a key shown once, its value replaced; `val_loss` comes after the training
+            # values the first time, and keeps its place after)
             lines.append(("train", "\r" + "\r".join(bar)))
-            bar = []
+            lines.append(("other", "\r".join(f"Validation DataLoader 0: {25 * k:3d}%|{'█' * (25 * k // 10):<10}| "
+                                             f"{k}/4 [00:00<00:00, 30.00it/s]" for k in range(5))))
+            val = V["loss"][i] * 1.1
+            shown = [p for p in post if not p.startswith("val_loss=")]
+            post = shown + [f"val_loss={val:.3f}"] if len(shown) == len(post) else \
+                [f"val_loss={val:.3f}" if p.startswith("val_loss=") else p for p in post]
+            bar = [f"Epoch {e}: {pct:3d}%|{'█' * (pct // 10):<10}| {b}/{B} [00:0{i % 10}<00:10, 14.1it/s, "
+                   + ", ".join(post) + "]"]
     if bar:
         lines.append(("train", "\r" + "\r".join(bar)))
     return lines, {"names": ["loss"] + (["learning_rate"] if lr else []), "eval": n // B, "bare": True}
