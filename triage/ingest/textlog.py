@@ -316,6 +316,13 @@ class _TextReader:
         self.bar_last: dict[float, float] = {}  # a bar's total -> its last count (a bar that restarts: the next pass)
         self.bar_passes: dict[float, int] = {}  # a bar's total -> how many times it started again
         self.bar_desc: dict[str, list[str]] = {}  # a running bar description's template -> its last numbers
+        # a training bar's postfix values that it carries forward (an evaluation's, an epoch's): their last
+        # value per bar template, whether an evaluation's bar ran since, and which keys are carried ones
+        self.bar_carry: dict[str, dict[str, float]] = {}
+        self.bar_validated = False
+        self.carried_keys: dict[str, bool] = {}
+        self.bar_logged_loss: dict[str, float] = {}  # a Lightning bar's logged training loss: its last value
+        self.running_bar_loss = False  # that loss changes from batch to batch beside the bar's own `loss=`
         self.lists_seen: set[tuple[str, ...]] = set()  # the unnamed number lists read so far (their cells)
         self.stale_bar = False  # a train dict found the bar it would take its step from unmoved
         self.dict_step_key = ""  # the key a printed dict names its own step with (`{'step': 10, ...}`)
@@ -1854,6 +1861,7 @@ class _TextReader:
             # log's reading only where no progress line was printed (or kept in the excerpt)
             self.records.extend(self.pair_records)
         self.mend_cut_first()
+        self.rename_running_bar_loss()
         self.label_best_tracked()
         self.label_eval_summaries()
         self.stop_best_rows()
@@ -2264,6 +2272,9 @@ class _TextReader:
                 m = lead
         done = m.group(1) == m.group(2)
         desc = line[: (lead or printed._TQDM_BAR.search(line)).start()].rstrip(" :|-")
+        eval_bar = desc[:1] in "VvEeTt" and printed._split_of(desc.split()[:1]) == "eval"
+        if eval_bar:
+            self.bar_validated = True  # (`Validation DataLoader 0: 40%|..`: an evaluation runs now)
         tail = line[m.end():]
         # the time part `[00:09<16:00, 9.70s/it, loss=nan]` opened inside the counter's match
         if lead is not None and lead.re.pattern == _POSTFIX_IN_BAR.pattern:  # (the time part closes the line, after the postfix)
@@ -2317,6 +2328,10 @@ class _TextReader:
                     continue
             values.update(got.values)
             rec = rec or got
+        if rec is not None and values and not eval_bar:
+            self.carry_forward(printed.shape(desc)[0], values)
+            if "loss" in values and not done and not self.running_bar_loss and "v_num=" in tail:
+                self.logged_beside_running(values)
         if rec is None or not values:
             return False
         if axes is not None and rec.step is None and rec.epoch is None:
@@ -2352,6 +2367,50 @@ class _TextReader:
             self.tpl_counts[tpl] = self.tpl_counts.get(tpl, 0) + 1
         self.records.append(_Rec(ln, values, rec.step, rec.epoch, rec.batch, rec.total, label, "text", False, tpl))
         return True
+
+    def logged_beside_running(self, values: dict) -> None:
+        """Lightning (before 2.0) puts its own `loss=` on the training bar: the mean of the last batches'
+        losses (a running window), beside what the module logs with `prog_bar=True` (`train_loss=`). A logged
+        training loss that changes from one redraw of a running bar to the next is logged every step: it is
+        the loss the user asked for, each batch's own, where the bar's `loss=` lags and smooths its spikes (a
+        loss logged once an epoch, shown unchanged on every redraw, leaves the running one the step curve)."""
+        for k, v in values.items():
+            if k != "loss" and _TRAIN_LOSS_NAME.match(str(k)):
+                before, self.bar_logged_loss[k] = self.bar_logged_loss.get(k), v
+                if before is not None and before != v and before == before:
+                    self.running_bar_loss = True
+
+    def rename_running_bar_loss(self) -> None:
+        """The bar's own running `loss=` is kept apart, as `running loss`, once the logged one is known to
+        be the step's (see logged_beside_running)."""
+        if not self.running_bar_loss:
+            return
+        for rec in self.records:
+            if type(rec) is _Rec and rec.template.startswith("<bar>") and "loss" in rec.values \
+                    and any(k != "loss" and _TRAIN_LOSS_NAME.match(str(k)) for k in rec.values):
+                vals = dict(rec.values)
+                rec.values.clear()
+                rec.values.update({("running loss" if k == "loss" else k): v for k, v in vals.items()})
+
+    def carry_forward(self, bar: str, values: dict) -> None:
+        """Lightning's training bar shows every value logged with `prog_bar=True` on each redraw until it is
+        logged again: a validation's `val_loss=0.52` (and an epoch's `train_loss_epoch=`) stays on the bar
+        through the next epoch's batches. Such a value is one reading, made where it first appeared: a redraw
+        that repeats it unchanged is no new point. It is new where it changed, or where an evaluation's own bar
+        (`Validation DataLoader 0: ..`) ran since the last redraw (a validation that scored the same)."""
+        last = self.bar_carry.setdefault(bar, {})
+        fresh, self.bar_validated = self.bar_validated, False
+        for k in list(values):
+            carried = self.carried_keys.get(k)
+            if carried is None:
+                name = _aliases.table().resolve(str(k), "text").name
+                carried = self.carried_keys[k] = name.startswith("eval/") or str(k).endswith("_epoch")
+            if not carried:
+                continue
+            v, before = values[k], last.get(k)
+            last[k] = v
+            if not fresh and before is not None and (before == v or before != before and v != v):
+                del values[k]
 
     def plan_of(self, c: str, tpl: str) -> tuple[printed.Plan, str]:
         """The plan of a cleaned line and the template its records go under. A template folds the
@@ -4135,6 +4194,7 @@ _ONE_PAIR = re.compile(r"^[\w/.()\-]+(?: [\w/.()\-]+){0,3}(?: ?#\d{1,3})?\s*(?:[
 # mean, or its change since the last evaluation, are one too; so are a loss and its terms in parentheses,
 # `loss: 2.51 (ce 2.26, kl 0.25)`)
 _STEP_WORD = re.compile(r"(?i)\b(?:step|iter(?:ation)?|it)\b[\s:=#]*\d")  # a running bar's description that counts steps
+_TRAIN_LOSS_NAME = re.compile(r"(?i)^(?:train|training)[\s_/-]+loss(?:[\s_/-]+step)?$")  # a logged training loss
 _BAR_COUNT = re.compile(r"(\d+)/(\d+)\s*\[[\d:]+<[\d:?]+")
 _LEAD_BAR_COUNT = re.compile(r"\[(\d+)/(\d+)\]:?\s*\d{1,3}%\|[^|]*\|\s*\[[\d:]+(?=[,\]])")
 # PyTorch Ignite's ProgressBar (`Epoch [1/250]: [18/781]   2%|▍     , total_loss=nan [00:10<08:12]`): the count
