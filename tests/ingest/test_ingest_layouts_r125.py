@@ -48,3 +48,21 @@ def test_a_logged_step_loss_keeps_the_name_over_the_bars_running_loss(tmp_path):
     loss = run.series["loss"]
     assert round(float(loss.values[0]), 3) == 1.8 and round(float(loss.values[-1]), 3) == 0.4
     assert len(loss.values) == 8
+
+
+def test_a_pass_summary_at_the_last_batchs_step_keeps_that_steps_own_loss(tmp_path):
+    # each pass ends with its mean, printed at the update count of the pass's last batch, which was logged too: the
+    # step keeps the batch's loss; a summary at a count of its own is read there
+    lines, it = [], 0
+    for p in range(1, 4):
+        for k in range(1, 5):
+            it += 1
+            lines.append(f"[pass {p}] batch {k}/4 :: updates {it} :: loss {2.0 - 0.1 * it:.3f} :: gnorm 0.{k}1")
+        lines.append(f"[pass {p}] done :: updates {it} :: loss {2.0 - 0.1 * it + 0.15:.3f} :: gnorm 0.99")
+    run = read_text(tmp_path, "\n".join(lines) + "\n")
+    loss = run.series["loss"]
+    assert len(loss.values) == 12
+    assert [round(float(v), 3) for v in loss.values[3::4]] == [1.6, 1.2, 0.8]
+    lines[-1] = lines[-1].replace("updates 12", "updates 13")
+    run = read_text(tmp_path, "\n".join(lines) + "\n")
+    assert round(float(run.series["loss"].values[-1]), 3) == 0.95
