@@ -66,3 +66,17 @@ def test_a_pass_summary_at_the_last_batchs_step_keeps_that_steps_own_loss(tmp_pa
     lines[-1] = lines[-1].replace("updates 12", "updates 13")
     run = read_text(tmp_path, "\n".join(lines) + "\n")
     assert round(float(run.series["loss"].values[-1]), 3) == 0.95
+
+
+def test_a_training_split_word_before_an_unknown_metric_printed_for_the_evaluation_too(tmp_path):
+    # a metric the alias table does not know, printed for both sets: the training one reads as the metric itself,
+    # as the evaluation's reads as eval/<metric>; a phrase of the training's own (its time) is left as it was
+    lines = [f"iter {i} :: training's wape={0.6 - 0.1 * i:.2f} :: val's wape={0.7 - 0.1 * i:.2f} :: training time={3 * i}s"
+             for i in range(1, 5)]
+    run = read_text(tmp_path, "\n".join(lines) + "\n")
+    assert {"wape", "eval/wape"} <= set(run.series) and "training_wape" not in run.series
+    assert round(float(run.series["wape"].values[0]), 2) == 0.5
+    assert not any(k in run.series for k in ("time", "eval/time"))
+    # alone (no evaluation prints it), the training-side name is kept whole
+    run = read_text(tmp_path, "\n".join(ln.split(" :: val's")[0] for ln in lines) + "\n")
+    assert "wape" not in run.series

@@ -423,6 +423,8 @@ class RunBuilder:
         for k in _first_of_two_eval_sets(resolved, table):
             self.warn(f"{k!r} read as {resolved[k].name!r}: the first of two evaluation sets XGBoost numbers is the "
                       f"training data")
+        for k in _train_twins_of_eval(resolved):
+            self.warn(f"{k!r} read as {resolved[k].name!r}: the log prints the same metric for its evaluation")
         for k in _bare_splits_beside_a_loss(resolved, table, self.cols):
             self.warn(f"{k!r} read as {resolved[k].name!r}: a split named alone beside the loss scores that split")
         for k, kept in _one_name_two_spellings(resolved, self.cols):
@@ -881,6 +883,35 @@ def _first_of_two_eval_sets(resolved: dict, table) -> list[str]:
 
 
 _SPLIT_ALONE = frozenset({"train", "training", "val", "vali", "valid", "validation", "eval", "test", "dev"})
+
+
+# the training split's word before a metric's name (`train mse`, LightGBM's `training's l2`, `training/l1`)
+_TRAIN_PREFIXED = re.compile(r"(?i)^\s*(?:train|training)(?:'s)?[\s_/-]+(\S.*?)\s*$")
+
+
+def _train_twins_of_eval(resolved: dict) -> list[str]:
+    """A metric the alias table does not know keeps its split words: on the evaluation's side the set's name is
+    read off (`valid_0's l2` is eval/l2), on the training side not (`training's l2` would stay `training_l2`), so
+    that a phrase such as `train steps` or `training samples` stays itself. Where the log prints the same metric
+    for its evaluation, the training one is that metric on the training data: `l2`, beside eval/l2. Returns the
+    keys so read."""
+    evals = {res.name[5:] for res in resolved.values() if res.name.startswith("eval/")}
+    if not evals:
+        return []
+    names = {res.name for res in resolved.values()}
+    out = []
+    for k, res in resolved.items():
+        if res.known or res.split != "train" or res.name in evals:
+            continue
+        m = _TRAIN_PREFIXED.match(k)
+        if m is None:
+            continue
+        name = _aliases.normalise(m.group(1))
+        if name in evals and name not in names:
+            resolved[k] = _aliases.Resolved(name, "train", k, quality=_aliases.UNKNOWN - 1)
+            names.add(name)
+            out.append(k)
+    return out
 
 
 def _bare_splits_beside_a_loss(resolved: dict, table, cols: dict | None = None) -> list[str]:
