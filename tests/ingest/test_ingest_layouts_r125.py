@@ -52,20 +52,23 @@ def test_a_logged_step_loss_keeps_the_name_over_the_bars_running_loss(tmp_path):
 
 def test_a_pass_summary_at_the_last_batchs_step_keeps_that_steps_own_loss(tmp_path):
     # each pass ends with its mean, printed at the update count of the pass's last batch, which was logged too: the
-    # step keeps the batch's loss; a summary at a count of its own is read there
+    # step keeps the batch's loss, the pass's mean is the epoch's (every pass's, one of them at a count of its own)
     lines, it = [], 0
     for p in range(1, 4):
         for k in range(1, 5):
             it += 1
             lines.append(f"[pass {p}] batch {k}/4 :: updates {it} :: loss {2.0 - 0.1 * it:.3f} :: gnorm 0.{k}1")
-        lines.append(f"[pass {p}] done :: updates {it} :: loss {2.0 - 0.1 * it + 0.15:.3f} :: gnorm 0.99")
+        lines.append(f"[pass {p}] done :: updates {it + (p == 3)} :: loss {2.0 - 0.1 * it + 0.15:.3f} :: gnorm 0.99")
     run = read_text(tmp_path, "\n".join(lines) + "\n")
     loss = run.series["loss"]
     assert len(loss.values) == 12
     assert [round(float(v), 3) for v in loss.values[3::4]] == [1.6, 1.2, 0.8]
-    lines[-1] = lines[-1].replace("updates 12", "updates 13")
+    assert [round(float(v), 3) for v in run.series["loss_epoch"].values] == [1.75, 1.35, 0.95]
+    # no summary at a batch line's count: the summaries are read as they were, at their own counts
+    lines = [ln.replace(f"updates {u} :: loss", f"updates {u + 1} :: loss") if "done" in ln else ln
+             for ln, u in zip(lines, [0] * 4 + [4] + [0] * 4 + [8] + [0] * 4 + [12])]
     run = read_text(tmp_path, "\n".join(lines) + "\n")
-    assert round(float(run.series["loss"].values[-1]), 3) == 0.95
+    assert "loss_epoch" not in run.series
 
 
 def test_a_training_split_word_before_an_unknown_metric_printed_for_the_evaluation_too(tmp_path):

@@ -4428,7 +4428,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True, trace: LineTrac
     r.records = _second_lines(r.records)
     r.records = _epochs_printed_after(r.records)
     r.records = _boosting_objective(r.records, lines)
-    r.records = _summaries_at_a_logged_step(r.records, b)
+    r.records = _summaries_at_a_logged_step(r.records)
     if trace is not None:
         trace.passes_ended(r.records, r.lines_in)
     _near_misses(r, lines, masks, b)
@@ -5941,14 +5941,14 @@ def _boosting_objective(records: list, lines) -> list:
     return out
 
 
-def _summaries_at_a_logged_step(records: list, b: RunBuilder) -> list:
+def _summaries_at_a_logged_step(records: list) -> list:
     """fairseq ends each epoch with its training summary (`train | epoch 001 | loss 3.31 | ... | num_updates 2592`),
     the epoch's means, at the update count of the epoch's end. Where the last logged batch's line stands at that same
     count (an epoch whose length is a multiple of the logging interval), the summary's mean must not replace that
-    step's own value: the step keeps it and the summary's values of the same metrics are left out (counted; a
-    summary at a count of its own is read there, as before). A summary is a line of another shape than the step's,
-    printed again each pass and at most half as often, right after that step's record (an evaluation's record
-    between them aside)."""
+    step's own value: the line's shape is then known to be the pass's summary, and each of its lines keeps the
+    metrics the step lines print as the epoch's (`loss` as `loss_epoch`), at its own count. A summary is a line of
+    another shape than the step's, printed again each pass and at most half as often, right after that step's record
+    (an evaluation's record between them aside); where no summary meets a step line's count, all is read as before."""
     if len(records) < 4:
         return records
     counts: dict[str, int] = {}
@@ -5966,30 +5966,27 @@ def _summaries_at_a_logged_step(records: list, b: RunBuilder) -> list:
             n = names[k] = tab.resolve(str(k), "text").name
         return n
 
-    out: list | None = None
+    summaries: dict[str, set[str]] = {}  # a summary's shape -> the metrics the step lines beside it print
     last = None  # the last training record with a step
-    for i, rec in enumerate(records):
-        if type(rec) is not _Rec or rec.step is None or rec.source != "text":
-            continue
-        if rec.label == "eval":
+    for rec in records:
+        if type(rec) is not _Rec or rec.step is None or rec.source != "text" or rec.label == "eval":
             continue
         prev, last = last, rec
         if prev is None or prev.step != rec.step or prev.template == rec.template or counts[rec.template] < 2 \
                 or 2 * counts[rec.template] > counts[prev.template]:
             continue  # (a summary recurs, a pass at a time: a one-off line of another shape is none)
-        held = {name(k) for k in prev.values}
-        kept = {k: v for k, v in rec.values.items() if name(k) not in held}
-        if len(kept) == len(rec.values):
-            continue
-        out = out if out is not None else list(records)
-        out[i] = rec._replace(values=kept)
-        last = prev
-    if out is None:
+        held = {name(k) for k in prev.values} & {name(k) for k in rec.values}
+        if held:
+            summaries.setdefault(rec.template, set()).update(held)
+            last = prev
+    if not summaries:
         return records
-    kept_recs = [rec for rec in out if type(rec) is not _Rec or rec.values]
-    if len(kept_recs) < len(out):
-        b.skip("an epoch's summary at the step its last logged batch already holds", len(out) - len(kept_recs))
-    return kept_recs
+    out = list(records)
+    for i, rec in enumerate(out):
+        if type(rec) is _Rec and rec.template in summaries and rec.label != "eval":
+            held = summaries[rec.template]
+            out[i] = rec._replace(values={(f"{k}_epoch" if name(k) in held else k): v for k, v in rec.values.items()})
+    return out
 
 
 def _second_lines(records: list) -> list:
