@@ -1924,6 +1924,21 @@ def test_near_zero_score():
         assert CHECKS["near_zero_score"](Ctx(run, "eval/map", s.steps, s.values, typed)) is None
 
 
+def test_near_zero_score_untrained():
+    """BLEU 1.2 then 0.4 (percent) at two evaluations: quiet while the perplexity ends at 196 (100 or above: a
+    model that has not learned the language), a finding when it ends at 18."""
+    steps = {"eval/bleu": [1000, 2000], "perplexity": [500, 1000, 1500, 2000]}
+    params = {"untrained": ["perplexity", "eval/*/perplexity"], "untrained_at": 100.0}
+    run = _run({"eval/bleu": [1.2, 0.4], "perplexity": [60.0, 35.0, 22.0, 18.0]}, steps=steps)
+    hit = _check("near_zero_score", run, "eval/bleu", **params)
+    assert hit.summary == ("eval/bleu is at most 0.012 at all 2 evaluations (steps 1,000-2,000): the model gets almost "
+                           "nothing right on held-out data")
+    typed, _ = parse(PARAMS["near_zero_score"], params)
+    run = _run({"eval/bleu": [1.2, 0.4], "perplexity": [183.0, 232.0, 207.0, 196.0]}, steps=steps)
+    s = run.series["eval/bleu"]
+    assert CHECKS["near_zero_score"](Ctx(run, "eval/bleu", s.steps, s.values, typed)) is None
+
+
 def test_log_clamp():
     """23.025851 twice is -ln(1e-10) to seven digits; 23.4 and 22.8 pass by it without sitting on it."""
     hit = _check("log_clamp", _run({"loss": [23.025851, 23.025851]}), "loss")

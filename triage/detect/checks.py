@@ -2429,11 +2429,15 @@ class NearZeroScoreParams(Params):
     """A held-out score whose best over every evaluation is at most `max_value` (as a fraction: 2% of
     100): the model gets almost nothing right. Quiet while it still climbs from 0 (its last evaluation
     is its best and above its first: a detector's first epochs), and for an evaluation scored before
-    the first logged training step of `against` (a model at init)."""
+    the first logged training step of `against` (a model at init), and while one of the `untrained`
+    series (a perplexity) ends at `untrained_at` or above: a model whose own loss says it has not
+    learned its task scores near 0 for that reason, which the loss's detectors read."""
 
     max_value: float = 0.02
     against: Names = ("loss", "train_loss_avg")
     min_points: int = 1
+    untrained: Names = ()
+    untrained_at: float = math.inf
 
 
 @check("near_zero_score", NearZeroScoreParams)
@@ -2450,6 +2454,10 @@ def near_zero_score(c: Ctx) -> Hit | None:
     if other is not None:
         ox = finite_xy(other.steps, other.values)[0]
         if len(ox) and x[-1] < ox[0]:
+            return None
+    for s in series_matching(c.run, p.untrained) if p.untrained else ():
+        oy = finite_xy(s.steps, s.values)[1]
+        if len(oy) and oy[-1] >= p.untrained_at:
             return None
     said = f"at all {len(y)} evaluations (steps {step_str(x[0])}-{step_str(x[-1])})" if len(y) > 1 \
         else f"at its only evaluation (step {step_str(x[0])})"
