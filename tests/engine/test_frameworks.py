@@ -334,6 +334,30 @@ def test_requires_sets_aside_only_on_a_contradicting_answer(kb):
     assert diag.inapplicable("S-fp16-overflow") is None
 
 
+def _bleu_log(folder: Path, extra: dict | None = None) -> Path:
+    """A translation run whose BLEU stays near 0 while its loss falls (degenerate outputs)."""
+    folder.mkdir(parents=True)
+    rows = [{"step": i * 500, "loss": round(3.2 - 0.15 * i, 2)} for i in range(1, 9)]
+    for k, row in enumerate(rows[1::2]):
+        row.update({"eval/bleu": [0.4, 1.2, 0.8, 1.1][k], **(extra or {})})
+    (folder / "train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return folder / "train.jsonl"
+
+
+def test_a_run_scored_by_bleu_sets_the_ctc_cause_aside(kb, tmp_path):
+    """metrics.yaml `facts`: BLEU names generated text, so Q-pb-ctc-blank is answered "not-ctc" from the
+    log and PB-ctc-blank (which requires a CTC model) is set aside, saying why; a run that logs a WER beside
+    its BLEU (a recognition head trained with CTC) keeps it."""
+    doc = api.scan(str(_bleu_log(tmp_path / "nmt")), kb=kb)
+    answer = doc["_diag"].answers["Q-pb-ctc-blank"]
+    assert (answer.value, answer.source) == ("not-ctc", "log")
+    assert answer.evidence.startswith("the log has eval/bleu: BLEU and ROUGE score text that a decoder generates")
+    assert "PB-ctc-blank" not in _ids(doc) and "PB-decode-repetition" in _ids(doc)[:3]
+    assert "the log has eval/bleu" in _aside(doc)["PB-ctc-blank"]
+    both = api.scan(str(_bleu_log(tmp_path / "slt", {"eval/wer": 0.9})), kb=kb)
+    assert "Q-pb-ctc-blank" not in both["_diag"].answers and "PB-ctc-blank" in _ids(both)
+
+
 def test_context_survives_a_saved_session(kb, tmp_path):
     doc = api.scan(str(WILD / "threads" / "keras" / "loss_nan_gpu_cnn_sentence_7.txt"), kb=kb)
     again = Diagnosis(kb)
@@ -464,6 +488,22 @@ def test_cause_applicability_fields_are_checked(tmp_path, old, new, message):
     files["causes/S-alpha.yaml"] = files["causes/S-alpha.yaml"].replace(old, new)
     probs = _problems(tmp_path, files)
     assert any("S-alpha.yaml:" in p and message in p for p in probs), probs
+
+
+@pytest.mark.parametrize("fact, message", [
+    ("{metrics: [eval/bleu], question: Q-clip, answer: \"on\"}", None),
+    ("{metrics: [eval/bleu], question: Q-nope, answer: \"on\"}", "facts[0]: unknown question 'Q-nope'"),
+    ("{metrics: [eval/bleu], question: Q-clip, answer: maybe}", "facts[0]: Q-clip has no answer 'maybe'"),
+    ("{question: Q-clip, answer: \"on\"}", "facts[0] needs `metrics`, `question` and `answer`"),
+])
+def test_metric_facts_are_checked(tmp_path, fact, message):
+    """metrics.yaml `facts`: a rule's question must exist and have its answer (file and line named)."""
+    files = dict(KB_FILES, **{"metrics.yaml": f"facts:\n  - {fact}\n"})
+    probs = _problems(tmp_path, files)
+    if message is None:
+        assert probs == []
+    else:
+        assert any(p.startswith(str(tmp_path / "kb" / "metrics.yaml") + ":2: ") and message in p for p in probs), probs
 
 
 def test_frameworks_file_goes_through_the_cache_unchanged(tmp_path, monkeypatch):

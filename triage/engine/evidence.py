@@ -6,6 +6,7 @@ then questions).
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,6 +127,43 @@ def domain_hints(kb) -> tuple[dict, list]:
     return formats, rules
 
 
+def metric_facts(kb) -> list[dict]:
+    """The `facts` section of metrics.yaml (a user's folders first, then the built-in one): answers
+    that the metric names a run logs give by themselves."""
+    out: list[dict] = []
+    for _, doc in reversed(kb.result.extras.get("metrics", [])):
+        for rule in (doc.get("facts") if isinstance(doc, dict) else None) or []:
+            if isinstance(rule, dict) and rule.get("question") and rule.get("answer") and rule.get("metrics"):
+                out.append(rule)
+    return out
+
+
+def _logged(run, patterns) -> str | None:
+    """The first series of `run` whose name matches one of `patterns` (`*` as in detectors' metrics)."""
+    names = sorted(getattr(run, "series", {}) or {})
+    for pattern in [str(p) for p in patterns or ()]:
+        for name in names:
+            if fnmatch.fnmatchcase(name, pattern) and len(run.series[name]):
+                return name
+    return None
+
+
+def apply_facts(diag: Diagnosis, run) -> None:
+    """Answer the questions that the run's metric names settle (metrics.yaml `facts`): a run scored
+    by BLEU generates its text with a decoder, so it trains no CTC model. A fact is not a finding (it
+    never flags a run), an answer already given stays, and a run that also logs one of the rule's
+    `unless` metrics is left to the questions."""
+    for rule in metric_facts(diag.kb):
+        question, answer = str(rule["question"]), str(rule["answer"])
+        if question in diag.answers or answer not in diag.model.values.get(question, ()):
+            continue
+        name = _logged(run, rule.get("metrics"))
+        if name is None or _logged(run, rule.get("unless")) is not None:
+            continue
+        because = " ".join(str(rule.get("because") or "").split())
+        diag.answer(question, answer, "log", f"the log has {name}" + (f": {because}" if because else ""))
+
+
 def infer_context(diag: Diagnosis, run) -> None:
     """Name the framework that wrote the log and the domains its config rules out
     (knowledge/frameworks.yaml); kept on the diagnosis (`diag.context`) and on the run
@@ -151,6 +189,7 @@ def infer_domain(diag: Diagnosis, run, applied: Applied) -> None:
     format, the metric names (metrics.yaml `domains`: they name the task more narrowly) or the
     framework (SB3 is RL)."""
     infer_context(diag, run)
+    apply_facts(diag, run)
     found = domains_from_findings(framework_table(diag.kb), diag.kb, applied.findings, getattr(run, "config", None) or {})
     for ruled_out, why in found.items():
         diag.context.excluded_domains.setdefault(ruled_out, why)

@@ -83,6 +83,7 @@ class Checker:
             self.check_graph()
         self.check_lookalikes()
         self.check_frameworks()
+        self.check_metric_facts()
         return self.problems
 
     # -- per node --------------------------------------------------------------------------
@@ -222,6 +223,22 @@ class Checker:
         rules and settings, the questions and answers the defaults give, the domain rules."""
         for path, doc in self.kb.result.extras.get("frameworks", []):
             _FrameworkFile(self, path, doc).check()
+
+    def check_metric_facts(self) -> None:
+        """metrics.yaml `facts`: each rule names metrics, and a question with one of its answers."""
+        for path, doc in self.kb.result.extras.get("metrics", []):
+            rules = doc.get("facts") if isinstance(doc, dict) else None
+            for i, rule in enumerate(rules if isinstance(rules, list) else []):
+                line = rule.line if hasattr(rule, "line") else 0
+                if not isinstance(rule, Mapping) or not rule.get("metrics"):
+                    self.problems.append(Problem(path, line, "", f"facts[{i}] needs `metrics`, `question` and `answer`"))
+                    continue
+                qid, value = str(rule.get("question") or ""), normalise_answer(str(rule.get("answer") or ""))
+                question = self.kb.get(qid)
+                if question is None or question.kind != "symptom":
+                    self.problems.append(Problem(path, line, "", f"facts[{i}]: unknown question {qid!r}"))
+                elif value not in set(self.kb.answer_values(question)):
+                    self.problems.append(Problem(path, line, "", f"facts[{i}]: {qid} has no answer {value!r}"))
 
     def check_regexes(self, node: Node) -> None:
         from triage.kb.guards import regex_problem
