@@ -347,7 +347,7 @@ def _bleu_log(folder: Path, extra: dict | None = None) -> Path:
 def test_a_run_scored_by_bleu_sets_the_ctc_cause_aside(kb, tmp_path):
     """metrics.yaml `facts`: BLEU names generated text, so Q-pb-ctc-blank is answered "not-ctc" from the
     log and PB-ctc-blank (which requires a CTC model) is set aside, saying why; a run that logs a WER beside
-    its BLEU (a recognition head trained with CTC) keeps it."""
+    its BLEU (a recognition head trained with CTC) keeps it. CMC ranks (re-identification) say the same."""
     doc = api.scan(str(_bleu_log(tmp_path / "nmt")), kb=kb)
     answer = doc["_diag"].answers["Q-pb-ctc-blank"]
     assert (answer.value, answer.source) == ("not-ctc", "log")
@@ -356,6 +356,13 @@ def test_a_run_scored_by_bleu_sets_the_ctc_cause_aside(kb, tmp_path):
     assert "the log has eval/bleu" in _aside(doc)["PB-ctc-blank"]
     both = api.scan(str(_bleu_log(tmp_path / "slt", {"eval/wer": 0.9})), kb=kb)
     assert "Q-pb-ctc-blank" not in both["_diag"].answers and "PB-ctc-blank" in _ids(both)
+    (tmp_path / "reid").mkdir()
+    rows = [{"step": i, "loss": 6.6 - 0.01 * i, **({"eval/rank1": 0.0, "eval/map": 0.0} if i % 5 == 0 else {})}
+            for i in range(1, 21)]
+    (tmp_path / "reid" / "train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    reid = api.scan(str(tmp_path / "reid" / "train.jsonl"), kb=kb)
+    assert reid["_diag"].answers["Q-pb-ctc-blank"].evidence.startswith("the log has eval/rank1: CMC ranks")
+    assert "PB-ctc-blank" not in _ids(reid)
 
 
 def test_context_survives_a_saved_session(kb, tmp_path):
