@@ -536,6 +536,19 @@ def test_near():
     assert hit.numbers == {"share": 1.0, "target": 2.3026}
 
 
+def test_near_unless_fell():
+    """A training AUC of 0.5 at 10 logs: a finding beside a loss that went 0.693 -> 0.6 (the medians of its
+    first and last three points: -13%), quiet beside one that went 0.693 -> 0.3 (-57%, past fell_by 0.3)."""
+    params = {"target": 0.5, "tol": 0.05, "unless_fell": ["loss"], "fell_by": 0.3}
+    run = _run({"auc": [0.5] * 10, "loss": [0.693] * 5 + [0.6] * 5})
+    hit = _check("near", run, "auc", **params)
+    assert hit.summary == "auc stays within 0.05 of 0.5 on 100% of points (steps 1-10), median 0.5"
+    typed, _ = parse(PARAMS["near"], params)
+    run = _run({"auc": [0.5] * 10, "loss": [0.693] * 5 + [0.3] * 5})
+    s = run.series["auc"]
+    assert CHECKS["near"](Ctx(run, "auc", s.steps, s.values, typed)) is None
+
+
 def test_constant():
     """0 on 8 of 10 points: the median is 0, 80% of the points."""
     hit = _check("constant", _run({"grad_norm": [0.0] * 8 + [0.5] * 2}), "grad_norm")

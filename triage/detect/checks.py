@@ -752,6 +752,11 @@ class NearParams(WindowParams):
     # right two times in three is a small margin scale (a small beta, per-token log-probs), not no learning
     unless_accuracy_above: Optional[float] = None
     accuracy_names: Optional[Names] = None
+    # quiet when the first of `unless_fell` that the run logs ended `fell_by` or more below its first value
+    # (medians of its first and last tenths, three points at least): a training AUC at a coin beside a
+    # loss that fell is a model that learns something the score does not measure, not one that learns nothing
+    unless_fell: Optional[Names] = None
+    fell_by: float = 0.3
 
     def problems(self) -> list:
         if (self.target is None) == (self.target_from is None):
@@ -823,6 +828,11 @@ def near(c: Ctx) -> Hit | None:
     if p.unless_accuracy_above is not None and len(x) and _accuracy_at_least(
             c.run, p.unless_accuracy_above, float(x[0]), float(x[-1]), p.accuracy_names):
         return None
+    if p.unless_fell and (other := c.other(p.unless_fell)) is not None:
+        oy = finite_xy(other.steps, other.values)[1]
+        k = max(3, len(oy) // 10)
+        if len(oy) >= 2 * k and _fell_by(np.array([np.median(oy[:k]), np.median(oy[-k:])]), p.fell_by):
+            return None
     return Hit(
         f"{c.name} stays within {fmt(p.tol)} of {fmt(target)}{where} on {share:.0%} of points (steps {step_str(x[0])}-{step_str(x[-1])}), "
         f"median {fmt(float(np.median(y)))}{blew}",
