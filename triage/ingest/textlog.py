@@ -5966,10 +5966,15 @@ def _summaries_at_a_logged_step(records: list) -> list:
             n = names[k] = tab.resolve(str(k), "text").name
         return n
 
+    # (a line that prints an evaluation's values too is the evaluation's: nanoGPT's `step 250: train loss 2.31, val
+    # loss 2.40` estimates the training loss beside the validation loss, it is no pass's summary)
+    eval_lines = {rec.line for rec in records if type(rec) is _Rec and (
+        rec.label == "eval" or any(name(k).startswith("eval/") for k in rec.values))}
     summaries: dict[str, set[str]] = {}  # a summary's shape -> the metrics the step lines beside it print
     last = None  # the last training record with a step
     for rec in records:
-        if type(rec) is not _Rec or rec.step is None or rec.source != "text" or rec.label == "eval":
+        if type(rec) is not _Rec or rec.step is None or rec.source != "text" or rec.label == "eval" \
+                or rec.line in eval_lines:
             continue
         prev, last = last, rec
         if prev is None or prev.step != rec.step or prev.template == rec.template or counts[rec.template] < 2 \
