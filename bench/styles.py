@@ -687,11 +687,15 @@ def _lay_mmengine(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict
     return ev, {"names": names, "prefix": pre, "eval": (n // B if kind != "mmcv" else 0), "eval_key": "eval/accuracy"}
 
 
+def _batches(V: dict, n: int, B: int):
+    """(step index, epoch, batch in the epoch, training loss) of each of the run's n logged steps."""
+    for i in range(n):
+        yield i, i // B, i % B, V["loss"][i]
+
+
 def _lay_timm(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
     ev, W = [], len(str(B))
-    for i in range(n):
-        e, b = i // B, i % B
-        L = V["loss"][i]
+    for i, e, b, L in _batches(V, n, B):
         ev.append(("train", f"Train: {e} [{b:>{W}}/{B} ({100 * b / B:3.0f}%)]  Loss: {L:#.3g} ({L * 1.04:#.3g})  "
                             f"Time: {0.25:.3f}s, {512:>7.2f}/s  ({0.26:.3f}s, {490:>7.2f}/s)  "
                             f"LR: {V['learning_rate'][i]:.3e}  Data: {0.01:.3f} ({0.012:.3f})"))
@@ -1015,12 +1019,10 @@ def _lay_mnist(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
 
 def _lay_imagenet(r: random.Random, V: dict, n: int, B: int) -> tuple[list, dict]:
     ev, W = [], len(str(B))
-    for i in range(n):
-        e, b = i // B, i % B
-        L = V["loss"][i]
-        ev.append(("train", f"Epoch: [{e}][{b:>{W}}/{B}]\tTime  0.250 ( 0.260)\tData  0.010 ( 0.012)\t"
-                            f"Loss {L:.4e} ({L * 1.04:.4e})\tAcc@1 {100 * V['accuracy'][i]:6.2f} "
-                            f"({100 * V['accuracy'][i] * 0.97:6.2f})\tAcc@5 {90.0:6.2f} ({88.0:6.2f})"))
+    for i, e, b, L in _batches(V, n, B):
+        acc = 100 * V["accuracy"][i]  # (the meter's value, then its running average in brackets)
+        meters = f"Loss {L:.4e} ({L * 1.04:.4e})\tAcc@1 {acc:6.2f} ({acc * 0.97:6.2f})\tAcc@5 {90.0:6.2f} ({88.0:6.2f})"
+        ev.append(("train", f"Epoch: [{e}][{b:>{W}}/{B}]\tTime  0.250 ( 0.260)\tData  0.010 ( 0.012)\t" + meters))
         if (i + 1) % B == 0:
             ev.append(("eval", f"Test: [ 0/10]\tTime  0.500 ( 0.500)\tLoss {L * 1.2:.4e} ({L * 1.2:.4e})\t"
                                f"Acc@1  40.00 ( 40.00)\tAcc@5  70.00 ( 70.00)"))
@@ -1205,8 +1207,6 @@ def judge_mode(a) -> int:
 
 def layouts_mode(a) -> int:
     """`--layouts`: each drawn tool layout read and judged as render()'s styles are; the share per tool."""
-    from triage.ingest import IngestError, read_run
-
     lay = random.Random(f"layouts-{a.seed}")
     per: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     good, records, shown = 0, [], 0
@@ -1216,16 +1216,11 @@ def layouts_mode(a) -> int:
             text, want = render_layout(style)
             p = Path(tmp) / f"layout{k}.log"
             p.write_bytes(text.encode())
-            try:
-                problems = judge(read_run(str(p)), want)
-            except IngestError as e:
-                problems = [f"not read: {str(e)[-120:]}"]
+            problems = _problems(p, want)
             ok = not problems
             good += ok
-            for c in (("tool", style["tool"]), ("noise", style["noise"]), ("prefix", style["prefix"]),
-                      ("steps", str(style["steps"]))):
-                per[c][0] += ok
-                per[c][1] += 1
+            _tally(per, (("tool", style["tool"]), ("noise", style["noise"]), ("prefix", style["prefix"]),
+                         ("steps", str(style["steps"]))), ok)
             records.append({"style": style, "ok": ok, "problems": problems})
             if not ok and shown < a.show:
                 shown += 1
@@ -1239,6 +1234,23 @@ def layouts_mode(a) -> int:
         Path(a.json).write_text(json.dumps(records, indent=1))
     return 0
 
+
+
+def _tally(per: dict, choices, ok: bool) -> None:
+    """One more drawn log for each of its choices, and one more read right if it was."""
+    for c in choices:
+        per[c][0] += ok
+        per[c][1] += 1
+
+
+def _problems(path: Path, want: dict) -> list[str]:
+    """What the reader got wrong in one rendered log (a refusal to read it is one problem)."""
+    from triage.ingest import IngestError, read_run
+
+    try:
+        return judge(read_run(str(path)), want)
+    except IngestError as e:
+        return [f"not read: {str(e)[-120:]}"]
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -1263,7 +1275,6 @@ def main() -> int:
         a.n = a.n or 100
         return judge_mode(a)
     a.n = a.n or 600
-    from triage.ingest import IngestError, read_run
 
     rnd = random.Random(a.seed)
     ext = random.Random(f"wider-{a.seed}")
@@ -1276,10 +1287,7 @@ def main() -> int:
                 draw_new(style, ext)
             text, want = render_all(style, rnd)
             p = write(style, text, Path(tmp) / f"style{k}{suffix(style)}")
-            try:
-                problems = judge(read_run(str(p)), want)
-            except IngestError as e:
-                problems = [f"not read: {str(e)[-120:]}"]
+            problems = _problems(p, want)
             ok = not problems
             good += ok
             choices = [(f, str(style[f])) for f in ("prefix", "counter", "sep", "pair", "number", "noise", "every",
@@ -1289,9 +1297,7 @@ def main() -> int:
             choices += [(f"name:{m}", nm) for m, nm in style["names"].items()]
             if want["eval"]:
                 choices.append(("eval_name", style["eval_name"]))
-            for c in choices:
-                per_choice[c][0] += ok
-                per_choice[c][1] += 1
+            _tally(per_choice, choices, ok)
             records.append({"style": style, "ok": ok, "problems": problems})
             if not ok and shown < a.show:
                 shown += 1
