@@ -6,7 +6,6 @@ then questions).
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,12 +110,17 @@ def apply_default(diag: Diagnosis, question: str, config: dict, config_name: str
     return False
 
 
+def _metrics_sections(kb, key: str) -> list:
+    """Section `key` of each metrics.yaml document that has it (a user's folders first, then the built-in one)."""
+    docs = reversed(kb.result.extras.get("metrics", []))
+    return [doc[key] for _, doc in docs if isinstance(doc, dict) and doc.get(key)]
+
+
 def domain_hints(kb) -> tuple[dict, list]:
-    """The `domains` section of metrics.yaml (a user's folders first, then the built-in one)."""
+    """The `domains` section of metrics.yaml."""
     formats: dict = {}
     rules: list = []
-    for _, doc in reversed(kb.result.extras.get("metrics", [])):
-        section = doc.get("domains") if isinstance(doc, dict) else None
+    for section in _metrics_sections(kb, "domains"):
         if not isinstance(section, dict):
             continue
         for fmt, dom in (section.get("formats") or {}).items():
@@ -128,24 +132,17 @@ def domain_hints(kb) -> tuple[dict, list]:
 
 
 def metric_facts(kb) -> list[dict]:
-    """The `facts` section of metrics.yaml (a user's folders first, then the built-in one): answers
-    that the metric names a run logs give by themselves."""
-    out: list[dict] = []
-    for _, doc in reversed(kb.result.extras.get("metrics", [])):
-        for rule in (doc.get("facts") if isinstance(doc, dict) else None) or []:
-            if isinstance(rule, dict) and rule.get("question") and rule.get("answer") and rule.get("metrics"):
-                out.append(rule)
-    return out
+    """The `facts` section of metrics.yaml: answers that the metric names a run logs give by themselves."""
+    return [rule for section in _metrics_sections(kb, "facts") if isinstance(section, list) for rule in section
+            if isinstance(rule, dict) and rule.get("question") and rule.get("answer") and rule.get("metrics")]
 
 
 def _logged(run, patterns) -> str | None:
-    """The first series of `run` whose name matches one of `patterns` (`*` as in detectors' metrics)."""
-    names = sorted(getattr(run, "series", {}) or {})
-    for pattern in [str(p) for p in patterns or ()]:
-        for name in names:
-            if fnmatch.fnmatchcase(name, pattern) and len(run.series[name]):
-                return name
-    return None
+    """The first series of `run` that one of `patterns` names (`*` as in the detectors' metrics)."""
+    from triage.detect.checks import series_matching
+
+    found = series_matching(run, [str(p) for p in patterns or ()]) if getattr(run, "series", None) else []
+    return found[0].name if found else None
 
 
 def apply_facts(diag: Diagnosis, run) -> None:
