@@ -191,7 +191,8 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
     `model`: a triage.engine.diagnosis.Model of `kb` to reuse (scanning many runs: built once)."""
     from triage import __version__
     from triage.engine.diagnosis import Diagnosis
-    from triage.engine.evidence import Applied, apply_description, apply_probe, apply_run, is_probe_result
+    from triage.engine.evidence import (Applied, about_training, apply_description, apply_probe, apply_run,
+                                       is_probe_result)
     from triage.engine.report import Source, build_report
     from triage.kb.search import SearchIndex
 
@@ -218,7 +219,12 @@ def scan(path: str, kb: KnowledgeBase | None = None, fmt: str | None = None, des
                 raise NothingRead(f"{path}: a Python script: read as code (parsed, never run) with the scripts beside it, "
                                   "and none of the bug patterns triage knows was found; give the run's log to judge "
                                   "the training itself")
-            if not (raw and looks_like_prose(text)):
+            prose = bool(raw) and looks_like_prose(text)
+            if prose and not about_training(kb, text):
+                raise NothingRead(f"{path}: nothing read: text in words, but none of them is about training a model (no word "
+                                  "such as loss, NaN, epoch, GPU, optimizer or gradient), so it was not matched against "
+                                  "the knowledge; to describe a problem in words use --describe")
+            if not prose:
                 raise NothingRead(f"{path}: nothing read: no metrics or error lines found (looked for: metric lines such as "
                                   "`step 10 loss 2.31` or `{'loss': 2.31}`, JSON/CSV/TensorBoard/W&B/MLflow logs, "
                                   f"tracebacks and error lines){_unplaced_note(raw)}; to describe a problem in words use "

@@ -513,6 +513,20 @@ def test_metric_facts_are_checked(tmp_path, fact, message):
         assert any(p.startswith(str(tmp_path / "kb" / "metrics.yaml") + ":2: ") and message in p for p in probs), probs
 
 
+@pytest.mark.parametrize("words, message", [
+    ("training_words:\n  measures: [loss, nan]\n", None),
+    ("training_words:\n  measures: loss\n", "training_words.measures must be a list of words"),
+    ("training_words:\n  measures: [loss, 3]\n", "training_words.measures must be a list of words"),
+])
+def test_training_words_are_checked(tmp_path, words, message):
+    """metrics.yaml `training_words`: groups of plain words (a bare string or a number is named)."""
+    probs = _problems(tmp_path, dict(KB_FILES, **{"metrics.yaml": words}))
+    if message is None:
+        assert probs == []
+    else:
+        assert any(str(tmp_path / "kb" / "metrics.yaml") in p and message in p for p in probs), probs
+
+
 def test_frameworks_file_goes_through_the_cache_unchanged(tmp_path, monkeypatch):
     monkeypatch.setenv("TRIAGE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("TRIAGE_NO_CACHE", raising=False)

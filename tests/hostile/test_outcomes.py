@@ -379,6 +379,42 @@ def test_a_config_dump_is_settings_not_a_description():
     assert looks_like_prose(note)
 
 
+def test_words_that_are_not_about_training_are_nothing_read(tmp_path):
+    """A licence or a manual page is prose, but not about training: its ordinary words ("loss" of profits,
+    "without", "code") are never ranked against the knowledge as if they described a failed run."""
+    licence = tmp_path / "LICENSE.txt"
+    licence.write_text("Redistribution and use in source and binary forms, with or without modification, are\n"
+                       "permitted provided that the following conditions are met. In no event shall the holder be\n"
+                       "liable for any direct or indirect damages, including loss of use, data, or profits.\n")
+    code, out = cli("scan", str(licence))
+    assert code == NOTHING and "none of them is about training a model" in out, out
+    code, out = cli("scan", "--json", str(licence))
+    assert code == NOTHING and '"causes": [{' not in out
+
+
+@pytest.mark.parametrize("note", ["training is slow", "My loss is NaN after two epochs with fp16, any idea?",
+                                  "ValueError: Attempting to unscale FP16 gradients."])
+def test_a_short_note_about_training_is_still_a_description(tmp_path, note):
+    p = tmp_path / "note.txt"
+    p.write_text(note + "\n")
+    code, doc = cli_json("scan", "--json", str(p))
+    assert code == 1 and doc["causes"], doc
+
+
+def test_training_words_follow_the_search_spelling():
+    """The knowledge's training words are spelled as the search index spells a text's words (a plural
+    dropped, a joined word kept whole), so `Gradients` and `fine-tune` count and `fine` alone does not."""
+    from triage.api import load_kb
+    from triage.engine.evidence import about_training, training_words
+
+    kb = load_kb()
+    words = training_words(kb)
+    assert {"gradient", "fine-tune", "epoch", "loss"} <= words and "fine" not in words
+    assert about_training(kb, "Gradients vanish")
+    assert not about_training(kb, "I will fine tune the wording of this letter before the meeting.")
+    assert not about_training(kb, " ".join(["The software is provided as is and the loss of data is yours."] * 5))
+
+
 def test_tagged_lines_and_banners_are_output_not_a_description():
     """A library's tagged log lines (`[LightGBM] [Info] ...`) and a launcher's notice framed by rules of
     stars are a program's words; a note with one Markdown rule in it is still a person's."""

@@ -131,6 +131,31 @@ def domain_hints(kb) -> tuple[dict, list]:
     return formats, rules
 
 
+def training_words(kb) -> frozenset[str]:
+    """The `training_words` section of metrics.yaml, each word spelled as the search index spells it
+    (triage.kb.search.tokens: lower case, a plural `s` dropped; a joined word stays whole)."""
+    from triage.kb.search import tokens
+
+    words: set[str] = set()
+    for section in _metrics_sections(kb, "training_words"):
+        for group in (section.values() if isinstance(section, dict) else [section]):
+            for word in group if isinstance(group, list) else [group]:
+                spelled = tokens(str(word))
+                if spelled:
+                    words.add(spelled[0])  # (`fine-tune` whole: its parts `fine` and `tune` are ordinary words)
+    return frozenset(words)
+
+
+def about_training(kb, text: str) -> bool:
+    """Whether a text in words talks about training a model: it uses two different training words, or
+    one when it is 20 words or fewer. Only such a text is ranked against the knowledge by its words."""
+    from triage.kb.search import tokens
+
+    said = tokens(text)
+    found = set(said) & training_words(kb)
+    return len(found) >= 2 or (len(found) == 1 and len(said) <= 20)
+
+
 def metric_facts(kb) -> list[dict]:
     """The `facts` section of metrics.yaml: answers that the metric names a run logs give by themselves."""
     return [rule for section in _metrics_sections(kb, "facts") if isinstance(section, list) for rule in section
