@@ -229,6 +229,27 @@ def test_below_configured_any_config_past_its_peak():
            "learning_rate", **params)
 
 
+def test_above_configured():
+    """A printed config's lr 5e-4 against a rate logged at a constant 3.2e-2 (5e-4 x 64): every point is 64x
+    the configured rate; a warmup that starts below 10x the config (its lowest point 3.2e-3, 6.4x) is not
+    read, nor is a config that names its own peak (max_lr) or holds no number under the key."""
+    steps = np.arange(10, 200, 10, dtype=float)
+    lr = np.full(len(steps), 3.2e-2)
+    params = {"config_keys": ["lr", "learning_rate"], "unless_keys": ["max_lr"], "factor": 10.0}
+    hit = _check("above_configured", _run({"learning_rate": lr}, {"learning_rate": steps}, {"lr": 5e-4}),
+                 "learning_rate", **params)
+    assert hit.summary == ("learning_rate is 0.032 or more at all 19 points (steps 10-190), 64x the lr = 5.00e-04 "
+                           "in the run's config")
+    assert hit.numbers == {"ratio": pytest.approx(64.0)}
+    warm = np.minimum(3.2e-2, 3.2e-3 * steps / 10)
+    _quiet("above_configured", _run({"learning_rate": warm}, {"learning_rate": steps}, {"lr": 5e-4}),
+           "learning_rate", **params)
+    _quiet("above_configured", _run({"learning_rate": lr}, {"learning_rate": steps}, {"lr": 5e-4, "max_lr": 0.05}),
+           "learning_rate", **params)
+    _quiet("above_configured", _run({"learning_rate": lr}, {"learning_rate": steps}, {"lr": "auto"}),
+           "learning_rate", **params)
+
+
 def test_at_first_log():
     """A DPO margin of 4.7 at step 1 is read (before any update it must be 0); the same margin first logged
     at step 10 averages updates already; 0.2 is within the bound."""

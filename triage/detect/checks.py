@@ -2864,6 +2864,45 @@ def below_configured(c: Ctx) -> Hit | None:
 
 
 @params
+class AboveConfiguredParams(Params):
+    """The logged series stays far above the value the run's own config sets for it.
+    config_keys: the config entries read (the first that holds a positive number counts, e.g. lr);
+    unless_keys: config entries whose presence says the logged value is meant to differ (a separate peak such
+    as OneCycle's max_lr); factor: the logged series' lowest value is at least factor x the configured one
+    (a schedule only multiplies the configured rate by a factor in [0, 1], so any logged value above it is
+    a rate scaled by something the config does not show); min_points: logged points needed."""
+
+    config_keys: Names = ("lr", "learning_rate")
+    unless_keys: Names = ()
+    factor: float = 10.0
+    min_points: int = 3
+
+
+@check("above_configured", AboveConfiguredParams)
+def above_configured(c: Ctx) -> Hit | None:
+    """Every logged value of the series is far above the value the run's config sets for it."""
+    p: AboveConfiguredParams = c.params
+    config = _config(c.run)
+    if any(key in config for key in p.unless_keys):
+        return None
+    found = _config_number(config, p.config_keys)
+    if found is None:
+        return None
+    key, want = found
+    x, y = finite_xy(c.steps, c.values)
+    if len(y) < p.min_points:
+        return None
+    low = float(y.min())
+    if low < p.factor * want:
+        return None
+    return Hit(
+        f"{c.name} is {fmt(low)} or more at all {len(y):,} points (steps {step_str(float(x[0]))}-"
+        f"{step_str(float(x[-1]))}), {low / want:.0f}x the {key} = {fmt(want)} in the run's config",
+        x[0], x[-1], numbers={"ratio": low / want},
+    )
+
+
+@params
 class WarmupOverdueParams(Params):
     """A warmup that never ended: the run's config sets a warmup length (warmup_keys, in the steps the log
     counts) and a rate (config_keys), the log goes past that length, and the logged rate is still climbing
