@@ -351,6 +351,7 @@ class _TextReader:
         self.mat_field: tuple[str, list[str]] | None = None
         self.mat_arrays: dict[str, dict[str, list[float]]] = {}
         self.plans: dict[str, printed.Plan] = {}
+        self.digit_names: dict[str, set[str]] = {}  # template -> the names with digits its lines printed (plan_of)
         self.tpl_counts: dict[str, int] = {}
         self.header: list[str] | None = None  # the column names of a printed table being read
         self.tables = tables.Tracker()  # header-like lines a rule or a second header line may confirm
@@ -2422,7 +2423,13 @@ class _TextReader:
             plan = self.plans[tpl] = printed.parse(c)
             self.best_of.update(_best_tracked(plan))
         if "9" in tpl and any(any(ch.isdigit() for ch in sl.key) for sl in plan.slots):
-            literal, printed_as = tpl, None
+            # a name's digits take a few values (`Top1`, `Top5`, `loss_2`); digits that take more than
+            # DIGIT_NAMES_KEPT values are a counter inside a path or a word (`part-4096.parquet`), and a plan
+            # per value would grow with the log: from there on the template's plan serves
+            seen = self.digit_names.setdefault(tpl, set())
+            if len(seen) > DIGIT_NAMES_KEPT:
+                return plan, tpl
+            literal, printed_as, named = tpl, None, False
             # the digits of a metric's own name come back (`Top5`), and those of any name whose digit runs
             # are short (`grad_l1_norm` beside `grad_l2_norm`: two names, not one); others stay folded
             for sl in plan.slots:
@@ -2431,8 +2438,13 @@ class _TextReader:
                     printed_as = printed_as or printed.skeleton(c)
                     folded = printed.fold_digits(sl.key)
                     m = re.search(re.escape(folded).replace("9", r"\d+"), printed_as)
-                    if m:
-                        literal = literal.replace(folded, m.group(), 1)
+                    if m is None:
+                        continue
+                    seen.add(m.group())
+                    literal = literal.replace(folded, m.group(), 1)
+                    named = True
+            if named and literal == tpl:
+                literal += "\x00"  # (a name whose digits are all 9s, `head9_loss`, spells the template: its own plan)
             if literal != tpl:
                 own = self.plans.get(literal)
                 if own is None:
@@ -3355,6 +3367,7 @@ def _is_pass_time(key: str) -> bool:
     return bool(words) and words <= _PASS_TIME_WORDS and bool(words & {"time", "cost", "elapsed", "duration"})
 
 
+DIGIT_NAMES_KEPT = 64  # names told apart by their digits per template (plan_of): 64 layers' `loss_layer12` fit
 _SHORT_DIGITS_ONLY = re.compile(r"^(?:[^\d]|(?<!\d)\d{1,2}(?!\d))+$")  # `l1_norm`, `loss_2`; never `ckpt-100`
 _COMMENT = re.compile(r"^#+\s")
 # `# Epoch-time 355.16s Eval AUC 0.982286.`: an evaluation's result printed as a comment, the split word,
