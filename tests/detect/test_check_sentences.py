@@ -1560,6 +1560,19 @@ def test_threshold_quiet_when_the_large_loss_keeps_halving_or_the_accuracy_climb
     _quiet("threshold", _run({"loss": [206.6, 190.0, 178.9], "accuracy": [0.26, 0.33, 0.38]}), "loss", **params)
 
 
+def test_threshold_fell_by_medians():
+    """A loss that swings between tens and a thousand from batch to batch, 1,000 at its first log and 40
+    at its last: its end points fell by 96%, so unless_fell_by 0.5 reads it as a large loss still falling
+    fast; with fell_by_medians the medians of its first and last tenths (1,000 and 30 -> 515; 900 and 40
+    -> 470) fell by 9%, and the ten values above 50 are reported."""
+    params = {"op": ">", "value": 50.0, "min_share": 0.0, "min_count": 1, "min_points": 1, "unless_fell_by": 0.5}
+    swings = [1000.0, 30.0, 800.0, 40.0, 900.0, 35.0, 700.0, 50.0, 950.0, 45.0,
+              600.0, 30.0, 850.0, 40.0, 750.0, 35.0, 800.0, 50.0, 900.0, 40.0]
+    _quiet("threshold", _run({"loss": swings}), "loss", **params)
+    hit = _check("threshold", _run({"loss": swings}), "loss", fell_by_medians=True, **params)
+    assert hit.summary == "loss > 50 on 50% of 20 points (steps 1-19), max 1,000 at step 1"
+
+
 def test_rising_vs_falling_alone_rise():
     """An eval loss that falls to 0.32 and ends at 1.7 (+430%) while the training loss holds near 0.33
     is reported with alone_rise 2.0; a rise to 0.5 (+56%) with the training loss holding is not."""

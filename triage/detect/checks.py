@@ -560,6 +560,9 @@ class ThresholdParams(WindowParams):
     # quiet when the series' last point is at most (1 - unless_fell_by) of its first: a quantity that
     # large which keeps falling fast is in large units (a loss summed over tokens), not blown up
     unless_fell_by: Optional[float] = None
+    # ... judged on the medians of the series' first and last tenths instead of its end points: a loss that
+    # swings by orders of magnitude from one batch to the next falls by half between two single points by chance
+    fell_by_medians: bool = False
     improved_min_points: int = 6  # the fewest points of `unless_improved` that can show a trend
     # quiet when both move the right way at once: the series fell by this share of its first value and
     # the `unless_improved` metric rose by this share of its own (two readings agree that the run learns;
@@ -708,7 +711,7 @@ def threshold(c: Ctx) -> Hit | None:
             return None
         if p.unless_warming_up and _warming_up(c.other(p.unless_warming_up), float(x[hit][0]), float(x[hit][-1])):
             return None
-        if p.unless_fell_by is not None and _fell_by(y, p.unless_fell_by):
+        if p.unless_fell_by is not None and _fell_by(np.array(_ends(y)) if p.fell_by_medians else y, p.unless_fell_by):
             return None
         if p.unless_loss_falling is not None and _loss_kept_falling(c.run, p.unless_loss_falling, float(x[0]), float(x[-1])) \
                 and not _grew(y, hit, 10.0):
