@@ -1573,6 +1573,22 @@ def test_threshold_fell_by_medians():
     assert hit.summary == "loss > 50 on 50% of 20 points (steps 1-19), max 1,000 at step 1"
 
 
+def test_saturated_or_last():
+    """Keras binary cross-entropy (clamp 15.4249) at 7.7125 on the last two of five epochs with accuracy 0.5:
+    15.4249 x 0.5 = 7.7124, within 1%. Two of five is 40%, under min_share 0.5; with or_last 2 the last
+    two logs matching with one and the same value are enough. Two last values that match but differ
+    (7.7125 at accuracy 0.5, 7.6971 at 0.501) are a loss still moving, and stay quiet."""
+    params = {"per_sample_max": 15.4249, "accuracy": ["accuracy"], "tol": 0.01, "min_share": 0.5, "min_count": 2}
+    loss = [5.9177, 5.1146, 4.6022, 7.7125, 7.7125]
+    acc = [0.48, 0.462, 0.472, 0.5, 0.5]
+    _quiet("saturated", _run({"loss": loss, "accuracy": acc}), "loss", **params)
+    hit = _check("saturated", _run({"loss": loss, "accuracy": acc}), "loss", or_last=2, **params)
+    assert hit.summary == ("loss is 7.71 = 15.4 x (1 - accuracy 0.5) on 40% of 5 points (from step 4): every wrong "
+                           "prediction is a saturated one-hot, so each costs the clamped maximum")
+    moving = _run({"loss": loss[:4] + [7.6971], "accuracy": acc[:4] + [0.501]})
+    _quiet("saturated", moving, "loss", or_last=2, **params)
+
+
 def test_rising_vs_falling_alone_rise():
     """An eval loss that falls to 0.32 and ends at 1.7 (+430%) while the training loss holds near 0.33
     is reported with alone_rise 2.0; a rise to 0.5 (+56%) with the training loss holding is not."""

@@ -3974,6 +3974,9 @@ class SaturatedParams(Params):
     tol: float = 0.01
     min_share: float = 0.5
     min_count: int = 2
+    # also when the last `or_last` logs all match with one and the same value (0: off), whatever share of
+    # the run they are: a saturated output passes no gradient back, so the run stays where it landed
+    or_last: int = 0
 
 
 @check("saturated", SaturatedParams)
@@ -4006,7 +4009,9 @@ def saturated(c: Ctx) -> Hit | None:
         match, wrong, acc_name = at_clamp, np.ones(len(y)), None
     count = int(match.sum())
     share = count / len(y)
-    if count < min(p.min_count, len(y)) or share < p.min_share:
+    ends = p.or_last >= 2 and len(y) > p.or_last and bool(match[-p.or_last:].all()) \
+        and len(set(y[-p.or_last:].tolist())) == 1
+    if (count < min(p.min_count, len(y)) or share < p.min_share) and not ends:
         return None
     i = int(np.flatnonzero(match)[0])
     how = (f" = {fmt(k)} x (1 - {acc_name} {fmt(1 - wrong[i])})" if acc_name else f", the clamp {fmt(k)} itself")
