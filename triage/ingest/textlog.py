@@ -417,6 +417,9 @@ class _TextReader:
         # how many printed lines a record was read from, by the record's first line, where more than one (a block
         # printed a value a line): the record is one row, its lines are said apart (meta `joined_lines`)
         self.lines_in: dict[int, int] = {}
+        # of those further lines, the ones of one unknown pair read beside known pairs of their lead (`beside_pairs`):
+        # the record still folds into the row of the counter above it at its step (`_emit`)
+        self.pair_lines: dict[int, int] = {}
         # printed lines that held more than one print with no redraw between (a bar and what was printed after
         # it, its newline lost): each print is a record, the line one row
         self.glued_lines: set[int] = set()
@@ -434,6 +437,9 @@ class _TextReader:
         self.lone_tensors: list[tuple[int, float]] = []  # lines that are one scalar tensor's repr and nothing else
         self.own_counter_at = -1  # the line of the last record read with a counter printed on it
         self.pair_run: tuple | None = None  # (line, record, layout, lines passed over) of a run of one-pair lines
+        self.pair_left: list[tuple[int, dict, str, str]] = []  # unknown one-pair lines waiting for a record below (`beside_pairs`)
+        self.pair_took: tuple | None = None  # (line, lead, record) of the last record made of one known pair
+        self.pair_barred: tuple[int, str] | None = None  # (line, lead) of the last one-pair line naming a known setting
         self.rec_at = 0  # the last line that made a record or went into one
         self.named_next: tuple[int, str] | None = None  # (line, name) of a metric's name whose value is on the next line
         self.last_clean: tuple[int, str, str] = (-2, "", "")  # (line, cleaned text, raw text) of the last line read
@@ -1572,7 +1578,9 @@ class _TextReader:
                 return False
             if plan.keys == 0:
                 self.section_header(c)
-            return self.join_pair_run(ln, s, tpl, plan, rec)
+            if self.join_pair_run(ln, s, tpl, plan, rec):
+                return True
+            return self.beside_pairs(ln, s, c, tpl, plan, rec)
         if shape:  # `Train net output #1: loss_bbox = 0.05 (* 1 = 0.05 loss)`: any name in its place is a metric
             self.keyless.add(shape)
         if plan.part and self.merge_part(plan.part, rec, tpl):
@@ -1642,6 +1650,8 @@ class _TextReader:
             self.own_counter_at = ln
         if self.pair_run is not None and self.pair_run[0] == ln:
             self.pair_run = (ln, self.records[-1], self.pair_run[2], [])
+        if self.pair_left or plan.keys == 1 and len(rec.values) == 1 and not plan.counter and rec.step is None:
+            self.pairs_above(ln, s, c, tpl, plan)
         if (rec.step is not None or rec.epoch is not None) and _BANNER.match(c):
             # `***** Episode 31455, Mean R = 28911.0 *****` then `KL: nan`, `PolicyLoss: 0.3` a line each: a
             # banner heads the block of its pass, whose one-value lines belong to the banner's record
@@ -1684,6 +1694,11 @@ class _TextReader:
         """One more printed line's values went into `rec`: the record stays one row at its step."""
         _more_lines(self.lines_in, rec.line)
         self.folds += 1
+
+    def pair_joined(self, rec: _Rec) -> None:
+        """`joined`, for a line of one unknown pair read with the known pair beside it (`beside_pairs`)."""
+        self.joined(rec)
+        self.pair_lines[rec.line] = self.pair_lines.get(rec.line, 0) + 1
 
     def continues_counted(self, ln: int, rec: printed.Record) -> bool:
         """`iter 100, loss: 2.41` then `rpn_cls: 0.71, rpn_box: 0.005, rcnn_cls: 1.73`: a line of named values
@@ -1753,6 +1768,74 @@ class _TextReader:
         if plan.is_record and (not self.records or self.rec_at != ln - 1 or after_run and run[2] == where):
             self.pair_run = (ln, None, where, [])  # (the record this line makes opens a run)
         return False
+
+    def beside_pairs(self, ln: int, s: str, c: str, tpl: str, plan: printed.Plan, rec: printed.Record) -> bool:
+        """`Rsum: 113.3` under `R@1: 4.2` ... `R@100: 68.8`, `GPUUtil/0: 94.6` among tensorpack's monitor lines: a line
+        of one name and one value whose name the alias table does not know, printed with the same lead (the
+        timestamp, logger and indent, digits aside) as the one-pair lines next to it that are records, is read as
+        they are: a record when the line above made one of that lead (lines of that lead only between), else held
+        until the next such line makes one (`pairs_above`). Only once a counter was read (before that,
+        `join_pair_run` reads such runs). True when the line is to be read as a record."""
+        if plan.keys != 1 or len(rec.values) != 1 or plan.counter or plan.prose or plan.progress \
+                or rec.step is not None or (self.step != self.step and self.epoch != self.epoch) \
+                or _ONE_PAIR.match(tpl) is None or _PAIR_SEP.search(tpl) is None \
+                or not _scores_name(str(next(iter(rec.values)))):
+            return False  # (a line of the lead that is no such pair is passed over: `same_lead` sees the block whole)
+        lead = self.pair_lead(s, c, rec)
+        barred = self.pair_barred
+        if barred is not None and barred[1] == lead and self.same_lead(barred[0], ln, lead):
+            return False  # (`LR: 0.09` then `th: 3.0`: a block that lists a setting may list more)
+        took = self.pair_took
+        if took is not None and self.records and self.records[-1] is took[2] and took[1] == lead \
+                and self.rec_at == took[0] and self.same_lead(took[0], ln, lead) \
+                and took[2].values.keys().isdisjoint(rec.values):
+            took[2].values.update(rec.values)
+            self.pair_joined(took[2])
+            self.pair_took = (ln, lead, took[2])
+            return True
+        if self.pair_left and (self.pair_left[-1][2] != lead or not self.same_lead(self.pair_left[-1][0], ln, lead)):
+            self.pair_left = []
+        self.pair_left.append((ln, rec.values, lead, tpl))
+        return False
+
+    def pairs_above(self, ln: int, s: str, c: str, tpl: str, plan: printed.Plan) -> None:
+        """A record made of one pair on this line: the lines of one unknown pair right above it with the same lead
+        (`beside_pairs`) are records of their own beside it, and the lines of that lead right under it may be."""
+        left, self.pair_left, self.pair_took = self.pair_left, [], None
+        if plan.keys != 1 or plan.counter or len(plan.slots) != 1:
+            return
+        rec = self.records[-1]
+        tab = _aliases.table()
+        lead = self.pair_lead(s, c, rec)
+        if any(tab.resolve(str(k), "text").name in _SETTING_CANON for k in rec.values):
+            self.pair_barred = (ln, lead)  # (`lr: 0.02` then `dampening: 0`: an optimizer's settings, no scores)
+            return
+        if left and left[-1][2] == lead and self.same_lead(left[-1][0], ln, lead):
+            for at, values, _, _ in left:
+                if rec.values.keys().isdisjoint(values):
+                    rec.values.update(values)
+                    self.pair_joined(rec)
+                    if self.trace is not None:  # (a line above the record's first: the audit's span misses it)
+                        self.trace.folded.setdefault(at, set()).add(rec.line)
+                    if at in self.unplaced:
+                        self.unplaced.remove(at)
+        self.pair_took = (ln, lead, rec)
+
+    def pair_lead(self, s: str, c: str, rec: printed.Record) -> str:
+        """The lead a block's one-pair lines share (`_pair_lead`), the split their words name (`eval` lines are no
+        training's) and the counters read so far (a heading's new epoch between two lines parts their blocks)."""
+        return f"{_pair_lead(s, c)}\0{rec.label}\0{self.step!r}/{self.epoch!r}"
+
+    def same_lead(self, first: int, ln: int, lead: str) -> bool:
+        """Every line strictly between `first` and `ln` is a name and a value printed with `lead`'s lead (a blank
+        line, a sentence or a dict breaks the block)."""
+        head = lead.split("\0")[0]
+        for at in range(first + 1, ln):
+            raw = self.lines[at - 1]
+            clean = printed.clean(raw)
+            if _PAIR_LINE.match(clean) is None or _pair_lead(raw, clean) != head:
+                return False
+        return True
 
     def in_eval_pairs(self, ln: int, plan: printed.Plan, rec: printed.Record, tpl: str) -> bool:
         """`loss: 0.512` right under `wer: 0.123`, `cer: 0.0456` that an evaluation's heading (`Evaluating on the
@@ -3293,6 +3376,31 @@ _TIMING_NAME = re.compile(r"(?i)(?:time|speed|eta|elaps\w*|taken|cost|duration|s
 _BARRED = re.compile(r"\d%\s*\||\[[=>.\-#█━ ]{4,}\]|━{3,}|\bETA:")
 
 
+def _pair_lead(raw: str, clean: str) -> str:
+    """What a line prints before its cleaned text (timestamp, logger, indent), digits masked: the lead a block's
+    lines share."""
+    head = clean.lstrip()[:6]
+    at = raw.find(head) if head else -1
+    return _ANY_DIGIT.sub("#", raw[:at]) if at >= 0 else "?"
+
+
+_ANY_DIGIT = re.compile(r"\d")
+_PAIR_LINE = re.compile(r"(?i)\s*[^\s:=|{}\[\]'\"][^:=|{}]{0,80}[:=|]\s*[-+]?(?:\d|\.\d|nan|inf)")  # (`name: 0.5`)
+_PAIR_SEP = re.compile(r"[:=|]\s*#")  # (`start 23 epoch` names no value: a pair is written with its separator)
+# words that make an unknown pair's name a setting, a duration, a count or a resource, no score of the block beside it
+_NO_SCORE_WORDS = printed._SETTING_WORDS | {"time", "elapsed", "taken", "duration", "secs", "seconds", "speed", "eta",
+                                            "epoch", "epochs", "step", "steps", "iter", "iters", "iteration", "batch",
+                                            "memory", "mem", "samples", "decay", "lr"}
+_SETTING_CANON = {"learning_rate", "weight_decay"}  # known names of settings: no block of scores is anchored on them
+_NAME_WORDS = re.compile(r"[A-Za-z]+")
+
+
+def _scores_name(name: str) -> bool:
+    """Whether an unknown pair's name may be a score (`Rsum`, `GPUUtil/0`, `false_negative`): no word of it names a
+    setting, a duration, a counter or memory (`Time taken`, `num_negs`, `one epoch train`, `Peak Memory Usage`)."""
+    return _NO_SCORE_WORDS.isdisjoint(w.lower() for w in _NAME_WORDS.findall(name))
+
+
 def _unread_reason(line: str) -> str:
     """The reason a line the reader took nothing from is counted as skipped, or "" when it holds no value
     (prose, rules, headers, counters alone: `printed.holds_values`)."""
@@ -4065,6 +4173,7 @@ _NVIDIA_SMI = re.compile(r"^\s*\|.*(?:\d+MiB\s*/\s*\d+MiB|NVIDIA-SMI|Persistence
 _BARE_PAIR = re.compile(r"^(?:\d{1,9}|\d\.\d+e\+\d{1,2})(?:(?:\s*,\s*|\s+)(?:[-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|nan|inf)"
                         r"|-{2,}(?=\s|$))){1,48}$", re.I)
 _PLACEHOLDER = "--"
+_PAIR_LINE = re.compile(r"(?i)\s*[^\s:=|{}\[\]'\"][^:=|{}]{0,80}[:=|]\s*[-+]?(?:\d|\.\d|nan|inf)")  # (`name: 0.5`)
 _PAIR_SEP = re.compile(r"\s*,\s*|\s+")
 # A row of a headerless table whose first two cells are whole numbers, an epoch and the iteration within the run
 # (not below the epoch: it counts on), then three or more numbers, one of them at least with a point; the
@@ -4447,7 +4556,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True, trace: LineTrac
     _near_misses(r, lines, masks, b)
     if trace is not None:
         trace.phase = "emit"
-    axis = _emit(r.records, b, r.lines_in, r.glued_lines)
+    axis = _emit(r.records, b, r.lines_in, r.glued_lines, r.pair_lines)
     if trace is not None:
         trace.read_ended(b.events, r.config_lines)
     # an SB3 / baselines `| key | value |` table printed a value a line: one row, its further lines said apart
@@ -6643,11 +6752,12 @@ _TIME_UNIT_TPL = re.compile(r"#(?:[mµu]?s|ns|min|h)(?![A-Za-z])")  # a duration
 
 
 def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = None,
-          glued: set[int] | None = None) -> str:
+          glued: set[int] | None = None, pair_lines: dict[int, int] | None = None) -> str:
     """Give every record its step (explicit, epoch plus batch, epoch, or line order) and add it. A record
     read from several printed lines (`lines_in`, by its first line) is one row; its further lines are counted
     in meta `joined_lines`. Records read from one printed line that held several prints glued together
-    (`glued`: a bar and the print after it) are that line's one row."""
+    (`glued`: a bar and the print after it) are that line's one row. A record's further lines that are lines of one
+    unknown pair read beside a known one (`pair_lines`) leave it a one-line record for the fold by step."""
     if not records:
         return ""
     records = _drop_constant_steps(records)
@@ -6739,7 +6849,8 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
     # then evaluation's at the same step): lines at one step that name no metric twice are one row, their
     # further lines said apart in meta `joined_lines` (only in a log of one-line records: where the reader
     # already joined records printed over several lines, `joined_lines` says those lines alone)
-    by_step = not lines_in or all(n <= 1 for n in lines_in.values())
+    pair_lines = pair_lines or {}
+    by_step = not lines_in or all(n - pair_lines.get(line, 0) <= 1 for line, n in lines_in.items())
     row_step, row_keys = NAN, set()
     row_line = -1  # the printed line of the last record counted or joined
     for rec, vals in kept:
