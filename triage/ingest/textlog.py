@@ -4519,6 +4519,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True, trace: LineTrac
     r.records = _drop_bar_echoes(r.records, b)
     r.records = _drop_echoes(r.records, r.plans, b, r.lines_in)
     r.records = _fold_repeats(r.records, r.lines_in)
+    r.records = _drop_logger_echoes(r.records, lines, b, r.lines_in)
     r.records = _drop_previews(r.records, r.plans, b, r.lines_in)
     r.records = _split_said_twice(r.records, r.plans)
     if _PAIR in r.tpl_counts:
@@ -5361,6 +5362,47 @@ def _fold_repeats(records: list, lines_in: dict[int, int]) -> list:
             continue
         keep.append(rec)
     return keep
+
+
+_LOGGER_ECHO = "a line printed twice in a row by two loggers (the same message under another prefix)"
+_PREFIX_DIGITS = re.compile(r"\d+")
+
+
+def _drop_logger_echoes(records: list, lines: list[str], b: RunBuilder, lines_in: dict[int, int]) -> list:
+    """A record with no counter of its own printed on the line right after one of the same shape and values,
+    the two lines told apart only by the prefix before the message, of another shape (`INFO:tensorflow:
+    examples/sec: 11.7` then absl's `I0402 11:01:06.012281 1401 tpu_estimator.py:2308] examples/sec: 11.7`:
+    a message written through two log handlers): the second copy is an echo, skipped. Copies with a counter
+    are folded by `_fold_repeats`; the same line under a prefix of the same shape (a time stamp that moved
+    on) is two readings, as printed."""
+    keep: list = []
+    for rec in records:
+        last = keep[-1] if keep else None
+        if type(rec) is _Rec and type(last) is _Rec and rec.values and rec.template and "<" not in rec.template \
+                and rec.step is None and rec.epoch is None and rec.batch is None \
+                and rec.template == last.template and last.step is None and last.epoch is None \
+                and last.batch is None and rec.label == last.label \
+                and rec.line == last.line + lines_in.get(last.line, 1) and 0 < rec.line <= len(lines) \
+                and _same_values(rec.values, last.values) and _other_prefix(lines[last.line - 1], lines[rec.line - 1]):
+            b.skip(_LOGGER_ECHO, lines_in.pop(rec.line, 1))
+            continue
+        keep.append(rec)
+    return keep
+
+
+def _other_prefix(a: str, c: str) -> bool:
+    """Two printed lines that hold the same message after prefixes of different shapes (their digits
+    aside): one message written by two loggers."""
+    a, c = a.rstrip(), c.rstrip()
+    if printed.clean(a).strip() != printed.clean(c).strip():
+        return False
+    n = 0
+    m = min(len(a), len(c))
+    while n < m and a[-1 - n] == c[-1 - n]:
+        n += 1
+    if n == 0 or n == m:
+        return False
+    return _PREFIX_DIGITS.sub("#", a[:-n]).strip() != _PREFIX_DIGITS.sub("#", c[:-n]).strip()
 
 
 def _more_lines(lines_in: dict[int, int], line: int, n: int = 1) -> None:
