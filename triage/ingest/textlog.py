@@ -4548,6 +4548,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True, trace: LineTrac
         r.records = _card_summary_after(r.records, r.card_summary, b, r.lines_in)
     r.records = _join_heading_times(r.records)
     r.records = _fold_lone_times(r.records)
+    r.records = _fold_lone_rates(r.records, lines, b, r.lines_in)
     r.records = _second_lines(r.records)
     r.records = _epochs_printed_after(r.records)
     r.records = _boosting_objective(r.records, lines)
@@ -5597,6 +5598,83 @@ def _fold_lone_times(records: list) -> list:
             out.append(nxt._replace(values={**nxt.values, **rec.values}))
             i += 1
         else:
+            out.append(rec)
+        i += 1
+    return out
+
+
+_COUNT_BEFORE = re.compile(r"^\S*\[\d+\]\s")  # (`INFO:absl:[96] steps_per_sec=...`: the step in brackets)
+_RATE_AGAIN = "a rate printed again before the next record (no counter of its own; its step's row has its rate)"
+
+
+def _fold_lone_rates(records: list, lines: list[str], b: RunBuilder, lines_in: dict[int, int]) -> list:
+    """Lines that give nothing but how fast training runs, with no counter of their own (TF's hooks:
+    `global_step/sec: 2.09`, `examples/sec: 11.7`, beside `loss = 48.2, step = 1001` lines), are part of a
+    step's row, not rows of their own. Where the log's first such line comes before any counter, on the line
+    right before a record with one, the log prints each rate before its step's line: a rate then goes with
+    the record on the very next line when that has a counter and no rate. Otherwise a rate is read at the
+    step of the record before it (it joins that step's row) unless that row has its rate already: it is then
+    a second reading of the rate at a step that has one, skipped. The same rate line written again on the
+    next line (two log handlers of one format) is one more printed line of it. A rate before any counter,
+    and not right before a record, stays a row of its own. A rate whose message follows a count in brackets
+    (clu's `[96] steps_per_sec=0.78`) prints its step: it is none of these."""
+    from triage.ingest.aliases import table
+
+    def rate(rec) -> frozenset:
+        if type(rec) is not _Rec or rec.source != "text" or not rec.values \
+                or rec.step is not None or rec.epoch is not None or rec.batch is not None:
+            return frozenset()
+        names = frozenset(table().resolve(_emit_key(str(k), rec.label), "text").name for k in rec.values)
+        if names != {"throughput"} or 0 < rec.line <= len(lines) and _COUNT_BEFORE.search(lines[rec.line - 1]):
+            return frozenset()
+        return names
+
+    def after(rec) -> int:
+        return rec.line + lines_in.get(rec.line, 1)
+
+    if not any(type(rec) is _Rec and rec.step is None and rec.epoch is None and rec.batch is None
+               and rec.values and rate(rec) for rec in records):
+        return records
+    out: list = []
+    held: list = []  # the keys of the current step's row (since the last record with a counter)
+    counted = False  # whether a record with a counter came before
+    forward: bool | None = None  # whether the log prints each rate before its step's line
+    n = len(records)
+    i = 0
+    while i < n:
+        rec = records[i]
+        names = rate(rec)
+        if not names:
+            if type(rec) is _Bulk or rec.step is not None or rec.epoch is not None or rec.batch is not None:
+                counted, held = True, list(rec.values)
+            else:
+                held.extend(rec.values)
+            out.append(rec)
+            i += 1
+            continue
+        last = out[-1] if out else None
+        if type(last) is _Rec and last.template == rec.template and after(last) == rec.line \
+                and rate(last) and _same_values(last.values, rec.values):
+            b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + lines_in.get(rec.line, 1)
+            i += 1
+            continue
+        labels = ("", rec.label)
+        nxt = records[i + 1] if i + 1 < n else None
+        ahead = type(nxt) is _Rec and nxt.step is not None and after(rec) == nxt.line and nxt.label in labels \
+            and not any(table().resolve(_emit_key(str(k), nxt.label), "text").name in names for k in nxt.values)
+        if forward is None:
+            forward = ahead and not counted
+        has = counted and any(table().resolve(_emit_key(str(k), lab), "text").name in names
+                              for k in held for lab in labels)
+        if forward and ahead:
+            counted, held = True, list(nxt.values) + list(rec.values)
+            out.append(nxt._replace(values={**rec.values, **nxt.values}))
+            b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + lines_in.get(rec.line, 1)
+            i += 1
+        elif has:
+            b.skip(_RATE_AGAIN, lines_in.get(rec.line, 1))
+        else:
+            held.extend(rec.values)
             out.append(rec)
         i += 1
     return out
