@@ -169,7 +169,7 @@ def test_a_same_metric_supersede_keeps_a_finding_on_another_series(tmp_path):
 
 
 def test_a_big_run_judged_on_two_processes_gives_what_one_gives(monkeypatch):
-    """A run past PARALLEL_POINTS has every other detector run in a forked child: the findings, their
+    """A run past PARALLEL_POINTS has its detectors shared with a forked child: the findings, their
     order and the warnings (one from a detector whose check raises) are those of the run judged in one
     process. Fire fixtures of several detectors, merged into one run, stand in for a big log."""
     import triage.detect as detect
@@ -196,3 +196,28 @@ def test_a_big_run_judged_on_two_processes_gives_what_one_gives(monkeypatch):
     one, split = judged(False), judged(True)
     assert one[0] and one[1]  # findings and warnings both
     assert split == one
+
+    # a child that took detectors from the queue and then failed: this process runs the ones it took
+    from triage.ingest import parts
+
+    real = parts.fork_part
+
+    def failing(work, shm):
+        def taken_then_failed():
+            work()
+            raise RuntimeError("the child failed after taking its detectors")
+        return real(taken_then_failed, shm)
+
+    import os
+    import time
+
+    here, run_each = os.getpid(), detect._run_each
+
+    def late_here(pairs, run):  # this process starts late: the child takes detectors before it fails
+        if os.getpid() == here:
+            time.sleep(1.0)
+        return run_each(pairs, run)
+
+    monkeypatch.setattr(parts, "fork_part", failing)
+    monkeypatch.setattr(detect, "_run_each", late_here)
+    assert judged(True) == one

@@ -284,8 +284,8 @@ PARALLEL_POINTS = 400_000
 _Outcome = tuple[int, "Finding | None", list[str]]  # (detector's place, its finding, the warnings it gave)
 
 
-def _run_each(nodes: list, run) -> list[_Outcome]:
-    """Run these (place, detector) pairs; each one's warnings are taken off the run and kept with it,
+def _run_each(nodes, run) -> list[_Outcome]:
+    """Run these (place, detector) pairs (any iterable: taken one at a time); each one's warnings are taken off the run and kept with it,
     so that they can go back in the detectors' order however the work was split."""
     out: list[_Outcome] = []
     meta = run.meta if hasattr(run, "meta") else {}
@@ -313,29 +313,69 @@ def _two_cpus() -> bool:
     return can_fork_parts()
 
 
+def _queue(n: int) -> int:
+    """A pipe holding the places 0..n-1, four bytes each, its write end closed: the read end is a queue that
+    this process and a forked child both take from (a read of four bytes takes one place whole, and the
+    kernel hands each place to one reader). Returns the read end, non-blocking."""
+    import os
+    import struct
+
+    r, w = os.pipe()
+    try:
+        os.write(w, struct.pack(f"<{n}I", *range(n)))  # (n <= 16,384 fits a pipe's 64 KiB: written whole)
+    finally:
+        os.close(w)
+    os.set_blocking(r, False)
+    return r
+
+
+def _taken(queue: int, placed: list):
+    """The (place, detector) pairs this process takes from the queue, one at a time, until it is empty."""
+    import os
+    import struct
+
+    while True:
+        try:
+            got = os.read(queue, 4)
+        except BlockingIOError:
+            return
+        if len(got) < 4:
+            return
+        yield placed[struct.unpack("<I", got)[0]]
+
+
 def _run_all(nodes: list, run) -> list[_Outcome]:
-    """Every detector's outcome, in the detectors' order. A big run is split: a forked child runs every
-    other detector while this process runs the rest (the child's copy of the run costs nothing until
-    written; a child that fails has its share run here)."""
+    """Every detector's outcome, in the detectors' order. A big run is split: a forked child and this
+    process take detectors from one queue until none is left, so neither waits while the other runs the
+    costly ones (the child's copy of the run costs nothing until written). A child that fails has the
+    detectors it took run here."""
+    import os
+
     placed = list(enumerate(nodes))
-    if len(placed) < 2 or _points(run) < PARALLEL_POINTS or not _two_cpus():
+    if len(placed) < 2 or len(placed) > 16_384 or _points(run) < PARALLEL_POINTS or not _two_cpus():
         return _run_each(placed, run)
     from triage.ingest import parts
 
-    theirs, ours = placed[1::2], placed[0::2]
     try:
-        pid, fd = parts.fork_part(lambda: _run_each(theirs, run), None)
-    except OSError:  # no more processes
+        queue = _queue(len(placed))
+    except OSError:
         return _run_each(placed, run)
     try:
-        mine = _run_each(ours, run)
-        got = parts.collect(pid, fd, None)
-    except BaseException:
-        parts.stop_children({0: (pid, fd)}, {})
-        raise
-    if got is None:
-        got = _run_each(theirs, run)
-    return sorted(mine + got, key=lambda outcome: outcome[0])
+        try:
+            pid, fd = parts.fork_part(lambda: _run_each(_taken(queue, placed), run), None)
+        except OSError:  # no more processes
+            return _run_each(placed, run)
+        try:
+            mine = _run_each(_taken(queue, placed), run)  # (one at a time: the child takes the others)
+            got = parts.collect(pid, fd, None)
+        except BaseException:
+            parts.stop_children({0: (pid, fd)}, {})
+            raise
+    finally:
+        os.close(queue)
+    done = {outcome[0] for outcome in mine + (got or [])}
+    missed = [pair for pair in placed if pair[0] not in done]  # (the failed child's detectors)
+    return sorted(mine + (got or []) + _run_each(missed, run), key=lambda outcome: outcome[0])
 
 
 def _detect(run, kb: KnowledgeBase, only: set[str] | None) -> list[Finding]:
