@@ -88,3 +88,23 @@ def test_a_logs_own_lines_keep_their_case(tmp_path):
     p.write_text("".join(f"step {i} loss {2.0 - i / 100:.3f} | cuda out of memory checks: 0\n" for i in range(1, 40)),
                  encoding="utf-8")
     assert "S-oom" not in [c["id"] for c in api.scan(str(p))["causes"]]
+
+
+def test_a_long_text_is_a_programs_output_and_keeps_its_case(tmp_path):
+    """A text of more than PASTED_LINES lines is no message a person retyped: its lines are matched as written
+    only (and not twice), so a lower-case phrase among them is no error message; a short paste still folds."""
+    from triage.engine.evidence import PASTED_LINES
+
+    filler = [f"worker {i % 4} wrote shard {i} of the archive" for i in range(PASTED_LINES)]
+    long = tmp_path / "long.txt"
+    long.write_text("\n".join([*filler, "runtimeerror: cuda out of memory. tried to allocate 2.00 gib"]) + "\n",
+                    encoding="utf-8")
+    try:
+        ranked = [c["id"] for c in api.scan(str(long))["causes"]]
+    except api.TriageError:
+        ranked = []
+    assert "S-oom" not in ranked
+    short = tmp_path / "short.txt"
+    short.write_text("\n".join([*filler[:5], "runtimeerror: cuda out of memory. tried to allocate 2.00 gib"]) + "\n",
+                     encoding="utf-8")
+    assert [c["id"] for c in api.scan(str(short))["causes"]][0] == "S-oom"

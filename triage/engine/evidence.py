@@ -341,6 +341,9 @@ def _start_for_errors(diag: Diagnosis, best: dict) -> str:
 _WARNING_LEVEL = re.compile(r"(?:^|[\s\[|:-])(?:WARNING|WARN)(?=[\s\]|:-])")
 
 
+PASTED_LINES = 200  # the most lines a message pasted or retyped by a person is taken to have (apply_run)
+
+
 def event_lines(run) -> list[tuple[int | None, str]]:
     """The run's tracebacks, error and warning lines as (line number, text): what error patterns read."""
     return [(e.line, e.text) for e in getattr(run, "events", []) if e.kind in ("traceback", "error", "warning")]
@@ -357,8 +360,11 @@ def apply_run(diag: Diagnosis, run, findings: list, applied: Applied, index=None
     if index is not None:
         warned = frozenset(e.line for e in getattr(run, "events", []) if e.line is not None and (
             e.kind == "warning" or (e.kind == "error" and _WARNING_LEVEL.search(e.text) and "ERROR" not in e.text)))
-        # an input with no metrics is a pasted message: one a person retyped may have lost its case
-        apply_text(diag, index, lines + (raw or []), applied, warnings=warned, fold=not run.series)
+        # an input with no metrics is a pasted message: one a person retyped may have lost its case. A text of
+        # more than PASTED_LINES lines is a program's output, whose case is the program's (and trying every
+        # pattern again without regard to case costs four times the first try, line after line)
+        pasted = not run.series and len(raw or ()) <= PASTED_LINES
+        apply_text(diag, index, lines + (raw or []), applied, warnings=warned, fold=pasted)
     apply_findings(diag, findings, applied)
     infer_domain(diag, run, applied)
     apply_config(diag, run, applied)

@@ -2588,12 +2588,26 @@ def _best_of_score(key: str) -> bool:
     return bool(rest) and known_key(rest, loose=True) and table().resolve(rest, "text").name != "learning_rate"
 
 
+_KNOWN: list = [None, {}]  # (the alias table the answers below are for, {(key, loose): known_key's answer})
+
+
 def known_key(key: str, loose: bool = False) -> bool:
     """True when the alias table (knowledge/metrics.yaml) names this key: directly, or with `loose`
-    also by its words (`Test accuracy`, `Average loss`)."""
+    also by its words (`Test accuracy`, `Average loss`). Remembered per table: a log asks about the
+    same few names on line after line."""
     from triage.ingest.aliases import table
 
-    if table().resolve(key, "text").quality <= (3 if loose else 1):  # printed keys resolve as text
+    tab = table()
+    if _KNOWN[0] is not tab or len(_KNOWN[1]) > 65_536:
+        _KNOWN[0], _KNOWN[1] = tab, {}
+    said = _KNOWN[1].get((key, loose))
+    if said is None:
+        said = _KNOWN[1][(key, loose)] = bool(_known_key(tab, key, loose))
+    return said
+
+
+def _known_key(tab, key: str, loose: bool) -> bool:
+    if tab.resolve(key, "text").quality <= (3 if loose else 1):  # printed keys resolve as text
         return True
     # loosely, a key with a loss or an accuracy in its words is one (`loss_bbox`, `rpn_cls_loss`), unless
     # it names a setting of one (`BBOX_REG_LOSS_WEIGHT`, `focal_loss_alpha`)
