@@ -285,8 +285,9 @@ _Outcome = tuple[int, "Finding | None", list[str]]  # (detector's place, its fin
 
 
 def _run_each(nodes, run) -> list[_Outcome]:
-    """Run these (place, detector) pairs (any iterable: taken one at a time); each one's warnings are taken off the run and kept with it,
-    so that they can go back in the detectors' order however the work was split."""
+    """Run these (place, detector) pairs, taken one at a time from any iterable; each one's warnings are
+    taken off the run and kept with it, so that they can go back in the detectors' order however the work
+    was split."""
     out: list[_Outcome] = []
     meta = run.meta if hasattr(run, "meta") else {}
     for i, node in nodes:

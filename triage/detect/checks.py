@@ -2867,18 +2867,24 @@ def below_configured(c: Ctx) -> Hit | None:
 
 
 @params
-class AboveConfiguredParams(Params):
+class ConfiguredRateParams(Params):
+    """A logged rate read against the rate the run's own config sets. config_keys: the config entries read
+    (the first that holds a positive number counts, e.g. lr); min_points: logged points needed."""
+
+    config_keys: Names = ("lr", "learning_rate")
+    min_points: int = 3
+
+
+@params
+class AboveConfiguredParams(ConfiguredRateParams):
     """The logged series stays far above the value the run's own config sets for it.
-    config_keys: the config entries read (the first that holds a positive number counts, e.g. lr);
     unless_keys: config entries whose presence says the logged value is meant to differ (a separate peak such
     as OneCycle's max_lr); factor: the logged series' lowest value is at least factor x the configured one
     (a schedule only multiplies the configured rate by a factor in [0, 1], so any logged value above it is
-    a rate scaled by something the config does not show); min_points: logged points needed."""
+    a rate scaled by something the config does not show)."""
 
-    config_keys: Names = ("lr", "learning_rate")
     unless_keys: Names = ()
     factor: float = 10.0
-    min_points: int = 3
 
 
 @check("above_configured", AboveConfiguredParams)
@@ -2906,15 +2912,13 @@ def above_configured(c: Ctx) -> Hit | None:
 
 
 @params
-class WarmupOverdueParams(Params):
+class WarmupOverdueParams(ConfiguredRateParams):
     """A warmup that never ended: the run's config sets a warmup length (warmup_keys, in the steps the log
     counts) and a rate (config_keys), the log goes past that length, and the logged rate is still climbing
     at its last point (its largest value) yet below factor x the configured rate."""
 
-    config_keys: Names = ("lr", "learning_rate")
     warmup_keys: Names = ("warmup_steps", "num_warmup_steps", "warmup_iters")
     factor: float = 0.1
-    min_points: int = 3
 
 
 @check("warmup_overdue", WarmupOverdueParams)

@@ -4564,7 +4564,7 @@ def read(src: Source, fmt: str | None = None, bulk: bool = True, trace: LineTrac
     # an SB3 / baselines `| key | value |` table printed a value a line: one row, its further lines said apart
     table_lines = sum(len(rec.values) - 1 for rec in r.records if type(rec) is _Rec and rec.source == "sb3")
     if table_lines > 0:
-        b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + table_lines
+        _count_joined(b, table_lines)
     if r.records:
         printed_rows = sum(_n(rec) for rec in r.records if rec.source not in ("hf_stdout", "sb3", "keras"))
         if printed_rows:
@@ -5406,6 +5406,11 @@ def _other_prefix(a: str, c: str) -> bool:
     return _PREFIX_DIGITS.sub("#", a[:-n]).strip() != _PREFIX_DIGITS.sub("#", c[:-n]).strip()
 
 
+def _count_joined(b: RunBuilder, n: int) -> None:
+    """`n` more printed lines went into records read from earlier lines (meta `joined_lines`)."""
+    b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + n
+
+
 def _more_lines(lines_in: dict[int, int], line: int, n: int = 1) -> None:
     """`n` more printed lines went into the record that starts at `line` (it was read from one line so far)."""
     lines_in[line] = lines_in.get(line, 1) + n
@@ -5655,7 +5660,7 @@ def _fold_lone_rates(records: list, lines: list[str], b: RunBuilder, lines_in: d
         last = out[-1] if out else None
         if type(last) is _Rec and last.template == rec.template and after(last) == rec.line \
                 and rate(last) and _same_values(last.values, rec.values):
-            b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + lines_in.get(rec.line, 1)
+            _count_joined(b, lines_in.get(rec.line, 1))
             i += 1
             continue
         labels = ("", rec.label)
@@ -5669,7 +5674,7 @@ def _fold_lone_rates(records: list, lines: list[str], b: RunBuilder, lines_in: d
         if forward and ahead:
             counted, held = True, list(nxt.values) + list(rec.values)
             out.append(nxt._replace(values={**rec.values, **nxt.values}))
-            b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + lines_in.get(rec.line, 1)
+            _count_joined(b, lines_in.get(rec.line, 1))
             i += 1
         elif has:
             b.skip(_RATE_AGAIN, lines_in.get(rec.line, 1))
@@ -6984,7 +6989,7 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
             keys = {_emit_key(str(k), rec.label) for k in rec.values}
             # (a bulk's lines share one shape: only its first line can end the row before it)
             if n and by_step and float(where[0]) == row_step and row_keys.isdisjoint(keys):
-                b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + 1
+                _count_joined(b, 1)
                 b.meta["rows"] += n - 1
                 row_keys = row_keys | keys if n == 1 else keys
             else:
@@ -7008,10 +7013,10 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
             elif rec.line == row_line and where == row_step and keys <= row_keys:
                 # (a bar redrawn with `\r` on its line at the same step, its postfix updated: the same row, the
                 # redraw one more of its printed lines)
-                b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + 1
+                _count_joined(b, 1)
             elif by_step and where == row_step and row_keys.isdisjoint(keys):
                 row_keys |= keys
-                b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + 1
+                _count_joined(b, 1)
             else:
                 row_step, row_keys = where, keys
                 b.meta["rows"] += 1
@@ -7020,7 +7025,7 @@ def _emit(records: list[_Rec], b: RunBuilder, lines_in: dict[int, int] | None = 
                 # (a block printed a value a line: one row at its step; its further lines said apart; two records
                 # opened under one heading, training's and then evaluation's, share its line: counted once)
                 counted_lines.add(rec.line)
-                b.meta["joined_lines"] = b.meta.get("joined_lines", 0) + lines_in[rec.line] - 1
+                _count_joined(b, lines_in[rec.line] - 1)
         b.note_step(where)
         at += 1
     if runs:

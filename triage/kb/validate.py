@@ -84,6 +84,7 @@ class Checker:
         self.check_lookalikes()
         self.check_frameworks()
         self.check_metric_facts()
+        self.check_training_words()
         return self.problems
 
     # -- per node --------------------------------------------------------------------------
@@ -224,18 +225,21 @@ class Checker:
         for path, doc in self.kb.result.extras.get("frameworks", []):
             _FrameworkFile(self, path, doc).check()
 
-    def check_metric_facts(self) -> None:
-        """metrics.yaml `facts`: each rule names metrics, and a question with one of its answers; its
-        `training_words`: groups of words, each a list of plain strings."""
+    def check_training_words(self) -> None:
+        """metrics.yaml `training_words`: groups of words, each a list of plain strings."""
         for path, doc in self.kb.result.extras.get("metrics", []):
             words = doc.get("training_words") if isinstance(doc, dict) else None
-            if words is not None:
-                groups = words.items() if isinstance(words, Mapping) else [("", words)]
-                for name, group in groups:
-                    if not isinstance(group, list) or not all(isinstance(w, str) and w.strip() for w in group):
-                        line = group.line if hasattr(group, "line") else getattr(words, "line", 0)
-                        self.problems.append(Problem(path, line, "", f"training_words{'.' + str(name) if name else ''} "
-                                                                     "must be a list of words"))
+            if words is None:
+                continue
+            for name, group in words.items() if isinstance(words, Mapping) else [("", words)]:
+                if not isinstance(group, list) or not all(isinstance(w, str) and w.strip() for w in group):
+                    line = group.line if hasattr(group, "line") else getattr(words, "line", 0)
+                    self.problems.append(Problem(path, line, "", f"training_words{'.' + str(name) if name else ''} "
+                                                                 "must be a list of words"))
+
+    def check_metric_facts(self) -> None:
+        """metrics.yaml `facts`: each rule names metrics, and a question with one of its answers."""
+        for path, doc in self.kb.result.extras.get("metrics", []):
             rules = doc.get("facts") if isinstance(doc, dict) else None
             for i, rule in enumerate(rules if isinstance(rules, list) else []):
                 line = rule.line if hasattr(rule, "line") else 0
